@@ -1,0 +1,43 @@
+/**
+ * The environment, validated once with zod (conventions rule 10). Code imports `env`, never
+ * `process.env.X` directly. Everything is optional: with nothing set, Arbor runs on the embedded
+ * database with the offline model.
+ */
+import { z } from "zod";
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((s) => (s === "" ? undefined : s))
+  .optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** PostgreSQL connection string; when unset the embedded server in .data/postgres is used. */
+  DATABASE_URL: optionalString,
+  /** Folder for Arbor's local data (embedded database, workspaces). */
+  ARBOR_DATA_DIR: optionalString,
+  PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  OPENAI_API_KEY: optionalString,
+  ANTHROPIC_API_KEY: optionalString,
+  /** Base URL of an OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio). */
+  ARBOR_OPENAI_BASE_URL: optionalString,
+  ARBOR_OPENAI_API_KEY: optionalString,
+  /** Comma-separated model ids served by the OpenAI-compatible server. */
+  ARBOR_OPENAI_MODELS: optionalString,
+  /** Context window override for the OpenAI-compatible models, in tokens. */
+  ARBOR_OPENAI_CONTEXT_WINDOW: z.coerce.number().int().positive().optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+export const env: Env = parseEnv(process.env);

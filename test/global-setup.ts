@@ -1,0 +1,54 @@
+/**
+ * Vitest global setup: one PostgreSQL for the whole run (DATABASE_URL's server when set, else the
+ * embedded server in .data/postgres-test, separate from the dev data), with a freshly migrated
+ * template database. Each integration test file clones the template (test/db.ts).
+ */
+import path from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "@/lib/db/embedded";
+import { migrate } from "@/lib/db/migrate";
+
+export const TEMPLATE_DB = `arbor_template_${process.pid}`;
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export default async function setup(project: TestProject) {
+  let adminUrl: string;
+  let stop: (() => Promise<void>) | undefined;
+  if (process.env.DATABASE_URL) {
+    adminUrl = process.env.DATABASE_URL;
+  } else {
+    const server = await startEmbeddedPostgres(path.join(process.cwd(), ".data", "postgres-test"));
+    adminUrl = server.adminUrl;
+    stop = server.owned ? server.stop : undefined;
+  }
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${TEMPLATE_DB}`);
+  await admin.query(`create database ${TEMPLATE_DB}`);
+  await admin.end();
+  await migrate(withDatabase(adminUrl, TEMPLATE_DB));
+
+  project.provide("adminDatabaseUrl", adminUrl);
+  project.provide("templateDatabase", TEMPLATE_DB);
+
+  return async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`drop database if exists ${TEMPLATE_DB} with (force)`).catch(() => undefined);
+    await client.end();
+    await stop?.();
+  };
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    adminDatabaseUrl: string;
+    templateDatabase: string;
+  }
+}
