@@ -19,7 +19,7 @@ export function createDb(connectionString: string): PrismaClient {
 
 /** The connection string in use: set by bootstrap, else DATABASE_URL. */
 export function databaseUrl(): string {
-  const url = globalForDb.arborDbUrl ?? process.env.ARBOR_RESOLVED_DATABASE_URL ?? env.DATABASE_URL;
+  const url = globalForDb.arborDbUrl ?? env.DATABASE_URL;
   if (!url) {
     throw new Error("No database configured: start Arbor with `npm run dev` / `npm start` (embedded database) or set DATABASE_URL.");
   }

@@ -1,0 +1,32 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import "./globals.css";
+import { Providers } from "./providers";
+
+export const metadata: Metadata = {
+  title: "Arbor",
+  description: "Browse, chat in and compact LLM agent sessions as trees.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen antialiased">
+        <Providers>
+          <header className="flex h-12 items-center gap-4 border-b border-line px-4">
+            <Link href="/" className="font-semibold tracking-tight">
+              Arbor
+            </Link>
+            <nav aria-label="Main" className="text-sm text-muted">
+              <Link href="/" className="hover:underline">
+                Sessions
+              </Link>
+            </nav>
+          </header>
+          <main className="mx-auto w-full">{children}</main>
+        </Providers>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * `npm run dev` / `npm start`: resolve the database (DATABASE_URL, or the embedded server in
+ * .data/postgres), apply migrations, then run `next dev` / `next start` with DATABASE_URL set.
+ * Honours PORT (default 3000) and ARBOR_HOST (default 127.0.0.1: Arbor is local by default).
+ * On SIGINT/SIGTERM it stops Next, then the embedded database it started.
+ */
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { prepareDatabase } from "@/lib/db/bootstrap";
+
+const mode = process.argv[2];
+if (mode !== "dev" && mode !== "start") {
+  console.error("usage: run-app.ts dev|start");
+  process.exit(2);
+}
+
+const started = Date.now();
+const db = await prepareDatabase().catch((error: Error) => {
+  console.error(`arbor: ${error.message}`);
+  process.exit(1);
+});
+const where = db.embedded ? `embedded PostgreSQL (${db.embedded.owned ? "started" : "already running, reused"})` : "DATABASE_URL";
+const applied = db.migrations.applied.length ? `, applied ${db.migrations.applied.join(", ")}` : "";
+console.log(`arbor: database ready on ${where} in ${Date.now() - started} ms${applied}`);
+
+const port = process.env.PORT ?? "3000";
+const host = process.env.ARBOR_HOST ?? "127.0.0.1";
+const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+const child = spawn(process.execPath, [nextBin, mode, "--port", port, "--hostname", host], {
+  stdio: "inherit",
+  env: { NEXT_TELEMETRY_DISABLED: "1", ...process.env, DATABASE_URL: db.url },
+});
+
+let stopping = false;
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  if (child.exitCode === null) {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => child.once("exit", resolve));
+  }
+  await db.embedded?.stop();
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(130));
+process.on("SIGTERM", () => void shutdown(143));
+child.on("exit", (code) => void shutdown(code ?? 0));
