@@ -1,0 +1,36 @@
+/**
+ * Types shared by compaction and branch summarization (spec §5.4, §6).
+ * Pure: types only. Every model call in the engine goes through an injected `Summarize`
+ * (conventions rule 2), so tests and the lib/llm adapter plug in here.
+ */
+
+/** The compaction settings the engine reads (spec §15); lib/settings owns the schema. */
+export type { CompactionSettings } from "@/lib/settings/schema";
+
+/** One summarization call (spec §6). `kind` lets the adapter route history/short calls (§7). */
+export type SummarizeRequest = {
+  kind: "history" | "turnPrefix" | "short" | "branch";
+  systemPrompt: string;
+  prompt: string;
+  maxTokens: number;
+  reasoning?: "high";
+  signal?: AbortSignal;
+};
+
+/** `text` is the response's text blocks joined with "\n"; `shortSummary` only from a remote endpoint (§7). */
+export type SummarizeResponse =
+  | { stopReason: "stop" | "length" | "toolUse"; text: string; shortSummary?: string }
+  | { stopReason: "error"; errorMessage?: string }
+  | { stopReason: "aborted" };
+
+export type Summarize = (req: SummarizeRequest) => Promise<SummarizeResponse>;
+
+/** What `compact()` (or a hook) produces; the orchestrator turns it into a compaction entry. */
+export interface CompactionResult {
+  summary: string;
+  shortSummary?: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: unknown;
+  preserveData?: Record<string, unknown>;
+}
