@@ -1,0 +1,144 @@
+/**
+ * buildSessionContext: the messages and settings an LLM turn sees at a leaf (spec §2).
+ * Pure: no network, disk or database access. O(n) for the optional index, then O(path length).
+ *
+ * Only the branch from the root to the leaf counts. The last compaction on that branch replaces
+ * everything before its kept entries with one compactionSummary message.
+ */
+
+import { pathToRoot } from "@/lib/session/branch-path";
+import type {
+  AgentMessage,
+  CompactionEntry,
+  SessionContext,
+  SessionEntry,
+} from "@/lib/session/types";
+
+/** The context of a null leaf or an empty session (spec §2 step 2). Frozen: copy before use. */
+export const EMPTY_CONTEXT: Readonly<SessionContext> = Object.freeze({
+  messages: Object.freeze([]) as unknown as AgentMessage[],
+  thinkingLevel: "off",
+  models: Object.freeze({}) as Record<string, string>,
+  injectedTtsrRules: Object.freeze([]) as unknown as string[],
+  mode: "none",
+});
+
+/** A fresh, mutable empty context. */
+export function emptyContext(): SessionContext {
+  return { messages: [], thinkingLevel: "off", models: {}, injectedTtsrRules: [], mode: "none" };
+}
+
+/** Messages built from entries take the entry's timestamp (spec §1.5). */
+function entryTime(entry: SessionEntry): number {
+  return Date.parse(entry.timestamp);
+}
+
+/** Spec §2 step 6: what one path entry contributes to `messages`. */
+function emit(entry: SessionEntry, out: AgentMessage[]): void {
+  switch (entry.type) {
+    case "message":
+      out.push(entry.message);
+      return;
+    case "custom_message":
+      out.push({
+        role: "custom",
+        customType: entry.customType,
+        content: entry.content,
+        display: entry.display,
+        details: entry.details,
+        timestamp: entryTime(entry),
+      });
+      return;
+    case "branch_summary":
+      // An empty summary (e.g. an aborted one written by an extension) adds nothing.
+      if (entry.summary) {
+        out.push({ role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: entryTime(entry) });
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+function indexEntries(entries: readonly SessionEntry[]): Map<string, SessionEntry> {
+  const byId = new Map<string, SessionEntry>();
+  for (const e of entries) byId.set(e.id, e);
+  return byId;
+}
+
+/**
+ * Spec §2. `leafId === null` gives the empty context; an undefined or unknown leaf falls back
+ * to the last entry of `entries`.
+ */
+export function buildSessionContext(
+  entries: readonly SessionEntry[],
+  leafId?: string | null,
+  byId?: ReadonlyMap<string, SessionEntry>,
+): SessionContext {
+  if (leafId === null) return emptyContext();
+  const index = byId ?? indexEntries(entries);
+  const leaf = (leafId === undefined ? undefined : index.get(leafId)) ?? entries.at(-1);
+  if (!leaf) return emptyContext();
+
+  const path = pathToRoot(leaf, index);
+  const ctx = emptyContext();
+  const rules = new Set<string>();
+  let compaction: (CompactionEntry & SessionEntry) | undefined;
+  let compactionIndex = -1;
+
+  // Step 5: one pass for settings; later entries override earlier ones.
+  for (let i = 0; i < path.length; i++) {
+    const entry = path[i]!;
+    switch (entry.type) {
+      case "thinking_level_change":
+        ctx.thinkingLevel = entry.thinkingLevel;
+        break;
+      case "model_change":
+        // Legacy { provider, modelId } entries have no `model` and add nothing (spec §1.4).
+        if (entry.model) ctx.models[entry.role ?? "default"] = entry.model;
+        break;
+      case "message":
+        if (entry.message.role === "assistant") {
+          ctx.models.default = `${entry.message.provider}/${entry.message.model}`;
+        }
+        break;
+      case "compaction":
+        compaction = entry;
+        compactionIndex = i;
+        break;
+      case "ttsr_injection":
+        if (Array.isArray(entry.injectedRules)) for (const rule of entry.injectedRules) rules.add(rule);
+        break;
+      case "mode_change":
+        ctx.mode = entry.mode;
+        ctx.modeData = entry.data;
+        break;
+    }
+  }
+  ctx.injectedTtsrRules = [...rules];
+
+  if (!compaction) {
+    // Step 8.
+    for (const entry of path) emit(entry, ctx.messages);
+    return ctx;
+  }
+
+  // Step 7.
+  ctx.messages.push({
+    role: "compactionSummary",
+    summary: compaction.summary,
+    shortSummary: compaction.shortSummary,
+    tokensBefore: compaction.tokensBefore,
+    timestamp: entryTime(compaction),
+  });
+  let keptFrom = compactionIndex; // not found before the compaction ⇒ keep none of them
+  for (let i = 0; i < compactionIndex; i++) {
+    if (path[i]!.id === compaction.firstKeptEntryId) {
+      keptFrom = i;
+      break;
+    }
+  }
+  for (let i = keptFrom; i < compactionIndex; i++) emit(path[i]!, ctx.messages);
+  for (let i = compactionIndex + 1; i < path.length; i++) emit(path[i]!, ctx.messages);
+  return ctx;
+}

@@ -1,0 +1,111 @@
+/**
+ * Lenient JSONL parsing and v3 serialization of session files (spec §1.1, §1.8).
+ * Pure: no network, disk or database access. Streaming-friendly: `parseSessionLines` takes any
+ * iterable of lines, so a reader can feed it without holding the whole text.
+ *
+ * Parsing never throws. Blank lines are skipped silently; lines that are not JSON, or not a
+ * JSON object, are skipped and reported with their 1-based line number. Unknown fields and
+ * entry types are kept verbatim, so serialize(parse(x)) preserves them.
+ */
+
+import type { SessionEntry, SessionHeader } from "@/lib/session/types";
+
+export interface SkippedLine {
+  /** 1-based line number in the input. */
+  line: number;
+  reason: string;
+}
+
+export interface ParsedLine {
+  value?: Record<string, unknown>;
+  skip?: SkippedLine;
+}
+
+export interface ParsedSession {
+  /** null ⇒ not a session (spec §1.8); `entries` is then empty and `reason` says why. */
+  header: SessionHeader | null;
+  /** Every object after the header, in file order (not yet migrated: v1 entries lack ids). */
+  entries: SessionEntry[];
+  skipped: SkippedLine[];
+  /** 1-based source line of each entry, parallel to `entries`. */
+  entryLines: number[];
+  reason?: string;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The header check of spec §1.8: `{ type: "session", id: <string> }`. */
+export function isSessionHeader(v: unknown): v is SessionHeader {
+  return isObject(v) && v.type === "session" && typeof v.id === "string";
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return `a ${typeof v}`;
+}
+
+/** Parses one line; `{}` (neither value nor skip) for a blank line. */
+export function parseJsonlLine(line: string, lineNumber: number): ParsedLine {
+  const trimmed = line.trim();
+  if (trimmed === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch (err) {
+    const detail = err instanceof Error ? err.message : String(err);
+    return { skip: { line: lineNumber, reason: `invalid JSON: ${detail}` } };
+  }
+  if (!isObject(value)) {
+    return { skip: { line: lineNumber, reason: `not a JSON object (got ${kindOf(value)})` } };
+  }
+  return { value };
+}
+
+/** Parses a session from its lines (split on "\n"); line numbers count from 1. */
+export function parseSessionLines(lines: Iterable<string>): ParsedSession {
+  const skipped: SkippedLine[] = [];
+  const entries: SessionEntry[] = [];
+  const entryLines: number[] = [];
+  let header: SessionHeader | null = null;
+  let sawObject = false;
+  let lineNumber = 0;
+  for (const line of lines) {
+    lineNumber += 1;
+    const { value, skip } = parseJsonlLine(line, lineNumber);
+    if (skip) skipped.push(skip);
+    if (!value) continue;
+    if (!sawObject) {
+      sawObject = true;
+      if (!isSessionHeader(value)) {
+        return {
+          header: null,
+          entries: [],
+          skipped,
+          entryLines: [],
+          reason: `line ${lineNumber}: the first JSON object is not a session header ({"type":"session","id":<string>})`,
+        };
+      }
+      header = value;
+      continue;
+    }
+    entries.push(value as SessionEntry);
+    entryLines.push(lineNumber);
+  }
+  if (!header) return { header: null, entries: [], skipped, entryLines: [], reason: "no JSON object found" };
+  return { header, entries, skipped, entryLines };
+}
+
+/** Spec §1.8: split on "\n" (a trailing "\r" is trimmed with the line). */
+export function parseSessionText(text: string): ParsedSession {
+  return parseSessionLines(text.split("\n"));
+}
+
+/** v3 JSONL: the header line, then one line per entry, ending with "\n" (spec §1.1). */
+export function serializeSession(header: SessionHeader, entries: readonly SessionEntry[]): string {
+  const lines = [JSON.stringify(header)];
+  for (const e of entries) lines.push(JSON.stringify(e));
+  return `${lines.join("\n")}\n`;
+}

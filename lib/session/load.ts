@@ -1,0 +1,72 @@
+/**
+ * Loading a session from JSONL text: parse → migrate → index (spec §1.8).
+ * Pure: no network, disk or database access. O(n) in the number of lines.
+ *
+ * Throws NotASessionError when the input is not a session (spec §1.8: import rejects it).
+ * Otherwise it never throws: bad lines, and entries that cannot be tree nodes after migration
+ * (no string id, or an id already used by an earlier entry), are dropped and reported in
+ * `skipped` with their line numbers.
+ */
+
+import { type ParsedSession, parseSessionLines, parseSessionText, type SkippedLine } from "@/lib/session/jsonl";
+import { migrateToCurrentVersion } from "@/lib/session/migrations";
+import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree";
+import type { FileEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
+
+export class NotASessionError extends Error {
+  readonly reason: string;
+  constructor(reason: string) {
+    super(`Not a session file: ${reason}`);
+    this.name = "NotASessionError";
+    this.reason = reason;
+  }
+}
+
+export interface LoadedSession {
+  header: SessionHeader;
+  /** Migrated entries in file order (every one has a unique string id). */
+  entries: SessionEntry[];
+  skipped: SkippedLine[];
+  /** True when a migration changed the data; the store must then rewrite it (spec §1.9). */
+  migrated: boolean;
+  /** Indexed tree; its leaf is the last entry (spec §1.6). */
+  tree: SessionTree;
+}
+
+function finish(parsed: ParsedSession, opts?: SessionTreeOptions): LoadedSession {
+  const { header } = parsed;
+  if (!header) throw new NotASessionError(parsed.reason ?? "no session header");
+
+  const fileEntries: FileEntry[] = [header, ...parsed.entries];
+  const migrated = migrateToCurrentVersion(fileEntries);
+
+  const skipped = [...parsed.skipped];
+  const entries: SessionEntry[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < parsed.entries.length; i++) {
+    const entry = parsed.entries[i]!;
+    const line = parsed.entryLines[i] ?? 0;
+    const id: unknown = entry.id;
+    if (typeof id !== "string" || id === "") {
+      skipped.push({ line, reason: "entry has no id" });
+    } else if (seen.has(id)) {
+      skipped.push({ line, reason: `duplicate entry id ${id}` });
+    } else {
+      seen.add(id);
+      entries.push(entry);
+    }
+  }
+  skipped.sort((a, b) => a.line - b.line);
+
+  return { header, entries, skipped, migrated, tree: new SessionTree(header, entries, opts) };
+}
+
+/** Loads a whole JSONL text. */
+export function loadSession(text: string, opts?: SessionTreeOptions): LoadedSession {
+  return finish(parseSessionText(text), opts);
+}
+
+/** Same as loadSession, from lines already split on "\n" (e.g. a streaming reader). */
+export function loadSessionFromLines(lines: Iterable<string>, opts?: SessionTreeOptions): LoadedSession {
+  return finish(parseSessionLines(lines), opts);
+}
