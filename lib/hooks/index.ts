@@ -1,0 +1,6 @@
+/**
+ * Public entry of the hooks module (spec §12). Pure: re-exports only.
+ */
+export * from "@/lib/hooks/context";
+export * from "@/lib/hooks/registry";
+export type * from "@/lib/hooks/types";

@@ -1,0 +1,5 @@
+/**
+ * Public entry of the settings module (spec §15). Pure: re-exports only.
+ */
+export * from "@/lib/settings/parse";
+export * from "@/lib/settings/schema";
