@@ -1,0 +1,31 @@
+/**
+ * The CLI command registry: command name → command. `main.ts` dispatches through it and builds
+ * `help` from it. Extension point: another layer (the database layer's `import` and `export`)
+ * adds its commands with `registerCommand` from a module imported below, and help picks them up.
+ */
+import type { CliCommand } from "@/cli/command";
+import { contextCommand } from "@/cli/commands/context";
+import { cutPointCommand } from "@/cli/commands/cut-point";
+import { planCommand } from "@/cli/commands/plan";
+import { pruneCommand } from "@/cli/commands/prune";
+import { treeCommand } from "@/cli/commands/tree";
+
+export const commands = new Map<string, CliCommand>();
+
+export function registerCommand(command: CliCommand): void {
+  if (commands.has(command.name)) throw new Error(`CLI command "${command.name}" is registered twice`);
+  commands.set(command.name, command);
+}
+
+for (const command of [contextCommand, cutPointCommand, planCommand, pruneCommand, treeCommand]) {
+  registerCommand(command);
+}
+
+/**
+ * Commands other layers are expected to register; help lists them as not yet available until
+ * they are. Remove a line here when its command is registered for real.
+ */
+export const PLANNED_COMMANDS: Readonly<Record<string, string>> = {
+  import: "import FILE — import a JSONL session into the database (added with the database layer)",
+  export: "export SESSION_ID [--out FILE] — export a session as JSONL (added with the database layer)",
+};

@@ -1,0 +1,106 @@
+/**
+ * Reading a session file for a CLI command: load (parse → migrate → index) in memory, report
+ * skipped lines on stderr as `file:line: reason`, and turn every expected failure into a
+ * one-line CliError naming the file. The file is never written.
+ *
+ * Indices printed by the commands are 0-based positions in `entries`: the file's entries in
+ * file order, after migration, header excluded (lines skipped as malformed are not counted).
+ *
+ * Stable ids for v1 files: migration (spec §1.7) gives v1 entries fresh ids from
+ * `crypto.randomUUID()`, which would change on every run and make `tree` ids useless for a
+ * later `--leaf`. While loading, the CLI therefore swaps in a UUID source seeded from the file
+ * text, so the same file always migrates to the same ids (still unique within the file).
+ */
+import { readFileSync } from "node:fs";
+import { CliError, type CliIo } from "@/cli/command";
+import { Rng } from "@/lib/session/generate-text";
+import { type LoadedSession, loadSession, NotASessionError } from "@/lib/session/load";
+import type { SessionEntry } from "@/lib/session/types";
+
+export interface SessionFile extends LoadedSession {
+  file: string;
+  /** Entry id → index in `entries`. */
+  indexOf: ReadonlyMap<string, number>;
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new CliError(`${file}: no such file`);
+    if (code === "EISDIR") throw new CliError(`${file}: is a directory, not a session file`);
+    if (code === "EACCES") throw new CliError(`${file}: permission denied`);
+    throw new CliError(`${file}: cannot read (${code ?? String(err)})`);
+  }
+}
+
+/** FNV-1a over (a prefix of) the text: a cheap, stable seed. */
+function seedOf(text: string): number {
+  let h = 0x811c9dc5;
+  const n = Math.min(text.length, 65_536);
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h ^ text.length) >>> 0;
+}
+
+/** Runs `fn` with `crypto.randomUUID` drawing from a seeded generator, then restores it. */
+function withSeededUuids<T>(seed: number, fn: () => T): T {
+  const rng = Rng.seeded(seed);
+  const own = Object.getOwnPropertyDescriptor(crypto, "randomUUID");
+  Object.defineProperty(crypto, "randomUUID", { value: () => rng.uuid(), configurable: true, writable: true });
+  try {
+    return fn();
+  } finally {
+    if (own) Object.defineProperty(crypto, "randomUUID", own);
+    else Reflect.deleteProperty(crypto, "randomUUID");
+  }
+}
+
+export function readSessionFile(file: string, io: CliIo): SessionFile {
+  const text = readText(file);
+  let loaded: LoadedSession;
+  try {
+    loaded = withSeededUuids(seedOf(text), () => loadSession(text));
+  } catch (err) {
+    if (err instanceof NotASessionError) {
+      // The reason names the line when one is to blame ("line 1: the first JSON object …").
+      const where = /^line (\d+): (.*)$/.exec(err.reason);
+      throw new CliError(where ? `${file}:${where[1]}: not a session file: ${where[2]}` : `${file}: not a session file: ${err.reason}`);
+    }
+    throw err;
+  }
+  for (const skip of loaded.skipped) io.err(`${file}:${skip.line}: ${skip.reason}\n`);
+  const indexOf = new Map<string, number>();
+  loaded.entries.forEach((e, i) => {
+    indexOf.set(e.id, i);
+  });
+  return { ...loaded, file, indexOf };
+}
+
+/** `--leaf ID` (default: the last entry, spec §1.6); an unknown id is a one-line error. */
+export function resolveLeaf(session: SessionFile, leaf: string | undefined): string | null {
+  if (leaf === undefined) return session.tree.getLeafId();
+  if (!session.indexOf.has(leaf)) throw new CliError(`${session.file}: no entry with id "${leaf}" (--leaf)`);
+  return leaf;
+}
+
+/** The root-first path to the leaf; [] for an empty session. */
+export function pathTo(session: SessionFile, leafId: string | null): SessionEntry[] {
+  return leafId === null ? [] : session.tree.getBranch(leafId);
+}
+
+/** File index of a path position (`-1` stays `-1`). */
+export function fileIndex(session: SessionFile, path: readonly SessionEntry[], pathIndex: number): number {
+  if (pathIndex < 0) return -1;
+  const entry = path[pathIndex];
+  const index = entry ? session.indexOf.get(entry.id) : undefined;
+  if (index === undefined) throw new Error(`path position ${pathIndex} has no file index`);
+  return index;
+}
+
+/** Short human description of an entry: its type, or `message/<role>`. */
+export function describeEntry(entry: SessionEntry | undefined): string {
+  if (!entry) return "(none)";
+  if (entry.type === "message") return `message/${(entry.message as { role?: unknown }).role ?? "?"} ${entry.id}`;
+  return `${entry.type} ${entry.id}`;
+}

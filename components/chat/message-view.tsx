@@ -1,0 +1,182 @@
+"use client";
+/**
+ * Renders one chat item (see chat-items.ts): user and assistant messages, tool calls with their
+ * results, custom messages, and the two summary rows of spec §16.7. Content is rendered as text or
+ * safe Markdown only (never raw HTML).
+ */
+import { memo } from "react";
+import type {
+  AssistantMessage,
+  ImageContent,
+  TextContent,
+  ToolResultMessage,
+  UserMessage,
+} from "@/lib/session/types";
+import type { ChatItem, ChatItems } from "./chat-items";
+import { Markdown } from "./markdown";
+import { ToolCallView } from "./tool-call-view";
+
+function textOf(content: string | (TextContent | ImageContent)[]): string {
+  return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
+}
+
+function Images({ content }: { content: string | (TextContent | ImageContent)[] }) {
+  if (typeof content === "string") return null;
+  const images = content.filter((c): c is ImageContent => c.type === "image");
+  return (
+    <>
+      {images.map((img, i) =>
+        img.data.startsWith("blob:") ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: images have no id
+          <span key={i} className="text-xs text-muted">
+            [missing image: {img.mimeType}]
+          </span>
+        ) : (
+          // biome-ignore lint/performance/noImgElement: inline base64 data, nothing for next/image to optimise
+          // biome-ignore lint/suspicious/noArrayIndexKey: images have no id
+          <img key={i} alt="Attached" className="max-h-64 rounded" src={`data:${img.mimeType};base64,${img.data}`} />
+        ),
+      )}
+    </>
+  );
+}
+
+function UserView({ message }: { message: UserMessage }) {
+  return (
+    <div className="rounded-lg bg-panel px-3 py-2">
+      <div className="mb-1 text-xs font-semibold text-muted">{message.synthetic ? "User (automatic)" : "User"}</div>
+      <div className="whitespace-pre-wrap">{textOf(message.content)}</div>
+      <Images content={message.content} />
+    </div>
+  );
+}
+
+function AssistantView({ message, items }: { message: AssistantMessage; items: ChatItems }) {
+  return (
+    <div className="space-y-2">
+      <div className="text-xs font-semibold text-muted">
+        Assistant <span className="font-normal">· {message.provider}/{message.model}</span>
+        {message.stopReason === "aborted" && <span className="ml-2 text-amber-800 dark:text-amber-300">stopped</span>}
+        {message.stopReason === "length" && <span className="ml-2 text-amber-800 dark:text-amber-300">cut off (length)</span>}
+      </div>
+      {message.content.map((block, i) => {
+        if (block.type === "thinking")
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: content blocks have no id
+            <details key={i} className="text-sm text-muted">
+              <summary className="cursor-pointer select-none">Thinking</summary>
+              <div className="mt-1 whitespace-pre-wrap">{block.thinking}</div>
+            </details>
+          );
+        if (block.type === "text")
+          // biome-ignore lint/suspicious/noArrayIndexKey: content blocks have no id
+          return <Markdown key={i} text={block.text} />;
+        return <ToolCallView key={block.id} call={block} result={items.resultsByCallId.get(block.id)} />;
+      })}
+      {message.stopReason === "error" && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {message.errorMessage ?? "The model returned an error."}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function ToolResultView({ message }: { message: ToolResultMessage }) {
+  return (
+    <details className="rounded border border-line text-sm">
+      <summary className="cursor-pointer px-2 py-1 font-mono">[{message.toolName}] result</summary>
+      <pre className="max-h-64 overflow-auto px-2 py-1 font-mono text-xs whitespace-pre-wrap">{textOf(message.content)}</pre>
+    </details>
+  );
+}
+
+function SummaryRow({ tag, collapsed, expanded, tone }: { tag: string; collapsed: string; expanded: string; tone: "compaction" | "branch" }) {
+  const color = tone === "compaction" ? "var(--color-compaction)" : "var(--color-branch)";
+  return (
+    <details className="rounded border-l-4 bg-panel px-3 py-2" style={{ borderColor: color }}>
+      <summary className="cursor-pointer select-none">
+        <span className="mr-2 font-mono text-xs font-semibold" style={{ color }}>
+          {tag}
+        </span>
+        {collapsed}
+      </summary>
+      <div className="mt-2">
+        <Markdown text={expanded} />
+      </div>
+    </details>
+  );
+}
+
+export const MessageView = memo(function MessageView({
+  item,
+  items,
+  selected,
+  onInspect,
+}: {
+  item: ChatItem;
+  items: ChatItems;
+  selected?: boolean;
+  onInspect?: (entryId: string) => void;
+}) {
+  const muted = !item.inContext;
+  let body: React.ReactNode = null;
+  if (item.kind === "compaction") {
+    const e = item.entry;
+    const n = e.tokensBefore.toLocaleString();
+    body = (
+      <SummaryRow
+        tag="[compaction]"
+        tone="compaction"
+        collapsed={`Compacted from ${n} tokens${e.shortSummary ? ` — ${e.shortSummary}` : ""}`}
+        expanded={`**Compacted from ${n} tokens**\n\n${e.summary}`}
+      />
+    );
+  } else if (item.kind === "branchSummary") {
+    body = <SummaryRow tag="[branch]" tone="branch" collapsed="Branch summary" expanded={`**Branch Summary**\n\n${item.entry.summary}`} />;
+  } else if (item.kind === "custom") {
+    body = (
+      <div className="rounded border border-line px-3 py-2 text-sm">
+        <div className="text-xs font-semibold text-muted">[{item.entry.customType}]</div>
+        <div className="whitespace-pre-wrap">{textOf(item.entry.content)}</div>
+      </div>
+    );
+  } else {
+    const m = item.entry.message;
+    if (m.role === "user") body = <UserView message={m} />;
+    else if (m.role === "assistant") body = <AssistantView message={m} items={items} />;
+    else if (m.role === "toolResult") {
+      // Shown inline under its call; standalone only when the call is not on the path.
+      if (items.callsById.has(m.toolCallId)) return null;
+      body = <ToolResultView message={m} />;
+    } else if (m.role === "bashExecution")
+      body = (
+        <div className="rounded border border-line px-3 py-2 font-mono text-sm">
+          <div className="text-xs text-muted">[bash]: {m.command}</div>
+          <pre className="max-h-64 overflow-auto text-xs whitespace-pre-wrap">{m.output || "(no output)"}</pre>
+        </div>
+      );
+    else body = <div className="text-sm text-muted">[{m.role}]</div>;
+  }
+  const inspectable = item.kind === "message" && item.entry.message.role === "assistant";
+  return (
+    <article
+      aria-label={item.kind === "message" ? `${item.entry.message.role} message` : item.kind}
+      data-entry-id={item.entry.id}
+      aria-current={selected ? "true" : undefined}
+      className={`relative rounded px-1 py-1 ${muted ? "opacity-60" : ""} ${selected ? "ring-2 ring-[var(--color-accent)]" : ""}`}
+    >
+      {muted && <div className="mb-1 text-xs text-muted">Not in the model's context (summarised by a compaction)</div>}
+      {body}
+      {inspectable && onInspect && (
+        <button
+          type="button"
+          onClick={() => onInspect(item.entry.id)}
+          className="mt-1 text-xs text-muted underline hover:text-[var(--fg)]"
+        >
+          Inspect this turn
+        </button>
+      )}
+    </article>
+  );
+});
