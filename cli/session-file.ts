@@ -8,8 +8,9 @@
  *
  * Stable ids for v1 files: migration (spec §1.7) gives v1 entries fresh ids from
  * `crypto.randomUUID()`, which would change on every run and make `tree` ids useless for a
- * later `--leaf`. While loading, the CLI therefore swaps in a UUID source seeded from the file
- * text, so the same file always migrates to the same ids (still unique within the file).
+ * later `--leaf`. The CLI therefore migrates with a UUID source seeded from the file
+ * text (the loader's `uuid` option), so the same file always migrates to the same ids (still unique
+ * within the file).
  */
 import { readFileSync } from "node:fs";
 import { CliError, type CliIo } from "@/cli/command";
@@ -43,24 +44,12 @@ function seedOf(text: string): number {
   return (h ^ text.length) >>> 0;
 }
 
-/** Runs `fn` with `crypto.randomUUID` drawing from a seeded generator, then restores it. */
-function withSeededUuids<T>(seed: number, fn: () => T): T {
-  const rng = Rng.seeded(seed);
-  const own = Object.getOwnPropertyDescriptor(crypto, "randomUUID");
-  Object.defineProperty(crypto, "randomUUID", { value: () => rng.uuid(), configurable: true, writable: true });
-  try {
-    return fn();
-  } finally {
-    if (own) Object.defineProperty(crypto, "randomUUID", own);
-    else Reflect.deleteProperty(crypto, "randomUUID");
-  }
-}
-
 export function readSessionFile(file: string, io: CliIo): SessionFile {
   const text = readText(file);
   let loaded: LoadedSession;
   try {
-    loaded = withSeededUuids(seedOf(text), () => loadSession(text));
+    const rng = Rng.seeded(seedOf(text));
+    loaded = loadSession(text, { uuid: () => rng.uuid() });
   } catch (err) {
     if (err instanceof NotASessionError) {
       // The reason names the line when one is to blame ("line 1: the first JSON object …").

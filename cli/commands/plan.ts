@@ -7,12 +7,9 @@
 import { parseArgs } from "@/cli/args";
 import { type CliCommand, EXIT_OK, writeJson } from "@/cli/command";
 import { fileIndex, pathTo, readSessionFile, resolveLeaf } from "@/cli/session-file";
-import { findCutPoint } from "@/lib/compaction/cut-point";
 import { computeFileLists } from "@/lib/compaction/file-ops";
-import { compactionMessageOf, nothingToCompactReason, prepareCompaction } from "@/lib/compaction/prepare";
+import { nothingToCompactReason, prepareCompaction } from "@/lib/compaction/prepare";
 import { pruneToolOutputs } from "@/lib/compaction/pruning";
-import { calculatePromptTokens, estimateTokens, getLastAssistantUsage } from "@/lib/compaction/tokens";
-import type { SessionEntry } from "@/lib/session/types";
 import { DEFAULT_COMPACTION_SETTINGS } from "@/lib/settings/schema";
 
 const spec = {
@@ -25,35 +22,6 @@ const spec = {
     json: { type: "boolean" },
   },
 } as const;
-
-/**
- * keepRecentTokens after the ratio rule of spec §5.4 step 5. prepareCompaction applies it
- * internally but does not return it, so it is recomputed here with the same exported pieces
- * (TODO: use a helper exported from lib/compaction/prepare.ts once there is one).
- */
-export function adjustedKeepRecentTokens(path: SessionEntry[], keepRecentTokens: number): number {
-  const lastUsage = getLastAssistantUsage(path);
-  if (!lastUsage) return keepRecentTokens;
-  let prev = -1;
-  for (let i = path.length - 1; i >= 0; i--) {
-    if (path[i]?.type === "compaction") {
-      prev = i;
-      break;
-    }
-  }
-  let estimated = 0;
-  for (let i = prev + 1; i < path.length; i++) {
-    const message = compactionMessageOf(path[i]!);
-    if (message) estimated += estimateTokens(message);
-  }
-  const ratio = estimated > 0 ? calculatePromptTokens(lastUsage) / estimated : 0;
-  return Number.isFinite(ratio) && ratio > 1 ? Math.max(1, Math.floor(keepRecentTokens / ratio)) : keepRecentTokens;
-}
-
-function lastCompactionIndex(path: SessionEntry[]): number {
-  for (let i = path.length - 1; i >= 0; i--) if (path[i]?.type === "compaction") return i;
-  return -1;
-}
 
 export const planCommand: CliCommand = {
   name: "plan",
@@ -84,19 +52,13 @@ export const planCommand: CliCommand = {
       else io.out(`${[prunedLine, `nothing to compact: ${result.reason}`].filter(Boolean).join("\n")}\n`);
       return EXIT_OK;
     }
-    // Recompute the cut prepareCompaction made, to report path positions as file indices.
-    const keepRecentTokens = adjustedKeepRecentTokens(path, settings.keepRecentTokens);
-    const cut = findCutPoint(path, lastCompactionIndex(path) + 1, path.length, keepRecentTokens);
-    if (path[cut.firstKeptEntryIndex]?.id !== prep.firstKeptEntryId) {
-      throw new Error("internal: recomputed cut point disagrees with prepareCompaction");
-    }
     const { readFiles, modifiedFiles } = computeFileLists(prep.fileOps);
     const result = {
       firstKeptEntryId: prep.firstKeptEntryId,
-      firstKeptEntryIndex: fileIndex(session, path, cut.firstKeptEntryIndex),
-      turnStartIndex: fileIndex(session, path, cut.turnStartIndex),
+      firstKeptEntryIndex: fileIndex(session, path, prep.firstKeptEntryIndex),
+      turnStartIndex: fileIndex(session, path, prep.turnStartIndex),
       isSplitTurn: prep.isSplitTurn,
-      keepRecentTokens,
+      keepRecentTokens: prep.keepRecentTokens,
       tokensBefore: prep.tokensBefore,
       messagesToSummarize: prep.messagesToSummarize.length,
       turnPrefixMessages: prep.turnPrefixMessages.length,
@@ -115,7 +77,7 @@ export const planCommand: CliCommand = {
       `firstKeptEntry: index ${result.firstKeptEntryIndex}, id ${result.firstKeptEntryId}`,
       `turnStartIndex: ${result.turnStartIndex}`,
       `isSplitTurn: ${result.isSplitTurn}`,
-      `keepRecentTokens: ${keepRecentTokens} (setting ${settings.keepRecentTokens})`,
+      `keepRecentTokens: ${result.keepRecentTokens} (setting ${settings.keepRecentTokens})`,
       `tokensBefore: ${result.tokensBefore}`,
       `messages: ${result.messagesToSummarize} to summarize, ${result.turnPrefixMessages} turn prefix, ${result.recentMessages} kept`,
       `hasPreviousSummary: ${result.hasPreviousSummary}`,

@@ -17,6 +17,9 @@ function preparation(partial: Partial<CompactionPreparation> = {}): CompactionPr
     tokensBefore: 1234,
     fileOps: createFileOps(),
     settings: settings(),
+    keepRecentTokens: 20_000,
+    firstKeptEntryIndex: 2,
+    turnStartIndex: -1,
     ...partial,
   };
 }

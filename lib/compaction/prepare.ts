@@ -27,6 +27,11 @@ export interface CompactionPreparation {
   previousSummary?: string;
   fileOps: FileOperations;
   settings: CompactionSettings;
+  /** Arbor extras for previews and the CLI: keepRecentTokens after the ratio rule (step 5)… */
+  keepRecentTokens: number;
+  /** …and the cut as indices into the given path (step 6). */
+  firstKeptEntryIndex: number;
+  turnStartIndex: number;
 }
 
 export type NothingToCompactReason = "Already compacted" | "Nothing to compact (session too small)";
@@ -141,6 +146,9 @@ export function prepareCompaction(
     previousSummary,
     fileOps,
     settings,
+    keepRecentTokens: keep,
+    firstKeptEntryIndex: cut.firstKeptEntryIndex,
+    turnStartIndex: cut.turnStartIndex,
   };
 }
 

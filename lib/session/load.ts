@@ -9,7 +9,7 @@
  */
 
 import { type ParsedSession, parseSessionLines, parseSessionText, type SkippedLine } from "@/lib/session/jsonl";
-import { migrateToCurrentVersion } from "@/lib/session/migrations";
+import { type MigrateOptions, migrateToCurrentVersion } from "@/lib/session/migrations";
 import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree";
 import type { FileEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
 
@@ -33,12 +33,14 @@ export interface LoadedSession {
   tree: SessionTree;
 }
 
-function finish(parsed: ParsedSession, opts?: SessionTreeOptions): LoadedSession {
+export type LoadOptions = SessionTreeOptions & MigrateOptions;
+
+function finish(parsed: ParsedSession, opts?: LoadOptions): LoadedSession {
   const { header } = parsed;
   if (!header) throw new NotASessionError(parsed.reason ?? "no session header");
 
   const fileEntries: FileEntry[] = [header, ...parsed.entries];
-  const migrated = migrateToCurrentVersion(fileEntries);
+  const migrated = migrateToCurrentVersion(fileEntries, { uuid: opts?.uuid });
 
   const skipped = [...parsed.skipped];
   const entries: SessionEntry[] = [];
@@ -62,11 +64,11 @@ function finish(parsed: ParsedSession, opts?: SessionTreeOptions): LoadedSession
 }
 
 /** Loads a whole JSONL text. */
-export function loadSession(text: string, opts?: SessionTreeOptions): LoadedSession {
+export function loadSession(text: string, opts?: LoadOptions): LoadedSession {
   return finish(parseSessionText(text), opts);
 }
 
 /** Same as loadSession, from lines already split on "\n" (e.g. a streaming reader). */
-export function loadSessionFromLines(lines: Iterable<string>, opts?: SessionTreeOptions): LoadedSession {
+export function loadSessionFromLines(lines: Iterable<string>, opts?: LoadOptions): LoadedSession {
   return finish(parseSessionLines(lines), opts);
 }

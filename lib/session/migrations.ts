@@ -16,13 +16,13 @@ import type { FileEntry, SessionHeader } from "@/lib/session/types";
  * to `firstKeptEntryId`. The index counts the header as position 0, and the target precedes
  * the compaction, so it already carries its new id when the compaction is reached.
  */
-function migrateV1ToV2(header: SessionHeader, fileEntries: FileEntry[]): void {
+function migrateV1ToV2(header: SessionHeader, fileEntries: FileEntry[], uuid?: () => string): void {
   header.version = 2;
   const taken = new Set<string>();
   let prevId: string | null = null;
   for (let i = 1; i < fileEntries.length; i++) {
     const entry = fileEntries[i] as Record<string, unknown>;
-    const id = generateEntryId(taken);
+    const id = generateEntryId(taken, uuid);
     taken.add(id);
     entry.id = id;
     entry.parentId = prevId;
@@ -51,13 +51,18 @@ function migrateV2ToV3(header: SessionHeader, fileEntries: FileEntry[]): void {
   }
 }
 
+export interface MigrateOptions {
+  /** UUID source for the ids v1 entries get (default crypto.randomUUID); the CLI seeds it for stable ids. */
+  uuid?: () => string;
+}
+
 /** Returns true if anything changed. A list without a header at index 0 is left alone. */
-export function migrateToCurrentVersion(fileEntries: FileEntry[]): boolean {
+export function migrateToCurrentVersion(fileEntries: FileEntry[], opts: MigrateOptions = {}): boolean {
   const header = fileEntries[0];
   if (!isSessionHeader(header)) return false;
   const version = header.version ?? 1;
   if (version >= CURRENT_SESSION_VERSION) return false;
-  if (version < 2) migrateV1ToV2(header, fileEntries);
+  if (version < 2) migrateV1ToV2(header, fileEntries, opts.uuid);
   migrateV2ToV3(header, fileEntries);
   return true;
 }
