@@ -17,6 +17,10 @@ const envSchema = z.object({
   DATABASE_URL: optionalString,
   /** Folder for Arbor's local data (embedded database, workspaces). */
   ARBOR_DATA_DIR: optionalString,
+  /** Root folder for per-session agent workspaces; default `<data dir>/workspaces` (lib/tools). */
+  ARBOR_WORKSPACES: optionalString,
+  /** Colon-separated folders inside which a session may be pointed at an existing project. */
+  ARBOR_ALLOWED_ROOTS: optionalString,
   PORT: z.coerce.number().int().min(1).max(65535).optional(),
   OPENAI_API_KEY: optionalString,
   ANTHROPIC_API_KEY: optionalString,

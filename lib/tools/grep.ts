@@ -1,0 +1,164 @@
+/**
+ * `grep { pattern, path? }` — lines matching a JavaScript regular expression (case-sensitive, no
+ * flags) in a file or under a folder (default "."). Output: `file:line: text`, files relative to
+ * the workspace root, lines cut to `maxLineChars`. Skips binary files, files over `maxFileBytes`,
+ * `node_modules`, `.git` and symlinks (never followed). Capped at `maxResults` matches, the
+ * output caps and `maxScanEntries` visited entries.
+ * Matching runs in a `vm` context with a timeout: V8 can interrupt a runaway regular expression
+ * there, so a catastrophic pattern (ReDoS) costs at most `grepTimeoutMs`, not the server.
+ */
+import vm from "node:vm";
+import { z } from "zod";
+import { decodeFile } from "./content";
+import { quotePath, ToolError } from "./errors";
+import { readRegularFile, statOrUndefined } from "./file-io";
+import { capLines, formatCount, type ToolLimits, truncationNote } from "./limits";
+import type { WorkspaceTool } from "./types";
+import { walk } from "./walk";
+import { safePath, toRelative } from "./workspace";
+
+const schema = z.object({
+  pattern: z.string().min(1),
+  path: z.string().min(1).optional(),
+});
+
+function compile(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern);
+  } catch (error) {
+    throw new ToolError(`Invalid regular expression /${pattern}/: ${(error as Error).message}`);
+  }
+}
+
+/** Runs inside the vm context; reads `text`, `re`, `max` and fills `out` with 0-based line indices. */
+const MATCH_SCRIPT = new vm.Script(
+  "{ const lines = text.split(/\\r?\\n/); out.length = 0;" +
+    " for (let i = 0; i < lines.length && out.length < max; i++) if (re.test(lines[i])) out.push(i); }",
+);
+
+interface Matcher {
+  /** 0-based matching line indices, at most `max`; "timeout" when the budget ran out. */
+  match(text: string, max: number): number[] | "timeout";
+}
+
+function createMatcher(re: RegExp, limits: ToolLimits): Matcher {
+  const sandbox = vm.createContext({ text: "", re, max: 0, out: [] as number[] });
+  const deadline = Date.now() + limits.grepTimeoutMs;
+  return {
+    match(text, max) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return "timeout";
+      sandbox.text = text;
+      sandbox.max = max;
+      try {
+        MATCH_SCRIPT.runInContext(sandbox, { timeout: remaining });
+      } catch (error) {
+        if ((error as { code?: unknown }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") return "timeout";
+        throw error;
+      } finally {
+        sandbox.text = "";
+      }
+      return [...(sandbox.out as number[])];
+    },
+  };
+}
+
+function cutLine(line: string, maxChars: number): string {
+  return line.length > maxChars ? `${line.slice(0, maxChars)}… [${formatCount(line.length - maxChars)} more characters]` : line;
+}
+
+export const grepTool: WorkspaceTool<typeof schema> = {
+  name: "grep",
+  description:
+    "Search file contents with a JavaScript regular expression (case-sensitive) in a file or folder of the " +
+    'workspace. Returns "file:line: text" lines. Skips binary files, node_modules and .git.',
+  parameters: {
+    type: "object",
+    properties: {
+      pattern: { type: "string", description: "JavaScript regular expression, without slashes or flags" },
+      path: { type: "string", description: 'File or folder to search, relative to the workspace root (default ".")' },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  },
+  schema,
+  async run(args, ctx) {
+    const userPath = args.path ?? ".";
+    const re = compile(args.pattern);
+    const base = await safePath(ctx.root, userPath);
+    const st = await statOrUndefined(base, userPath);
+    if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`);
+    if (!st.isDirectory() && !st.isFile()) throw new ToolError(`Path ${quotePath(userPath)} is not a file or folder`);
+
+    const { limits, signal } = ctx;
+    const matcher = createMatcher(re, limits);
+    const results: string[] = [];
+    let filesSearched = 0;
+    let resultsCapped = false;
+    let timedOut = false;
+
+    const searchFile = async (abs: string): Promise<"stop" | undefined> => {
+      const bytes = await readRegularFile(abs, abs, { maxBytes: limits.maxFileBytes, signal }).catch((error) => {
+        if (error instanceof ToolError) return undefined; // too big, vanished, special: skip
+        throw error;
+      });
+      if (!bytes) return undefined;
+      const decoded = decodeFile(bytes);
+      if (decoded.kind === "binary") return undefined;
+      filesSearched++;
+      const found = matcher.match(decoded.text, limits.maxResults - results.length + 1);
+      if (found === "timeout") {
+        timedOut = true;
+        return "stop";
+      }
+      if (found.length === 0) return undefined;
+      const lines = decoded.text.split(/\r?\n/);
+      const rel = toRelative(ctx.root, abs);
+      for (const i of found) {
+        if (results.length >= limits.maxResults) {
+          resultsCapped = true;
+          return "stop";
+        }
+        results.push(`${rel}:${i + 1}: ${cutLine(lines[i] ?? "", limits.maxLineChars)}`);
+      }
+      return undefined;
+    };
+
+    let scanCapped = false;
+    if (st.isFile()) {
+      await searchFile(base);
+    } else {
+      const walked = await walk(base, { maxEntries: limits.maxScanEntries, signal }, (e) =>
+        e.kind === "file" ? searchFile(e.abs) : undefined,
+      );
+      scanCapped = walked.capped;
+    }
+
+    const shown = `/${args.pattern}/ in ${toRelative(ctx.root, base)}`;
+    if (timedOut && results.length === 0) {
+      throw new ToolError(`Search for /${args.pattern}/ took longer than ${limits.grepTimeoutMs / 1000} s; simplify the pattern`);
+    }
+    if (results.length === 0) {
+      const note = scanCapped ? ` (stopped after scanning ${formatCount(limits.maxScanEntries)} entries)` : "";
+      return { text: `No matches for ${shown}${note}`, details: { matches: 0, filesSearched } };
+    }
+    const out = capLines(results, limits);
+    let text = out.lines.join("\n");
+    const cutBy = out.cutBy ?? (resultsCapped ? "results" : scanCapped ? "scan" : undefined);
+    if (cutBy) {
+      text += `\n\n${truncationNote({
+        unit: "matches",
+        from: 1,
+        to: out.lines.length,
+        total: out.cutBy && !resultsCapped ? results.length : undefined,
+        cutBy,
+        limits,
+        hint: "Narrow the pattern or the path.",
+      })}`;
+    }
+    if (timedOut) {
+      text += `\n\n[Search stopped after ${limits.grepTimeoutMs / 1000} s; results are incomplete. Simplify the pattern or narrow the path.]`;
+    }
+    return { text, details: { matches: results.length, filesSearched, truncated: cutBy !== undefined || timedOut } };
+  },
+};
