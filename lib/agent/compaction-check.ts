@@ -1,0 +1,104 @@
+/**
+ * checkCompaction(msg, skipAborted = true) — spec §13.2, with pruning integrated as §8 says.
+ *
+ * 1. `compaction.enabled` false → nothing (it also gates pruning).
+ * 2. Prune the current branch's tool outputs (§8); if anything was pruned, the store rewrites
+ *    those entries (`persistPrune`), a `prune` event is emitted, and the working context is
+ *    rebuilt (it is read from the tree, which pruning changed in place).
+ * 3. `skipAborted` and an aborted msg → stop.
+ * 4–6. contextWindow, sameModel, and `errorIsFromBeforeCompaction` against the LATEST
+ *    compaction on the branch (§18.6).
+ * 7. Overflow (§14) from this model and not from before the latest compaction: once per user
+ *    prompt — a second one ends with the pi failure message — drop the trailing assistant from
+ *    the working context (it stays stored) and run the overflow compaction with willRetry.
+ * 8. Any other error → stop.
+ * 9. Threshold: context tokens of msg minus what pruning saved, against `shouldCompact`.
+ *    Decision: a model whose contextWindow is unknown (≤ 0) never triggers the threshold.
+ *
+ * Resolves with what the run loop should do next (see auto-compaction.ts step 9).
+ */
+import { type AutoCompactionOptions, runAutoCompaction } from "@/lib/agent/auto-compaction";
+import type { AgentRuntime, NextAction } from "@/lib/agent/runtime";
+import { DEFAULT_PRUNE_CONFIG, type PruneResult, pruneToolOutputs } from "@/lib/compaction/pruning";
+import { calculateContextTokens, shouldCompact } from "@/lib/compaction/tokens";
+import { isContextOverflow } from "@/lib/llm/overflow";
+import type { AssistantMessage, SessionEntry, ToolResultMessage } from "@/lib/session/types";
+
+export const OVERFLOW_RECOVERY_FAILED =
+  "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.";
+
+export interface CheckCompactionOptions extends AutoCompactionOptions {
+  skipAborted: boolean;
+}
+
+/** Step 2: prune and persist; undefined when nothing was pruned. */
+export async function pruneBranch(rt: AgentRuntime): Promise<PruneResult | undefined> {
+  const branch = rt.tree.getBranch();
+  const result = pruneToolOutputs(branch, DEFAULT_PRUNE_CONFIG, rt.now());
+  if (result.prunedCount === 0) return undefined;
+  await rt.store.persistPrune(
+    result.pruned.map((p) => {
+      const entry = branch[p.index];
+      return {
+        entryId: p.entryId,
+        originalContent: p.originalContent,
+        message: (entry?.type === "message" ? entry.message : undefined) as ToolResultMessage,
+      };
+    }),
+  );
+  rt.emit({ type: "prune", prunedCount: result.prunedCount, tokensSaved: result.tokensSaved });
+  rt.emitContextUsage();
+  return result;
+}
+
+function latestCompactionTime(branch: SessionEntry[]): number | undefined {
+  for (let i = branch.length - 1; i >= 0; i--) {
+    const entry = branch[i];
+    if (entry?.type === "compaction") return Date.parse(entry.timestamp);
+  }
+  return undefined;
+}
+
+export async function checkCompaction(
+  rt: AgentRuntime,
+  msg: AssistantMessage,
+  opts: CheckCompactionOptions,
+): Promise<NextAction | undefined> {
+  const settings = rt.settings.compaction;
+  if (!settings.enabled) return undefined;
+
+  const pruneResult = await pruneBranch(rt);
+
+  if (opts.skipAborted && msg.stopReason === "aborted") return undefined;
+
+  const model = rt.model;
+  const contextWindow = model?.info.contextWindow ?? 0;
+  const sameModel = !!model && msg.provider === model.info.provider && msg.model === model.info.id;
+  const latest = latestCompactionTime(rt.tree.getBranch());
+  const errorIsFromBeforeCompaction = latest !== undefined && msg.timestamp < latest;
+
+  if (sameModel && !errorIsFromBeforeCompaction && isContextOverflow(msg, contextWindow)) {
+    if (rt.state.overflowRecoveryAttempted) {
+      await rt.lifecycle({
+        type: "auto_compaction_end",
+        result: undefined,
+        aborted: false,
+        willRetry: false,
+        errorMessage: OVERFLOW_RECOVERY_FAILED,
+      });
+      return undefined;
+    }
+    rt.state.overflowRecoveryAttempted = true;
+    rt.working.dropTrailingAssistant();
+    return runAutoCompaction(rt, "overflow", true, opts);
+  }
+
+  if (msg.stopReason === "error") return undefined;
+
+  let tokens = msg.usage ? calculateContextTokens(msg.usage) : 0;
+  if (pruneResult) tokens = Math.max(0, tokens - pruneResult.tokensSaved);
+  if (contextWindow > 0 && shouldCompact(tokens, contextWindow, settings)) {
+    return runAutoCompaction(rt, "threshold", false, opts);
+  }
+  return undefined;
+}
