@@ -1,14 +1,23 @@
 /** TanStack Query keys and queryOptions factories (conventions rule 7). */
-import { queryOptions } from "@tanstack/react-query";
-import type { SessionSummary } from "@/lib/db/sessions";
+import { infiniteQueryOptions } from "@tanstack/react-query";
+import type { SessionPage } from "@/lib/db/session-list";
 
+/**
+ * Every key starts with its family, so `invalidateQueries({ queryKey: keys.sessions() })` refreshes
+ * every list page of every search, and `keys.session(id)` one session's data.
+ */
 export const keys = {
   sessions: () => ["sessions"] as const,
+  sessionLists: () => ["sessions", "list"] as const,
+  sessionList: (query: string) => ["sessions", "list", query] as const,
   session: (id: string) => ["session", id] as const,
 };
 
-async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url, { headers: { accept: "application/json" } });
+/** Page size of the home page's list: enough to fill a tall screen, small enough to render fast. */
+export const SESSION_PAGE_SIZE = 50;
+
+export async function getJson<T>(url: string, init?: { signal?: AbortSignal }): Promise<T> {
+  const res = await fetch(url, { headers: { accept: "application/json" }, signal: init?.signal });
   if (!res.ok) {
     const body = (await res.json().catch(() => ({}))) as { error?: string };
     throw new Error(body.error ?? `${res.status} ${res.statusText}`);
@@ -16,9 +25,21 @@ async function getJson<T>(url: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-export function sessionListOptions() {
-  return queryOptions({
-    queryKey: keys.sessions(),
-    queryFn: () => getJson<{ sessions: SessionSummary[] }>("/api/sessions"),
+/** The URL of one page of the list; the search words go to the server (full-text search). */
+export function sessionPageUrl(query: string, cursor: string | null, limit = SESSION_PAGE_SIZE): string {
+  const params = new URLSearchParams({ limit: String(limit) });
+  if (query) params.set("q", query);
+  if (cursor) params.set("cursor", cursor);
+  return `/api/sessions?${params}`;
+}
+
+/** The home page's list for a search (`""` = all sessions): pages chained by opaque cursors. */
+export function sessionListOptions(query = "") {
+  const q = query.trim();
+  return infiniteQueryOptions({
+    queryKey: keys.sessionList(q),
+    queryFn: ({ pageParam, signal }) => getJson<SessionPage>(sessionPageUrl(q, pageParam), { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
   });
 }

@@ -1,0 +1,102 @@
+"use client";
+/**
+ * The chat of one session: `useChat` over `POST /api/chat` (conventions rule 5: only the newest
+ * message is sent; the server rebuilds the context). Saved entries stream in as `data-entry`
+ * parts and go straight into the cached session data, so the chat and the canvas update live;
+ * compaction, retry and usage parts drive the status shown above the composer.
+ */
+import { useChat } from "@ai-sdk/react";
+import { useQueryClient } from "@tanstack/react-query";
+import { DefaultChatTransport } from "ai";
+import { useCallback, useMemo, useState } from "react";
+import type { ArborDataParts, CompactionReason, SessionUIMessage } from "@/lib/chat/ui-types";
+import { keys } from "@/lib/query/keys";
+import type { SessionData } from "@/lib/query/session";
+import { withSavedEntry } from "@/lib/query/session-cache";
+
+export interface CompactionStatus {
+  reason: CompactionReason;
+  text: string;
+  done: boolean;
+  errorMessage?: string;
+}
+
+export function useSessionChat(sessionId: string) {
+  const qc = useQueryClient();
+  const [compaction, setCompaction] = useState<CompactionStatus | null>(null);
+  const [retry, setRetry] = useState<ArborDataParts["retry"] | null>(null);
+  const [turnError, setTurnError] = useState<ArborDataParts["error"] | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<SessionUIMessage>({
+        api: "/api/chat",
+        prepareSendMessagesRequest: ({ id, messages }) => ({ body: { id, message: messages.at(-1) } }),
+      }),
+    [],
+  );
+
+  const chat = useChat<SessionUIMessage>({
+    id: `chat-${sessionId}`,
+    transport,
+    onData: (part) => {
+      switch (part.type) {
+        case "data-entry":
+          qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withSavedEntry(old, part.data.entry, part.data.leafId));
+          break;
+        case "data-compaction": {
+          const d = part.data;
+          if (d.phase === "start") setCompaction({ reason: d.reason, text: "", done: false });
+          else if (d.phase === "delta") setCompaction((c) => (c ? { ...c, text: c.text + d.delta } : c));
+          else setCompaction((c) => ({ reason: d.reason, text: c?.text ?? "", done: true, errorMessage: d.errorMessage }));
+          break;
+        }
+        case "data-retry":
+          setRetry(part.data.phase === "end" && part.data.success ? null : part.data);
+          break;
+        case "data-prune":
+          setNotice(`Pruned ${part.data.prunedCount} old tool outputs (${part.data.tokensSaved.toLocaleString()} tokens); the originals are kept.`);
+          break;
+        case "data-error":
+          setTurnError(part.data);
+          break;
+        default:
+          break;
+      }
+    },
+    onFinish: () => {
+      void qc.invalidateQueries({ queryKey: keys.session(sessionId) });
+    },
+    onError: (error) => setTurnError({ message: error.message }),
+  });
+
+  const send = useCallback(
+    async (text: string) => {
+      setTurnError(null);
+      setCompaction(null);
+      setNotice(null);
+      chat.setMessages([]);
+      await chat.sendMessage({ text });
+    },
+    [chat],
+  );
+
+  const stop = useCallback(async () => {
+    await fetch("/api/chat/stop", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: sessionId }) }).catch(() => undefined);
+  }, [sessionId]);
+
+  const busy = chat.status === "submitted" || chat.status === "streaming";
+  return { chat, send, stop, busy, compaction, retry, turnError, notice, clearError: () => setTurnError(null) };
+}
+
+/** The parts of the assistant message still being generated: those after the last step start. */
+export function liveParts(messages: SessionUIMessage[]): SessionUIMessage["parts"] {
+  const last = messages.at(-1);
+  if (!last || last.role !== "assistant") return [];
+  let start = 0;
+  last.parts.forEach((p, i) => {
+    if (p.type === "step-start") start = i + 1;
+  });
+  return last.parts.slice(start);
+}
