@@ -6,6 +6,8 @@
 import type { CliCommand } from "@/cli/command";
 import { contextCommand } from "@/cli/commands/context";
 import { cutPointCommand } from "@/cli/commands/cut-point";
+import { exportCommand } from "@/cli/commands/export";
+import { importCommand } from "@/cli/commands/import";
 import { planCommand } from "@/cli/commands/plan";
 import { pruneCommand } from "@/cli/commands/prune";
 import { treeCommand } from "@/cli/commands/tree";
@@ -17,7 +19,7 @@ export function registerCommand(command: CliCommand): void {
   commands.set(command.name, command);
 }
 
-for (const command of [contextCommand, cutPointCommand, planCommand, pruneCommand, treeCommand]) {
+for (const command of [contextCommand, cutPointCommand, planCommand, pruneCommand, treeCommand, importCommand, exportCommand]) {
   registerCommand(command);
 }
 
@@ -25,7 +27,4 @@ for (const command of [contextCommand, cutPointCommand, planCommand, pruneComman
  * Commands other layers are expected to register; help lists them as not yet available until
  * they are. Remove a line here when its command is registered for real.
  */
-export const PLANNED_COMMANDS: Readonly<Record<string, string>> = {
-  import: "import FILE — import a JSONL session into the database (added with the database layer)",
-  export: "export SESSION_ID [--out FILE] — export a session as JSONL (added with the database layer)",
-};
+export const PLANNED_COMMANDS: Readonly<Record<string, string>> = {};

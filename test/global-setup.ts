@@ -41,8 +41,13 @@ export default async function setup(project: TestProject) {
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
     await client.query(`drop database if exists ${TEMPLATE_DB} with (force)`).catch(() => undefined);
+    // Another test run (its own template) still uses the shared embedded server: leave it running.
+    const others = await client
+      .query<{ n: string }>(`select count(*) as n from pg_database where datname like 'arbor_template_%'`)
+      .then((r) => Number(r.rows[0]?.n ?? 0))
+      .catch(() => 0);
     await client.end();
-    await stop?.();
+    if (others === 0) await stop?.();
   };
 }
 

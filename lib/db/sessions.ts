@@ -1,70 +1,26 @@
 import "server-only";
 /**
- * Session rows: create, list, get. The only place besides the entry store that touches Prisma
- * for sessions (conventions rule 4). Maps rows to the plain `SessionSummary` the UI uses.
+ * Compatibility facade for the first app shell (home page, session page, actions). New code
+ * imports from lib/db/session-store (or the module that owns the function).
  */
-import { CURRENT_SESSION_VERSION, type SessionHeader } from "@/lib/session/types";
-import { getDb } from "./client";
+import { listSessions as listSessionPage } from "./session-list";
+import type { SessionSummary } from "./session-rows";
+import { findSessionMeta } from "./store-read";
 
-export interface SessionSummary {
-  id: string;
-  title: string | null;
-  entryCount: number;
-  model: string | null;
-  createdAt: string;
-  lastActivityAt: string;
-}
+export type { SessionMeta, SessionSummary } from "./session-rows";
+export { createSession } from "./store-session";
 
-type Row = {
-  id: string;
-  title: string | null;
-  entryCount: number;
-  model: string | null;
-  createdAt: Date;
-  lastActivityAt: Date;
-};
-
-function toSummary(r: Row): SessionSummary {
-  return {
-    id: r.id,
-    title: r.title,
-    entryCount: r.entryCount,
-    model: r.model,
-    createdAt: r.createdAt.toISOString(),
-    lastActivityAt: r.lastActivityAt.toISOString(),
-  };
-}
-
-const summarySelect = { id: true, title: true, entryCount: true, model: true, createdAt: true, lastActivityAt: true } as const;
-
-export async function createSession(input: { title?: string; cwd?: string } = {}): Promise<SessionSummary> {
-  const id = crypto.randomUUID();
-  const header: SessionHeader = {
-    type: "session",
-    version: CURRENT_SESSION_VERSION,
-    id,
-    timestamp: new Date().toISOString(),
-    cwd: input.cwd ?? "",
-    ...(input.title ? { title: input.title } : {}),
-  };
-  const row = await getDb().session.create({
-    data: { id, title: input.title ?? null, header: header as object, cwd: header.cwd },
-    select: summarySelect,
-  });
-  return toSummary(row);
-}
-
+/**
+ * @deprecated The first page only; use `listSessions` from lib/db/session-list (paging, search).
+ */
 export async function listSessions(): Promise<SessionSummary[]> {
-  const rows = await getDb().session.findMany({
-    where: { deletedAt: null },
-    orderBy: [{ lastActivityAt: "desc" }, { id: "asc" }],
-    select: summarySelect,
-    take: 100,
-  });
-  return rows.map(toSummary);
+  return (await listSessionPage({ limit: 100 })).sessions;
 }
 
+/** The session's summary, or null when it does not exist or is in the trash. */
 export async function getSession(id: string): Promise<SessionSummary | null> {
-  const row = await getDb().session.findFirst({ where: { id, deletedAt: null }, select: summarySelect });
-  return row ? toSummary(row) : null;
+  const meta = await findSessionMeta({ id });
+  if (!meta || meta.deletedAt) return null;
+  const { id: sid, title, entryCount, model, createdAt, lastActivityAt, deletedAt } = meta;
+  return { id: sid, title, entryCount, model, createdAt, lastActivityAt, deletedAt };
 }

@@ -1,0 +1,125 @@
+/** `import` and `export` CLI commands on a real database: in-process, and once as a real process. */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { CliIo } from "@/cli/command";
+import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
+import { makeExportCommand } from "@/cli/commands/export";
+import { makeImportCommand } from "@/cli/commands/import";
+import { PROJECT_ROOT, tempDir } from "@/cli/test-helpers";
+import { getSessionMeta, loadEntries } from "@/lib/db/session-store";
+import { generateSession } from "@/lib/session/generate";
+import { serializeSession } from "@/lib/session/jsonl";
+import { useTestDatabase } from "@/test/db";
+
+const db = useTestDatabase();
+const runtime = inProcessDbRuntime();
+const importCmd = makeImportCommand(runtime);
+const exportCmd = makeExportCommand(runtime);
+
+async function run(cmd: typeof importCmd, argv: string[]) {
+  let out = "";
+  let err = "";
+  const io: CliIo = {
+    out: (text) => {
+      out += text;
+    },
+    err: (text) => {
+      err += text;
+    },
+  };
+  const code = await cmd.run(argv, io);
+  return { code, out, err };
+}
+
+const t = tempDir();
+const session = generateSession({ seed: 21, entries: 60, branches: 1 });
+const text = serializeSession(session.header, session.entries);
+
+describe("import", () => {
+  it("imports several files, one result line each, and reports skipped lines as file:line: reason", async () => {
+    const a = t.write("a.jsonl", text);
+    const other = generateSession({ seed: 22, entries: 5 });
+    const lines = serializeSession(other.header, other.entries).split("\n");
+    lines.splice(2, 0, "{oops");
+    const b = t.write("b.jsonl", lines.join("\n"));
+    const r = await run(importCmd, [a, b]);
+    expect(r.code).toBe(0);
+    const out = r.out.trimEnd().split("\n");
+    expect(out).toHaveLength(2);
+    expect(out[0]).toMatch(new RegExp(`^imported ${a} → ${session.header.id} ".+" \\(60 entries\\)$`));
+    expect(out[1]).toMatch(/\(5 entries, 1 skipped line\)$/);
+    expect(r.err).toMatch(new RegExp(`^${b}:3: invalid JSON`, "m"));
+    expect((await loadEntries({ sessionId: session.header.id })).length).toBe(60);
+  });
+
+  it("fails with exit 2 and one line naming the file; --as-copy imports again", async () => {
+    const a = t.write("again.jsonl", text);
+    const bad = t.write("notes.jsonl", '{"hello":"world"}\n');
+    const r = await run(importCmd, [a, bad]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toContain(`error: ${a}: session ${session.header.id} is already imported; import it as a copy to keep both (use --as-copy)\n`);
+    expect(r.err).toContain(`error: ${bad}: not a session file (line 1: the first JSON object is not a session header`);
+
+    const copy = await run(importCmd, [a, "--as-copy", "--title", "Second look", "--json"]);
+    expect(copy.code).toBe(0);
+    const doc = JSON.parse(copy.out) as { imported: { sessionId: string; title: string }[]; failed: unknown[] };
+    expect(doc.failed).toEqual([]);
+    expect(doc.imported[0]!.title).toBe("Second look");
+    expect((await getSessionMeta({ id: doc.imported[0]!.sessionId })).title).toBe("Second look");
+  });
+
+  it("rejects bad usage", async () => {
+    await expect(run(importCmd, [])).rejects.toThrow("missing FILE");
+    await expect(run(importCmd, ["a", "b", "--title", "x"])).rejects.toThrow("--title applies to a single FILE");
+    await expect(run(importCmd, ["a", "--frob"])).rejects.toThrow(/frob/);
+  });
+});
+
+describe("export", () => {
+  it("writes the session to stdout, or to a file or directory, and refuses unknown ids", async () => {
+    const small = generateSession({ seed: 23, entries: 25 });
+    const file = t.write("round.jsonl", serializeSession(small.header, small.entries));
+    const imported = await run(importCmd, [file, "--json"]);
+    const id = (JSON.parse(imported.out) as { imported: { sessionId: string }[] }).imported[0]!.sessionId;
+
+    const stdout = await run(exportCmd, [id]);
+    expect(stdout.code).toBe(0);
+    expect(stdout.out.split("\n").slice(1, -1).map((l) => JSON.parse(l))).toEqual(await loadEntries({ sessionId: id }));
+
+    const target = path.join(t.dir, "out.jsonl");
+    const toFile = await run(exportCmd, [id, "-o", target]);
+    expect(toFile.err).toBe(`exported ${id} → ${target} (25 entries)\n`);
+    expect(readFileSync(target, "utf8")).toBe(stdout.out);
+    const toDir = await run(exportCmd, [id, "--out", `${t.dir}${path.sep}`]);
+    expect(toDir.err).toMatch(new RegExp(`_${id}\\.jsonl \\(25 entries\\)\\n$`));
+
+    await expect(run(exportCmd, ["nope"])).rejects.toThrow("session nope not found");
+    await expect(run(exportCmd, [id, "--format", "html"])).rejects.toThrow(/not available yet/);
+    await expect(run(exportCmd, [id, "--format", "pdf"])).rejects.toThrow(/--format must be one of/);
+  });
+});
+
+describe("as a real process (npm run cli)", () => {
+  it("imports and exports through DATABASE_URL", async () => {
+    const file = t.write("process.jsonl", text.replace(session.header.id, "cli-process-session"));
+    const cli = (args: string[]) =>
+      new Promise<{ code: number; out: string; err: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          ["--conditions=react-server", "--import", "tsx", "cli/main.ts", ...args],
+          { cwd: PROJECT_ROOT, env: { ...process.env, DATABASE_URL: db.url }, maxBuffer: 64 * 1024 * 1024 },
+          (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }),
+        );
+      });
+    const imported = await cli(["import", file]);
+    expect(imported.err).toBe("");
+    expect(imported.code).toBe(0);
+    expect(imported.out).toMatch(/^imported .*process\.jsonl → cli-process-session /);
+    const exported = await cli(["export", "cli-process-session"]);
+    expect(exported.code).toBe(0);
+    expect(exported.out.split("\n").slice(1, -1).map((l) => JSON.parse(l))).toEqual(session.entries);
+  }, 60_000);
+});

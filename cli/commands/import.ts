@@ -1,0 +1,106 @@
+/**
+ * `import FILE… [--title T] [--as-copy] [--json]`: imports pi / oh-my-pi JSONL sessions into
+ * the database (lib/db/import.ts: streamed, migrated, one transaction per file).
+ *
+ * Output: one result line per file on stdout (`--json`: one JSON document instead); skipped
+ * malformed lines on stderr as `file:line: reason`; progress on stderr for files over 8 MB.
+ * Each file is imported on its own: a failure prints `error: <file>: <what is wrong>` and the
+ * other files still run; the exit code is then 2. A session id that is already imported fails
+ * unless `--as-copy` (a copy gets a new session id). Ctrl-C cancels and writes nothing.
+ */
+import { parseArgs } from "node:util";
+import { type CliCommand, type CliIo, EXIT_OK, EXIT_USAGE, UsageError, writeJson } from "@/cli/command";
+import { type DbRuntime, processDbRuntime, withDatabase } from "@/cli/commands/db-runtime";
+import type { ImportProgress, ImportResult } from "@/lib/db/import";
+
+const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: { title: { type: "string" }, "as-copy": { type: "boolean" }, json: { type: "boolean" } },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** At most one progress line per 10% (or per 16 MB when the size is unknown). */
+function progressPrinter(io: CliIo, file: string): (p: ImportProgress) => void {
+  let next = 0;
+  return (p) => {
+    const total = p.totalBytes;
+    if (total !== undefined && total < PROGRESS_FROM_BYTES) return;
+    if (p.bytes < next) return;
+    const step = total ? total / 10 : 16 * 1024 * 1024;
+    next = p.bytes + step;
+    const share = total ? `${Math.floor((p.bytes / total) * 100)}% (${megabytes(p.bytes)} of ${megabytes(total)})` : megabytes(p.bytes);
+    io.err(`${file}: ${share}, ${p.entries} entries\n`);
+  };
+}
+
+function resultLine(file: string, r: ImportResult): string {
+  const parts = [`${r.entryCount} ${r.entryCount === 1 ? "entry" : "entries"}`];
+  if (r.migrated) parts.push(`migrated from v${r.fromVersion}`);
+  if (r.skippedCount > 0) parts.push(`${r.skippedCount} skipped ${r.skippedCount === 1 ? "line" : "lines"}`);
+  const title = r.title ? ` "${r.title}"` : "";
+  return `imported ${file} → ${r.sessionId}${title} (${parts.join(", ")})`;
+}
+
+export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCommand {
+  return {
+    name: "import",
+    summary: "import JSONL session files into the database",
+    usage: [
+      "import FILE… [--title T] [--as-copy] [--json]",
+      "  Imports each FILE (pi / oh-my-pi JSONL, v1–v3) as a session; prints one line per file.",
+      "  --title T   the session's title (one FILE only); default: the file's title or first message",
+      "  --as-copy   import a session that is already in the database again, under a new id",
+      "  --json      print { imported: [...], failed: [...] } on stdout",
+    ],
+    async run(argv, io) {
+      const { positionals: files, values } = parse(argv);
+      if (files.length === 0) throw new UsageError("missing FILE");
+      if (values.title !== undefined && files.length > 1) throw new UsageError("--title applies to a single FILE");
+      const { importSession } = await import("@/lib/db/import");
+      const { ImportError } = await import("@/lib/db/errors");
+      const imported: (ImportResult & { file: string })[] = [];
+      const failed: { file: string; code: string; message: string }[] = [];
+      await withDatabase(runtime, async ({ signal }) => {
+        for (const file of files) {
+          if (signal.aborted) break;
+          try {
+            const r = await importSession({
+              source: file,
+              fileName: file,
+              signal,
+              onProgress: progressPrinter(io, file),
+              ...(values.title !== undefined ? { title: values.title } : {}),
+              ...(values["as-copy"] ? { asCopy: true } : {}),
+            });
+            imported.push({ file, ...r });
+            for (const s of r.skipped) io.err(`${file}:${s.line}: ${s.reason}\n`);
+            if (r.skippedCount > r.skipped.length) io.err(`${file}: … and ${r.skippedCount - r.skipped.length} more skipped lines\n`);
+            if (!values.json) io.out(`${resultLine(file, r)}\n`);
+          } catch (error) {
+            if (!(error instanceof ImportError)) throw error;
+            const hint = error.code === "exists" ? " (use --as-copy)" : "";
+            failed.push({ file, code: error.code, message: error.message });
+            io.err(`error: ${error.message}${hint}\n`);
+          }
+        }
+      });
+      if (values.json) writeJson(io, { imported, failed });
+      return failed.length > 0 ? EXIT_USAGE : EXIT_OK;
+    },
+  };
+}
+
+export const importCommand = makeImportCommand();

@@ -1,0 +1,45 @@
+import "server-only";
+/**
+ * The agent's persistence for one session: the `AgentStore` port (lib/agent/ports.ts) over
+ * `commitEntries` and the prune store, plus the session's settings column, which the chat
+ * runtime reads and the settings action writes.
+ *
+ * Contract:
+ * - `commit` is ONE `commitEntries` call (atomic, optimistic on `expectedLeafId`); a moved leaf
+ *   throws ConflictError (name "ConflictError", what lib/agent's isConflictError matches) and
+ *   nothing is written.
+ * - `persistPrune` stores the pruned tool results (`applyPrune`: the original content is kept
+ *   in `pruned_original` so the prune can be shown and undone).
+ * - `writeSessionSettings` replaces the session's `settings` JSON (null clears it). The caller
+ *   validates it; an unknown or deleted session throws NotFoundError.
+ */
+import type { AgentStore } from "@/lib/agent/ports";
+import { getDb } from "./client";
+import { NotFoundError } from "./errors";
+import { toPgJson } from "./pg-json";
+import { commitEntries } from "./store-commit";
+import { applyPrune } from "./store-prune";
+
+export function createAgentStore(input: { sessionId: string }): AgentStore {
+  const { sessionId } = input;
+  return {
+    async commit({ expectedLeafId, entries, newLeafId }) {
+      await commitEntries({ sessionId, expectedLeafId, entries, newLeafId });
+    },
+    async persistPrune(pruned) {
+      await applyPrune({
+        sessionId,
+        pruned: pruned.map((p) => ({ entryId: p.entryId, message: p.message, originalContent: p.originalContent })),
+      });
+    },
+  };
+}
+
+/** Replaces the stored settings document of a live session. */
+export async function writeSessionSettings(input: { sessionId: string; settings: unknown }): Promise<void> {
+  const json = input.settings === null || input.settings === undefined ? null : toPgJson(input.settings);
+  const updated = await getDb().$executeRaw`
+    UPDATE sessions SET settings = ${json}::jsonb, updated_at = now()
+    WHERE id = ${input.sessionId} AND deleted_at IS NULL`;
+  if (updated === 0) throw new NotFoundError({ sessionId: input.sessionId });
+}

@@ -1,0 +1,87 @@
+import "server-only";
+/**
+ * The reading side of an import (lib/db/import.ts): finding the session header, and the state
+ * gathered while entries stream past (skipped lines, ids seen, title, model, labels, the batch).
+ * Memory: one short id per entry (duplicate detection) plus the current batch.
+ */
+import { userMessageText } from "@/lib/session/display-name";
+import { isSessionHeader, parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
+import type { SessionEntry, SessionHeader } from "@/lib/session/types";
+import { entryModel, type EntryRow } from "./entry-columns";
+import { formatBytes, ImportError, LimitError } from "./errors";
+import type { Line, LineReader } from "./line-reader";
+import { normalizeTitle } from "./session-rows";
+import { labelChanges } from "./store-sql";
+
+/** A session header is the first object; this much input without one means "not a session". */
+export const HEADER_SCAN_BYTES = 1024 * 1024;
+/** At most this many skipped lines are listed (all are counted). */
+const MAX_REPORTED_SKIPS = 1000;
+
+export type Lines = AsyncGenerator<Line>;
+
+/** Collects skipped lines and the session facts derived while streaming. */
+export class ImportState {
+  readonly skipped: SkippedLine[] = [];
+  skippedCount = 0;
+  readonly firstLine = new Map<string, number>();
+  readonly labels = new Map<string, string | null>();
+  batch: EntryRow[] = [];
+  batchBytes = 0;
+  count = 0;
+  lastId: string | null = null;
+  model: string | null = null;
+  latest = Number.NEGATIVE_INFINITY;
+  firstUserText: string | undefined;
+  sessionInfoName: string | undefined;
+
+  skip(s: SkippedLine): void {
+    this.skippedCount += 1;
+    if (this.skipped.length < MAX_REPORTED_SKIPS) this.skipped.push(s);
+  }
+
+  add(row: EntryRow, approxBytes: number): void {
+    const e = row.data as SessionEntry & Record<string, unknown>;
+    this.lastId = row.id;
+    this.model = entryModel(e) ?? this.model;
+    const t = Date.parse(row.timestamp);
+    if (t > this.latest) this.latest = t;
+    if (e.type === "label") labelChanges([e], this.labels);
+    if (e.type === "session_info") this.sessionInfoName = normalizeTitle(typeof e.name === "string" ? e.name : undefined);
+    if (this.firstUserText === undefined && e.type === "message" && e.message?.role === "user") {
+      this.firstUserText = normalizeTitle(userMessageText(e.message));
+    }
+    this.batch.push(row);
+    this.batchBytes += approxBytes;
+  }
+}
+
+export function entryError(file: string, line: number, field: string, what: string): ImportError {
+  return new ImportError({ code: "invalid_entry", file, line, field, message: `${file}:${line}: ${what} (field ${field})` });
+}
+
+export async function readHeader(lines: Lines, reader: LineReader, file: string, state: ImportState): Promise<{ header: SessionHeader; line: number }> {
+  const notSession = (detail: string) => new ImportError({ code: "not_session", file, message: `${file}: not a session file (${detail})` });
+  try {
+    for (let next = await lines.next(); !next.done; next = await lines.next()) {
+      const { value, skip } = parseJsonlLine(next.value.text, next.value.number);
+      if (skip) state.skip(skip);
+      if (!value) {
+        if (reader.bytesRead > HEADER_SCAN_BYTES) throw notSession(`no session header in the first ${formatBytes(HEADER_SCAN_BYTES)}`);
+        continue;
+      }
+      const line = next.value.number;
+      if (!isSessionHeader(value)) {
+        throw notSession(`line ${line}: the first JSON object is not a session header ({"type":"session","id":…})`);
+      }
+      if (value.id.trim() === "") throw notSession(`line ${line}: the session header has an empty id`);
+      return { header: value, line };
+    }
+  } catch (error) {
+    if (error instanceof LimitError && error.code === "line_too_long") {
+      throw notSession(`line ${error.line}: no session header; a session file starts with a short header line`);
+    }
+    throw error;
+  }
+  throw notSession("no JSON object found");
+}

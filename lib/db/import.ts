@@ -1,0 +1,253 @@
+import "server-only";
+/**
+ * Importing a pi / oh-my-pi session file (JSONL, versions 1–3) into the store.
+ *
+ * Contract:
+ * - Streams the source line by line (LineReader): memory is bounded by the batch, not the file.
+ *   Each line is parsed leniently (spec §1.8): blank lines are ignored, lines that are not a JSON
+ *   object are skipped and reported as `{ line, reason }`. Entries are migrated on the fly
+ *   (createStreamMigrator, spec §1.7) and inserted in batches of `batchSize` (or ~8 MB).
+ * - Everything happens in ONE transaction: any error, or an abort through `signal`, rolls it
+ *   back and leaves no session and no entries. Errors are ImportError / LimitError with a
+ *   message that names the file (and line / field when known).
+ * - The first JSON object must be a session header, else "not a session file". Every later
+ *   object must have a string `type`; files of version 2+ must give each entry a string `id`,
+ *   unique in the file.
+ * - A session id that is already stored fails with code "exists" unless `asCopy`: a copy gets
+ *   a new session id (header.id too) and keeps its entry ids.
+ * - Leaf: the header's `arborLeafId` (written by our export when the leaf is not the last
+ *   entry) if it names an entry, else the last entry in file order (spec §1.6). The field is
+ *   not kept in the stored header.
+ * - Title: `title` > header title > pi session name > first user message (spec §1.2).
+ *   Activity time: the newest entry timestamp; creation time: the header timestamp.
+ */
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { generateSessionId } from "@/lib/session/ids";
+import { parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
+import { createStreamMigrator, type StreamMigrator } from "@/lib/session/migrate-stream";
+import type { SessionHeader } from "@/lib/session/types";
+import { toEntryRow } from "./entry-columns";
+import { formatBytes, ImportError, LimitError, SessionExistsError } from "./errors";
+import { entryError, HEADER_SCAN_BYTES, ImportState, type Lines, readHeader } from "./import-parse";
+import { type ByteSource, LineReader } from "./line-reader";
+import { toPgText } from "./pg-json";
+import { normalizeTitle } from "./session-rows";
+import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/import-limits";
+import { findSessionMeta } from "./store-read";
+import { finishSessionRow, insertSessionRow } from "./store-session";
+import { applyLabels, insertEntryRows, type Sql, withBulkTransaction } from "./store-sql";
+
+export { DEFAULT_MAX_IMPORT_BYTES };
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_IMPORT_BATCH = 1000;
+/** A batch is also flushed once its entries reach about this many bytes of JSON. */
+const BATCH_BYTES = 8 * 1024 * 1024;
+
+export interface ImportProgress {
+  bytes: number;
+  entries: number;
+  /** Total size when known (file path, or given by the caller). */
+  totalBytes?: number;
+}
+
+export interface ImportOptions {
+  source: ByteSource;
+  /** Shown in messages and stored as the source file name (default: the path's base name). */
+  fileName?: string;
+  title?: string;
+  asCopy?: boolean;
+  maxBytes?: number;
+  maxLineLength?: number;
+  batchSize?: number;
+  totalBytes?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+export interface ImportResult {
+  sessionId: string;
+  title: string | null;
+  entryCount: number;
+  leafId: string | null;
+  /** Skipped lines (at most 1000 listed; `skippedCount` counts all). */
+  skipped: SkippedLine[];
+  skippedCount: number;
+  /** True when the file was an older version and was migrated to v3. */
+  migrated: boolean;
+  fromVersion: number;
+  bytes: number;
+}
+
+interface Plan {
+  file: string;
+  migrator: StreamMigrator;
+  arborLeafId: unknown;
+  batchSize: number;
+  opts: ImportOptions;
+}
+
+async function flush(sql: Sql, sessionId: string, state: ImportState, plan: Plan, reader: LineReader): Promise<void> {
+  if (state.batch.length === 0) return;
+  await insertEntryRows(sql, { sessionId, rows: state.batch, firstSeq: state.count - state.batch.length });
+  state.batch = [];
+  state.batchBytes = 0;
+  plan.opts.onProgress?.({ bytes: reader.bytesRead, entries: state.count, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
+}
+
+async function importEntries(sql: Sql, lines: Lines, reader: LineReader, plan: Plan, state: ImportState, sessionId: string): Promise<void> {
+  const { file, migrator } = plan;
+  for await (const { text, number } of lines) {
+    const { value, skip } = parseJsonlLine(text, number);
+    if (skip) state.skip(skip);
+    if (!value) continue;
+    if (typeof value.type !== "string" || value.type === "") throw entryError(file, number, "type", "entry has no type");
+    if (migrator.fromVersion >= 2 && (typeof value.id !== "string" || value.id === "")) {
+      throw entryError(file, number, "id", "entry has no id");
+    }
+    const entry = migrator.migrate(value);
+    const first = state.firstLine.get(entry.id);
+    if (first !== undefined) {
+      throw new ImportError({
+        code: "duplicate_id",
+        file,
+        line: number,
+        field: "id",
+        message: `${file}:${number}: duplicate entry id ${entry.id} (first used on line ${first})`,
+      });
+    }
+    const row = toEntryRow(entry);
+    state.count += 1;
+    state.add(row, text.length);
+    state.firstLine.set(entry.id, number);
+    if (state.batch.length >= plan.batchSize || state.batchBytes >= BATCH_BYTES) await flush(sql, sessionId, state, plan, reader);
+  }
+  await flush(sql, sessionId, state, plan, reader);
+}
+
+function leafOf(plan: Plan, state: ImportState): string | null {
+  const wanted = plan.arborLeafId;
+  if (wanted === null) return null; // exported after a reset of the leaf
+  if (typeof wanted === "string" && state.firstLine.has(wanted)) return wanted;
+  return state.lastId;
+}
+
+/** Checks a file path's size before reading it: a too-large file fails at once. */
+async function sizeOfPath(file: string, source: string, maxBytes: number): Promise<number> {
+  const size = await stat(source).then(
+    (s) => s.size,
+    (error: Error) => {
+      throw new ImportError({ code: "read_failed", file, message: `${file}: cannot read the file (${error.message})`, cause: error });
+    },
+  );
+  if (size > maxBytes) {
+    throw new LimitError({ code: "too_large", file, limit: maxBytes, message: `${file}: file is larger than the ${formatBytes(maxBytes)} import limit` });
+  }
+  return size;
+}
+
+/** Inside the transaction: the session row, every entry, then the session's bookkeeping. */
+async function writeSession(
+  sql: Sql,
+  ctx: { plan: Plan; state: ImportState; lines: Lines; reader: LineReader; header: SessionHeader; sessionId: string; givenTitle?: string },
+): Promise<{ leafId: string | null; title: string | null }> {
+  const { plan, state, header, sessionId, givenTitle } = ctx;
+  const created = Date.parse(header.timestamp);
+  const storedHeader: SessionHeader = { ...header, id: sessionId, ...(givenTitle ? { title: givenTitle } : {}) };
+  await insertSessionRow(sql, { header: storedHeader, sourceFileName: plan.file, ...(Number.isNaN(created) ? {} : { createdAt: new Date(created) }) });
+  plan.opts.onProgress?.({ bytes: ctx.reader.bytesRead, entries: 0, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
+  await importEntries(sql, ctx.lines, ctx.reader, plan, state, sessionId);
+  plan.opts.signal?.throwIfAborted();
+
+  const leafId = leafOf(plan, state);
+  const derived = givenTitle ?? normalizeTitle(header.title) ?? state.sessionInfoName ?? state.firstUserText;
+  const title = (plan.opts.asCopy && !givenTitle && derived ? normalizeTitle(`${derived} (copy)`) : derived) ?? null;
+  const latest = Math.max(state.latest, Number.isNaN(created) ? Number.NEGATIVE_INFINITY : created);
+  await finishSessionRow(sql, {
+    id: sessionId,
+    leafId,
+    entryCount: state.count,
+    model: state.model ?? legacyModel(header),
+    title,
+    lastActivityAt: Number.isFinite(latest) ? new Date(latest) : null,
+  });
+  await applyLabels(sql, { sessionId, labels: state.labels });
+  return { leafId, title };
+}
+
+export async function importSession(opts: ImportOptions): Promise<ImportResult> {
+  const file = opts.fileName ?? (typeof opts.source === "string" ? path.basename(opts.source) : "session.jsonl");
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES;
+  const totalBytes = typeof opts.source === "string" ? await sizeOfPath(file, opts.source, maxBytes) : opts.totalBytes;
+  const maxLineLength = opts.maxLineLength ?? DEFAULT_MAX_LINE_BYTES;
+  const reader = new LineReader({
+    source: opts.source,
+    file,
+    maxBytes,
+    maxLineLength: Math.min(maxLineLength, HEADER_SCAN_BYTES),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  const lines = reader.lines();
+  const state = new ImportState();
+  try {
+    const { header: fileHeader } = await readHeader(lines, reader, file, state);
+    reader.maxLineLength = maxLineLength;
+    const migrator = createStreamMigrator(fileHeader);
+    const { arborLeafId, ...header } = migrator.header;
+    const sessionId = opts.asCopy ? generateSessionId() : toPgText(header.id);
+    if (!opts.asCopy) await refuseExisting(file, sessionId);
+    const givenTitle = normalizeTitle(opts.title);
+    const plan: Plan = {
+      file,
+      migrator,
+      arborLeafId,
+      batchSize: Math.max(1, opts.batchSize ?? DEFAULT_IMPORT_BATCH),
+      opts: { ...opts, ...(totalBytes ? { totalBytes } : {}) },
+    };
+    const result = await withBulkTransaction((sql) =>
+      writeSession(sql, { plan, state, lines, reader, header, sessionId, ...(givenTitle ? { givenTitle } : {}) }),
+    );
+    return {
+      sessionId,
+      title: result.title,
+      entryCount: state.count,
+      leafId: result.leafId,
+      skipped: state.skipped,
+      skippedCount: state.skippedCount,
+      migrated: migrator.changed,
+      fromVersion: migrator.fromVersion,
+      bytes: reader.bytesRead,
+    };
+  } catch (error) {
+    throw asImportError(error, file, opts.signal);
+  } finally {
+    await lines.return(undefined).catch(() => undefined);
+  }
+}
+
+/** v1 headers name the model; used when no entry does. */
+function legacyModel(header: SessionHeader): string | null {
+  return typeof header.provider === "string" && typeof header.modelId === "string" ? toPgText(`${header.provider}/${header.modelId}`) : null;
+}
+
+async function refuseExisting(file: string, sessionId: string): Promise<void> {
+  const existing = await findSessionMeta({ id: sessionId });
+  if (!existing) return;
+  const where = existing.deletedAt ? " (it is in the trash: restore it there)" : "";
+  throw new ImportError({
+    code: "exists",
+    file,
+    existingSessionId: sessionId,
+    message: `${file}: session ${sessionId} is already imported${where}; import it as a copy to keep both`,
+  });
+}
+
+function asImportError(error: unknown, file: string, signal: AbortSignal | undefined): unknown {
+  if (error instanceof ImportError) return error;
+  if (signal?.aborted) return new ImportError({ code: "cancelled", file, message: `${file}: import cancelled; nothing was saved`, cause: error });
+  if (error instanceof SessionExistsError) {
+    return new ImportError({ code: "exists", file, message: `${file}: this session was imported meanwhile; import it as a copy to keep both`, cause: error });
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return new ImportError({ code: "read_failed", file, message: `${file}: import failed: ${detail}`, cause: error });
+}

@@ -1,0 +1,133 @@
+import "server-only";
+/**
+ * The session list of the home page: newest activity first, keyset paging, full-text search.
+ *
+ * Contract:
+ * - Order: `last_activity_at DESC, id DESC`. Paging is keyset on that pair, so every session
+ *   appears exactly once across pages even while sessions are added, and page N costs the same
+ *   as page 1 (index `sessions(deleted_at, last_activity_at DESC, id DESC)`).
+ * - `nextCursor` is opaque; null on the last page. A malformed cursor starts from the top.
+ * - Search is PostgreSQL full-text search ('simple' configuration, no stemming), never a scan in
+ *   JavaScript: the user's words become `w1:* & w2:* …` (prefix match, all words required), built
+ *   from letters and digits only, so no input can inject tsquery syntax. A session matches when
+ *   its title matches, or when ONE of its entries contains all the words (GIN indexes on
+ *   `title_search` and `entries.search`). For entry matches `match` names the first such
+ *   entry and gives a short snippet around the words (ts_headline).
+ * - Soft-deleted sessions are left out unless `includeDeleted`.
+ */
+import { Prisma } from "@/generated/prisma/client";
+import { getDb } from "./client";
+import type { SessionSummary } from "./session-rows";
+
+export interface ListSessionsInput {
+  query?: string;
+  cursor?: string | null;
+  limit?: number;
+  includeDeleted?: boolean;
+}
+
+export interface SessionPage {
+  sessions: SessionSummary[];
+  nextCursor: string | null;
+}
+
+export const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 200;
+const MAX_WORDS = 12;
+
+/** The tsquery text for a user's search box input, or null when it has no words. */
+export function toPrefixTsQuery(input: string): string | null {
+  const words = input
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== "")
+    .slice(0, MAX_WORDS);
+  if (words.length === 0) return null;
+  return [...new Set(words)].map((w) => `${w}:*`).join(" & ");
+}
+
+interface Cursor {
+  at: Date;
+  id: string;
+}
+
+function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify([c.at.toISOString(), c.id])).toString("base64url");
+}
+
+function decodeCursor(raw: string | null | undefined): Cursor | null {
+  if (!raw) return null;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    if (!Array.isArray(value) || typeof value[0] !== "string" || typeof value[1] !== "string") return null;
+    const at = new Date(value[0]);
+    return Number.isNaN(at.getTime()) ? null : { at, id: value[1] };
+  } catch {
+    return null;
+  }
+}
+
+type Row = {
+  id: string;
+  title: string | null;
+  entry_count: number;
+  model: string | null;
+  created_at: Date;
+  last_activity_at: Date;
+  deleted_at: Date | null;
+  match_id: string | null;
+  snippet: string | null;
+};
+
+export async function listSessions(input: ListSessionsInput = {}): Promise<SessionPage> {
+  const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(input.limit ?? DEFAULT_PAGE_SIZE)));
+  const cursor = decodeCursor(input.cursor);
+  const tsquery = input.query ? toPrefixTsQuery(input.query) : null;
+
+  const conditions: Prisma.Sql[] = [];
+  if (!input.includeDeleted) conditions.push(Prisma.sql`s.deleted_at IS NULL`);
+  if (cursor) conditions.push(Prisma.sql`(s.last_activity_at, s.id) < (${cursor.at}::timestamptz, ${cursor.id}::text)`);
+  const q = tsquery ? Prisma.sql`to_tsquery('simple', ${tsquery})` : null;
+  if (q) {
+    // EXISTS becomes a semi-join on the GIN index of entries.search.
+    conditions.push(Prisma.sql`(s.title_search @@ ${q}
+      OR EXISTS (SELECT 1 FROM entries e WHERE e.session_id = s.id AND e.search @@ ${q}))`);
+  }
+  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
+  // The snippet is computed for the page's rows only.
+  const match = q
+    ? Prisma.sql`LEFT JOIN LATERAL (
+        SELECT e.id AS match_id, ts_headline('simple', e.text, ${q},
+          'MaxWords=24, MinWords=10, MaxFragments=1, StartSel="", StopSel="", FragmentDelimiter=" … "') AS snippet
+        FROM entries e WHERE e.session_id = p.id AND e.search @@ ${q}
+        ORDER BY e.seq LIMIT 1
+      ) m ON true`
+    : Prisma.sql`CROSS JOIN (SELECT NULL::text AS match_id, NULL::text AS snippet) m`;
+
+  const rows = await getDb().$queryRaw<Row[]>`
+    WITH page AS (
+      SELECT s.id, s.title, s.entry_count, s.model, s.created_at, s.last_activity_at, s.deleted_at
+      FROM sessions s ${where}
+      ORDER BY s.last_activity_at DESC, s.id DESC
+      LIMIT ${limit + 1}
+    )
+    SELECT p.*, m.match_id, m.snippet FROM page p ${match}
+    ORDER BY p.last_activity_at DESC, p.id DESC`;
+
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const sessions = page.map((r): SessionSummary => {
+    const summary: SessionSummary = {
+      id: r.id,
+      title: r.title,
+      entryCount: r.entry_count,
+      model: r.model,
+      createdAt: r.created_at.toISOString(),
+      lastActivityAt: r.last_activity_at.toISOString(),
+      deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null,
+    };
+    if (r.match_id !== null) summary.match = { entryId: r.match_id, snippet: (r.snippet ?? "").replace(/\s+/g, " ").trim() };
+    return summary;
+  });
+  return { sessions, nextCursor: rows.length > limit && last ? encodeCursor({ at: last.last_activity_at, id: last.id }) : null };
+}

@@ -1,0 +1,160 @@
+import "server-only";
+/**
+ * Session-level writes: create, rename, soft-delete / restore, and fork to a new session.
+ *
+ * Contract:
+ * - `createSession` writes a v3 header (spec §1.2) and an empty session (leaf null).
+ * - `renameSession` sets the display title and the header's `title` (oh-my-pi's field), so an
+ *   export carries it; an empty title clears both.
+ * - `softDeleteSession` hides a session from the list and refuses writes; `restoreSession`
+ *   brings it back unchanged. Nothing is ever removed.
+ * - `forkSession` is the engine's createBranchedSession (spec §1.6: the path without label
+ *   entries, fresh label entries for labels on the path, `parentSession` = the source id),
+ *   written as a new session in one transaction. The source session is unchanged.
+ */
+import { generateSessionId } from "@/lib/session/ids";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
+import { getDb } from "./client";
+import { entryModel, toEntryRow } from "./entry-columns";
+import { NotFoundError, SessionExistsError } from "./errors";
+import { toPgJson, toPgText } from "./pg-json";
+import { normalizeTitle, SESSION_COLUMNS, type SessionMeta, type SessionRow, toSessionMeta } from "./session-rows";
+import { loadTree } from "./store-read";
+import { applyLabels, insertEntryRows, isUniqueViolation, labelChanges, prismaSql, type Sql, withBulkTransaction } from "./store-sql";
+
+export interface NewSessionRow {
+  header: SessionHeader;
+  title?: string | null;
+  sourceFileName?: string | null;
+  createdAt?: Date;
+  lastActivityAt?: Date;
+}
+
+/** Inserts the session row (no entries yet). Internal: import and fork call it in their transaction. */
+export async function insertSessionRow(sql: Sql, input: NewSessionRow): Promise<SessionRow> {
+  const { header } = input;
+  const now = new Date();
+  try {
+    const rows = await sql.query<SessionRow>(
+      `INSERT INTO sessions (id, title, header, cwd, parent_session, source_file_name, created_at, updated_at, last_activity_at)
+       VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7, now(), $8) RETURNING ${SESSION_COLUMNS}`,
+      [
+        header.id,
+        input.title ?? null,
+        toPgJson(header),
+        typeof header.cwd === "string" ? toPgText(header.cwd) : "",
+        typeof header.parentSession === "string" ? toPgText(header.parentSession) : null,
+        input.sourceFileName === undefined || input.sourceFileName === null ? null : toPgText(input.sourceFileName),
+        input.createdAt ?? now,
+        input.lastActivityAt ?? now,
+      ],
+    );
+    return rows[0]!;
+  } catch (error) {
+    if (isUniqueViolation(error, "sessions_pkey")) throw new SessionExistsError({ sessionId: header.id });
+    throw error;
+  }
+}
+
+/** Sets the bookkeeping of a session written in bulk (import, fork). */
+export async function finishSessionRow(
+  sql: Sql,
+  input: { id: string; leafId: string | null; entryCount: number; model: string | null; title?: string | null; lastActivityAt?: Date | null },
+): Promise<void> {
+  await sql.query(
+    `UPDATE sessions SET leaf_id = $2, entry_count = $3::int, model = $4::text,
+       title = CASE WHEN $5::boolean THEN $6::text ELSE title END,
+       last_activity_at = COALESCE($7::timestamptz, last_activity_at)
+     WHERE id = $1`,
+    [input.id, input.leafId, input.entryCount, input.model, input.title !== undefined, input.title ?? null, input.lastActivityAt ?? null],
+  );
+}
+
+export async function createSession(
+  input: { title?: string; cwd?: string; header?: Partial<SessionHeader> } = {},
+): Promise<SessionMeta> {
+  const title = normalizeTitle(input.title ?? input.header?.title);
+  const header: SessionHeader = {
+    ...input.header,
+    type: "session",
+    version: input.header?.version ?? CURRENT_SESSION_VERSION,
+    id: input.header?.id ?? generateSessionId(),
+    timestamp: input.header?.timestamp ?? new Date().toISOString(),
+    cwd: input.cwd ?? input.header?.cwd ?? "",
+    ...(title ? { title } : {}),
+  };
+  return toSessionMeta(await insertSessionRow(prismaSql(getDb()), { header, title: title ?? null }));
+}
+
+async function updateOne(sql: string, id: string, ...params: unknown[]): Promise<SessionMeta> {
+  const rows = await getDb().$queryRawUnsafe<SessionRow[]>(sql.replace("$COLUMNS", SESSION_COLUMNS), id, ...params);
+  const row = rows[0];
+  if (!row) throw new NotFoundError({ sessionId: id });
+  return toSessionMeta(row);
+}
+
+/** Renames the session; an empty title clears it. */
+export async function renameSession(input: { id: string; title: string | null }): Promise<SessionMeta> {
+  const title = normalizeTitle(input.title) ?? null;
+  return updateOne(
+    `UPDATE sessions SET title = $2::text, updated_at = now(),
+       header = CASE WHEN $2::text IS NULL THEN header - 'title' ELSE jsonb_set(header, '{title}', to_jsonb($2::text)) END
+     WHERE id = $1 RETURNING $COLUMNS`,
+    input.id,
+    title,
+  );
+}
+
+/** Moves the session to the trash (hidden from the list, read-only). Idempotent. */
+export async function softDeleteSession(input: { id: string }): Promise<SessionMeta> {
+  return updateOne(
+    "UPDATE sessions SET deleted_at = COALESCE(deleted_at, now()), updated_at = now() WHERE id = $1 RETURNING $COLUMNS",
+    input.id,
+  );
+}
+
+/** Undoes softDeleteSession. Idempotent. */
+export async function restoreSession(input: { id: string }): Promise<SessionMeta> {
+  return updateOne("UPDATE sessions SET deleted_at = NULL, updated_at = now() WHERE id = $1 RETURNING $COLUMNS", input.id);
+}
+
+/** Writes a complete new session (header + entries in file order) in the caller's transaction. */
+export async function writeWholeSession(
+  sql: Sql,
+  input: NewSessionRow & { entries: readonly SessionEntry[]; leafId: string | null },
+): Promise<SessionRow> {
+  const row = await insertSessionRow(sql, input);
+  const rows = input.entries.map(toEntryRow);
+  const BATCH = 1000;
+  for (let i = 0; i < rows.length; i += BATCH) {
+    await insertEntryRows(sql, { sessionId: row.id, rows: rows.slice(i, i + BATCH), firstSeq: i });
+  }
+  await applyLabels(sql, { sessionId: row.id, labels: labelChanges(rows.map((r) => r.data)) });
+  let model: string | null = null;
+  for (const r of rows) model = entryModel(r.data) ?? model;
+  await finishSessionRow(sql, { id: row.id, leafId: input.leafId, entryCount: rows.length, model });
+  return row;
+}
+
+export interface ForkResult {
+  sessionId: string;
+  leafId: string | null;
+  entryCount: number;
+}
+
+/**
+ * "Fork to new session" (spec §1.6 createBranchedSession) from `leafId` (default: the stored
+ * leaf). The new session's title is `title`, else the source's. Returns the new session's id.
+ */
+export async function forkSession(input: { sessionId: string; leafId?: string; title?: string }): Promise<ForkResult> {
+  const { meta, tree } = await loadTree({ sessionId: input.sessionId });
+  const leafId = input.leafId ?? meta.leafId;
+  if (leafId === null || !tree.getEntry(leafId)) {
+    throw new NotFoundError({ sessionId: input.sessionId, entryId: leafId ?? "null" });
+  }
+  const forked = tree.createBranchedSession(leafId, { parentSession: input.sessionId });
+  const title = normalizeTitle(input.title) ?? meta.title;
+  const newLeaf = forked.entries.at(-1)?.id ?? null;
+  await withBulkTransaction((sql) => writeWholeSession(sql, { header: forked.header, title, entries: forked.entries, leafId: newLeaf }));
+  return { sessionId: forked.header.id, leafId: newLeaf, entryCount: forked.entries.length };
+}
