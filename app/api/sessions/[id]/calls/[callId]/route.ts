@@ -1,0 +1,27 @@
+/**
+ * GET /api/sessions/[id]/calls/[callId] — one recorded model call in full, for scripts:
+ * 200 `{ call: ModelCallDetail }` (lib/inspector/types.ts): the request exactly as sent
+ * (system, messages in order — each with its content hash and, when matched, sourceEntryId —
+ * tools, settings), the response (assistant message or summary text, usage, stopReason,
+ * errorMessage), timing, the produced entryId, previousCallId (for a diff) and how the list is
+ * stored. 404 `{ error }` for an unknown session or a call of another session, 400 for a
+ * malformed id (the call id is a UUID).
+ */
+import { NextResponse } from "next/server";
+import { getModelCall } from "@/lib/db/model-calls";
+import { findSessionMeta } from "@/lib/db/store-read";
+import { loadPrompts } from "@/lib/llm/prompts";
+import { callParamsSchema, invalid, jsonError, sessionNotFound } from "../params";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(_req: Request, ctx: { params: Promise<{ id: string; callId: string }> }) {
+  const params = callParamsSchema.safeParse(await ctx.params);
+  if (!params.success) return invalid(params.error);
+  const { id, callId } = params.data;
+  const meta = await findSessionMeta({ id });
+  if (!meta || meta.deletedAt) return sessionNotFound(id);
+  const call = await getModelCall({ sessionId: id, callId, prompts: loadPrompts() });
+  if (!call) return jsonError(404, `Model call ${callId} not found in session ${id}`);
+  return NextResponse.json({ call }, { headers: { "cache-control": "no-store" } });
+}

@@ -1,0 +1,21 @@
+/**
+ * GET /api/sessions/[id]/calls — the session's recorded model calls, oldest first:
+ * 200 `{ calls: ModelCallSummary[] }` (lib/inspector/types.ts: id, seq, kind, model, entryId,
+ * startedAt, durationMs, stopReason, errorMessage, usage, promptTokens, messageCount).
+ * 404 `{ error }` for an unknown or deleted session, 400 for a malformed id.
+ */
+import { NextResponse } from "next/server";
+import { listModelCalls } from "@/lib/db/model-calls";
+import { findSessionMeta } from "@/lib/db/store-read";
+import { invalid, sessionNotFound, sessionParamsSchema } from "./params";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
+  const params = sessionParamsSchema.safeParse(await ctx.params);
+  if (!params.success) return invalid(params.error);
+  const { id } = params.data;
+  const meta = await findSessionMeta({ id });
+  if (!meta || meta.deletedAt) return sessionNotFound(id);
+  return NextResponse.json({ calls: await listModelCalls({ sessionId: id }) }, { headers: { "cache-control": "no-store" } });
+}

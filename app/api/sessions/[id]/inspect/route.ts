@@ -1,0 +1,74 @@
+/**
+ * GET /api/sessions/[id]/inspect — what the model saw, as the Context inspector shows it:
+ * 200 `{ turn: TurnView }` (lib/inspector/types.ts) for exactly one of
+ * - `?entry=<assistantEntryId>`: the recorded call that produced the entry, else a
+ *   reconstruction from the session (origin "reconstructed", with a note saying so);
+ * - `?call=<callId>`: a recorded call (any kind);
+ * - `?preview=1`: what the next turn will send if the user sends now, including pending pruning
+ *   and a pending automatic compaction (origin "preview"), for the session's chat model.
+ * Each view carries its diff against the previous turn. 400 `{ error }` for a malformed or
+ * ambiguous query, 404 for an unknown session / entry / call, 422 when the entry is not an
+ * assistant message (nothing was sent to the model for it).
+ */
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { readSessionConfig } from "@/lib/chat/session-config";
+import { selectModels } from "@/lib/chat/model-selection";
+import { chatRegistry } from "@/lib/chat/runtime-config";
+import { inspectCall, inspectEntry, inspectNextTurn } from "@/lib/db/model-call-inspect";
+import { findSessionMeta } from "@/lib/db/store-read";
+import { loadPrompts } from "@/lib/llm/prompts";
+import { callIdSchema, entryIdSchema, invalid, jsonError, sessionNotFound, sessionParamsSchema } from "../calls/params";
+
+export const dynamic = "force-dynamic";
+
+const querySchema = z
+  .object({
+    entry: entryIdSchema.optional(),
+    call: callIdSchema.optional(),
+    preview: z.enum(["1", "true"], { message: "preview must be 1" }).optional(),
+  })
+  .refine((q) => [q.entry, q.call, q.preview].filter((v) => v !== undefined).length === 1, {
+    message: "give exactly one of entry=<assistantEntryId>, call=<callId> or preview=1",
+  });
+
+export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  const params = sessionParamsSchema.safeParse(await ctx.params);
+  if (!params.success) return invalid(params.error);
+  const search = new URL(request.url).searchParams;
+  const query = querySchema.safeParse({
+    entry: search.get("entry") ?? undefined,
+    call: search.get("call") ?? undefined,
+    preview: search.get("preview") ?? undefined,
+  });
+  if (!query.success) return invalid(query.error);
+  const { id } = params.data;
+  const prompts = loadPrompts();
+  const ok = (turn: unknown) => NextResponse.json({ turn }, { headers: { "cache-control": "no-store" } });
+
+  if (query.data.call) {
+    const turn = await inspectCall({ sessionId: id, callId: query.data.call, prompts });
+    return turn ? ok(turn) : jsonError(404, `Model call ${query.data.call} not found in session ${id}`);
+  }
+  if (query.data.entry) {
+    const turn = await inspectEntry({ sessionId: id, entryId: query.data.entry, prompts });
+    if (turn === "not_assistant") {
+      return jsonError(422, `Entry ${query.data.entry} is not an assistant message: nothing was sent to the model for it`);
+    }
+    return turn ? ok(turn) : jsonError(404, `Entry ${query.data.entry} not found in session ${id}`);
+  }
+
+  const meta = await findSessionMeta({ id });
+  if (!meta || meta.deletedAt) return sessionNotFound(id);
+  const config = readSessionConfig(meta.settings);
+  const registry = chatRegistry();
+  await registry.ensureModels();
+  const { chat } = selectModels(registry, { agent: config.agent, settings: config.settings });
+  const turn = await inspectNextTurn({
+    sessionId: id,
+    prompts,
+    settings: config.settings.compaction,
+    model: { ref: chat.info.ref, provider: chat.info.provider, id: chat.info.id, contextWindow: chat.info.contextWindow },
+  });
+  return turn ? ok(turn) : sessionNotFound(id);
+}

@@ -1,0 +1,74 @@
+"use client";
+/**
+ * The diff of a turn against the previous one: "Added (n)", "Removed (n) — compacted away or
+ * pruned", "Changed (n)" (same entry, new content, e.g. a pruned tool result). Each item names
+ * its role, position, tokens and source entry (a link that centres the canvas).
+ */
+import type { ReactNode } from "react";
+import type { CallDiff, DiffItem, TurnView } from "@/lib/inspector/types";
+import { formatTokens, ROLE_LABELS } from "./format";
+import { EntryLink } from "./message-list";
+
+function Item({ item, onFocusEntry }: { item: DiffItem; onFocusEntry(entryId: string): void }) {
+  return (
+    <span className="flex flex-wrap items-center gap-2">
+      <span className="text-xs text-muted">#{item.index + 1}</span>
+      <span>{ROLE_LABELS[item.role]}</span>
+      <span className="text-xs text-muted">{formatTokens(item.tokens)}</span>
+      <EntryLink entryId={item.sourceEntryId} onFocusEntry={onFocusEntry} />
+    </span>
+  );
+}
+
+function Section({ title, count, children }: { title: string; count: number; children: ReactNode }) {
+  return (
+    <details open={count > 0 && count <= 20}>
+      <summary className="cursor-pointer text-sm font-medium">{title}</summary>
+      {count > 0 ? <ul className="ml-4 list-disc space-y-0.5 text-sm">{children}</ul> : <p className="ml-4 text-xs text-muted">None</p>}
+    </details>
+  );
+}
+
+function previousName(turn: TurnView): string {
+  const p = turn.previous;
+  if (!p) return "";
+  if (p.origin === "recorded") return `the previous recorded call${p.entryId ? ` (entry ${p.entryId})` : ""}`;
+  return `the previous turn${p.entryId ? ` (entry ${p.entryId}, reconstructed)` : ""}`;
+}
+
+export function DiffView({ turn, onFocusEntry }: { turn: TurnView; onFocusEntry(entryId: string): void }) {
+  const diff: CallDiff | null = turn.diff;
+  if (!diff) {
+    return <p className="text-sm text-muted">{turn.kind === "chat" ? "No previous turn to compare with." : "Summarization calls are not compared."}</p>;
+  }
+  return (
+    <section aria-label="Changes since the previous turn" className="space-y-1">
+      <h3 className="text-sm font-semibold">Changes since {previousName(turn)}</h3>
+      <p className="text-xs text-muted">{diff.unchanged} unchanged</p>
+      <Section title={`Added (${diff.added.length})`} count={diff.added.length}>
+        {diff.added.map((i) => (
+          <li key={`a${i.index}`}>
+            <Item item={i} onFocusEntry={onFocusEntry} />
+          </li>
+        ))}
+      </Section>
+      <Section title={`Removed (${diff.removed.length}) — compacted away or pruned`} count={diff.removed.length}>
+        {diff.removed.map((i) => (
+          <li key={`r${i.index}`}>
+            <Item item={i} onFocusEntry={onFocusEntry} />
+          </li>
+        ))}
+      </Section>
+      <Section title={`Changed (${diff.changed.length})`} count={diff.changed.length}>
+        {diff.changed.map((c) => (
+          <li key={`c${c.after.index}`}>
+            <Item item={c.after} onFocusEntry={onFocusEntry} />
+            <span className="text-xs text-muted">
+              {formatTokens(c.before.tokens)} before → {formatTokens(c.after.tokens)} now
+            </span>
+          </li>
+        ))}
+      </Section>
+    </section>
+  );
+}

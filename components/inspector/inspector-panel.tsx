@@ -1,0 +1,144 @@
+"use client";
+/**
+ * The Inspector pane's content (ui.md): tabs "Context" (what the model saw for the selected turn,
+ * or the next-turn preview), "Entry JSON" (the selected entry as stored) and "Calls" (the recorded
+ * model calls; choosing one shows it in Context). Mounted inside the workspace's
+ * "Context inspector" region. `onFocusEntry` centres the canvas on an entry.
+ *
+ * Tabs follow the WAI-ARIA tabs pattern: arrow keys move between tabs, one tab stop.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { type KeyboardEvent, useId, useMemo, useRef, useState } from "react";
+import { type InspectTarget, modelCallsOptions } from "@/lib/query/inspector";
+import { sessionDataOptions } from "@/lib/query/session";
+import { pathToRoot } from "@/lib/session/branch-path";
+import { CallsList } from "./calls-list";
+import { ContextView } from "./context-view";
+import { EntryJson } from "./entry-json";
+import { resolveSelection } from "./selection";
+
+const TABS = ["Context", "Entry JSON", "Calls"] as const;
+type Tab = (typeof TABS)[number];
+
+export interface InspectorPanelProps {
+  sessionId: string;
+  selectedEntryId: string | null;
+  onFocusEntry(entryId: string): void;
+}
+
+export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: InspectorPanelProps) {
+  const [tab, setTab] = useState<Tab>("Context");
+  const [callId, setCallId] = useState<string | null>(null);
+  const [preview, setPreview] = useState(false);
+  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  const baseId = useId();
+
+  // A new selection shows that turn again (a call chosen in the Calls tab no longer applies).
+  // Reset during render, React's pattern for state derived from a changed prop.
+  const [shownFor, setShownFor] = useState(selectedEntryId);
+  if (shownFor !== selectedEntryId) {
+    setShownFor(selectedEntryId);
+    setCallId(null);
+    setPreview(false);
+  }
+
+  const session = useQuery(sessionDataOptions(sessionId));
+  const calls = useQuery(modelCallsOptions(sessionId));
+  const selection = useMemo(() => {
+    const entries = session.data?.entries ?? [];
+    const leafId = session.data?.session.leafId ?? null;
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    const leaf = leafId ? byId.get(leafId) : undefined;
+    const activePath = new Set(leaf ? pathToRoot(leaf, byId).map((e) => e.id) : []);
+    return resolveSelection({ entryId: selectedEntryId, entries, activePath, calls: calls.data });
+  }, [session.data, calls.data, selectedEntryId]);
+
+  const target: InspectTarget | null = preview
+    ? { kind: "preview" }
+    : callId
+      ? { kind: "call", callId }
+      : "target" in selection
+        ? selection.target
+        : null;
+
+  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>, i: number) => {
+    const delta = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+    const to = e.key === "Home" ? 0 : e.key === "End" ? TABS.length - 1 : (i + delta + TABS.length) % TABS.length;
+    if (delta === 0 && e.key !== "Home" && e.key !== "End") return;
+    e.preventDefault();
+    setTab(TABS[to]!);
+    tabRefs.current[to]?.focus();
+  };
+
+  return (
+    <div className="flex h-full min-h-0 flex-col">
+      <div role="tablist" aria-label="Inspector views" className="flex gap-1 border-b border-line px-2 text-sm">
+        {TABS.map((t, i) => (
+          <button
+            key={t}
+            ref={(el) => {
+              tabRefs.current[i] = el;
+            }}
+            id={`${baseId}-tab-${i}`}
+            type="button"
+            role="tab"
+            aria-selected={tab === t}
+            aria-controls={`${baseId}-panel`}
+            tabIndex={tab === t ? 0 : -1}
+            onKeyDown={(e) => onTabKey(e, i)}
+            onClick={() => setTab(t)}
+            className={`px-2 py-1 ${tab === t ? "border-b-2 border-[var(--color-accent)] font-semibold" : "text-muted"}`}
+          >
+            {t}
+          </button>
+        ))}
+      </div>
+      <div
+        role="tabpanel"
+        id={`${baseId}-panel`}
+        aria-labelledby={`${baseId}-tab-${TABS.indexOf(tab)}`}
+        className="min-h-0 flex-1 overflow-auto p-2"
+      >
+        {tab === "Context" && (
+          <div className="space-y-2">
+            <div className="flex flex-wrap items-center gap-2">
+              <button
+                type="button"
+                aria-pressed={preview}
+                onClick={() => setPreview((p) => !p)}
+                className={`rounded border border-line px-2 py-0.5 text-xs ${preview ? "bg-panel font-semibold" : ""}`}
+              >
+                Next turn preview
+              </button>
+              {callId && !preview ? (
+                <button type="button" className="text-xs underline" onClick={() => setCallId(null)}>
+                  Back to the selected entry
+                </button>
+              ) : null}
+              {!preview && !callId && "note" in selection && selection.note ? (
+                <span className="text-xs text-muted">{selection.note}</span>
+              ) : null}
+            </div>
+            {target ? (
+              <ContextView sessionId={sessionId} target={target} onFocusEntry={onFocusEntry} />
+            ) : (
+              <p className="text-sm text-muted">{"hint" in selection ? selection.hint : ""}</p>
+            )}
+          </div>
+        )}
+        {tab === "Entry JSON" && <EntryJson sessionId={sessionId} entryId={selectedEntryId} />}
+        {tab === "Calls" && (
+          <CallsList
+            sessionId={sessionId}
+            selectedCallId={callId}
+            onSelect={(id) => {
+              setCallId(id);
+              setPreview(false);
+              setTab("Context");
+            }}
+          />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+"use client";
+/**
+ * The messages a turn sent, in order: role mark, markers (compaction summary, branch summary,
+ * "kept from <firstKeptEntryId>", placeholder), the per-message token estimate, collapsible
+ * content exactly as sent, and a link to the source entry (centres the canvas on it).
+ */
+import { memo } from "react";
+import type { InspectedMessage, TurnView } from "@/lib/inspector/types";
+import { formatTokens, messagePreview, messageText, ROLE_LABELS } from "./format";
+
+const ROLE_MARKS: Record<InspectedMessage["role"], string> = { user: "U", assistant: "A", toolResult: "T" };
+
+function Marker({ children, tone }: { children: string; tone: "compaction" | "branch" | "muted" }) {
+  const color = tone === "compaction" ? "var(--color-compaction)" : tone === "branch" ? "var(--color-branch)" : "var(--muted)";
+  return (
+    <span className="rounded border px-1 text-[11px] font-medium" style={{ borderColor: color, color }}>
+      {children}
+    </span>
+  );
+}
+
+export function EntryLink({ entryId, onFocusEntry }: { entryId: string | null; onFocusEntry(entryId: string): void }) {
+  if (!entryId) return <span className="text-xs text-muted">no entry</span>;
+  return (
+    <button
+      type="button"
+      className="font-mono text-xs underline"
+      aria-label={`Show entry ${entryId} on the canvas`}
+      onClick={() => onFocusEntry(entryId)}
+    >
+      {entryId}
+    </button>
+  );
+}
+
+const MessageRow = memo(function MessageRow({
+  m,
+  firstKeptEntryId,
+  onFocusEntry,
+}: {
+  m: InspectedMessage;
+  firstKeptEntryId: string | null;
+  onFocusEntry(entryId: string): void;
+}) {
+  const linkable = m.sourceEntryId !== null && !m.placeholder;
+  return (
+    <li className="border-b border-line px-2 py-1 text-sm" data-kind={m.kind}>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="text-xs text-muted">{m.index + 1}.</span>
+        <span
+          className="inline-flex h-5 w-5 items-center justify-center rounded-full border border-line text-[11px] font-semibold"
+          aria-hidden="true"
+        >
+          {ROLE_MARKS[m.role]}
+        </span>
+        <span className="font-medium">{ROLE_LABELS[m.role]}</span>
+        {m.source === "compaction" && <Marker tone="compaction">{m.placeholder ? "Compaction summary (pending)" : "Compaction summary"}</Marker>}
+        {m.source === "branchSummary" && <Marker tone="branch">Branch summary</Marker>}
+        {m.firstKept && firstKeptEntryId && <Marker tone="compaction">{`kept from ${firstKeptEntryId}`}</Marker>}
+        {m.kept && !m.firstKept && <span className="sr-only">kept</span>}
+        {m.placeholder && m.source !== "compaction" && <Marker tone="muted">placeholder</Marker>}
+        <span className="ml-auto text-xs text-muted">{formatTokens(m.tokens)}</span>
+        {linkable ? <EntryLink entryId={m.sourceEntryId} onFocusEntry={onFocusEntry} /> : null}
+      </div>
+      <details className="mt-0.5">
+        <summary className="cursor-pointer truncate text-xs text-muted">{messagePreview(m.message)}</summary>
+        <pre className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-panel p-2 font-mono text-xs">
+          {messageText(m.message) || "(empty)"}
+        </pre>
+      </details>
+    </li>
+  );
+});
+
+export function MessageList({ turn, onFocusEntry }: { turn: TurnView; onFocusEntry(entryId: string): void }) {
+  if (turn.messages.length === 0) return <p className="p-2 text-sm text-muted">No messages were sent.</p>;
+  return (
+    <ol aria-label="Messages sent, in order" className="rounded border border-line">
+      {turn.system ? (
+        <li className="border-b border-line px-2 py-1 text-sm">
+          <details>
+            <summary className="cursor-pointer">
+              <span className="font-medium">System prompt</span>
+              {turn.tools?.length ? <span className="text-muted"> and {turn.tools.length} tool definitions</span> : null}
+            </summary>
+            <pre className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-panel p-2 font-mono text-xs">
+              {turn.system}
+              {turn.tools?.length ? `\n\nTools:\n${JSON.stringify(turn.tools, null, 2)}` : ""}
+            </pre>
+          </details>
+        </li>
+      ) : null}
+      {turn.messages.map((m) => (
+        <MessageRow key={`${m.index}:${m.hash}`} m={m} firstKeptEntryId={turn.compaction?.firstKeptEntryId ?? null} onFocusEntry={onFocusEntry} />
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,98 @@
+/** The panel's pure parts: which turn a selection shows, and the token bar's words and widths. */
+import { describe, expect, it } from "vitest";
+import type { ModelCallSummary, Segment } from "@/lib/inspector/types";
+import {
+  assistantEntry,
+  assistantMsg,
+  compactionEntry,
+  messageEntry,
+  toolCall,
+  toolResultMsg,
+  userEntry,
+} from "@/lib/session/test-factories";
+import { messagePreview, messageText, segmentWidths, tokenBarLabel } from "./format";
+import { resolveSelection } from "./selection";
+
+const entries = [
+  userEntry("u1", null, "hello"),
+  assistantEntry("a1", "u1", "hi"),
+  userEntry("u2", "a1", "run it"),
+  messageEntry("a2", "u2", assistantMsg("", { toolCalls: [toolCall("c", "bash")] })),
+  messageEntry("t2", "a2", toolResultMsg("c", "ok", { toolName: "bash" })),
+  assistantEntry("a3", "t2", "done"),
+  userEntry("alt", "a1", "other branch"),
+  assistantEntry("a4", "alt", "other answer"),
+  compactionEntry("c1", "a3", "S", "u2"),
+  userEntry("u5", "c1", "unanswered"),
+];
+const active = new Set(["u1", "a1", "u2", "a2", "t2", "a3", "c1", "u5"]);
+const call = (id: string, kind: ModelCallSummary["kind"], entryId: string | null): ModelCallSummary => ({
+  id,
+  seq: 0,
+  kind,
+  model: "m",
+  entryId,
+  startedAt: "",
+  durationMs: 0,
+  stopReason: "stop",
+  errorMessage: null,
+  usage: null,
+  promptTokens: null,
+  messageCount: 1,
+});
+
+describe("resolveSelection", () => {
+  const pick = (entryId: string | null, calls?: ModelCallSummary[]) => resolveSelection({ entryId, entries, activePath: active, calls });
+
+  it("an assistant entry is its own turn", () => {
+    expect(pick("a3")).toEqual({ target: { kind: "entry", entryId: "a3" } });
+  });
+
+  it("a user prompt or a tool result shows the turn that first sent it, along the active path", () => {
+    expect(pick("u2")).toMatchObject({ target: { kind: "entry", entryId: "a2" } });
+    expect(pick("t2")).toMatchObject({ target: { kind: "entry", entryId: "a3" } });
+    expect(pick("a1")).toMatchObject({ target: { kind: "entry", entryId: "a1" } });
+    expect(pick("u1")).toMatchObject({ target: { kind: "entry", entryId: "a1" } });
+    expect(pick("alt")).toMatchObject({ target: { kind: "entry", entryId: "a4" } });
+  });
+
+  it("a compaction shows the call that wrote it, when recorded", () => {
+    expect(pick("c1", [call("k1", "short", "c1"), call("k2", "history", "c1")])).toMatchObject({ target: { kind: "call", callId: "k2" } });
+    expect(pick("c1", [])).toHaveProperty("hint");
+  });
+
+  it("says so when there is nothing to show", () => {
+    expect(pick(null)).toHaveProperty("hint");
+    expect(pick("nope")).toEqual({ hint: "Entry nope is not in this session." });
+    expect(pick("u5")).toHaveProperty("hint");
+  });
+});
+
+describe("token bar words and widths", () => {
+  const segments: Segment[] = [
+    { kind: "system", label: "System prompt", tokens: 1000, count: 1 },
+    { kind: "history", label: "History", tokens: 9000, count: 12 },
+    { kind: "new", label: "New message", tokens: 1, count: 1 },
+  ];
+
+  it("lists every segment's tokens in the accessible label", () => {
+    expect(tokenBarLabel(segments, 10_001, 200_000)).toBe(
+      "Context window: System prompt 1,000 tokens, History 9,000 tokens, New message 1 token; 10,001 of 200,000 tokens in the context window (estimated)",
+    );
+    expect(tokenBarLabel([], 0, null)).toBe("Context window: nothing sent; 0 tokens (estimated)");
+  });
+
+  it("scales to the window, keeps tiny segments visible, and falls back to the total", () => {
+    expect(segmentWidths(segments, 10_001, 200_000)).toEqual([0.5, 4.5, 0.5]);
+    const [a, b] = segmentWidths(segments.slice(0, 2), 10_000, null);
+    expect([a, b]).toEqual([10, 90]);
+    // A prompt larger than the window (an overflow) is scaled to itself.
+    expect(segmentWidths(segments.slice(0, 2), 10_000, 5_000)).toEqual([10, 90]);
+  });
+
+  it("shows message text exactly, with tool calls and images named", () => {
+    const m = assistantMsg("look", { toolCalls: [toolCall("c9", "read", { path: "a" })], thinking: "hmm" });
+    expect(messageText(m)).toBe('[thinking]\nhmm\n\nlook\n\n[tool call read c9]\n{\n  "path": "a"\n}');
+    expect(messagePreview(toolResultMsg("c9", "x".repeat(300), { toolName: "read" }), 20)).toBe(`read: ${"x".repeat(13)}…`);
+  });
+});

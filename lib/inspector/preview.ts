@@ -1,0 +1,128 @@
+/**
+ * previewNextTurn: what the model will be sent if the user sends a message now.
+ * Pure: no network, disk or database access. Works on a deep copy of the path, so the caller's
+ * entries are never changed (pruning mutates in place, spec §8).
+ *
+ * It replays the pre-prompt check (spec §13.1, §13.2; lib/agent/compaction-check.ts), which runs
+ * only when the working context has an assistant message:
+ * 1. compaction disabled → nothing happens;
+ * 2. prune the branch's tool outputs in memory (spec §8);
+ * 4–7. overflow: the last assistant is a context overflow (spec §14) from the current model and
+ *    not from before the latest compaction → an "overflow" compaction, and that error message is
+ *    dropped from the working context;
+ * 8. any other error → no threshold check;
+ * 9. threshold: calculateContextTokens(last usage) − tokensSaved > window − reserve → compaction.
+ * A compaction is then shown by its plan: prepareCompaction's firstKeptEntryId, applied with a
+ * placeholder summary (the real one is written by the model). The user's message is the trailing
+ * placeholder. Decision (as the agent does): a model with an unknown window (≤ 0) never reaches
+ * the threshold.
+ */
+import { compactionOnPath, sourcedContext } from "@/lib/inspector/sources";
+import type { PendingEffects, SourcedMessage } from "@/lib/inspector/types";
+import { contentHash } from "@/lib/inspector/canonical";
+import { prepareCompaction } from "@/lib/compaction/prepare";
+import { DEFAULT_PRUNE_CONFIG, pruneToolOutputs } from "@/lib/compaction/pruning";
+import type { CompactionSettings } from "@/lib/compaction/summarize-types";
+import { calculateContextTokens, shouldCompact } from "@/lib/compaction/tokens";
+import { isContextOverflow } from "@/lib/llm/overflow";
+import { pathToRoot } from "@/lib/session/branch-path";
+import type { AssistantMessage, CompactionEntry, PromptSet, SessionEntry, UserMessage } from "@/lib/session/types";
+
+export const NEXT_MESSAGE_PLACEHOLDER = "(the message you send next)";
+export const PENDING_SUMMARY_PLACEHOLDER = "(the compaction summary, written by the model before your message is sent)";
+/** Id of the not-yet-written compaction entry in a preview. */
+export const PENDING_COMPACTION_ID = "pending-compaction";
+
+export interface NextTurnPreview {
+  leafId: string | null;
+  /** What will be sent, in order; the last one is the placeholder for the user's message. */
+  messages: SourcedMessage[];
+  pending: PendingEffects;
+  /** The compaction entry the plan would append (placeholder summary), when one would run. */
+  pendingCompaction: (CompactionEntry & SessionEntry) | null;
+  /** The working context's last assistant entry (the turn the preview follows). */
+  lastAssistantEntryId: string | null;
+}
+
+function lastAssistantOf(path: readonly SessionEntry[], messages: readonly SourcedMessage[]): { id: string; message: AssistantMessage } | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.message.role !== "assistant" || !m.sourceEntryId) continue;
+    const entry = path.find((e) => e.id === m.sourceEntryId);
+    if (entry?.type === "message" && entry.message.role === "assistant") return { id: entry.id, message: entry.message };
+  }
+  return null;
+}
+
+function placeholderMessage(now: number): SourcedMessage {
+  const message: UserMessage = { role: "user", content: [{ type: "text", text: NEXT_MESSAGE_PLACEHOLDER }], timestamp: now };
+  return { message, hash: contentHash(message), sourceEntryId: null, source: "none", placeholder: true };
+}
+
+export function previewNextTurn(
+  entries: readonly SessionEntry[],
+  leafId: string | null,
+  settings: CompactionSettings,
+  prompts: PromptSet,
+  contextWindow: number,
+  opts: { model?: { provider: string; id: string }; now?: number } = {},
+): NextTurnPreview {
+  const now = opts.now ?? Date.now();
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const leaf = leafId === null ? undefined : byId.get(leafId);
+  const path: SessionEntry[] = leaf ? structuredClone(pathToRoot(leaf, byId)) : [];
+  const pending: PendingEffects = { pruning: null, compaction: null };
+  const before = sourcedContext(path, prompts);
+  const last = lastAssistantOf(path, before);
+  const result = (messages: SourcedMessage[], pendingCompaction: NextTurnPreview["pendingCompaction"] = null): NextTurnPreview => ({
+    leafId: leaf?.id ?? null,
+    messages: [...messages, placeholderMessage(now)],
+    pending,
+    pendingCompaction,
+    lastAssistantEntryId: last?.id ?? null,
+  });
+  // The check runs only when the working context has an assistant message (spec §13.1).
+  if (!last || !settings.enabled) return result(before);
+
+  // Step 2: prune the copy; the context then carries the notices.
+  const prune = pruneToolOutputs(path, DEFAULT_PRUNE_CONFIG, now);
+  if (prune.prunedCount > 0) {
+    pending.pruning = { count: prune.prunedCount, tokensSaved: prune.tokensSaved, entryIds: prune.pruned.map((p) => p.entryId) };
+  }
+  const msg = last.message;
+  const model = opts.model ?? { provider: msg.provider, id: msg.model };
+  const sameModel = msg.provider === model.provider && msg.model === model.id;
+  const latest = compactionOnPath(path)?.entry;
+  const fromBeforeCompaction = latest !== undefined && msg.timestamp < Date.parse(latest.timestamp);
+
+  let reason: "threshold" | "overflow" | null = null;
+  let contextTokens = msg.usage ? calculateContextTokens(msg.usage) : 0;
+  if (pending.pruning) contextTokens = Math.max(0, contextTokens - pending.pruning.tokensSaved);
+  if (sameModel && !fromBeforeCompaction && isContextOverflow(msg, contextWindow)) reason = "overflow";
+  else if (msg.stopReason !== "error" && contextWindow > 0 && shouldCompact(contextTokens, contextWindow, settings)) reason = "threshold";
+
+  // Overflow: the error message is dropped from the working context (spec §13.2 step 7.3).
+  const dropError = (list: SourcedMessage[]) => (reason === "overflow" ? list.filter((m) => m.sourceEntryId !== last.id) : list);
+  const prep = reason ? prepareCompaction(path, settings) : undefined;
+  if (!reason || !prep) return result(dropError(pending.pruning ? sourcedContext(path, prompts) : before));
+  const compaction = {
+    type: "compaction",
+    id: PENDING_COMPACTION_ID,
+    parentId: path.at(-1)?.id ?? null,
+    timestamp: new Date(now).toISOString(),
+    summary: PENDING_SUMMARY_PLACEHOLDER,
+    firstKeptEntryId: prep.firstKeptEntryId,
+    tokensBefore: prep.tokensBefore,
+  } as CompactionEntry & SessionEntry;
+  pending.compaction = {
+    reason,
+    contextTokens,
+    threshold: reason === "threshold" ? contextWindow - settings.reserveTokens : null,
+    firstKeptEntryId: prep.firstKeptEntryId,
+    summarizedCount: prep.messagesToSummarize.length + prep.turnPrefixMessages.length,
+  };
+  const after = dropError(sourcedContext([...path, compaction], prompts)).map((m) =>
+    m.sourceEntryId === PENDING_COMPACTION_ID ? { ...m, placeholder: true } : m,
+  );
+  return result(after, compaction);
+}

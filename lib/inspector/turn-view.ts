@@ -1,0 +1,99 @@
+/**
+ * buildTurnView: the Context tab's data for one turn, from the messages sent and their sources.
+ * Pure: no network, disk or database access.
+ *
+ * Contract:
+ * - Messages keep their order; each gets its estimateTokens (spec §4), its bar kind (classify)
+ *   and, after a compaction summary, `kept` for messages from entries older than that compaction
+ *   (they were kept verbatim from firstKeptEntryId, spec §2 step 7.2). Entries are append-only,
+ *   so "older" is file order. The first kept message carries `firstKept`.
+ * - `diff` is against `previous` when given (diffCalls).
+ */
+import { classify } from "@/lib/inspector/classify";
+import { diffCalls } from "@/lib/inspector/diff";
+import type {
+  InspectedMessage,
+  MessageRef,
+  SourcedMessage,
+  TurnOrigin,
+  TurnView,
+} from "@/lib/inspector/types";
+import { estimateTokens } from "@/lib/compaction/tokens";
+import type { SessionEntry } from "@/lib/session/types";
+
+export type TurnViewInput = Omit<
+  TurnView,
+  "messages" | "compaction" | "segments" | "estimatedTokens" | "diff" | "previous"
+> & { messages: readonly SourcedMessage[] };
+
+export interface PreviousTurn {
+  origin: TurnOrigin;
+  callId: string | null;
+  entryId: string | null;
+  refs: readonly MessageRef[];
+}
+
+export function toMessageRefs(messages: readonly SourcedMessage[]): MessageRef[] {
+  return messages.map((m) => ({
+    hash: m.hash,
+    sourceEntryId: m.sourceEntryId,
+    source: m.source,
+    role: m.message.role,
+    tokens: m.placeholder ? 0 : estimateTokens(m.message),
+  }));
+}
+
+export function buildTurnView(input: TurnViewInput, entries: readonly SessionEntry[], previous?: PreviousTurn | null): TurnView {
+  const order = new Map<string, number>();
+  const byId = new Map<string, SessionEntry>();
+  entries.forEach((e, i) => {
+    order.set(e.id, i);
+    byId.set(e.id, e);
+  });
+
+  const refs = toMessageRefs(input.messages);
+  const summary = input.messages.find((m) => m.source === "compaction" && m.sourceEntryId !== null);
+  const compactionEntry = summary?.sourceEntryId ? byId.get(summary.sourceEntryId) : undefined;
+  const compaction =
+    compactionEntry?.type === "compaction"
+      ? { entryId: compactionEntry.id, firstKeptEntryId: compactionEntry.firstKeptEntryId }
+      : null;
+  const compactionOrder = compaction ? (order.get(compaction.entryId) ?? -1) : -1;
+
+  const { kinds, segments, totalTokens } = classify(refs, {
+    system: input.system,
+    tools: input.tools,
+    compacted: compaction !== null,
+  });
+
+  let seenSummary = false;
+  let firstKeptDone = false;
+  const messages: InspectedMessage[] = input.messages.map((m, index) => {
+    const ref = refs[index]!;
+    if (m === summary) seenSummary = true;
+    const sourceOrder = m.sourceEntryId ? order.get(m.sourceEntryId) : undefined;
+    const kept =
+      seenSummary && m !== summary && m.source !== "compaction" && sourceOrder !== undefined && sourceOrder < compactionOrder;
+    const firstKept = kept && !firstKeptDone;
+    if (firstKept) firstKeptDone = true;
+    return {
+      ...ref,
+      index,
+      message: m.message,
+      kind: kinds[index]!,
+      kept,
+      firstKept,
+      placeholder: m.placeholder === true,
+    };
+  });
+
+  return {
+    ...input,
+    messages,
+    compaction,
+    segments,
+    estimatedTokens: totalTokens,
+    previous: previous ? { origin: previous.origin, callId: previous.callId, entryId: previous.entryId } : null,
+    diff: previous ? diffCalls(previous.refs, refs) : null,
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * TanStack Query keys and queryOptions for the context inspector (conventions rule 7).
+ *
+ * Every key lives under `keys.session(id)` (["session", id, "inspector", …]), so whatever
+ * invalidates a session's data after a turn, a compaction or a navigation also refreshes the
+ * inspector. Data comes from the JSON routes:
+ * - GET /api/sessions/[id]/calls              → ModelCallSummary[]
+ * - GET /api/sessions/[id]/calls/[callId]     → ModelCallDetail
+ * - GET /api/sessions/[id]/inspect?entry= | ?call= | ?preview=1 → TurnView
+ */
+import { queryOptions } from "@tanstack/react-query";
+import type { ModelCallDetail, ModelCallSummary, TurnView } from "@/lib/inspector/types";
+import { keys } from "./keys";
+
+/** What the Context tab shows. */
+export type InspectTarget = { kind: "entry"; entryId: string } | { kind: "call"; callId: string } | { kind: "preview" };
+
+export const inspectorKeys = {
+  all: (sessionId: string) => [...keys.session(sessionId), "inspector"] as const,
+  calls: (sessionId: string) => [...inspectorKeys.all(sessionId), "calls"] as const,
+  call: (sessionId: string, callId: string) => [...inspectorKeys.all(sessionId), "call", callId] as const,
+  turn: (sessionId: string, target: InspectTarget) =>
+    [...inspectorKeys.all(sessionId), "turn", target.kind, target.kind === "entry" ? target.entryId : target.kind === "call" ? target.callId : ""] as const,
+};
+
+async function fetchJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  const res = await fetch(url, { headers: { accept: "application/json" }, signal });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => ({}))) as { error?: string };
+    throw new Error(body.error ?? `${res.status} ${res.statusText}`);
+  }
+  return (await res.json()) as T;
+}
+
+const base = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}`;
+
+export function inspectUrl(sessionId: string, target: InspectTarget): string {
+  const q =
+    target.kind === "entry"
+      ? `entry=${encodeURIComponent(target.entryId)}`
+      : target.kind === "call"
+        ? `call=${encodeURIComponent(target.callId)}`
+        : "preview=1";
+  return `${base(sessionId)}/inspect?${q}`;
+}
+
+export function modelCallsOptions(sessionId: string) {
+  return queryOptions({
+    queryKey: inspectorKeys.calls(sessionId),
+    queryFn: async ({ signal }) => (await fetchJson<{ calls: ModelCallSummary[] }>(`${base(sessionId)}/calls`, signal)).calls,
+    staleTime: 5_000,
+  });
+}
+
+export function modelCallOptions(sessionId: string, callId: string) {
+  return queryOptions({
+    queryKey: inspectorKeys.call(sessionId, callId),
+    queryFn: async ({ signal }) =>
+      (await fetchJson<{ call: ModelCallDetail }>(`${base(sessionId)}/calls/${encodeURIComponent(callId)}`, signal)).call,
+    // A recorded call never changes (only its attached entry may appear later).
+    staleTime: 60_000,
+  });
+}
+
+export function inspectTurnOptions(sessionId: string, target: InspectTarget) {
+  return queryOptions({
+    queryKey: inspectorKeys.turn(sessionId, target),
+    queryFn: async ({ signal }) => (await fetchJson<{ turn: TurnView }>(inspectUrl(sessionId, target), signal)).turn,
+    // The preview depends on the session's current state; recorded turns do not change.
+    staleTime: target.kind === "preview" ? 0 : 30_000,
+  });
+}
