@@ -1,0 +1,91 @@
+/**
+ * Per-entry facts for canvas nodes: role mark, token estimate, labels from label entries,
+ * and the static handle positions every node declares. Pure: no React, no DOM.
+ */
+import type { Position } from "@xyflow/react";
+import { nodeSize } from "@/components/tree/layout";
+import type { RoleMark, TreeNode } from "@/components/tree/types";
+import { estimateTokens } from "@/lib/compaction/tokens";
+import type { AgentMessage, SessionEntry } from "@/lib/session/types";
+
+export function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+/** Labels from label entries in file order, the last one winning (spec §1.6). */
+export function labelsFromEntries(entries: readonly SessionEntry[]): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const e of entries) {
+    if (e.type !== "label" || typeof e.targetId !== "string") continue;
+    if (typeof e.label === "string" && e.label !== "") labels.set(e.targetId, e.label);
+    else labels.delete(e.targetId);
+  }
+  return labels;
+}
+
+export function roleMark(entry: SessionEntry): RoleMark {
+  switch (entry.type) {
+    case "message": {
+      const role = (entry.message as { role?: unknown } | undefined)?.role;
+      if (role === "user" || role === "assistant") return role;
+      if (role === "toolResult" || role === "bashExecution" || role === "pythonExecution") return "tool";
+      return "other";
+    }
+    case "custom_message":
+      return "custom";
+    case "compaction":
+    case "branch_summary":
+      return "summary";
+    default:
+      return "setting";
+  }
+}
+
+/** Estimated tokens of what the entry puts in the context (spec §4); 0 for settings. */
+export function entryTokens(entry: SessionEntry): number {
+  try {
+    switch (entry.type) {
+      case "message":
+        return estimateTokens(entry.message);
+      case "custom_message":
+        return estimateTokens({
+          role: "custom",
+          customType: str(entry.customType),
+          content: entry.content,
+          display: true,
+          timestamp: 0,
+        } as AgentMessage);
+      case "compaction":
+      case "branch_summary":
+        return Math.ceil(str(entry.summary).length / 4);
+      default:
+        return 0;
+    }
+  } catch {
+    return 0; // malformed imported content: no badge rather than a broken canvas
+  }
+}
+
+type Handles = NonNullable<TreeNode["handles"]>;
+
+/** Static handle positions, so edges of nodes not rendered yet (onlyRenderVisibleElements) still draw. */
+function makeHandles(type: TreeNode["type"]): Handles {
+  const { width, height } = nodeSize(type);
+  // 1×1 handles centred on the edge midpoints, where the rendered (invisible) ones sit.
+  const [cx, cy] = [width / 2 - 0.5, height / 2 - 0.5];
+  const list: Handles = [
+    { id: "in", type: "target", position: "top" as Position, x: cx, y: -0.5, width: 1, height: 1 },
+    { id: "out", type: "source", position: "bottom" as Position, x: cx, y: height - 0.5, width: 1, height: 1 },
+  ];
+  const kept = type === "compaction" ? { id: "kept-out", type: "source" as const } : { id: "kept-in", type: "target" as const };
+  list.push({ ...kept, position: "right" as Position, x: width - 0.5, y: cy, width: 1, height: 1 });
+  return list;
+}
+
+/** One shared array per node type: React Flow only reads them (and fills in a default size). */
+export const HANDLES: Record<TreeNode["type"], Handles> = {
+  entry: makeHandles("entry"),
+  compaction: makeHandles("compaction"),
+  branchSummary: makeHandles("branchSummary"),
+  fold: makeHandles("fold"),
+};

@@ -1,0 +1,111 @@
+"use client";
+/**
+ * The entry menu of the canvas (ui.md "Inspect without moving"): opened by a node's "⋯"
+ * button or by right-clicking a node. Items: "Inspect", "Label…", "Edit and resend" (user
+ * messages only), "Fork to new session", "Copy link".
+ *
+ * ARIA menu pattern: focus moves to the first item; ↑/↓ (wrapping), Home and End move;
+ * Enter/Space or a click runs an item; Esc, Tab or a click outside closes it, and focus
+ * returns to whatever opened it.
+ */
+import { type KeyboardEvent, useEffect, useRef } from "react";
+import { createPortal } from "react-dom";
+import type { MenuRequest } from "@/components/tree/tree-context";
+import type { ContextAction } from "@/components/tree/types";
+
+const ITEMS: { action: ContextAction; label: string }[] = [
+  { action: "inspect", label: "Inspect" },
+  { action: "label", label: "Label…" },
+  { action: "edit-resend", label: "Edit and resend" },
+  { action: "fork", label: "Fork to new session" },
+  { action: "copy-link", label: "Copy link" },
+];
+
+export interface EntryMenuProps {
+  request: MenuRequest;
+  onAction: (action: ContextAction, id: string) => void;
+  onClose: () => void;
+}
+
+export function EntryMenu({ request, onAction, onClose }: EntryMenuProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const items = ITEMS.filter((i) => i.action !== "edit-resend" || request.canEditResend);
+
+  useEffect(() => {
+    ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const onPointerDown = (e: PointerEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) onClose();
+    };
+    document.addEventListener("pointerdown", onPointerDown, true);
+    return () => document.removeEventListener("pointerdown", onPointerDown, true);
+  }, [onClose]);
+
+  const close = (restore: boolean) => {
+    onClose();
+    if (restore) request.returnFocus?.focus();
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const list = [...(ref.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+    const at = list.indexOf(document.activeElement as HTMLElement);
+    const focus = (i: number) => list[(i + list.length) % list.length]?.focus();
+    e.stopPropagation(); // the canvas's own shortcuts must not fire inside the menu
+    switch (e.key) {
+      case "ArrowDown":
+        e.preventDefault();
+        focus(at + 1);
+        break;
+      case "ArrowUp":
+        e.preventDefault();
+        focus(at - 1);
+        break;
+      case "Home":
+        e.preventDefault();
+        focus(0);
+        break;
+      case "End":
+        e.preventDefault();
+        focus(list.length - 1);
+        break;
+      case "Escape":
+        e.preventDefault();
+        close(true);
+        break;
+      case "Tab":
+        close(false);
+        break;
+    }
+  };
+
+  // Keep the menu inside the window.
+  const left = typeof window === "undefined" ? request.x : Math.min(request.x, window.innerWidth - 200);
+  const top = typeof window === "undefined" ? request.y : Math.min(request.y, window.innerHeight - 200);
+
+  // A portal, so no transformed ancestor can offset the fixed position.
+  return createPortal(
+    <div
+      ref={ref}
+      role="menu"
+      aria-label="Entry actions"
+      className="tree-menu"
+      style={{ left: Math.max(4, left), top: Math.max(4, top) }}
+      onKeyDown={onKeyDown}
+    >
+      {items.map((item) => (
+        <button
+          key={item.action}
+          type="button"
+          role="menuitem"
+          tabIndex={-1}
+          onClick={() => {
+            close(true);
+            onAction(item.action, request.id);
+          }}
+        >
+          {item.label}
+        </button>
+      ))}
+    </div>,
+    document.body,
+  );
+}

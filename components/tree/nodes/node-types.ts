@@ -1,0 +1,18 @@
+/**
+ * The canvas's node types, at module scope so React Flow never sees a new object
+ * (conventions rule 8).
+ */
+import type { NodeTypes } from "@xyflow/react";
+import { BandNode } from "@/components/tree/nodes/band-node";
+import { BranchSummaryNode } from "@/components/tree/nodes/branch-summary-node";
+import { CompactionNode } from "@/components/tree/nodes/compaction-node";
+import { EntryNode } from "@/components/tree/nodes/entry-node";
+import { FoldNode } from "@/components/tree/nodes/fold-node";
+
+export const nodeTypes = {
+  entry: EntryNode,
+  compaction: CompactionNode,
+  branchSummary: BranchSummaryNode,
+  fold: FoldNode,
+  band: BandNode,
+} satisfies NodeTypes;

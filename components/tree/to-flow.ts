@@ -1,0 +1,235 @@
+/**
+ * Session entries → React Flow graph of the tree canvas (spec §16, ui.md "visual language").
+ * Pure: no React, no DOM. Linear in the number of entries (plus sibling sorting and the
+ * compaction regions, see compaction-regions.ts); every walk is iterative.
+ *
+ * Contract:
+ * - Rows come from the engine (`flattenTree`): §16.1 order, §16.2 row text, §16.3
+ *   visibility (hidden assistants, filter, search). Only visible rows become nodes.
+ * - Nodes are emitted in display pre-order (the current leaf's subtree first), which is the
+ *   sibling order `layoutTree` relies on. Node id = entry id; folded runs get `fold:<id>`.
+ * - Tree edges join each visible node to its nearest visible ancestor (§16.3 "Graph
+ *   edges"), flagged `isActive` when the child lies on the root → leaf path. Edges inside a
+ *   folded run disappear; edges into or out of it attach to the fold node.
+ * - One dashed `firstKept` edge per visible compaction, to the node of its
+ *   `firstKeptEntryId`; when that entry is hidden, to its first visible descendant in
+ *   display order (none: no edge). That node carries `isFirstKept`.
+ * - Branch summaries are ordinary children of the entry they hang under (their parent).
+ */
+import { compactionRegions } from "@/components/tree/compaction-regions";
+import { entryTokens, HANDLES, labelsFromEntries, roleMark, str } from "@/components/tree/entry-info";
+import { findFoldRuns, isToolStepEntry } from "@/components/tree/fold";
+import { previewLines } from "@/components/tree/format";
+import { nodeSize } from "@/components/tree/layout";
+import { type CommonData, foldId, type TreeEdge, type TreeNode } from "@/components/tree/types";
+import { buildTreeNodes } from "@/lib/session/tree-build";
+import { parseSearch, type TreeFilter } from "@/lib/session/tree-filter";
+import { flattenTree, type TreeRow } from "@/lib/session/tree-flatten";
+import { nearestVisibleAncestors } from "@/lib/session/tree-graph";
+import { displayText } from "@/lib/session/tree-row-text";
+import type { SessionEntry } from "@/lib/session/types";
+
+export interface ToFlowOptions {
+  /** The current leaf; null/undefined: no active path. */
+  leafId: string | null | undefined;
+  filter?: TreeFilter;
+  search?: string;
+  /** Entry ids the user unfolded: a run holding any of them stays unfolded. */
+  expanded?: ReadonlySet<string>;
+  /** Resolved labels (targetId → label, `SessionTree.getLabels()`); derived from label entries when omitted. */
+  labels?: ReadonlyMap<string, string>;
+  /** The selected entry: its run stays unfolded. */
+  selectedId?: string | null;
+}
+
+export interface FlowGraph {
+  nodes: TreeNode[];
+  edges: TreeEdge[];
+  /** All navigator rows (§16.1, with `visible`), for the list view and selection rules. */
+  rows: TreeRow[];
+  /** Entry id → row index. */
+  rowOf: Map<string, number>;
+  /** Visible entry id → id of the node showing it (itself, or the fold holding it). */
+  nodeOf: Map<string, string>;
+}
+
+const FOLD_SUFFIX = "tool steps";
+const PREVIEW_CHARS = 280;
+
+function nodeBase(id: string, type: TreeNode["type"], ariaLabel: string) {
+  const { width, height } = nodeSize(type);
+  // `measured` too: the nodes are controlled, so React Flow's own measurements never come
+  // back through onNodesChange, and fitView waits until every node has `measured` sizes.
+  return { id, position: { x: 0, y: 0 }, width, height, measured: { width, height }, handles: HANDLES[type], ariaLabel };
+}
+
+export function toFlow(entries: readonly SessionEntry[], opts: ToFlowOptions): FlowGraph {
+  const labels = opts.labels ?? labelsFromEntries(entries);
+  const byId = new Map<string, SessionEntry>();
+  for (const e of entries) if (!byId.has(e.id)) byId.set(e.id, e);
+  const unique = byId.size === entries.length ? entries : [...byId.values()];
+  const roots = buildTreeNodes(unique, byId, labels);
+  const rows = flattenTree(roots, { leafId: opts.leafId, filter: opts.filter ?? "default", search: opts.search });
+  const searching = parseSearch(opts.search).length > 0;
+
+  const rowOf = new Map<string, number>();
+  for (let i = 0; i < rows.length; i++) rowOf.set(rows[i]!.entry.id, i);
+  const regions = compactionRegions(rows, rowOf);
+
+  // The visible graph, in display order: vis[k] is a row index, vparent[k] an index into vis.
+  const ancestors = nearestVisibleAncestors(rows);
+  const vis: number[] = [];
+  const visOfRow = new Int32Array(rows.length).fill(-1);
+  for (let i = 0; i < rows.length; i++) {
+    if (!rows[i]!.visible) continue;
+    visOfRow[i] = vis.length;
+    vis.push(i);
+  }
+  const vparent = new Int32Array(vis.length);
+  for (let k = 0; k < vis.length; k++) {
+    const a = ancestors[vis[k]!]!;
+    vparent[k] = a < 0 ? -1 : visOfRow[a]!;
+  }
+
+  // A hidden first-kept entry is shown through its first visible descendant (display order).
+  const firstVisibleBelow = new Int32Array(rows.length).fill(-1);
+  for (const k of vis) {
+    let p = rows[k]!.parentIndex;
+    while (p >= 0 && !rows[p]!.visible && firstVisibleBelow[p]! < 0) {
+      firstVisibleBelow[p] = k;
+      p = rows[p]!.parentIndex;
+    }
+  }
+  const keptTarget = new Map<number, number>(); // compaction row → visible kept row
+  const isFirstKept = new Uint8Array(rows.length);
+  for (const [c, kept] of regions.firstKept) {
+    const target = rows[kept]!.visible ? kept : firstVisibleBelow[kept]!;
+    if (target < 0) continue;
+    keptTarget.set(c, target);
+    isFirstKept[target] = 1;
+  }
+
+  const expanded = opts.expanded;
+  const folds = findFoldRuns({
+    size: vis.length,
+    parent: vparent,
+    isToolStep: (k) => isToolStepEntry(rows[vis[k]!]!.entry),
+    isPinned: (k) => {
+      const row = rows[vis[k]!]!;
+      return row.isLeaf || searching || row.label !== undefined || (opts.selectedId != null && row.entry.id === opts.selectedId);
+    },
+    isExpanded: (k) => expanded?.has(rows[vis[k]!]!.entry.id) ?? false,
+  });
+
+  const common = (i: number): CommonData => {
+    const row = rows[i]!;
+    return {
+      entryId: row.entry.id,
+      text: row.text,
+      ...(row.label !== undefined ? { label: row.label } : {}),
+      tokens: entryTokens(row.entry),
+      isActive: row.isActive,
+      isLeaf: row.isLeaf,
+      isFirstKept: isFirstKept[i] === 1,
+      summarisedBy: regions.summarisedBy[i] ?? [],
+      matchesSearch: searching,
+    };
+  };
+
+  const nodes: TreeNode[] = [];
+  const nodeOf = new Map<string, string>();
+  const nodeIdOfVis: string[] = new Array(vis.length);
+  for (let k = 0; k < vis.length; k++) {
+    const i = vis[k]!;
+    const row = rows[i]!;
+    const entry = row.entry;
+    const run = folds.runOf[k]!;
+    if (run >= 0) {
+      const members = folds.runs[run]!.members;
+      const first = members[0]!;
+      const id = foldId(rows[vis[first]!]!.entry.id);
+      nodeIdOfVis[k] = id;
+      nodeOf.set(entry.id, id);
+      if (first !== k) continue;
+      const memberRows = members.map((m) => vis[m]!);
+      const summarisedBy = [...new Set(memberRows.flatMap((r) => regions.summarisedBy[r] ?? []))];
+      const text = `${members.length} ${FOLD_SUFFIX}`;
+      nodes.push({
+        ...nodeBase(id, "fold", text),
+        type: "fold",
+        data: {
+          ...common(i),
+          text,
+          tokens: memberRows.reduce((sum, r) => sum + entryTokens(rows[r]!.entry), 0),
+          isActive: rows[memberRows.at(-1)!]!.isActive,
+          isFirstKept: memberRows.some((r) => isFirstKept[r] === 1),
+          summarisedBy,
+          entryIds: memberRows.map((r) => rows[r]!.entry.id),
+          count: members.length,
+        },
+      });
+      continue;
+    }
+    nodeIdOfVis[k] = entry.id;
+    nodeOf.set(entry.id, entry.id);
+    const aria = displayText(row.text, row.label);
+    if (entry.type === "compaction") {
+      const summary = str(entry.summary);
+      nodes.push({
+        ...nodeBase(entry.id, "compaction", aria),
+        type: "compaction",
+        data: {
+          ...common(i),
+          tokensBefore: typeof entry.tokensBefore === "number" ? entry.tokensBefore : 0,
+          shortSummary: str(entry.shortSummary) || previewLines(summary, 3, PREVIEW_CHARS),
+          firstKeptEntryId: str(entry.firstKeptEntryId),
+        },
+      });
+    } else if (entry.type === "branch_summary") {
+      nodes.push({
+        ...nodeBase(entry.id, "branchSummary", aria),
+        type: "branchSummary",
+        data: { ...common(i), preview: previewLines(str(entry.summary), 4, PREVIEW_CHARS) },
+      });
+    } else {
+      const role = roleMark(entry);
+      nodes.push({
+        ...nodeBase(entry.id, "entry", aria),
+        type: "entry",
+        data: { ...common(i), entryType: entry.type, role, isUserMessage: role === "user" && entry.type === "message" },
+      });
+    }
+  }
+
+  const edges: TreeEdge[] = [];
+  for (let k = 0; k < vis.length; k++) {
+    const p = vparent[k]!;
+    if (p < 0) continue;
+    const source = nodeIdOfVis[p]!;
+    const target = nodeIdOfVis[k]!;
+    if (source === target) continue; // inside a folded run
+    edges.push({
+      id: `${source}->${target}`,
+      source,
+      target,
+      sourceHandle: "out",
+      targetHandle: "in",
+      data: { kind: "tree", isActive: rows[vis[k]!]!.isActive },
+    });
+  }
+  for (const [c, kept] of keptTarget) {
+    const cv = visOfRow[c]!;
+    if (cv < 0) continue; // the compaction itself is hidden by the filter or search
+    const source = nodeIdOfVis[cv]!;
+    const target = nodeIdOfVis[visOfRow[kept]!]!;
+    edges.push({
+      id: `kept:${source}`,
+      source,
+      target,
+      sourceHandle: "kept-out",
+      targetHandle: "kept-in",
+      data: { kind: "firstKept", isActive: rows[c]!.isActive && rows[kept]!.isActive },
+    });
+  }
+  return { nodes, edges, rows, rowOf, nodeOf };
+}

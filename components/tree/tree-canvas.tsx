@@ -1,0 +1,264 @@
+"use client";
+/**
+ * <TreeCanvas>: the session tree pane (ui.md pane 2, spec §16) — a React Flow canvas of the
+ * session's entries with a toolbar and a Canvas / List switch, inside
+ * `<section aria-label="Session tree">`.
+ *
+ * Props (the session page owns the state; the canvas owns only view state — canvas or list,
+ * minimap, unfolded runs, the open menu):
+ * - `entries`: every entry of the session (all branches), e.g. `SessionTree.getEntries()`.
+ *   Pass a stable array (a new identity re-lays out the tree).
+ * - `leafId`: the current leaf (null after resetLeaf). When it changes, the canvas scrolls to it.
+ * - `labels`: resolved labels (`SessionTree.getLabels()`); memoise it. Optional: derived
+ *   from the label entries when omitted.
+ * - `selectedId` / `onSelect(id | null)`: the selection (spec §16.3). Ids are entry ids, or
+ *   `fold:<first entry id>` while the keyboard rests on a folded run (`isFoldId`,
+ *   `entryIdOf`). On mount with no selection the canvas selects the current leaf (or its
+ *   nearest visible ancestor); when a filter or search hides the selection it moves to the
+ *   nearest visible ancestor, else the last visible row; a selected folded entry is unfolded.
+ * - `onActivate(entryId)`: "go there" — a click on a node, Enter, or a double-click in the
+ *   list. The page runs spec §16.5 (the "Already at this point" check and the "Summarize
+ *   branch?" dialog).
+ * - `onContextAction(action, entryId)`: the entry menu ("⋯" or right-click) and shortcuts:
+ *   "inspect" (also "Show summary" on compactions), "label" (also `L`), "edit-resend" (user
+ *   messages only), "fork", "copy-link".
+ * - `centerOn`: an entry to centre and select once (deep link `?entry=ID`); a new value
+ *   centres again.
+ * - `filter` / `onFilterChange`, `search` / `onSearchChange`: spec §16.3 filter and query.
+ * - `defaultView`: "canvas" (default) or "list".
+ */
+import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import "./tree.css";
+import "./nodes/nodes.css";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { EntryMenu } from "@/components/tree/entry-menu";
+import { type MenuRequest, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
+import { TreeFlowView } from "@/components/tree/tree-flow-view";
+import { TreeList } from "@/components/tree/tree-list";
+import { footerIndex, reconcileSelection } from "@/components/tree/tree-nav";
+import { type TreeView, TreeToolbar } from "@/components/tree/tree-toolbar";
+import type { CanvasNode, ContextAction, TreeEdge } from "@/components/tree/types";
+import { entryIdOf } from "@/components/tree/types";
+import { useCanvasViewport } from "@/components/tree/use-canvas-viewport";
+import { useKeepFocus } from "@/components/tree/use-keep-focus";
+import { useTreeKeyboard } from "@/components/tree/use-tree-keyboard";
+import { useTreeModel } from "@/components/tree/use-tree-model";
+import { emptyText, formatFooter, type TreeFilter } from "@/lib/session/tree-filter";
+import { initialSelection } from "@/lib/session/tree-graph";
+import type { SessionEntry } from "@/lib/session/types";
+import type { NodeMouseHandler } from "@xyflow/react";
+
+export interface TreeCanvasProps {
+  entries: readonly SessionEntry[];
+  leafId: string | null;
+  labels?: ReadonlyMap<string, string>;
+  selectedId: string | null;
+  onSelect: (id: string | null) => void;
+  onActivate: (entryId: string) => void;
+  onContextAction: (action: ContextAction, entryId: string) => void;
+  centerOn?: string;
+  filter: TreeFilter;
+  onFilterChange: (filter: TreeFilter) => void;
+  search: string;
+  onSearchChange: (search: string) => void;
+  defaultView?: TreeView;
+  className?: string;
+}
+
+export function TreeCanvas(props: TreeCanvasProps) {
+  return (
+    <ReactFlowProvider>
+      <TreeCanvasInner {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+function TreeCanvasInner(props: TreeCanvasProps) {
+  const { entries, leafId, labels, selectedId, onActivate, onContextAction, filter, search } = props;
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(EMPTY);
+  const [view, setView] = useState<TreeView>(props.defaultView ?? "canvas");
+  const [minimap, setMinimap] = useState(true);
+  const [menu, setMenu] = useState<MenuRequest | null>(null);
+  const regionRef = useRef<HTMLElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const flow = useReactFlow<CanvasNode, TreeEdge>();
+
+  const model = useTreeModel({ entries, leafId, filter, search, expanded, ...(labels ? { labels } : {}) });
+  const { flow: graph, layout, visible } = model;
+
+  const unfold = useCallback((entryIds: readonly string[]) => {
+    setExpanded((prev) => {
+      if (entryIds.every((id) => prev.has(id))) return prev;
+      const next = new Set(prev);
+      for (const id of entryIds) next.add(id);
+      return next;
+    });
+  }, []);
+
+  // Stable callbacks for memoised nodes, reading the latest props.
+  const latest = useRef(props);
+  latest.current = props;
+  /** Selections made by the canvas itself go through `select`, so the viewport knows them. */
+  const internalSelection = useRef<string | null>(null);
+  const select = useCallback((id: string | null) => {
+    internalSelection.current = id;
+    latest.current.onSelect(id);
+  }, []);
+  const closeMenu = useCallback(() => setMenu(null), []);
+  const contextAction = useCallback(
+    (action: ContextAction, id: string) => latest.current.onContextAction(action, entryIdOf(id)),
+    [],
+  );
+  const actions = useMemo<TreeActions>(
+    () => ({ openMenu: setMenu, contextAction, unfold, menuFor: menu?.id ?? null }),
+    [contextAction, unfold, menu],
+  );
+
+  // Initial selection: the current leaf, or its nearest visible ancestor (§16.3).
+  const initialised = useRef(false);
+  useEffect(() => {
+    if (initialised.current) return;
+    initialised.current = true;
+    if (latest.current.selectedId === null) {
+      const id = initialSelection(graph.rows, leafId);
+      if (id !== null) select(id);
+    }
+  }, [graph.rows, leafId, select]);
+
+  // Selection rules after every change of the graph or the selection (§16.3).
+  useEffect(() => {
+    const fix = reconcileSelection(selectedId, {
+      rows: graph.rows,
+      nodeOf: graph.nodeOf,
+      hasNode: (id) => layout.index.has(id),
+    });
+    if (fix.kind === "select") select(fix.id);
+    else if (fix.kind === "unfold") unfold([fix.entryId]);
+  }, [graph, layout, selectedId, select, unfold]);
+
+  const viewport = useCanvasViewport({
+    flow,
+    model,
+    view,
+    leafId,
+    centerOn: props.centerOn,
+    regionRef,
+    selectedId,
+    internalSelection,
+    onSelect: select,
+    unfold,
+  });
+
+  useKeepFocus(regionRef, selectedId, model.layout, view);
+
+  const onKeyDown = useTreeKeyboard({
+    view,
+    model,
+    selectedId,
+    filter,
+    search,
+    onSelect: select,
+    onActivate,
+    onContextAction: (action, id) => onContextAction(action, entryIdOf(id)),
+    onFilterChange: props.onFilterChange,
+    onSearchChange: props.onSearchChange,
+    unfold,
+    focusSearch: () => searchRef.current?.focus(),
+    reveal: (id) => viewport.reveal(id, true),
+  });
+
+  const onNodeClick = useCallback<NodeMouseHandler<CanvasNode>>(
+    (_e, node) => {
+      if (node.type === "band") return;
+      if (node.type === "fold") {
+        unfold(node.data.entryIds);
+        return;
+      }
+      select(node.id);
+      latest.current.onActivate(node.id);
+    },
+    [unfold, select],
+  );
+
+  const onNodeContextMenu = useCallback<NodeMouseHandler<CanvasNode>>((e, node) => {
+    if (node.type === "band" || node.type === "fold") return;
+    e.preventDefault();
+    const returnFocus = (e.target as HTMLElement).closest<HTMLElement>(".react-flow__node");
+    setMenu({
+      id: node.id,
+      canEditResend: node.type === "entry" && node.data.isUserMessage,
+      x: e.clientX,
+      y: e.clientY,
+      returnFocus,
+    });
+  }, []);
+
+  // Tabbing onto a node selects it.
+  const onFocus = (e: React.FocusEvent<HTMLElement>) => {
+    const el = e.target as HTMLElement;
+    if (!el.classList.contains("react-flow__node")) return;
+    const id = el.dataset.id;
+    if (id && !id.startsWith("band:") && id !== latest.current.selectedId) select(id);
+  };
+
+  const selectedEntry = selectedId === null ? null : entryIdOf(selectedId);
+  const footer = formatFooter(footerIndex(visible, selectedId), visible.length, filter);
+
+  return (
+    <section
+      ref={regionRef}
+      aria-label="Session tree"
+      tabIndex={-1}
+      className={`tree-canvas flex h-full min-h-0 flex-col ${props.className ?? ""}`}
+      onKeyDown={onKeyDown}
+      onFocus={onFocus}
+    >
+      <TreeToolbar
+        filter={filter}
+        onFilterChange={props.onFilterChange}
+        search={search}
+        onSearchChange={props.onSearchChange}
+        footer={footer}
+        view={view}
+        onViewChange={setView}
+        minimap={minimap}
+        onMinimapChange={setMinimap}
+        onFitView={viewport.fitAll}
+        onGoToLeaf={viewport.goToLeaf}
+        canGoToLeaf={leafId !== null}
+        searchRef={searchRef}
+      />
+      <div className="relative min-h-0 flex-1">
+        {view === "canvas" ? (
+          <TreeActionsContext.Provider value={actions}>
+            <TreeFlowView
+              model={model}
+              selectedId={selectedId}
+              minimap={minimap}
+              onInit={viewport.onInit}
+              onNodeClick={onNodeClick}
+              onNodeContextMenu={onNodeContextMenu}
+            />
+            {visible.length === 0 ? (
+              <p className="pointer-events-none absolute inset-x-0 top-6 text-center text-muted">
+                {emptyText(entries.length)}
+              </p>
+            ) : null}
+          </TreeActionsContext.Provider>
+        ) : (
+          <TreeList
+            rows={visible}
+            totalEntries={entries.length}
+            selectedId={selectedEntry}
+            onSelect={select}
+            onActivate={onActivate}
+          />
+        )}
+      </div>
+      {menu ? <EntryMenu request={menu} onAction={contextAction} onClose={closeMenu} /> : null}
+    </section>
+  );
+}

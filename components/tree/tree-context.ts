@@ -1,0 +1,36 @@
+"use client";
+/**
+ * What node components may ask of the canvas, without new props on every node (which
+ * would defeat `memo`): open the entry menu, run a menu action, unfold a run.
+ * The canvas provides one stable value; only `menuFor` changes (when a menu opens).
+ */
+import { createContext, useContext } from "react";
+import type { ContextAction } from "@/components/tree/types";
+
+export interface MenuRequest {
+  id: string;
+  /** Offer "Edit and resend" (user messages only). */
+  canEditResend: boolean;
+  /** Where to open, in client coordinates. */
+  x: number;
+  y: number;
+  /** Focus returns here when the menu closes. */
+  returnFocus: HTMLElement | null;
+}
+
+export interface TreeActions {
+  openMenu: (request: MenuRequest) => void;
+  contextAction: (action: ContextAction, id: string) => void;
+  unfold: (entryIds: readonly string[]) => void;
+  /** Id of the node whose menu is open, if any (for aria-expanded). */
+  menuFor: string | null;
+}
+
+const noop = () => {};
+const fallback: TreeActions = { openMenu: noop, contextAction: noop, unfold: noop, menuFor: null };
+
+export const TreeActionsContext = createContext<TreeActions>(fallback);
+
+export function useTreeActions(): TreeActions {
+  return useContext(TreeActionsContext);
+}

@@ -1,0 +1,98 @@
+"use client";
+/**
+ * Toolbar of the session tree (ui.md pane 2): filter, search, the `(i/N)` footer with the
+ * filter tag (spec §16.3 formatFooter), "Fit view", "Go to current leaf", "Minimap" and the
+ * Canvas / List switch. Stateless: the canvas owns every value.
+ */
+import type { Ref } from "react";
+import { FILTERS, type TreeFilter } from "@/lib/session/tree-filter";
+
+export type TreeView = "canvas" | "list";
+
+export interface TreeToolbarProps {
+  filter: TreeFilter;
+  onFilterChange: (filter: TreeFilter) => void;
+  search: string;
+  onSearchChange: (search: string) => void;
+  /** `(i/N)` + filter tag, from formatFooter. */
+  footer: string;
+  view: TreeView;
+  onViewChange: (view: TreeView) => void;
+  minimap: boolean;
+  onMinimapChange: (on: boolean) => void;
+  onFitView: () => void;
+  onGoToLeaf: () => void;
+  /** False when the session has no current leaf. */
+  canGoToLeaf: boolean;
+  searchRef?: Ref<HTMLInputElement>;
+}
+
+const button =
+  "rounded border border-line px-2 py-1 text-sm hover:bg-[var(--panel)] focus-visible:outline-2 focus-visible:outline-[var(--color-accent)] disabled:opacity-60";
+const pressed = "aria-pressed:bg-[var(--panel)] aria-pressed:font-semibold";
+
+export function TreeToolbar(props: TreeToolbarProps) {
+  const { view } = props;
+  return (
+    <div className="flex flex-wrap items-center gap-2 border-b border-line px-2 py-1.5">
+      <label className="flex items-center gap-1 text-sm">
+        <span>Filter</span>
+        <select
+          className="rounded border border-line bg-[var(--bg)] px-1 py-1 text-sm"
+          value={props.filter}
+          onChange={(e) => props.onFilterChange(e.target.value as TreeFilter)}
+        >
+          {FILTERS.map((f) => (
+            <option key={f} value={f}>
+              {f}
+            </option>
+          ))}
+        </select>
+      </label>
+      <input
+        ref={props.searchRef}
+        type="search"
+        aria-label="Search entries"
+        placeholder="Search entries"
+        className="w-40 min-w-0 flex-1 rounded border border-line bg-[var(--bg)] px-2 py-1 text-sm"
+        value={props.search}
+        onChange={(e) => props.onSearchChange(e.target.value)}
+      />
+      <span className="whitespace-nowrap font-mono text-sm text-muted">
+        {props.footer}
+      </span>
+      {view === "canvas" ? (
+        <>
+          <button type="button" className={button} onClick={props.onFitView}>
+            Fit view
+          </button>
+          <button
+            type="button"
+            className={`${button} ${pressed}`}
+            aria-pressed={props.minimap}
+            onClick={() => props.onMinimapChange(!props.minimap)}
+          >
+            Minimap
+          </button>
+        </>
+      ) : null}
+      <button type="button" className={button} onClick={props.onGoToLeaf} disabled={!props.canGoToLeaf}>
+        Go to current leaf
+      </button>
+      <fieldset className="m-0 flex border-0 p-0">
+        <legend className="sr-only">View</legend>
+        {(["canvas", "list"] as const).map((v) => (
+          <button
+            key={v}
+            type="button"
+            className={`${button} ${pressed} ${v === "canvas" ? "rounded-r-none" : "-ml-px rounded-l-none"}`}
+            aria-pressed={view === v}
+            onClick={() => props.onViewChange(v)}
+          >
+            {v === "canvas" ? "Canvas" : "List"}
+          </button>
+        ))}
+      </fieldset>
+    </div>
+  );
+}

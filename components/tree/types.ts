@@ -1,0 +1,103 @@
+/**
+ * Types of the session tree canvas (conventions rule 8: a typed node union).
+ * Pure: type declarations and tiny id helpers only; no React, no DOM.
+ *
+ * React Flow node ids are entry ids, except:
+ * - a folded run of tool steps: `fold:<first entry id>` (see fold.ts);
+ * - a summarised-region band drawn behind the nodes: `band:<compaction id>:<n>`.
+ */
+import type { Edge, Node } from "@xyflow/react";
+
+/** The small role mark every entry node carries, always shown as a word (ui.md). */
+export type RoleMark = "user" | "assistant" | "tool" | "summary" | "setting" | "custom" | "other";
+
+/** Actions of the entry menu ("⋯" button or right-click), passed to `onContextAction`. */
+export type ContextAction = "inspect" | "label" | "edit-resend" | "fork" | "copy-link";
+
+/** Fields every node of a session entry (or folded run of entries) carries. */
+export type CommonData = {
+  /** The entry id (for a fold: its first entry). */
+  entryId: string;
+  /** Row text of spec §16.2, without the `[label] ` prefix. */
+  text: string;
+  /** Resolved label of the entry (§1.6), if any. */
+  label?: string;
+  /** Estimated tokens (spec §4 `estimateTokens`; summaries: summary chars / 4). */
+  tokens: number;
+  /** On the path from the root to the current leaf (§16.1). */
+  isActive: boolean;
+  /** The current leaf ("you are here"). */
+  isLeaf: boolean;
+  /** Named by some compaction's `firstKeptEntryId` (or the first visible entry after it). */
+  isFirstKept: boolean;
+  /** Ids of the compactions whose summarised region contains this entry. */
+  summarisedBy: string[];
+  /** A search is active and this entry matches it (§16.3). */
+  matchesSearch: boolean;
+};
+
+export type EntryData = CommonData & {
+  /** `entry.type` (message, custom_message, model_change, …). */
+  entryType: string;
+  role: RoleMark;
+  /** A user message: the menu offers "Edit and resend". */
+  isUserMessage: boolean;
+};
+
+export type CompactionData = CommonData & {
+  tokensBefore: number;
+  /** `shortSummary`, else the first line of the summary (hover card). */
+  shortSummary: string;
+  firstKeptEntryId: string;
+};
+
+export type BranchSummaryData = CommonData & {
+  /** The first lines of the summary (hover card). */
+  preview: string;
+};
+
+export type FoldData = CommonData & {
+  /** Entry ids of the run, top to bottom. */
+  entryIds: string[];
+  count: number;
+};
+
+export type BandData = {
+  compactionId: string;
+  /** Row text of the compaction, for screen readers. */
+  compactionText: string;
+};
+
+export type EntryNodeType = Node<EntryData, "entry">;
+export type CompactionNodeType = Node<CompactionData, "compaction">;
+export type BranchSummaryNodeType = Node<BranchSummaryData, "branchSummary">;
+export type FoldNodeType = Node<FoldData, "fold">;
+export type BandNodeType = Node<BandData, "band">;
+
+/** A node standing for one entry or one folded run. */
+export type TreeNode = EntryNodeType | CompactionNodeType | BranchSummaryNodeType | FoldNodeType;
+/** Everything the canvas renders: tree nodes plus the bands behind them. */
+export type CanvasNode = TreeNode | BandNodeType;
+
+export type TreeEdgeData = {
+  /** `tree`: parent → child (nearest visible ancestor, §16.3); `firstKept`: compaction → kept entry. */
+  kind: "tree" | "firstKept";
+  /** Both ends on the root → leaf path. */
+  isActive: boolean;
+};
+export type TreeEdge = Edge<TreeEdgeData>;
+
+const FOLD_PREFIX = "fold:";
+
+export function foldId(firstEntryId: string): string {
+  return FOLD_PREFIX + firstEntryId;
+}
+
+export function isFoldId(id: string): boolean {
+  return id.startsWith(FOLD_PREFIX);
+}
+
+/** The entry a node id stands for: the id itself, or a fold's first entry. */
+export function entryIdOf(nodeId: string): string {
+  return isFoldId(nodeId) ? nodeId.slice(FOLD_PREFIX.length) : nodeId;
+}
