@@ -34,6 +34,24 @@ export type ArborDataParts = {
     | { phase: "end"; success: boolean; attempt: number; finalError?: string };
   prune: { prunedCount: number; tokensSaved: number };
   usage: ContextUsage | null;
+  /** A branch summary streaming while navigating (`POST /api/sessions/[id]/navigate`). */
+  branchSummary: {
+    phase: "start" | "delta" | "end";
+    delta?: string;
+    /** The stored branch_summary entry (end only, when one was written). */
+    entryId?: string;
+    aborted?: boolean;
+    errorMessage?: string;
+  };
+  /** The outcome of a navigation; `previousLeafId` is where "Undo" moves the leaf back to. */
+  navigated: {
+    leafId: string | null;
+    previousLeafId?: string | null;
+    editorText?: string;
+    cancelled: boolean;
+    aborted?: boolean;
+    summaryEntryId?: string;
+  };
   /** A failure the turn could not recover from; `code: "conflict"` means another tab moved the session. */
   error: { message: string; code?: "conflict" | "busy" | "not_found" | "failed" };
 };

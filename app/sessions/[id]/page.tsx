@@ -1,22 +1,35 @@
+import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import { notFound } from "next/navigation";
-import { getSession } from "@/lib/db/sessions";
+import { Suspense } from "react";
+import { SessionWorkspace } from "@/components/session/session-workspace";
+import { findSessionMeta, loadEntries } from "@/lib/db/store-read";
+import { getQueryClient } from "@/lib/query/client";
+import { keys } from "@/lib/query/keys";
 
 export const dynamic = "force-dynamic";
 
+/** RSC: prefetch the session (metadata + entries) and render the workspace (conventions rule 7). */
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const session = await getSession(id);
-  if (!session) notFound();
+  const session = await findSessionMeta({ id });
+  if (!session || session.deletedAt) notFound();
+  const qc = getQueryClient();
+  await qc.prefetchQuery({ queryKey: keys.session(id), queryFn: async () => ({ session, entries: await loadEntries({ sessionId: id }) }) });
   return (
-    <div className="mx-auto max-w-4xl p-6">
-      <h1 className="mb-4 text-2xl font-semibold">{session.title ?? "Untitled session"}</h1>
-      {session.entryCount === 0 ? (
-        <p className="text-muted">This session is empty. Send a message to start it.</p>
-      ) : (
-        <p className="text-muted">
-          {session.entryCount} {session.entryCount === 1 ? "entry" : "entries"}
-        </p>
-      )}
-    </div>
+    <HydrationBoundary state={dehydrate(qc)}>
+      <div className="flex h-[calc(100vh-3rem)] flex-col">
+        <div className="flex items-center gap-3 border-b border-line px-3 py-1.5">
+          <h1 className="truncate font-semibold">{session.title ?? "Untitled session"}</h1>
+          <a href={`/api/sessions/${encodeURIComponent(id)}?format=jsonl`} className="ml-auto text-sm text-muted underline" download>
+            Download JSONL
+          </a>
+        </div>
+        <div className="min-h-0 flex-1">
+          <Suspense>
+            <SessionWorkspace sessionId={id} />
+          </Suspense>
+        </div>
+      </div>
+    </HydrationBoundary>
   );
 }

@@ -1,0 +1,49 @@
+import "server-only";
+/**
+ * Process-wide configuration of the chat runtime: which provider registry it resolves models
+ * in and where session workspaces live.
+ *
+ * By default the registry is the env-built one (lib/llm/providers.ts: `ARBOR_OPENAI_BASE_URL`
+ * and friends, else the offline model) and workspaces follow lib/tools/workspace.ts. Tests
+ * point the runtime at the fake model server with `configureChatRuntime({ registry })` (a
+ * `createProviderRegistry(config)`), so the real provider code runs; `resetChatRuntime()`
+ * restores the defaults. Kept on globalThis so every route bundle of the process agrees.
+ */
+import { getProviderRegistry, type ProviderRegistry } from "@/lib/llm/providers";
+
+export interface ChatRuntimeConfig {
+  registry?: ProviderRegistry;
+  /** Folder of per-session workspaces (default: lib/tools' ARBOR_WORKSPACES / data dir). */
+  workspacesDir?: string;
+}
+
+const KEY = Symbol.for("arbor.chat.runtime-config");
+type Global = typeof globalThis & { [KEY]?: ChatRuntimeConfig };
+
+function current(): ChatRuntimeConfig {
+  const g = globalThis as Global;
+  g[KEY] ??= {};
+  return g[KEY];
+}
+
+/** Overrides parts of the configuration (fields left out keep their value). */
+export function configureChatRuntime(config: ChatRuntimeConfig): void {
+  Object.assign(current(), config);
+}
+
+export function resetChatRuntime(): void {
+  (globalThis as Global)[KEY] = {};
+}
+
+/** Shorthand used by tests: `setProviderRegistryForTests(createProviderRegistry({ compatible }))`. */
+export function setProviderRegistryForTests(registry: ProviderRegistry | undefined): void {
+  current().registry = registry;
+}
+
+export function chatRegistry(): ProviderRegistry {
+  return current().registry ?? getProviderRegistry();
+}
+
+export function workspacesDirOverride(): string | undefined {
+  return current().workspacesDir;
+}

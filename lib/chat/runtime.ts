@@ -1,0 +1,121 @@
+import "server-only";
+/**
+ * `openSessionAgent`: everything a request needs to run the agent on a stored session.
+ *
+ * It loads the session's tree (positioned on the stored leaf) and meta from the database,
+ * reads the session's settings column (session-config.ts: defaults + the override via
+ * mergeSettings, plus the `agent` options), picks the chat and compaction models
+ * (model-selection.ts) from the runtime's provider registry (runtime-config.ts), and builds a
+ * SessionAgent with: the DB store (lib/db/agent-store.ts), the registry as ModelResolver, the
+ * project hooks (hooks-loader.ts), the prompt templates, the session's workspace tools (as
+ * switched on in `agent.tools.enabled`; all by default), the DB model-call recorder and the
+ * chat system prompt.
+ *
+ * The agent has one current model: when the compaction model differs, it gets
+ * `withCompactionModel(chat, compaction)` (lib/llm/agent-adapter.ts), which chats with the
+ * chat model and summarizes with the compaction model.
+ *
+ * Throws NotFoundError (lib/db) for an unknown or deleted session and ModelUnavailableError
+ * for a requested model whose provider is not configured. `close()` disposes the agent and
+ * waits for the recorder's pending writes. Callers hold the session's run slot (running.ts).
+ */
+import type { AgentEmit, AgentModel } from "@/lib/agent/ports";
+import { SessionAgent } from "@/lib/agent/session-agent";
+import { createAgentStore } from "@/lib/db/agent-store";
+import { createDbRecorder } from "@/lib/db/model-calls";
+import { NotFoundError, type SessionMeta } from "@/lib/db/session-store";
+import { loadTree } from "@/lib/db/store-read";
+import { createAgentModel, createModelResolver, withCompactionModel } from "@/lib/llm/agent-adapter";
+import { loadPrompts } from "@/lib/llm/prompts";
+import { createWorkspaceTools, TOOL_NAMES, type WorkspaceTools } from "@/lib/tools/registry";
+import { resolveWorkspace } from "@/lib/tools/workspace";
+import { createHookRegistry } from "./hooks-loader";
+import { selectModels } from "./model-selection";
+import { chatRegistry, workspacesDirOverride } from "./runtime-config";
+import { readSessionConfig, type SessionConfig } from "./session-config";
+import { buildSystemPrompt } from "./system-prompt";
+
+export { ModelUnavailableError } from "./model-selection";
+
+export interface OpenSessionAgentInput {
+  sessionId: string;
+  emit?: AgentEmit;
+  /** Checked after loading: an aborted request opens nothing. */
+  signal?: AbortSignal;
+  /** A model picked for this request ("provider/modelId"); it must be available. */
+  chatModel?: string;
+}
+
+export interface OpenedSession {
+  agent: SessionAgent;
+  meta: SessionMeta;
+  config: SessionConfig;
+  /** The chat model (what the agent streams with). */
+  chatModel: AgentModel;
+  /** The model compaction and branch summaries use (the chat model unless the session set one). */
+  compactionModel: AgentModel;
+  tools?: WorkspaceTools;
+  close(): Promise<void>;
+}
+
+async function workspaceTools(sessionId: string, config: SessionConfig): Promise<WorkspaceTools | undefined> {
+  const enabled = config.agent.tools?.enabled ?? TOOL_NAMES;
+  if (enabled.length === 0) return undefined;
+  const workspacesDir = workspacesDirOverride();
+  try {
+    const root = await resolveWorkspace({ sessionId }, workspacesDir ? { workspacesDir } : {});
+    return createWorkspaceTools({ root, enabled });
+  } catch (err) {
+    console.warn(`arbor: session ${sessionId} runs without tools: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
+export async function openSessionAgent(input: OpenSessionAgentInput): Promise<OpenedSession> {
+  const { sessionId } = input;
+  const { meta, tree } = await loadTree({ sessionId });
+  if (meta.deletedAt) throw new NotFoundError({ sessionId });
+  input.signal?.throwIfAborted();
+
+  const config = readSessionConfig(meta.settings);
+  for (const warning of config.warnings) console.warn(`arbor: session ${sessionId}: ${warning}`);
+
+  const registry = chatRegistry();
+  await registry.ensureModels();
+  const selected = selectModels(registry, {
+    ...(input.chatModel ? { requested: input.chatModel } : {}),
+    agent: config.agent,
+    settings: config.settings,
+  });
+  const chatModel = createAgentModel(selected.chat);
+  const compactionModel = selected.compaction === selected.chat ? chatModel : createAgentModel(selected.compaction);
+
+  const [hooks, tools] = await Promise.all([createHookRegistry(), workspaceTools(sessionId, config)]);
+  const recorder = createDbRecorder({ sessionId });
+  const agent = new SessionAgent({
+    tree,
+    store: createAgentStore({ sessionId }),
+    model: withCompactionModel(chatModel, compactionModel),
+    models: createModelResolver({ registry }),
+    settings: config.settings,
+    hooks,
+    prompts: loadPrompts(),
+    ...(tools ? { tools } : {}),
+    systemPrompt: buildSystemPrompt({ tools: tools?.enabled ?? [] }),
+    recorder,
+    ...(input.emit ? { emit: input.emit } : {}),
+  });
+
+  return {
+    agent,
+    meta,
+    config,
+    chatModel,
+    compactionModel,
+    ...(tools ? { tools } : {}),
+    async close() {
+      agent.dispose();
+      await recorder.flush();
+    },
+  };
+}

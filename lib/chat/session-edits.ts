@@ -1,0 +1,112 @@
+import "server-only";
+/**
+ * What the session page's server actions delegate to (app/sessions/[id]/actions.ts): label an
+ * entry, fork to a new session, undo a navigation, change the session's settings. Each returns
+ * an ActionResult; expected failures are values:
+ * - `not_found`: the session (or the entry) does not exist or is in the trash;
+ * - `conflict`: the session moved meanwhile (another tab: "This session changed in another tab
+ *   — reload"), or a turn / compaction / navigation is running in it right now — tree edits
+ *   take the session's run slot so they can never race a running agent's commits;
+ * - `invalid_input`: settings that lib/settings (or the agent options) reject, with every field
+ *   error in `message` ("compaction.reserveTokens: expected a positive integer; …").
+ */
+import type { ActionResult } from "@/lib/action-result";
+import { writeSessionSettings } from "@/lib/db/agent-store";
+import {
+  ConflictError,
+  findSessionMeta,
+  forkSession as forkStoredSession,
+  NotFoundError,
+  type SessionMeta,
+  branch,
+  resetLeaf,
+  setLabel as setStoredLabel,
+} from "@/lib/db/session-store";
+import type { Settings } from "@/lib/settings";
+import { BusyError, withRun } from "./running";
+import { type AgentOptions, type SessionConfigUpdate, updateSessionConfig } from "./session-config";
+
+async function settle<T>(run: () => Promise<T>): Promise<ActionResult<T>> {
+  try {
+    return { ok: true, data: await run() };
+  } catch (err) {
+    if (err instanceof NotFoundError) return { ok: false, error: "not_found", message: err.message };
+    if (err instanceof ConflictError || err instanceof BusyError) return { ok: false, error: "conflict", message: err.message };
+    throw err;
+  }
+}
+
+async function liveMeta(sessionId: string): Promise<SessionMeta> {
+  const meta = await findSessionMeta({ id: sessionId });
+  if (!meta || meta.deletedAt) throw new NotFoundError({ sessionId });
+  return meta;
+}
+
+/** Sets (or with "" clears) an entry's label; the label entry becomes the leaf (spec §1.6). */
+export function labelEntry(input: { sessionId: string; entryId: string; label: string }): Promise<
+  ActionResult<{ entryId: string; labelEntryId: string; leafId: string | null }>
+> {
+  return settle(() =>
+    withRun(input.sessionId, "edit", async () => {
+      const meta = await liveMeta(input.sessionId);
+      const label = input.label.trim();
+      const result = await setStoredLabel({
+        sessionId: input.sessionId,
+        expectedLeafId: meta.leafId,
+        targetId: input.entryId,
+        label: label === "" ? undefined : label,
+      });
+      return { entryId: input.entryId, labelEntryId: result.entries[0]?.id ?? "", leafId: result.leafId };
+    }),
+  );
+}
+
+/** "Fork to new session" from an entry (spec §1.6 createBranchedSession). */
+export function forkFromEntry(input: { sessionId: string; entryId: string; title?: string }): Promise<ActionResult<{ id: string }>> {
+  return settle(async () => {
+    await liveMeta(input.sessionId);
+    const forked = await forkStoredSession({
+      sessionId: input.sessionId,
+      leafId: input.entryId,
+      ...(input.title ? { title: input.title } : {}),
+    });
+    return { id: forked.sessionId };
+  });
+}
+
+/** Moves the leaf back to where it was before a navigation (the "Undo" toast). */
+export function moveLeafBack(input: { sessionId: string; leafId: string | null; expectedLeafId: string | null }): Promise<
+  ActionResult<{ leafId: string | null }>
+> {
+  return settle(() =>
+    withRun(input.sessionId, "edit", async () => {
+      await liveMeta(input.sessionId);
+      const base = { sessionId: input.sessionId, expectedLeafId: input.expectedLeafId };
+      const result = input.leafId === null ? await resetLeaf(base) : await branch({ ...base, targetId: input.leafId });
+      return { leafId: result.leafId };
+    }),
+  );
+}
+
+export interface SessionSettingsView {
+  /** The effective settings (defaults + the session's override). */
+  settings: Settings;
+  /** The session's override as stored (engine part). */
+  override: Record<string, unknown>;
+  agent: AgentOptions;
+}
+
+export async function changeSessionSettings(
+  input: { sessionId: string } & SessionConfigUpdate,
+): Promise<ActionResult<SessionSettingsView>> {
+  const meta = await findSessionMeta({ id: input.sessionId });
+  if (!meta || meta.deletedAt) return { ok: false, error: "not_found", message: `Session ${input.sessionId} not found` };
+  const { sessionId, ...update } = input;
+  const result = updateSessionConfig(meta.settings, update);
+  if (!result.ok) return { ok: false, error: "invalid_input", message: result.errors.map((e) => e.message).join("; ") };
+  return settle(async () => {
+    await writeSessionSettings({ sessionId, settings: result.stored });
+    const { settings, override, agent } = result.config;
+    return { settings, override, agent };
+  });
+}

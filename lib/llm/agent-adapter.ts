@@ -1,0 +1,108 @@
+/**
+ * The agent's model ports (lib/agent/ports.ts) over lib/llm: `AgentModel` wraps a resolved
+ * registry model with `streamAssistant` (chat steps) and `createSummarizer` (compaction and
+ * branch summaries); `ModelResolver` is the provider registry as the agent sees it. Server-side.
+ *
+ * Contract:
+ * - `stream` never throws (streamAssistant's contract). Tool definitions become AI SDK tools
+ *   with a `jsonSchema(...)` input schema and NO `execute`: the agent runs tools itself
+ *   (lib/agent/turn-runner.ts) and the model call stays one step.
+ * - `summarizer({ onText, remoteEndpoint })` is createSummarizer bound to this model (spec §6, §7).
+ * - `withCompactionModel(chat, compaction)`: the agent has one current model; when a session
+ *   compacts with a different model, the agent gets this wrapper, whose `info` and `stream`
+ *   are the chat model's (so thresholds, overflow checks and usage use the chat window) and
+ *   whose `summarizer` and `hasApiKey` are the compaction model's.
+ * - The resolver's `resolve(ref)` gives undefined for a malformed ref or an unconfigured
+ *   provider (no silent fallback: spec §13.3 step 5 lists only real candidates);
+ *   `listAvailable()` is every listed model, the offline one included.
+ * - Every function takes an optional registry, so tests point it at the fake model server;
+ *   the default is the env-built registry (lib/llm/providers.ts).
+ */
+import type { JSONSchema7 } from "@ai-sdk/provider";
+import { jsonSchema, type ToolSet, tool } from "ai";
+import type { AgentModel, AgentToolDefinition, ModelResolver } from "@/lib/agent/ports";
+import { parseModelRef } from "@/lib/llm/models";
+import { getProviderRegistry, type ProviderRegistry, type ResolvedModel, type ResolveOptions } from "@/lib/llm/providers";
+import { streamAssistant } from "@/lib/llm/stream-assistant";
+import { createSummarizer } from "@/lib/llm/summarizer";
+
+export interface AgentAdapterOptions {
+  registry?: ProviderRegistry;
+  /** For the remote compaction endpoint (spec §7); default global fetch. */
+  fetchImpl?: typeof fetch;
+}
+
+/** Agent tool definitions → AI SDK tools without `execute` (the agent executes them). */
+export function toAiTools(definitions: readonly AgentToolDefinition[] | undefined): ToolSet | undefined {
+  if (!definitions || definitions.length === 0) return undefined;
+  const tools: ToolSet = {};
+  for (const def of definitions) {
+    tools[def.name] = tool({
+      description: def.description,
+      // The workspace tools validate their own arguments (lib/tools/registry.ts).
+      inputSchema: jsonSchema<Record<string, unknown>>(def.inputSchema as JSONSchema7),
+    });
+  }
+  return tools;
+}
+
+/** The AgentModel port over one resolved registry model. */
+export function createAgentModel(resolved: ResolvedModel, opts: Pick<AgentAdapterOptions, "fetchImpl"> = {}): AgentModel {
+  return {
+    info: resolved.info,
+    hasApiKey: resolved.hasApiKey,
+    stream(req) {
+      const tools = toAiTools(req.tools);
+      return streamAssistant({
+        model: resolved,
+        messages: req.messages,
+        ...(req.system !== undefined ? { system: req.system } : {}),
+        ...(tools ? { tools } : {}),
+        ...(req.maxOutputTokens !== undefined ? { maxOutputTokens: req.maxOutputTokens } : {}),
+        ...(req.signal ? { signal: req.signal } : {}),
+        ...(req.onDelta ? { onDelta: req.onDelta } : {}),
+      });
+    },
+    summarizer(summarizerOpts = {}) {
+      return createSummarizer({
+        model: resolved,
+        ...(summarizerOpts.remoteEndpoint ? { remoteEndpoint: summarizerOpts.remoteEndpoint } : {}),
+        ...(summarizerOpts.onText ? { onText: summarizerOpts.onText } : {}),
+        ...(opts.fetchImpl ? { fetchImpl: opts.fetchImpl } : {}),
+      });
+    },
+  };
+}
+
+/** Chats like `chat`, summarizes (and reports API keys) like `compaction`. */
+export function withCompactionModel(chat: AgentModel, compaction: AgentModel): AgentModel {
+  if (chat === compaction) return chat;
+  return {
+    info: chat.info,
+    hasApiKey: compaction.hasApiKey,
+    stream: (req) => chat.stream(req),
+    summarizer: (opts) => compaction.summarizer(opts),
+  };
+}
+
+/** Resolves `ref` through the registry (see providers.ts for `fallback`). */
+export function resolveAgentModel(ref: string | undefined, opts: AgentAdapterOptions & ResolveOptions = {}): AgentModel {
+  const { registry = getProviderRegistry(), fetchImpl, ...resolveOptions } = opts;
+  return createAgentModel(registry.resolveModel(ref, resolveOptions), fetchImpl ? { fetchImpl } : {});
+}
+
+/** The ModelResolver port over the registry. */
+export function createModelResolver(opts: AgentAdapterOptions = {}): ModelResolver {
+  const registry = opts.registry ?? getProviderRegistry();
+  const adapterOpts = opts.fetchImpl ? { fetchImpl: opts.fetchImpl } : {};
+  return {
+    resolve(ref) {
+      if (!parseModelRef(ref)) return undefined;
+      const resolved = registry.resolveModel(ref, { fallback: false });
+      return resolved.hasApiKey ? createAgentModel(resolved, adapterOpts) : undefined;
+    },
+    listAvailable() {
+      return registry.listModels().map((info) => createAgentModel(registry.resolveModel(info.ref), adapterOpts));
+    },
+  };
+}
