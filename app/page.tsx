@@ -1,14 +1,18 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import { SessionList } from "@/components/sessions/session-list";
-import { listSessions } from "@/lib/db/sessions";
+import { listSessions } from "@/lib/db/session-store";
 import { getQueryClient } from "@/lib/query/client";
-import { keys } from "@/lib/query/keys";
+import { SESSION_PAGE_SIZE, sessionListOptions } from "@/lib/query/keys";
 
 export const dynamic = "force-dynamic";
 
+/** The session list: the first page is fetched here, from the store, and hydrated into the client's cache. */
 export default async function HomePage() {
   const qc = getQueryClient();
-  await qc.prefetchQuery({ queryKey: keys.sessions(), queryFn: async () => ({ sessions: await listSessions() }) });
+  await qc.prefetchInfiniteQuery({
+    ...sessionListOptions(""),
+    queryFn: ({ pageParam }) => listSessions({ cursor: pageParam, limit: SESSION_PAGE_SIZE }),
+  });
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <SessionList />

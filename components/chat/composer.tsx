@@ -30,6 +30,8 @@ export function Composer({
   disabled?: boolean;
 }) {
   const ref = useRef<HTMLTextAreaElement>(null);
+  // Grow with the text (up to 240px); `value` is the trigger, read through the element.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure whenever the text changes
   useEffect(() => {
     const el = ref.current;
     if (!el) return;

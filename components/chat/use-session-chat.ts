@@ -93,7 +93,7 @@ export function useSessionChat(sessionId: string) {
 /** The parts of the assistant message still being generated: those after the last step start. */
 export function liveParts(messages: SessionUIMessage[]): SessionUIMessage["parts"] {
   const last = messages.at(-1);
-  if (!last || last.role !== "assistant") return [];
+  if (last?.role !== "assistant") return [];
   let start = 0;
   last.parts.forEach((p, i) => {
     if (p.type === "step-start") start = i + 1;

@@ -44,7 +44,7 @@ export function WorkspaceLayout({ chat, tree, inspector }: { chat: ReactNode; tr
   if (narrow) {
     const content: Record<Pane, ReactNode> = { Chat: chat, Tree: tree, Inspector: inspectorPane };
     return (
-      <div className="flex h-[calc(100vh-3rem)] flex-col">
+      <div className="flex h-full flex-col">
         <div role="tablist" aria-label="Session panes" className="flex border-b border-line">
           {PANES.map((p) => (
             <button
@@ -67,7 +67,7 @@ export function WorkspaceLayout({ chat, tree, inspector }: { chat: ReactNode; tr
   }
 
   return (
-    <div className="h-[calc(100vh-3rem)]">
+    <div className="h-full">
       <Split
         direction="horizontal"
         storageKey="arbor.split.chat"

@@ -1,74 +1,172 @@
 "use client";
-/** The home page: "New session" and the list of sessions, newest activity first. */
-import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+/**
+ * The home page (ui.md "Pages: /"): "New session", the full-text search box, the import drop
+ * zone and the list of sessions, newest activity first, paged by cursor ("Load more", and
+ * automatically when the end of the list scrolls into view). Delete removes the row at once
+ * and offers "Undo" in a toast.
+ */
+import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { createSession } from "@/app/actions";
+import type { SessionSummary } from "@/lib/db/session-rows";
 import { sessionListOptions } from "@/lib/query/keys";
+import { useNow } from "./format";
+import { ImportDropZone } from "./import-drop-zone";
+import { SessionRow } from "./session-row";
+import { type ToastMessage, UndoToast } from "./undo-toast";
+import { useDebounced } from "./use-debounced";
+import { useSessionActions } from "./use-session-actions";
 
-function formatWhen(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
+const SEARCH_DEBOUNCE_MS = 250;
+const errorText = "mb-4 text-red-700 dark:text-red-300";
+
+let toastId = 0;
 
 export function SessionList() {
   const router = useRouter();
-  const { data, error } = useQuery(sessionListOptions());
+  const now = useNow();
+  const [text, setText] = useState("");
+  const query = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useInfiniteQuery({ ...sessionListOptions(query), placeholderData: keepPreviousData });
   const [pending, startTransition] = useTransition();
   const [createError, setCreateError] = useState<string | null>(null);
+  const [toast, setToast] = useState<ToastMessage | null>(null);
+  const search = useRef<HTMLInputElement>(null);
+  const closeToast = useCallback(() => setToast(null), []);
+
+  const showError = useCallback((message: string) => setToast({ id: ++toastId, text: message, tone: "error" }), []);
+  const { rename, remove, restore } = useSessionActions({
+    onDeleted: (session) =>
+      setToast({
+        id: ++toastId,
+        text: "Session deleted",
+        action: {
+          label: "Undo",
+          run: () => {
+            restore.mutate(session, { onSuccess: () => setToast({ id: ++toastId, text: "Session restored" }) });
+            setToast(null);
+            search.current?.focus();
+          },
+        },
+      }),
+    onError: showError,
+  });
 
   const onNew = () =>
     startTransition(async () => {
       setCreateError(null);
       const result = await createSession({});
       if (result.ok) router.push(`/sessions/${result.data.id}`);
-      else setCreateError(result.message ?? "Could not create a session.");
+      else setCreateError(result.message ?? "Could not create a session; try again.");
     });
 
-  const sessions = data?.sessions ?? [];
+  const onRename = useCallback((id: string, title: string) => rename.mutate({ id, title }), [rename.mutate]);
+  const onDelete = useCallback(
+    (session: SessionSummary) => {
+      remove.mutate(session);
+      search.current?.focus(); // the row, and the focused menu with it, is gone
+    },
+    [remove.mutate],
+  );
+
+  // Loads the next page when the end of the list comes into view.
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || !hasNextPage) return;
+    const observer = new IntersectionObserver(
+      (seen) => {
+        if (seen.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: "400px" },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const sessions = list.data?.pages.flatMap((p) => p.sessions) ?? [];
+  const searching = list.isPlaceholderData && list.isFetching;
+  const settledQuery = list.isPlaceholderData ? "" : query;
+
   return (
-    <div className="mx-auto max-w-4xl p-6">
-      <div className="mb-6 flex items-center justify-between gap-4">
-        <h1 className="text-2xl font-semibold">Sessions</h1>
+    <div className="mx-auto max-w-4xl space-y-6 p-6">
+      <div className="flex flex-wrap items-center gap-4">
+        <h1 className="mr-auto text-2xl font-semibold">Sessions</h1>
+        <input
+          ref={search}
+          type="search"
+          aria-label="Search sessions"
+          placeholder="Search sessions"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          className="w-64 max-w-full rounded border border-line bg-[var(--bg)] px-3 py-1.5 placeholder:text-[var(--muted)] focus-visible:outline-2 focus-visible:outline-[var(--color-accent)]"
+        />
         <button
           type="button"
           onClick={onNew}
           disabled={pending}
-          className="rounded bg-[var(--color-accent)] px-3 py-1.5 font-medium text-white disabled:opacity-60 dark:text-black"
+          className="rounded bg-[var(--color-accent)] px-3 py-1.5 font-medium text-white hover:opacity-90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--color-accent)] disabled:opacity-60 dark:text-black"
         >
           {pending ? "Creating…" : "New session"}
         </button>
       </div>
       {createError && (
-        <p role="alert" className="mb-4 text-red-700 dark:text-red-300">
+        <p role="alert" className={errorText}>
           {createError}
         </p>
       )}
-      {error && (
-        <p role="alert" className="mb-4 text-red-700 dark:text-red-300">
-          Could not load sessions: {error.message}
+
+      <ImportDropZone />
+
+      {list.error && (
+        <p role="alert" className={errorText}>
+          Could not load sessions: {list.error.message}.{" "}
+          <button type="button" className="underline" onClick={() => void list.refetch()}>
+            Try again
+          </button>
         </p>
       )}
-      {sessions.length === 0 ? (
-        <p className="text-muted">
-          Arbor shows agent sessions as trees you can chat in, compact and branch. Start a new session, or import a pi /
-          oh-my-pi session file.
-        </p>
+      {searching && <p className="text-sm text-muted">Searching…</p>}
+
+      {sessions.length === 0 && list.isSuccess && !list.isPlaceholderData ? (
+        settledQuery ? (
+          <p className="text-muted">No sessions match “{settledQuery}”.</p>
+        ) : (
+          <p className="text-muted">
+            Arbor shows agent sessions as trees you can chat in, compact and branch: start a new session, or import a
+            pi / oh-my-pi session file (.jsonl).
+          </p>
+        )
       ) : (
-        <ul aria-label="Sessions" className="divide-y divide-[var(--border)] rounded border border-line">
-          {sessions.map((s) => (
-            <li key={s.id} className="flex items-center justify-between gap-4 px-4 py-3">
-              <Link href={`/sessions/${s.id}`} className="font-medium hover:underline">
-                {s.title ?? "Untitled session"}
-              </Link>
-              <span className="text-sm text-muted">
-                {s.model ? `${s.model} · ` : ""}
-                {s.entryCount} {s.entryCount === 1 ? "entry" : "entries"} · {formatWhen(s.lastActivityAt)}
-              </span>
-            </li>
-          ))}
-        </ul>
+        sessions.length > 0 && (
+          <ul
+            aria-label="Sessions"
+            aria-busy={searching || isFetchingNextPage}
+            className="divide-y divide-[var(--border)] rounded border border-line"
+          >
+            {sessions.map((s) => (
+              <SessionRow key={s.id} session={s} now={now} onRename={onRename} onDelete={onDelete} />
+            ))}
+          </ul>
+        )
       )}
+
+      {hasNextPage && (
+        <div ref={sentinel} className="flex justify-center">
+          <button
+            type="button"
+            onClick={() => void fetchNextPage()}
+            disabled={isFetchingNextPage}
+            className="rounded border border-line px-3 py-1.5 hover:bg-[var(--panel)] focus-visible:outline-2 focus-visible:outline-[var(--color-accent)] disabled:opacity-60"
+          >
+            {isFetchingNextPage ? "Loading…" : "Load more"}
+          </button>
+        </div>
+      )}
+
+      <UndoToast toast={toast} onClose={closeToast} />
     </div>
   );
 }

@@ -1,0 +1,178 @@
+/**
+ * POST /api/import?fileName=…&asCopy=0|1&title=… — the raw session file is the request body.
+ *
+ * The body is streamed straight into `importSession` (never buffered whole). The response is
+ * NDJSON (`events.ts`): throttled `progress` events, then one `done` or `error`. Aborting the
+ * request (the browser's Cancel) aborts the import, whose transaction rolls back: nothing saved.
+ * Before streaming: 400 `{ error }` for bad parameters or no body, 413 `{ error }` when the
+ * Content-Length is over the import limit.
+ */
+import { z } from "zod";
+import { formatBytes, ImportError } from "@/lib/db/errors";
+import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/db/import";
+import { type ImportResult, importSession } from "@/lib/db/session-store";
+import type { ImportErrorCode, ImportErrorEvent, ImportEvent } from "./events";
+
+export const dynamic = "force-dynamic";
+
+/** Progress is sent at most this often, or after this many more entries. */
+const PROGRESS_MS = 250;
+const PROGRESS_ENTRIES = 5000;
+
+const paramsSchema = z.object({
+  fileName: z
+    .string({ error: "fileName is required" })
+    .trim()
+    .min(1, "fileName is required")
+    .max(255, "fileName is too long (255 characters at most)")
+    .refine((name) => !/[\u0000-\u001f]/.test(name), "fileName must not contain control characters"),
+  asCopy: z.enum(["0", "1"], { message: "asCopy must be 0 or 1" }).default("0"),
+  title: z.string().max(1000, "title is too long").optional(),
+});
+
+function json(status: number, error: string): Response {
+  return Response.json({ error }, { status });
+}
+
+const CODES: Record<ImportError["code"], ImportErrorCode> = {
+  exists: "exists",
+  not_session: "not_a_session",
+  too_large: "limit",
+  line_too_long: "limit",
+  invalid_entry: "invalid",
+  duplicate_id: "invalid",
+  cancelled: "failed",
+  read_failed: "failed",
+};
+
+function errorEvent(error: unknown, fileName: string): ImportErrorEvent {
+  if (error instanceof ImportError) {
+    return {
+      type: "error",
+      code: CODES[error.code] ?? "failed",
+      message: error.message,
+      ...(error.existingSessionId ? { existingSessionId: error.existingSessionId } : {}),
+    };
+  }
+  console.error(`import of ${fileName} failed`, error);
+  return { type: "error", code: "failed", message: `${fileName}: the import failed on the server; nothing was saved. Try again.` };
+}
+
+/**
+ * The request body as the import's byte source, except that an import that stops early (an
+ * error after the first lines: "exists", a bad header) does not cancel the body. Browsers only
+ * read the response once the whole request is sent, so an unread rest would stall the upload
+ * until the connection is dropped and the browser would see a network error instead of the
+ * message. `drain` reads and discards the rest (bounded), after which the response can end.
+ */
+function drainableSource(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const source: AsyncIterable<Uint8Array> = {
+    [Symbol.asyncIterator]: () => ({
+      next: async () => {
+        const r = await reader.read();
+        return r.done ? { done: true, value: undefined } : { done: false, value: r.value };
+      },
+      return: async () => ({ done: true, value: undefined }),
+    }),
+  };
+  const drain = async (limit: number) => {
+    let bytes = 0;
+    try {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        bytes += r.value.byteLength;
+        if (bytes > limit) break;
+      }
+    } catch {
+      // The client went away: nothing left to read.
+    }
+    await reader.cancel().catch(() => undefined);
+  };
+  return { source, drain, cancel: () => reader.cancel().catch(() => undefined) };
+}
+
+function doneEvent(r: ImportResult): ImportEvent {
+  const { sessionId, title, entryCount, skipped, skippedCount, migrated } = r;
+  return { type: "done", sessionId, title, entryCount, skipped, skippedCount, migrated };
+}
+
+export async function POST(request: Request) {
+  const parsed = paramsSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) return json(400, parsed.error.issues[0]?.message ?? "Bad parameters");
+  const { fileName, title } = parsed.data;
+  const length = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (length > DEFAULT_MAX_IMPORT_BYTES) {
+    return json(413, `${fileName}: file is larger than the ${formatBytes(DEFAULT_MAX_IMPORT_BYTES)} import limit`);
+  }
+  if (!request.body) return json(400, `${fileName}: the request has no file in its body`);
+  const body = drainableSource(request.body);
+
+  // Aborted when the browser goes away (request.signal) or stops reading the response.
+  const abort = new AbortController();
+  const onAbort = () => abort.abort(request.signal.reason);
+  if (request.signal.aborted) onAbort();
+  else request.signal.addEventListener("abort", onAbort, { once: true });
+
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (event: ImportEvent) => {
+        if (abort.signal.aborted) return;
+        try {
+          controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+        } catch {
+          // The response was cancelled meanwhile.
+        }
+      };
+      let lastAt = 0;
+      let lastEntries = 0;
+      const run = async () => {
+        try {
+          const result = await importSession({
+            source: body.source,
+            fileName,
+            ...(title ? { title } : {}),
+            asCopy: parsed.data.asCopy === "1",
+            maxBytes: DEFAULT_MAX_IMPORT_BYTES,
+            ...(length > 0 ? { totalBytes: length } : {}),
+            signal: abort.signal,
+            onProgress: ({ bytes, entries }) => {
+              const now = Date.now();
+              if (now - lastAt < PROGRESS_MS && entries - lastEntries < PROGRESS_ENTRIES) return;
+              lastAt = now;
+              lastEntries = entries;
+              send({ type: "progress", bytes, entries });
+            },
+          });
+          send(doneEvent(result));
+        } catch (error) {
+          if (!abort.signal.aborted) {
+            send(errorEvent(error, fileName));
+            await body.drain(DEFAULT_MAX_IMPORT_BYTES);
+          }
+        } finally {
+          void body.cancel();
+          request.signal.removeEventListener("abort", onAbort);
+          try {
+            controller.close();
+          } catch {
+            // Already cancelled.
+          }
+        }
+      };
+      void run();
+    },
+    cancel(reason) {
+      abort.abort(reason);
+      void body.cancel();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "application/x-ndjson; charset=utf-8",
+      // no-transform: keeps compression from holding events back until the end.
+      "cache-control": "no-store, no-transform",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,143 @@
+"use client";
+/**
+ * The Chat pane (ui.md): the messages of the active path, the live message while a turn runs,
+ * then the toolbar (model picker, context meter, Compact) and the composer.
+ */
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import type { MeterReading } from "@/lib/chat/context-meter";
+import type { SessionEntry } from "@/lib/session/types";
+import { buildChatItems } from "./chat-items";
+import { CompactDialog } from "./compact-dialog";
+import { Composer } from "./composer";
+import { ContextMeter } from "./context-meter";
+import { Markdown } from "./markdown";
+import { MessageView } from "./message-view";
+import { liveParts, useSessionChat } from "./use-session-chat";
+
+export function ChatPane({
+  sessionId,
+  path,
+  meter,
+  selectedEntryId,
+  onInspect,
+  draft,
+  onDraftChange,
+  toolbar,
+}: {
+  sessionId: string;
+  path: SessionEntry[];
+  meter: MeterReading | undefined;
+  selectedEntryId?: string | null;
+  onInspect: (entryId: string) => void;
+  draft: string;
+  onDraftChange: (text: string) => void;
+  /** Extra controls above the composer (model picker, settings). */
+  toolbar?: ReactNode;
+}) {
+  const { chat, send, stop, busy, compaction, retry, turnError, notice } = useSessionChat(sessionId);
+  const items = useMemo(() => buildChatItems(path), [path]);
+  const [compactFocus, setCompactFocus] = useState<string | undefined>();
+  const [compactOpen, setCompactOpen] = useState(false);
+  const bottom = useRef<HTMLDivElement>(null);
+
+  const live = busy ? liveParts(chat.messages) : [];
+  const pendingUser = busy && chat.messages.at(-1)?.role === "user" ? chat.messages.at(-1) : undefined;
+  const liveKey = `${path.length}:${live.length}:${compaction?.text.length ?? 0}`;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the visible content grows
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: "end" });
+  }, [liveKey]);
+
+  return (
+    <section aria-label="Chat" className="flex h-full min-h-0 flex-col">
+      <div role="log" aria-label="Messages" className="min-h-0 flex-1 space-y-3 overflow-y-auto p-3">
+        {items.items.length === 0 && !busy && <p className="text-muted">This session is empty. Send a message to start it.</p>}
+        {items.items.map((item) => (
+          <MessageView key={item.entry.id} item={item} items={items} selected={selectedEntryId === item.entry.id} onInspect={onInspect} />
+        ))}
+        {pendingUser && (
+          <div className="rounded-lg bg-panel px-3 py-2 opacity-70">
+            <div className="mb-1 text-xs font-semibold text-muted">User (sending…)</div>
+            <div className="whitespace-pre-wrap">{pendingUser.parts.map((p) => (p.type === "text" ? p.text : "")).join("")}</div>
+          </div>
+        )}
+        {live.length > 0 && (
+          <article aria-label="assistant message (streaming)" aria-busy="true" className="space-y-2 px-1">
+            <div className="text-xs font-semibold text-muted">Assistant · writing…</div>
+            {live.map((p, i) =>
+              p.type === "reasoning" ? (
+                // biome-ignore lint/suspicious/noArrayIndexKey: streamed parts have no id
+                <details key={i} className="text-sm text-muted" open>
+                  <summary>Thinking</summary>
+                  <div className="whitespace-pre-wrap">{p.text}</div>
+                </details>
+              ) : p.type === "text" ? (
+                // biome-ignore lint/suspicious/noArrayIndexKey: streamed parts have no id
+                <Markdown key={i} text={p.text} />
+              ) : null,
+            )}
+          </article>
+        )}
+        {compaction && !compaction.done && (
+          <div role="status" className="rounded border-l-4 border-[var(--color-compaction)] bg-panel px-3 py-2 text-sm">
+            <div className="font-semibold">
+              {compaction.reason === "overflow" ? "Context overflow — compacting and retrying…" : compaction.reason === "threshold" ? "Context is nearly full — compacting…" : "Compacting…"}
+            </div>
+            {compaction.text && <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap text-xs">{compaction.text}</pre>}
+          </div>
+        )}
+        {compaction?.done && compaction.errorMessage && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+            {compaction.errorMessage}
+          </p>
+        )}
+        {retry && retry.phase === "start" && (
+          <p role="status" className="text-sm text-muted">
+            {retry.errorMessage} — retrying in {Math.round(retry.delayMs / 100) / 10}s (attempt {retry.attempt} of {retry.maxAttempts})
+          </p>
+        )}
+        {retry && retry.phase === "end" && !retry.success && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+            Retries failed: {retry.finalError}
+          </p>
+        )}
+        {notice && <p className="text-xs text-muted">{notice}</p>}
+        {turnError && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+            {turnError.message}
+          </p>
+        )}
+        <div ref={bottom} />
+      </div>
+      <div className="space-y-2 border-t border-line p-3">
+        <div className="flex flex-wrap items-center gap-3">
+          {toolbar}
+          <ContextMeter reading={meter} />
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => {
+              setCompactFocus(undefined);
+              setCompactOpen(true);
+            }}
+            className="ml-auto rounded border border-line px-2 py-1 text-sm disabled:opacity-50"
+          >
+            Compact
+          </button>
+        </div>
+        <Composer
+          value={draft}
+          onChange={onDraftChange}
+          busy={busy}
+          onSend={(text) => void send(text)}
+          onStop={() => void stop()}
+          onCompact={(focus) => {
+            setCompactFocus(focus);
+            setCompactOpen(true);
+          }}
+        />
+      </div>
+      <CompactDialog sessionId={sessionId} focus={compactFocus} open={compactOpen} onClose={() => setCompactOpen(false)} />
+    </section>
+  );
+}

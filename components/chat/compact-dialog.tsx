@@ -1,0 +1,158 @@
+"use client";
+/**
+ * Manual compaction (spec §13.4, ui.md "Long work"): a preview of what will be summarised and
+ * kept, then — once the user confirms — the summary streaming in, with Cancel (nothing is written).
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { errorText, readUIStream } from "@/lib/chat/read-ui-stream";
+import type { ArborDataParts } from "@/lib/chat/ui-types";
+import { keys } from "@/lib/query/keys";
+import type { SessionData } from "@/lib/query/session";
+import { withSavedEntry } from "@/lib/query/session-cache";
+import { Modal } from "./modal";
+
+export interface CompactionPreview {
+  canCompact: boolean;
+  reason?: string;
+  firstKeptEntryId?: string;
+  firstKeptText?: string;
+  counts?: { summarized: number; turnPrefix: number; kept: number };
+  tokensBefore?: number;
+  keptTokens?: number;
+  readFiles?: string[];
+  modifiedFiles?: string[];
+}
+
+type Phase = { kind: "loading" } | { kind: "preview"; preview: CompactionPreview } | { kind: "running"; text: string } | { kind: "done" } | { kind: "error"; message: string } | { kind: "cancelled" };
+
+export function CompactDialog({ sessionId, focus, open, onClose }: { sessionId: string; focus?: string; open: boolean; onClose: () => void }) {
+  const qc = useQueryClient();
+  const [phase, setPhase] = useState<Phase>({ kind: "loading" });
+  const abort = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    setPhase({ kind: "loading" });
+    const ctrl = new AbortController();
+    const q = focus ? `?focus=${encodeURIComponent(focus)}` : "";
+    fetch(`/api/sessions/${encodeURIComponent(sessionId)}/compact${q}`, { signal: ctrl.signal })
+      .then(async (res) => (res.ok ? setPhase({ kind: "preview", preview: (await res.json()) as CompactionPreview }) : setPhase({ kind: "error", message: await errorText(res) })))
+      .catch((e: Error) => !ctrl.signal.aborted && setPhase({ kind: "error", message: e.message }));
+    return () => ctrl.abort();
+  }, [open, focus, sessionId]);
+
+  const run = async () => {
+    const ctrl = new AbortController();
+    abort.current = ctrl;
+    setPhase({ kind: "running", text: "" });
+    try {
+      const res = await fetch(`/api/sessions/${encodeURIComponent(sessionId)}/compact`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(focus ? { focus } : {}),
+        signal: ctrl.signal,
+      });
+      if (!res.ok) return setPhase({ kind: "error", message: await errorText(res) });
+      let failed: string | undefined;
+      for await (const chunk of readUIStream(res)) {
+        if (chunk.type === "data-compaction") {
+          const d = chunk.data as ArborDataParts["compaction"];
+          if (d.phase === "delta") setPhase((p) => (p.kind === "running" ? { kind: "running", text: p.text + d.delta } : p));
+          if (d.phase === "end" && d.errorMessage) failed = d.errorMessage;
+        } else if (chunk.type === "data-entry") {
+          const d = chunk.data as ArborDataParts["entry"];
+          qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withSavedEntry(old, d.entry, d.leafId));
+        } else if (chunk.type === "data-error") {
+          failed = (chunk.data as ArborDataParts["error"]).message;
+        }
+      }
+      if (failed) return setPhase({ kind: "error", message: failed });
+      setPhase({ kind: "done" });
+      void qc.invalidateQueries({ queryKey: keys.session(sessionId) });
+      onClose();
+    } catch (e) {
+      if (ctrl.signal.aborted) setPhase({ kind: "cancelled" });
+      else setPhase({ kind: "error", message: (e as Error).message });
+    } finally {
+      abort.current = null;
+    }
+  };
+
+  const cancel = () => {
+    if (abort.current) abort.current.abort();
+    else onClose();
+  };
+
+  return (
+    <Modal open={open} title="Compact session" onClose={cancel}>
+      {focus && (
+        <p className="mb-2 text-sm">
+          Focus: <q>{focus}</q>
+        </p>
+      )}
+      {phase.kind === "loading" && <p role="status">Preparing the compaction plan…</p>}
+      {phase.kind === "preview" && <PreviewBody preview={phase.preview} />}
+      {phase.kind === "running" && (
+        <div>
+          <p role="status" className="mb-2 font-medium">
+            Summarizing…
+          </p>
+          <pre role="log" aria-label="Summary so far" className="max-h-80 overflow-auto rounded border border-line bg-panel p-2 text-sm whitespace-pre-wrap">
+            {phase.text || " "}
+          </pre>
+        </div>
+      )}
+      {phase.kind === "cancelled" && <p role="status">Compaction cancelled — nothing was written.</p>}
+      {phase.kind === "error" && (
+        <p role="alert" className="text-red-700 dark:text-red-300">
+          {phase.message}
+        </p>
+      )}
+      <div className="mt-4 flex justify-end gap-2">
+        {phase.kind === "running" ? (
+          <button type="button" onClick={cancel} className="rounded border border-line px-3 py-1.5">
+            Cancel
+          </button>
+        ) : (
+          <>
+            <button type="button" onClick={onClose} className="rounded border border-line px-3 py-1.5">
+              {phase.kind === "preview" ? "Cancel" : "Close"}
+            </button>
+            {phase.kind === "preview" && phase.preview.canCompact && (
+              <button type="button" onClick={run} className="rounded bg-[var(--color-compaction)] px-3 py-1.5 font-medium text-black">
+                Compact
+              </button>
+            )}
+          </>
+        )}
+      </div>
+    </Modal>
+  );
+}
+
+function PreviewBody({ preview }: { preview: CompactionPreview }) {
+  if (!preview.canCompact) return <p role="status">{preview.reason ?? "Nothing to compact."}</p>;
+  const c = preview.counts;
+  return (
+    <div className="space-y-2 text-sm">
+      <p>
+        Summarise <strong>{c?.summarized ?? 0}</strong> messages{c?.turnPrefix ? <> and the first {c.turnPrefix} of a long turn</> : null}, keep the last{" "}
+        <strong>{c?.kept ?? 0}</strong> messages verbatim.
+      </p>
+      {preview.firstKeptText && (
+        <p>
+          The model's memory will start at: <q className="italic">{preview.firstKeptText}</q>
+        </p>
+      )}
+      <p>
+        Context now: {(preview.tokensBefore ?? 0).toLocaleString()} tokens; kept part: about {(preview.keptTokens ?? 0).toLocaleString()} tokens plus the summary.
+      </p>
+      {(preview.readFiles?.length ?? 0) + (preview.modifiedFiles?.length ?? 0) > 0 && (
+        <p className="text-muted">
+          Files tracked: {preview.readFiles?.length ?? 0} read, {preview.modifiedFiles?.length ?? 0} modified.
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,187 @@
+"use client";
+/**
+ * Going to another point of the tree (spec §11.4, §16.5; ui.md "Click a node: go there").
+ * With branch summaries on, "Summarize branch?" asks first: No summary / Summarize / Summarize
+ * with custom prompt (a text box). While summarising, the summary streams in with Cancel;
+ * cancelling writes nothing and leaves the leaf where it was.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import { Modal } from "@/components/chat/modal";
+import { errorText, readUIStream } from "@/lib/chat/read-ui-stream";
+import type { ArborDataParts } from "@/lib/chat/ui-types";
+import { keys } from "@/lib/query/keys";
+import type { SessionData } from "@/lib/query/session";
+import { withLeaf, withSavedEntry } from "@/lib/query/session-cache";
+
+export interface NavigationOutcome {
+  previousLeafId: string | null;
+  leafId: string | null;
+  editorText?: string;
+  summarized: boolean;
+}
+
+interface NavigatedPart {
+  leafId: string | null;
+  editorText?: string;
+  cancelled: boolean;
+  aborted?: boolean;
+  summaryEntryId?: string;
+}
+
+/** Runs a navigation request and applies the streamed entries to the cache. */
+export async function runNavigation(opts: {
+  sessionId: string;
+  targetId: string;
+  summarize: boolean;
+  customInstructions?: string;
+  signal?: AbortSignal;
+  onSummaryText?: (delta: string) => void;
+  apply: (entry: ArborDataParts["entry"]) => void;
+}): Promise<NavigatedPart> {
+  const res = await fetch(`/api/sessions/${encodeURIComponent(opts.sessionId)}/navigate`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ targetId: opts.targetId, summarize: opts.summarize, customInstructions: opts.customInstructions || undefined }),
+    signal: opts.signal,
+  });
+  if (!res.ok) throw new Error(await errorText(res));
+  let result: NavigatedPart | undefined;
+  let failure: string | undefined;
+  for await (const chunk of readUIStream(res)) {
+    if (chunk.type === "data-branchSummary") {
+      const d = chunk.data as { phase: string; delta?: string; errorMessage?: string };
+      if (d.phase === "delta" && d.delta) opts.onSummaryText?.(d.delta);
+      if (d.errorMessage) failure = d.errorMessage;
+    } else if (chunk.type === "data-entry") opts.apply(chunk.data as ArborDataParts["entry"]);
+    else if (chunk.type === "data-navigated") result = chunk.data as NavigatedPart;
+    else if (chunk.type === "data-error") failure = (chunk.data as ArborDataParts["error"]).message;
+  }
+  if (failure) throw new Error(failure);
+  if (!result) throw new Error("The server ended the navigation without a result.");
+  return result;
+}
+
+type Step = { kind: "choose" } | { kind: "custom" } | { kind: "running"; text: string } | { kind: "error"; message: string };
+
+export function NavigateDialog({
+  sessionId,
+  targetId,
+  targetText,
+  previousLeafId,
+  onClose,
+  onNavigated,
+}: {
+  sessionId: string;
+  targetId: string | null;
+  targetText: string;
+  previousLeafId: string | null;
+  onClose: (status?: string) => void;
+  onNavigated: (outcome: NavigationOutcome) => void;
+}) {
+  const qc = useQueryClient();
+  const [step, setStep] = useState<Step>({ kind: "choose" });
+  const [custom, setCustom] = useState("");
+  const abort = useRef<AbortController | null>(null);
+
+  const go = async (summarize: boolean, customInstructions?: string) => {
+    if (!targetId) return;
+    const ctrl = new AbortController();
+    abort.current = ctrl;
+    setStep({ kind: "running", text: "" });
+    try {
+      const result = await runNavigation({
+        sessionId,
+        targetId,
+        summarize,
+        customInstructions,
+        signal: ctrl.signal,
+        onSummaryText: (d) => setStep((s) => (s.kind === "running" ? { kind: "running", text: s.text + d } : s)),
+        apply: (d) => qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withSavedEntry(old, d.entry, d.leafId)),
+      });
+      if (result.aborted) return onClose("Branch summarization cancelled");
+      if (result.cancelled) return onClose("Navigation cancelled");
+      qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, result.leafId));
+      void qc.invalidateQueries({ queryKey: keys.session(sessionId) });
+      onNavigated({ previousLeafId, leafId: result.leafId, editorText: result.editorText, summarized: summarize });
+    } catch (e) {
+      if (ctrl.signal.aborted) onClose("Branch summarization cancelled");
+      else setStep({ kind: "error", message: (e as Error).message });
+    } finally {
+      abort.current = null;
+    }
+  };
+
+  const cancel = () => {
+    if (abort.current) abort.current.abort();
+    else if (step.kind === "custom") setStep({ kind: "choose" });
+    else onClose();
+  };
+
+  return (
+    <Modal open={targetId !== null} title="Summarize branch?" onClose={cancel}>
+      <p className="mb-3 text-sm text-muted">
+        Go to: <q>{targetText}</q>. A summary of the branch you leave is attached there, so the model keeps what it learned.
+      </p>
+      {step.kind === "choose" && (
+        <div className="flex flex-wrap justify-end gap-2">
+          <button type="button" onClick={() => onClose()} className="rounded border border-line px-3 py-1.5">
+            Cancel
+          </button>
+          <button type="button" onClick={() => void go(false)} className="rounded border border-line px-3 py-1.5">
+            No summary
+          </button>
+          <button type="button" onClick={() => setStep({ kind: "custom" })} className="rounded border border-line px-3 py-1.5">
+            Summarize with custom prompt
+          </button>
+          <button type="button" onClick={() => void go(true)} className="rounded bg-[var(--color-branch)] px-3 py-1.5 font-medium text-white dark:text-black">
+            Summarize
+          </button>
+        </div>
+      )}
+      {step.kind === "custom" && (
+        <div className="space-y-2">
+          <label className="block text-sm font-medium" htmlFor="branch-custom-prompt">
+            Custom summarization instructions
+          </label>
+          <textarea id="branch-custom-prompt" value={custom} onChange={(e) => setCustom(e.target.value)} rows={4} className="w-full rounded border border-line bg-[var(--bg)] p-2" />
+          <div className="flex justify-end gap-2">
+            <button type="button" onClick={() => setStep({ kind: "choose" })} className="rounded border border-line px-3 py-1.5">
+              Back
+            </button>
+            <button type="button" disabled={!custom.trim()} onClick={() => void go(true, custom.trim())} className="rounded bg-[var(--color-branch)] px-3 py-1.5 font-medium text-white disabled:opacity-50 dark:text-black">
+              Summarize
+            </button>
+          </div>
+        </div>
+      )}
+      {step.kind === "running" && (
+        <div>
+          <p role="status" className="mb-2 font-medium">
+            Summarizing branch…
+          </p>
+          <pre role="log" aria-label="Branch summary so far" className="max-h-72 overflow-auto rounded border border-line bg-panel p-2 text-sm whitespace-pre-wrap">
+            {step.text || " "}
+          </pre>
+          <div className="mt-3 flex justify-end">
+            <button type="button" onClick={cancel} className="rounded border border-line px-3 py-1.5">
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      {step.kind === "error" && (
+        <div>
+          <p role="alert" className="text-red-700 dark:text-red-300">
+            {step.message}
+          </p>
+          <div className="mt-3 flex justify-end">
+            <button type="button" onClick={() => onClose()} className="rounded border border-line px-3 py-1.5">
+              Close
+            </button>
+          </div>
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,109 @@
+"use client";
+/**
+ * Per-session controls for the workspace: the effective settings (defaults + the session's
+ * override, read with lib/chat/session-config), the chat model and its context window, the model
+ * picker and settings panel shown above the composer, and typed wrappers of the server actions.
+ */
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useCallback, useMemo, useState } from "react";
+import { forkSession, setLabel as setLabelAction, undoNavigation as undoAction, updateSessionSettings } from "@/app/sessions/[id]/actions";
+import { SettingsPanel } from "@/components/settings/settings-panel";
+import type { ActionResult } from "@/lib/action-result";
+import { readSessionConfig, type SessionConfig } from "@/lib/chat/session-config";
+import { keys } from "@/lib/query/keys";
+import type { SessionData } from "@/lib/query/session";
+import { buildToolCallIndex, rowText as engineRowText } from "@/lib/session/tree-row-text";
+import type { SessionEntry } from "@/lib/session/types";
+import { FALLBACK_CONTEXT_WINDOW, type Settings } from "@/lib/settings";
+import { type ModelOption, modelsOptions } from "./models-query";
+
+export interface SessionControls {
+  config: SessionConfig;
+  settings: Settings;
+  chatModel: ModelOption | undefined;
+  contextWindow: number;
+  toolbar: ReactNode;
+  rowText(entry: SessionEntry): string;
+  setLabel(entryId: string, label: string): Promise<ActionResult<unknown>>;
+  fork(entryId: string): Promise<ActionResult<{ id: string }>>;
+  undoNavigation(leafId: string | null, expectedLeafId: string | null): Promise<ActionResult<unknown>>;
+}
+
+export function useSessionControls(sessionId: string, data: SessionData): SessionControls {
+  const qc = useQueryClient();
+  const { data: models } = useQuery(modelsOptions());
+  const config = useMemo(() => readSessionConfig(data.session.settings), [data.session.settings]);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const toolCalls = useMemo(() => buildToolCallIndex(data.entries), [data.entries]);
+
+  const chosenRef = config.agent.chatModel ?? config.settings.modelRoles.default ?? models?.defaultModel;
+  const chatModel = models?.models.find((m) => m.ref === chosenRef) ?? models?.models.find((m) => m.ref === models.defaultModel);
+  const contextWindow = chatModel?.contextWindow ?? FALLBACK_CONTEXT_WINDOW;
+
+  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: keys.session(sessionId) }), [qc, sessionId]);
+
+  const changeModel = async (ref: string) => {
+    const r = await updateSessionSettings({ sessionId, chatModel: ref });
+    if (r.ok) await refresh();
+    return r;
+  };
+
+  const toolbar = (
+    <>
+      <label className="flex items-center gap-1 text-xs">
+        <span className="text-muted">Model</span>
+        <select
+          aria-label="Chat model"
+          value={chatModel?.ref ?? ""}
+          onChange={(e) => void changeModel(e.target.value)}
+          className="max-w-48 rounded border border-line bg-[var(--bg)] px-1 py-0.5"
+        >
+          {(models?.models ?? []).map((m) => (
+            <option key={m.ref} value={m.ref}>
+              {m.offline ? "Offline model" : m.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {chatModel?.offline && <span className="rounded bg-panel px-1.5 py-0.5 text-xs">Offline model — no LLM configured</span>}
+      <button type="button" onClick={() => setSettingsOpen(true)} className="rounded border border-line px-2 py-1 text-xs">
+        Settings
+      </button>
+      {settingsOpen && (
+        <SettingsPanel
+          config={config}
+          models={models?.models ?? []}
+          onClose={() => setSettingsOpen(false)}
+          onSave={async (update) => {
+            const r = await updateSessionSettings({ sessionId, ...update });
+            if (r.ok) {
+              await refresh();
+              setSettingsOpen(false);
+            }
+            return r;
+          }}
+        />
+      )}
+    </>
+  );
+
+  return {
+    config,
+    settings: config.settings,
+    chatModel,
+    contextWindow,
+    toolbar,
+    rowText: (entry) => engineRowText(entry, { toolCallsById: toolCalls }),
+    setLabel: async (entryId, label) => {
+      const r = await setLabelAction({ sessionId, entryId, label });
+      if (r.ok) await refresh();
+      return r;
+    },
+    fork: (entryId) => forkSession({ sessionId, entryId }),
+    undoNavigation: async (leafId, expectedLeafId) => {
+      const r = await undoAction({ sessionId, leafId, expectedLeafId });
+      if (r.ok) await refresh();
+      return r;
+    },
+  };
+}

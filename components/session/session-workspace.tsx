@@ -1,0 +1,189 @@
+"use client";
+/**
+ * The session workspace (ui.md): Chat, Tree and Inspector on one screen, kept in step. Moving in
+ * the canvas re-renders the chat for the new path; a sent message appends a node and the canvas
+ * follows the leaf. Implements spec §16.5 selection: "Already at this point", the
+ * "Summarize branch?" dialog, the editor-text rule (§11.4) and Undo after a move without summary.
+ */
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter, useSearchParams } from "next/navigation";
+import { useCallback, useMemo, useState } from "react";
+import { ChatPane } from "@/components/chat/chat-pane";
+import { TreeCanvas } from "@/components/tree";
+import { type ContextAction, entryIdOf } from "@/components/tree/types";
+import { readContextMeter } from "@/lib/chat/context-meter";
+import { keys } from "@/lib/query/keys";
+import { type SessionData, sessionDataOptions } from "@/lib/query/session";
+import { withLeaf } from "@/lib/query/session-cache";
+import { buildSessionContext } from "@/lib/session/context";
+import { contentText } from "@/lib/session/tree-row-text";
+import type { TreeFilter } from "@/lib/session/tree-filter";
+import { InspectorSlot } from "./inspector-slot";
+import { LabelDialog } from "./label-dialog";
+import { NavigateDialog, type NavigationOutcome, runNavigation } from "./navigate-dialog";
+import { type SessionControls, useSessionControls } from "./session-controls";
+import { StatusToast, type Toast } from "./status-toast";
+import { useSessionView } from "./use-session-view";
+import { WorkspaceLayout } from "./workspace-layout";
+
+export function SessionWorkspace({ sessionId }: { sessionId: string }) {
+  const { data, error } = useQuery(sessionDataOptions(sessionId));
+  if (error) return <p role="alert" className="p-6 text-red-700 dark:text-red-300">Could not load this session: {error.message}</p>;
+  if (!data) return <p className="p-6 text-muted">Loading session…</p>;
+  return <Workspace sessionId={sessionId} data={data} />;
+}
+
+function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }) {
+  const qc = useQueryClient();
+  const router = useRouter();
+  const params = useSearchParams();
+  const leafId = data.session.leafId;
+  const view = useSessionView(data.entries, leafId);
+  const controls: SessionControls = useSessionControls(sessionId, data);
+
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [filter, setFilter] = useState<TreeFilter>("default");
+  const [search, setSearch] = useState("");
+  const [draft, setDraft] = useState("");
+  const [toast, setToast] = useState<Toast | null>(null);
+  const [navTarget, setNavTarget] = useState<string | null>(null);
+  const [labelTarget, setLabelTarget] = useState<string | null>(null);
+  const centerOn = params.get("entry") ?? undefined;
+
+  const messages = useMemo(() => buildSessionContext(view.path, leafId ?? undefined).messages, [view.path, leafId]);
+  const meter = useMemo(
+    () => readContextMeter(view.path, messages, controls.contextWindow, controls.settings.compaction.reserveTokens),
+    [view.path, messages, controls.contextWindow, controls.settings.compaction.reserveTokens],
+  );
+
+  const say = useCallback((text: string, action?: Toast["action"]) => setToast({ text, action }), []);
+
+  const afterNavigation = useCallback(
+    (o: NavigationOutcome) => {
+      setNavTarget(null);
+      if (o.editorText && draft.trim() === "") setDraft(o.editorText);
+      const undo = o.summarized
+        ? undefined
+        : {
+            label: "Undo",
+            run: () => {
+              void controls.undoNavigation(o.previousLeafId, o.leafId).then((r) => {
+                if (r.ok) qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, o.previousLeafId));
+                else say(r.message ?? "Could not undo the move.");
+              });
+            },
+          };
+      say("Navigated to selected point", undo);
+    },
+    [draft, controls, qc, sessionId, say],
+  );
+
+  const activate = useCallback(
+    (entryId: string) => {
+      if (entryId === leafId) return say("Already at this point");
+      if (controls.settings.branchSummary.enabled) return setNavTarget(entryId);
+      void runNavigation({
+        sessionId,
+        targetId: entryId,
+        summarize: false,
+        apply: () => undefined,
+      })
+        .then((r) => {
+          qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, r.leafId));
+          afterNavigation({ previousLeafId: leafId, leafId: r.leafId, editorText: r.editorText, summarized: false });
+        })
+        .catch((e: Error) => say(e.message));
+    },
+    [leafId, controls.settings.branchSummary.enabled, sessionId, qc, afterNavigation, say],
+  );
+
+  const onContextAction = useCallback(
+    (action: ContextAction, entryId: string) => {
+      const entry = view.byId.get(entryId);
+      if (action === "inspect") setSelectedId(entryId);
+      else if (action === "label") setLabelTarget(entryId);
+      else if (action === "copy-link") {
+        const url = `${window.location.origin}/sessions/${encodeURIComponent(sessionId)}?entry=${encodeURIComponent(entryId)}`;
+        void navigator.clipboard?.writeText(url).then(
+          () => say("Link copied"),
+          () => say(url),
+        );
+      } else if (action === "fork") {
+        void controls.fork(entryId).then((r) => (r.ok ? router.push(`/sessions/${r.data.id}`) : say(r.message ?? "Could not fork the session.")));
+      } else if (action === "edit-resend" && entry?.type === "message" && entry.message.role === "user") {
+        const text = contentText(entry.message.content);
+        void runNavigation({ sessionId, targetId: entryId, summarize: false, apply: () => undefined })
+          .then((r) => {
+            qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, r.leafId));
+            setDraft(text);
+            say("Edit the message and send it to start a new branch");
+          })
+          .catch((e: Error) => say(e.message));
+      }
+    },
+    [view.byId, sessionId, controls, router, qc, say],
+  );
+
+  const navEntry = navTarget ? view.byId.get(navTarget) : undefined;
+  return (
+    <>
+      <WorkspaceLayout
+        chat={
+          <ChatPane
+            sessionId={sessionId}
+            path={view.path}
+            meter={meter}
+            selectedEntryId={selectedId ? entryIdOf(selectedId) : null}
+            onInspect={(id) => setSelectedId(id)}
+            draft={draft}
+            onDraftChange={setDraft}
+            toolbar={controls.toolbar}
+          />
+        }
+        tree={
+          <TreeCanvas
+            entries={data.entries}
+            leafId={leafId}
+            labels={view.labels}
+            selectedId={selectedId}
+            onSelect={setSelectedId}
+            onActivate={activate}
+            onContextAction={onContextAction}
+            centerOn={centerOn}
+            filter={filter}
+            onFilterChange={setFilter}
+            search={search}
+            onSearchChange={setSearch}
+          />
+        }
+        inspector={<InspectorSlot sessionId={sessionId} entryId={selectedId ? entryIdOf(selectedId) : null} onFocusEntry={setSelectedId} />}
+      />
+      {navTarget && (
+        <NavigateDialog
+          sessionId={sessionId}
+          targetId={navTarget}
+          targetText={navEntry ? controls.rowText(navEntry) : navTarget}
+          previousLeafId={leafId}
+          onClose={(status) => {
+            setNavTarget(null);
+            if (status) say(status);
+          }}
+          onNavigated={afterNavigation}
+        />
+      )}
+      {labelTarget && (
+        <LabelDialog
+          open
+          initial={view.labels.get(labelTarget) ?? ""}
+          onClose={() => setLabelTarget(null)}
+          onSave={(label) => {
+            const target = labelTarget;
+            setLabelTarget(null);
+            void controls.setLabel(target, label).then((r) => say(r.ok ? (label ? `Labelled “${label}”` : "Label removed") : (r.message ?? "Could not save the label.")));
+          }}
+        />
+      )}
+      <StatusToast toast={toast} onDone={() => setToast(null)} />
+    </>
+  );
+}

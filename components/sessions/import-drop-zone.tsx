@@ -1,0 +1,89 @@
+"use client";
+/**
+ * "Import session": a file picker and a drop target for one or more pi / oh-my-pi `.jsonl`
+ * files, with one progress row per file (ui.md "Long work": progress and Cancel; cancelling
+ * saves nothing).
+ */
+import { type DragEvent, useRef, useState } from "react";
+import { ImportRow } from "./import-row";
+import { useImports } from "./use-imports";
+
+function hasFiles(e: DragEvent): boolean {
+  return Array.from(e.dataTransfer.types).includes("Files");
+}
+
+export function ImportDropZone() {
+  const { items, ...actions } = useImports();
+  const input = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  // dragenter / dragleave fire for every child; count them to know when the pointer really left.
+  const depth = useRef(0);
+
+  const onDragEnter = (e: DragEvent) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    depth.current += 1;
+    setDragging(true);
+  };
+  const onDragLeave = () => {
+    depth.current = Math.max(0, depth.current - 1);
+    if (depth.current === 0) setDragging(false);
+  };
+  const onDragOver = (e: DragEvent) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = "copy";
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    depth.current = 0;
+    setDragging(false);
+    if (e.dataTransfer.files.length > 0) actions.add(Array.from(e.dataTransfer.files));
+  };
+
+  return (
+    <section
+      aria-label="Import session"
+      onDragEnter={onDragEnter}
+      onDragLeave={onDragLeave}
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+      className={`rounded-lg border-2 border-dashed p-4 transition-colors ${
+        dragging ? "border-[var(--color-accent)] bg-blue-50 dark:bg-blue-950/40" : "border-line"
+      }`}
+    >
+      <div className="flex flex-wrap items-center gap-3">
+        <button
+          type="button"
+          onClick={() => input.current?.click()}
+          className="rounded border border-line px-3 py-1.5 font-medium hover:bg-[var(--panel)] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-[var(--color-accent)]"
+        >
+          Import session
+        </button>
+        <p className="text-sm text-muted">
+          {dragging ? "Drop to import." : "Choose or drop one or more .jsonl session files from pi or oh-my-pi."}
+        </p>
+        <input
+          ref={input}
+          type="file"
+          accept=".jsonl"
+          multiple
+          hidden
+          tabIndex={-1}
+          onChange={(e) => {
+            const files = Array.from(e.currentTarget.files ?? []);
+            e.currentTarget.value = ""; // choosing the same file again still fires change
+            if (files.length > 0) actions.add(files);
+          }}
+        />
+      </div>
+      {items.length > 0 && (
+        <ul aria-label="Imports" className="mt-3 divide-y divide-[var(--border)] rounded border border-line bg-[var(--bg)]">
+          {items.map((item) => (
+            <ImportRow key={item.key} item={item} actions={actions} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

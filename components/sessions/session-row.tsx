@@ -1,0 +1,95 @@
+"use client";
+/**
+ * One row of the session list: title link, model, entry count, last activity, the search
+ * snippet when the row matched a search in its entries, and the "Session actions" menu.
+ * Rename edits the title in place: Enter (or leaving the field) saves, Escape cancels.
+ */
+import Link from "next/link";
+import { memo, useEffect, useRef, useState } from "react";
+import type { SessionSummary } from "@/lib/db/session-rows";
+import { formatCount, formatFullDate, formatWhen } from "./format";
+import { SessionActionsMenu } from "./session-actions-menu";
+
+export interface SessionRowProps {
+  session: SessionSummary;
+  now: number | null;
+  onRename: (id: string, title: string) => void;
+  onDelete: (session: SessionSummary) => void;
+}
+
+function RenameField(props: { initial: string; onDone: (title: string | null) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const finished = useRef(false);
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, []);
+  const finish = (title: string | null) => {
+    if (finished.current) return;
+    finished.current = true;
+    props.onDone(title);
+  };
+  return (
+    <input
+      ref={input}
+      aria-label="Session title"
+      defaultValue={props.initial}
+      maxLength={200}
+      onKeyDown={(e) => {
+        if (e.key === "Enter") {
+          e.preventDefault();
+          finish(e.currentTarget.value);
+        } else if (e.key === "Escape") {
+          e.preventDefault();
+          finish(null);
+        }
+      }}
+      onBlur={(e) => finish(e.currentTarget.value)}
+      className="w-full rounded border border-line bg-[var(--bg)] px-2 py-0.5 font-medium focus-visible:outline-2 focus-visible:outline-[var(--color-accent)]"
+    />
+  );
+}
+
+export const SessionRow = memo(function SessionRow({ session: s, now, onRename, onDelete }: SessionRowProps) {
+  const [editing, setEditing] = useState(false);
+  const actions = useRef<HTMLButtonElement>(null);
+  const title = s.title ?? "Untitled session";
+  const href = `/sessions/${encodeURIComponent(s.id)}${s.match ? `?entry=${encodeURIComponent(s.match.entryId)}` : ""}`;
+
+  const done = (next: string | null) => {
+    setEditing(false);
+    if (next !== null && next.trim() !== (s.title ?? "")) onRename(s.id, next);
+    queueMicrotask(() => actions.current?.focus());
+  };
+
+  return (
+    <li className="flex items-start gap-3 px-4 py-3">
+      <div className="min-w-0 flex-1">
+        {editing ? (
+          <RenameField initial={s.title ?? ""} onDone={done} />
+        ) : (
+          <Link href={href} className="block truncate font-medium hover:underline focus-visible:underline">
+            {title}
+          </Link>
+        )}
+        <p className="mt-0.5 text-sm text-muted">
+          {s.model && (
+            <>
+              <span className="font-mono text-xs">{s.model}</span> ·{" "}
+            </>
+          )}
+          {formatCount(s.entryCount, "entry", "entries")} ·{" "}
+          <time dateTime={s.lastActivityAt} title={now === null ? undefined : formatFullDate(s.lastActivityAt)}>
+            {now === null ? "" : formatWhen(s.lastActivityAt, now)}
+          </time>
+        </p>
+        {s.match && s.match.snippet !== "" && (
+          <p className="mt-1 line-clamp-2 text-sm text-muted">
+            <span className="sr-only">Matched: </span>… {s.match.snippet} …
+          </p>
+        )}
+      </div>
+      <SessionActionsMenu sessionId={s.id} buttonRef={actions} onRename={() => setEditing(true)} onDelete={() => onDelete(s)} />
+    </li>
+  );
+});
