@@ -1,0 +1,182 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+
+/**
+ * The home page with a real pi session: import through the file picker, list, full-text
+ * search, open, rename, delete + Undo, export, and re-import "Import as copy".
+ */
+const FIXTURES = process.env.ARBOR_FIXTURES ?? path.resolve(process.cwd(), "../shared/fixtures");
+const LARGE = path.join(FIXTURES, "large-session.jsonl");
+const hasFixture = existsSync(LARGE);
+
+async function chooseFiles(page: Page, files: Parameters<import("@playwright/test").FileChooser["setFiles"]>[0]) {
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("region", { name: "Import session" }).getByRole("button", { name: "Import session" }).click();
+  await (await chooser).setFiles(files);
+}
+
+function importRow(page: Page, fileName: string) {
+  return page.getByRole("list", { name: "Imports" }).getByRole("listitem", { name: fileName }).first();
+}
+
+function sessionRow(page: Page, id: string) {
+  return page
+    .getByRole("list", { name: "Sessions" })
+    .getByRole("listitem")
+    .filter({ has: page.locator(`a[href^="/sessions/${id}"]`) });
+}
+
+test.describe("sessions with the large-session fixture", () => {
+  test.skip(!hasFixture, `fixture not found: ${LARGE} (set ARBOR_FIXTURES to the shared fixtures folder)`);
+
+  test("import, list, search, open, rename, delete + Undo, export, import as copy", async ({ page }) => {
+    await page.goto("/");
+    await chooseFiles(page, LARGE);
+
+    const row = importRow(page, "large-session.jsonl");
+    await expect(row).toContainText("(1,018 entries", { timeout: 30_000 });
+    const open = row.getByRole("link", { name: "Open" });
+    const href = await open.getAttribute("href");
+    const id = href!.split("/").pop()!;
+    expect(id).toBe("d703a1a9-1b7b-4fb1-b512-c9738b1fe617");
+
+    // Listed with its entry count (the import refreshed the list).
+    const listed = sessionRow(page, id);
+    await expect(listed).toContainText("1,018 entries");
+    await expect(listed.getByRole("link")).toHaveText("/mode"); // title: the first user message
+
+    // Full-text search on the server: "fibonacci" only occurs in this session's entries.
+    const search = page.getByRole("searchbox", { name: "Search sessions" });
+    await search.fill("fibonacci");
+    await expect(listed.getByRole("link")).toHaveAttribute("href", new RegExp(`^/sessions/${id}\\?entry=`));
+    await expect(listed).toContainText(/fibonacci/i);
+    await expect(page.getByRole("list", { name: "Sessions" }).getByRole("listitem")).toHaveCount(1);
+    await search.fill("zqxjkvw");
+    await expect(page.getByText("No sessions match “zqxjkvw”.")).toBeVisible();
+    await search.fill("");
+    await expect(listed).toBeVisible();
+
+    // Open it, come back.
+    await listed.getByRole("link", { name: "/mode" }).click();
+    await expect(page).toHaveURL(new RegExp(`/sessions/${id}$`));
+    await page.goBack();
+    await expect(page.getByRole("heading", { name: "Sessions" })).toBeVisible();
+
+    // Rename in place: Escape cancels, Enter saves; it survives a reload.
+    await listed.getByRole("button", { name: "Session actions" }).click();
+    await page.getByRole("menuitem", { name: "Rename" }).click();
+    const title = page.getByRole("list", { name: "Sessions" }).getByRole("textbox", { name: "Session title" }); // the row has no link while editing
+    await title.fill("Not this");
+    await title.press("Escape");
+    await expect(listed.getByRole("link", { name: "/mode" })).toBeVisible();
+    await listed.getByRole("button", { name: "Session actions" }).click();
+    await page.getByRole("menuitem", { name: "Rename" }).click();
+    await title.fill("Theme selector port");
+    await title.press("Enter");
+    await expect(listed.getByRole("link", { name: "Theme selector port" })).toBeVisible();
+    await page.reload();
+    await expect(listed.getByRole("link", { name: "Theme selector port" })).toBeVisible();
+
+    // Export downloads the JSONL file: header + 1018 entries, carrying the new title.
+    await listed.getByRole("button", { name: "Session actions" }).click();
+    const download = page.waitForEvent("download");
+    await page.getByRole("menuitem", { name: "Export" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(new RegExp(`_${id}\\.jsonl$`));
+    const lines = readFileSync((await file.path())!, "utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(1019);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ type: "session", id, title: "Theme selector port" });
+
+    // Delete: the row goes at once; Undo brings it back, for good.
+    await listed.getByRole("button", { name: "Session actions" }).click();
+    await page.getByRole("menuitem", { name: "Delete" }).click();
+    await expect(listed).toHaveCount(0);
+    const toast = page.getByRole("status");
+    await expect(toast).toContainText("Session deleted");
+    await toast.getByRole("button", { name: "Undo" }).click();
+    await expect(listed).toBeVisible();
+    await page.reload();
+    await expect(listed).toBeVisible();
+
+    // Importing the same file again offers a copy.
+    await chooseFiles(page, LARGE);
+    const again = importRow(page, "large-session.jsonl");
+    await expect(again).toContainText("This session is already imported. Import as a copy?");
+    await again.getByRole("button", { name: "Import as copy" }).click();
+    await expect(again).toContainText("Imported /mode (copy) (1,018 entries", { timeout: 30_000 });
+    const copyId = (await again.getByRole("link", { name: "Open" }).getAttribute("href"))!.split("/").pop()!;
+    expect(copyId).not.toBe(id);
+    await expect(sessionRow(page, copyId).getByRole("link")).toHaveText("/mode (copy)");
+    await expect(listed).toBeVisible();
+  });
+});
+
+test("import reports skipped lines, refuses a non-session file, and Cancel saves nothing", async ({ page }) => {
+  await page.goto("/");
+  const id = crypto.randomUUID();
+  const at = "2025-01-02T03:04:05.000Z";
+  const good = [
+    JSON.stringify({ type: "session", version: 3, id, timestamp: at, cwd: "/tmp" }),
+    JSON.stringify({ type: "message", id: "a0000001", parentId: null, timestamp: at, message: { role: "user", content: "Skipped lines check", timestamp: 1 } }),
+    "{not json",
+    JSON.stringify({ type: "message", id: "a0000002", parentId: "a0000001", timestamp: at, message: { role: "user", content: "second", timestamp: 2 } }),
+  ].join("\n");
+  await chooseFiles(page, [
+    { name: "with-garbage.jsonl", mimeType: "application/octet-stream", buffer: Buffer.from(good) },
+    { name: "notes.jsonl", mimeType: "application/octet-stream", buffer: Buffer.from('{"hello":"world"}\n') },
+  ]);
+
+  const ok = importRow(page, "with-garbage.jsonl");
+  await expect(ok).toContainText("Imported Skipped lines check (2 entries)");
+  await ok.getByText(/^Skipped 1 malformed line: line 3: /).click();
+  await expect(ok.getByRole("listitem")).toHaveText(/^line 3: /);
+  await expect(importRow(page, "notes.jsonl").getByRole("alert")).toContainText("notes.jsonl: not a session file");
+
+  // Cancel while the upload is held back: the row says nothing was saved.
+  await page.route("**/api/import?*", () => undefined); // never answered
+  const stalled = crypto.randomUUID();
+  await chooseFiles(page, {
+    name: "stalled.jsonl",
+    mimeType: "application/octet-stream",
+    buffer: Buffer.from(JSON.stringify({ type: "session", version: 3, id: stalled, timestamp: at, cwd: "/tmp" })),
+  });
+  const pending = importRow(page, "stalled.jsonl");
+  await pending.getByRole("button", { name: "Cancel" }).click();
+  await expect(pending).toContainText("Import cancelled — nothing was saved");
+  await page.unroute("**/api/import?*");
+  expect((await page.request.get(`/api/sessions/${stalled}`)).status()).toBe(404);
+});
+
+test("the routes validate their input", async ({ request }) => {
+  expect((await request.get("/api/sessions?limit=0")).status()).toBe(400);
+  const page = await request.get("/api/sessions?limit=2");
+  expect(page.ok()).toBe(true);
+  expect(await page.json()).toMatchObject({ sessions: expect.any(Array) });
+  expect((await request.get("/api/sessions/no-such-session")).status()).toBe(404);
+  expect((await request.get("/api/sessions/no-such-session?format=jsonl")).status()).toBe(404);
+  expect((await request.post("/api/import", { data: "x" })).status()).toBe(400);
+});
+
+test("the list pages by cursor: scrolling to the end loads the next page", async ({ page, request }) => {
+  const word = `paging${Date.now().toString(36)}`;
+  const at = Date.now();
+  for (let i = 0; i < 55; i++) {
+    const header = { type: "session", version: 3, id: crypto.randomUUID(), timestamp: new Date(at - i * 60_000).toISOString(), cwd: "" };
+    const res = await request.post(`/api/import?fileName=p${i}.jsonl&title=${encodeURIComponent(`${word} ${i}`)}`, {
+      data: `${JSON.stringify(header)}\n`,
+      headers: { "content-type": "application/octet-stream" },
+    });
+    expect(await res.text()).toContain('"type":"done"');
+  }
+  await page.goto("/");
+  const searched = page.waitForResponse((r) => r.url().includes(`q=${word}`));
+  await page.getByRole("searchbox", { name: "Search sessions" }).fill(word);
+  await searched;
+  const rows = page.getByRole("list", { name: "Sessions" }).getByRole("listitem");
+  await expect(rows).toHaveCount(50);
+  await page.getByRole("button", { name: "Load more" }).scrollIntoViewIfNeeded();
+  await expect(rows).toHaveCount(55);
+  await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
+  await expect(rows.last()).toContainText(`${word} 54`);
+});
