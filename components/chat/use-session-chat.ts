@@ -32,9 +32,10 @@ export function useSessionChat(sessionId: string) {
     () =>
       new DefaultChatTransport<SessionUIMessage>({
         api: "/api/chat",
-        prepareSendMessagesRequest: ({ id, messages }) => ({ body: { id, message: messages.at(-1) } }),
+        // The chat's own id is per-tab state; the server needs the session id.
+        prepareSendMessagesRequest: ({ messages }) => ({ body: { id: sessionId, message: messages.at(-1) } }),
       }),
-    [],
+    [sessionId],
   );
 
   const chat = useChat<SessionUIMessage>({
