@@ -6,7 +6,9 @@ import { defineConfig, devices } from "@playwright/test";
  * Browser: Debian's Chromium at /usr/bin/chromium when present (CI installs it); elsewhere the
  * browser Playwright already has.
  */
-const PORT = Number(process.env.ARBOR_E2E_PORT ?? 3210);
+import { E2E_PORTS } from "./e2e/ports";
+
+const PORT = E2E_PORTS.app;
 const debianChromium = "/usr/bin/chromium";
 
 export default defineConfig({
@@ -32,7 +34,7 @@ export default defineConfig({
       : {},
   },
   webServer: {
-    command: `npx next build && npx tsx --conditions=react-server e2e/server.ts ${PORT}`,
+    command: "npx next build && npx tsx --conditions=react-server e2e/server.ts",
     url: `http://127.0.0.1:${PORT}/`,
     timeout: 300_000,
     reuseExistingServer: false,

@@ -1,52 +1,86 @@
 /**
- * The e2e web server: the built app (`next start`) on its own port and its own, fresh database,
- * so browser tests never touch a developer's sessions. With DATABASE_URL set, a new database is
- * created on that server; otherwise on the embedded server in .data/postgres-e2e.
- * Usage: tsx --conditions=react-server e2e/server.ts PORT
+ * The e2e servers, one process: the fake OpenAI-compatible model server, and the built app
+ * (`next start`) twice — with the fake server configured, and with no model at all (offline) —
+ * each on its own port and its own fresh database, so browser tests never touch a developer's
+ * sessions. With DATABASE_URL set the databases are created on that server; otherwise on the
+ * embedded server in .data/postgres-e2e. Playwright waits for the main app's URL, which starts last.
+ * Usage: tsx --conditions=react-server e2e/server.ts
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
 import { ensureDatabase, startEmbeddedPostgres } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
+import { startFakeLlmServer } from "@/test/fake-llm-server";
+import { E2E_PORTS, FAKE_CONTEXT_WINDOW, FAKE_MODELS } from "./ports";
 
-const port = process.argv[2] ?? "3210";
-const name = `arbor_e2e_${Date.now().toString(36)}`;
-
+const run = Date.now().toString(36);
 let adminUrl: string;
-let stop: (() => Promise<void>) | undefined;
+let stopDb: (() => Promise<void>) | undefined;
 if (process.env.DATABASE_URL) {
   adminUrl = process.env.DATABASE_URL;
 } else {
   const server = await startEmbeddedPostgres(path.join(process.cwd(), ".data", "postgres-e2e"));
   adminUrl = server.adminUrl;
-  if (server.owned) stop = server.stop;
+  if (server.owned) stopDb = server.stop;
 }
 await dropOldDatabases(adminUrl);
-await ensureDatabase(adminUrl, name);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-await migrate(url.toString());
 
+const fake = await startFakeLlmServer({ port: E2E_PORTS.fakeLlm, host: "127.0.0.1", models: FAKE_MODELS });
+
+/** Environment without any model configuration, whatever the developer's shell has. */
+function baseEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ARBOR_E2E: "1" };
+  for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ARBOR_OPENAI_BASE_URL", "ARBOR_OPENAI_API_KEY", "ARBOR_OPENAI_MODELS", "ARBOR_OPENAI_CONTEXT_WINDOW"]) delete env[k];
+  return env;
+}
+
+const children: ChildProcess[] = [];
+const databases: string[] = [];
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const child = spawn(process.execPath, [nextBin, "start", "--port", port, "--hostname", "127.0.0.1"], {
-  stdio: "inherit",
-  env: { NEXT_TELEMETRY_DISABLED: "1", ...process.env, DATABASE_URL: url.toString(), ARBOR_E2E: "1" },
+
+async function startApp(name: string, port: number, extra: Record<string, string>): Promise<void> {
+  const db = `arbor_e2e_${name}_${run}`;
+  databases.push(db);
+  await ensureDatabase(adminUrl, db);
+  const url = new URL(adminUrl);
+  url.pathname = `/${db}`;
+  await migrate(url.toString());
+  const child = spawn(process.execPath, [nextBin, "start", "--port", String(port), "--hostname", "127.0.0.1"], {
+    stdio: "inherit",
+    env: { ...baseEnv(), ...extra, DATABASE_URL: url.toString(), ARBOR_DATA_DIR: path.join(process.cwd(), ".data", `e2e-${name}`) },
+  });
+  children.push(child);
+  child.on("exit", (code) => void shutdown(code ?? 0));
+  for (let i = 0; i < 300; i++) {
+    const ok = await fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`e2e: the ${name} app did not start on port ${port}`);
+}
+
+await startApp("offline", E2E_PORTS.offlineApp, {});
+await startApp("main", E2E_PORTS.app, {
+  ARBOR_OPENAI_BASE_URL: fake.url,
+  ARBOR_OPENAI_MODELS: FAKE_MODELS.join(","),
+  ARBOR_OPENAI_CONTEXT_WINDOW: String(FAKE_CONTEXT_WINDOW),
 });
 
+let stopping = false;
 async function shutdown(code: number) {
-  if (child.exitCode === null) {
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
-  }
-  await dropDatabase(adminUrl, name).catch(() => undefined);
-  await stop?.();
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : undefined)));
+  await fake.close().catch(() => undefined);
+  for (const db of databases) await dropDatabase(adminUrl, db).catch(() => undefined);
+  await stopDb?.();
   process.exit(code);
 }
 process.on("SIGINT", () => void shutdown(130));
 process.on("SIGTERM", () => void shutdown(143));
-child.on("exit", (code) => void shutdown(code ?? 0));
 
 async function withAdmin(admin: string, fn: (c: pg.Client) => Promise<void>) {
   const c = new pg.Client({ connectionString: admin });

@@ -1,0 +1,15 @@
+/** Ports of the e2e servers (all on 127.0.0.1); override with ARBOR_E2E_PORT as the base. */
+const base = Number(process.env.ARBOR_E2E_PORT ?? 3210);
+
+export const E2E_PORTS = {
+  /** The app, configured with the fake OpenAI-compatible model server. */
+  app: base,
+  /** The same build with no model configured (the offline model only). */
+  offlineApp: base + 1,
+  /** The fake OpenAI-compatible model server (scripted over HTTP by the tests). */
+  fakeLlm: base + 2,
+};
+
+/** Context window the app is told the fake models have (small, so compaction is easy to reach). */
+export const FAKE_CONTEXT_WINDOW = 32_000;
+export const FAKE_MODELS = ["fake-model"];
