@@ -12,6 +12,7 @@ import { BRANCH_SUMMARY_MAX_TOKENS, DEFAULT_BRANCH_SUMMARY_SETTINGS, FALLBACK_CO
 import { convertToLlm } from "@/lib/session/convert";
 import { serializeConversation } from "@/lib/compaction/serialize";
 import type { AgentMessage, PromptSet, SessionEntry } from "@/lib/session/types";
+import { branchSummaryMessageOf, compactionSummaryMessageOf, customMessageOf, isFromExtension } from "@/lib/session/entry-messages";
 
 /** The tree reads branch collection needs; a SessionTree satisfies it. */
 export interface BranchTreeReader {
@@ -70,33 +71,16 @@ export function branchMessageOf(entry: SessionEntry): AgentMessage | undefined {
     case "message":
       return entry.message.role === "toolResult" ? undefined : entry.message;
     case "custom_message":
-      return {
-        role: "custom",
-        customType: entry.customType,
-        content: entry.content,
-        display: entry.display,
-        ...(entry.details !== undefined ? { details: entry.details } : {}),
-        timestamp: Date.parse(entry.timestamp),
-      };
+      return customMessageOf(entry);
     case "branch_summary":
-      return { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: Date.parse(entry.timestamp) };
+      return branchSummaryMessageOf(entry);
     case "compaction":
-      return {
-        role: "compactionSummary",
-        summary: entry.summary,
-        ...(entry.shortSummary !== undefined ? { shortSummary: entry.shortSummary } : {}),
-        tokensBefore: entry.tokensBefore,
-        timestamp: Date.parse(entry.timestamp),
-      };
+      return compactionSummaryMessageOf(entry);
     default:
       return undefined;
   }
 }
 
-/** pi writes `fromHook`; it counts as `fromExtension` (spec §1.4). */
-function isFromExtension(entry: { fromExtension?: boolean; fromHook?: boolean }): boolean {
-  return entry.fromExtension === true || entry.fromHook === true;
-}
 
 export interface PreparedBranchEntries {
   messages: AgentMessage[];

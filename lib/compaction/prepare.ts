@@ -9,7 +9,8 @@ import { addFileListDetails, createFileOps, extractFileOpsFromMessage } from "@/
 import type { FileOperations } from "@/lib/compaction/file-ops";
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";
 import { calculateContextTokens, calculatePromptTokens, estimateTokens, getLastAssistantUsage } from "@/lib/compaction/tokens";
-import type { AgentMessage, CompactionEntry, SessionEntry } from "@/lib/session/types";
+import type { AgentMessage, SessionEntry } from "@/lib/session/types";
+import { branchSummaryMessageOf, customMessageOf, isFromExtension } from "@/lib/session/entry-messages";
 
 export type { CompactionSettings } from "@/lib/compaction/summarize-types";
 export type { FileOperations } from "@/lib/compaction/file-ops";
@@ -45,16 +46,9 @@ export function compactionMessageOf(entry: SessionEntry): AgentMessage | undefin
     case "message":
       return entry.message;
     case "custom_message":
-      return {
-        role: "custom",
-        customType: entry.customType,
-        content: entry.content,
-        display: entry.display,
-        details: entry.details,
-        timestamp: Date.parse(entry.timestamp),
-      };
+      return customMessageOf(entry);
     case "branch_summary":
-      return { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: Date.parse(entry.timestamp) };
+      return branchSummaryMessageOf(entry);
     default:
       return undefined;
   }
@@ -76,9 +70,6 @@ function lastCompactionIndex(entries: SessionEntry[]): number {
 }
 
 /** pi's `fromHook` counts as `fromExtension` (spec §1.4). */
-function isFromExtension(entry: CompactionEntry): boolean {
-  return entry.fromExtension === true || entry.fromHook === true;
-}
 
 export function prepareCompaction(
   pathEntries: SessionEntry[],

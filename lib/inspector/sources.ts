@@ -26,32 +26,19 @@ import type {
   SessionEntry,
   TextContent,
 } from "@/lib/session/types";
+import { branchSummaryMessageOf, compactionSummaryMessageOf, customMessageOf } from "@/lib/session/entry-messages";
 
 /** The message an entry puts into a context (spec §2 step 6, plus the step 7.1 summary). */
 export function entryContextMessage(entry: SessionEntry): AgentMessage | undefined {
-  const timestamp = Date.parse(entry.timestamp);
   switch (entry.type) {
     case "message":
       return entry.message;
     case "custom_message":
-      return {
-        role: "custom",
-        customType: entry.customType,
-        content: entry.content,
-        display: entry.display,
-        details: entry.details,
-        timestamp,
-      };
+      return customMessageOf(entry);
     case "branch_summary":
-      return entry.summary ? { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp } : undefined;
+      return entry.summary ? branchSummaryMessageOf(entry) : undefined;
     case "compaction":
-      return {
-        role: "compactionSummary",
-        summary: entry.summary,
-        shortSummary: entry.shortSummary,
-        tokensBefore: entry.tokensBefore,
-        timestamp,
-      };
+      return compactionSummaryMessageOf(entry);
     default:
       return undefined;
   }

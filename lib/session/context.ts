@@ -7,6 +7,7 @@
  */
 
 import { pathToRoot } from "@/lib/session/branch-path";
+import { branchSummaryMessageOf, compactionSummaryMessageOf, customMessageOf } from "@/lib/session/entry-messages";
 import type {
   AgentMessage,
   CompactionEntry,
@@ -28,11 +29,6 @@ export function emptyContext(): SessionContext {
   return { messages: [], thinkingLevel: "off", models: {}, injectedTtsrRules: [], mode: "none" };
 }
 
-/** Messages built from entries take the entry's timestamp (spec §1.5). */
-function entryTime(entry: SessionEntry): number {
-  return Date.parse(entry.timestamp);
-}
-
 /** Spec §2 step 6: what one path entry contributes to `messages`. */
 function emit(entry: SessionEntry, out: AgentMessage[]): void {
   switch (entry.type) {
@@ -40,20 +36,11 @@ function emit(entry: SessionEntry, out: AgentMessage[]): void {
       out.push(entry.message);
       return;
     case "custom_message":
-      out.push({
-        role: "custom",
-        customType: entry.customType,
-        content: entry.content,
-        display: entry.display,
-        details: entry.details,
-        timestamp: entryTime(entry),
-      });
+      out.push(customMessageOf(entry));
       return;
     case "branch_summary":
       // An empty summary (e.g. an aborted one written by an extension) adds nothing.
-      if (entry.summary) {
-        out.push({ role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: entryTime(entry) });
-      }
+      if (entry.summary) out.push(branchSummaryMessageOf(entry));
       return;
     default:
       return;
@@ -124,13 +111,7 @@ export function buildSessionContext(
   }
 
   // Step 7.
-  ctx.messages.push({
-    role: "compactionSummary",
-    summary: compaction.summary,
-    shortSummary: compaction.shortSummary,
-    tokensBefore: compaction.tokensBefore,
-    timestamp: entryTime(compaction),
-  });
+  ctx.messages.push(compactionSummaryMessageOf(compaction));
   let keptFrom = compactionIndex; // not found before the compaction ⇒ keep none of them
   for (let i = 0; i < compactionIndex; i++) {
     if (path[i]!.id === compaction.firstKeptEntryId) {
