@@ -97,7 +97,14 @@ describe("export", () => {
     expect(toDir.err).toMatch(new RegExp(`_${id}\\.jsonl \\(25 entries\\)\\n$`));
 
     await expect(run(exportCmd, ["nope"])).rejects.toThrow("session nope not found");
-    await expect(run(exportCmd, [id, "--format", "html"])).rejects.toThrow(/not available yet/);
+    const html = await run(exportCmd, [id, "--format", "html"]);
+    expect(html.code).toBe(0);
+    expect(html.out).toMatch(/^<!doctype html>/);
+    const block = /<script id="session-data" type="application\/json">([^<]*)<\/script>/.exec(html.out)?.[1] ?? "null";
+    expect((JSON.parse(block) as { entries: unknown[] }).entries).toEqual(await loadEntries({ sessionId: id }));
+    const htmlDir = await run(exportCmd, [id, "--format", "html", "-o", `${t.dir}${path.sep}`]);
+    expect(htmlDir.err).toMatch(new RegExp(`_${id}\\.html \\(25 entries\\)\\n$`));
+    await expect(run(exportCmd, ["nope", "--format", "html"])).rejects.toThrow("session nope not found");
     await expect(run(exportCmd, [id, "--format", "pdf"])).rejects.toThrow(/--format must be one of/);
   });
 });

@@ -5,12 +5,14 @@ import { SessionWorkspace } from "@/components/session/session-workspace";
 import { findSessionMeta, loadEntries } from "@/lib/db/store-read";
 import { getQueryClient } from "@/lib/query/client";
 import { keys } from "@/lib/query/keys";
+import { requirePageUser } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
 /** RSC: prefetch the session (metadata + entries) and render the workspace (conventions rule 7). */
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
+  await requirePageUser(`/sessions/${encodeURIComponent(id)}`);
   const session = await findSessionMeta({ id });
   if (!session || session.deletedAt) notFound();
   const qc = getQueryClient();
@@ -23,6 +25,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           <a href={`/api/sessions/${encodeURIComponent(id)}?format=jsonl`} className="ml-auto text-sm text-muted underline" download>
             Download JSONL
           </a>
+          <a href={`/api/sessions/${encodeURIComponent(id)}?format=html`} className="text-sm text-muted underline" download>Download HTML</a>
         </div>
         <div className="min-h-0 flex-1">
           <Suspense>

@@ -2,15 +2,19 @@
  * GET /api/sessions/[id] — the session's metadata as JSON: 200 `{ session: SessionMeta }`.
  * GET /api/sessions/[id]?format=jsonl — the session as a v3 JSONL file, streamed from the store,
  * `content-disposition: attachment; filename="<exportFileName>"` (spec §1.9).
+ * GET /api/sessions/[id]?format=html — the session as one self-contained HTML page
+ * (lib/export-html), as an attachment named like the JSONL export with `.html`.
  * 404 `{ error }` for an unknown (or deleted) session, 400 `{ error }` for an unknown format.
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { exportSession, findSessionMeta, NotFoundError } from "@/lib/db/session-store";
+import { exportSession, findSessionMeta, loadEntries, NotFoundError } from "@/lib/db/session-store";
+import { CONTENT_SECURITY_POLICY, htmlExportFileName, renderSessionHtml } from "@/lib/export-html/render-session-html";
+import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-const formatSchema = z.enum(["json", "jsonl"], { message: "format must be json or jsonl" }).default("json");
+const formatSchema = z.enum(["json", "jsonl", "html"], { message: "format must be json, jsonl or html" }).default("json");
 
 function notFound(id: string) {
   return NextResponse.json({ error: `Session ${id} not found` }, { status: 404 });
@@ -23,6 +27,8 @@ function attachment(fileName: string): string {
 }
 
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
   const { id } = await ctx.params;
   const format = formatSchema.safeParse(new URL(request.url).searchParams.get("format") ?? undefined);
   if (!format.success) return NextResponse.json({ error: format.error.issues[0]?.message }, { status: 400 });
@@ -32,6 +38,20 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
   if (format.data === "json") return NextResponse.json({ session: meta });
 
   try {
+    if (format.data === "html") {
+      const entries = await loadEntries({ sessionId: id });
+      const html = renderSessionHtml({ header: meta.header, entries, leafId: meta.leafId, title: meta.title ?? "Untitled session" });
+      const timestamp = typeof meta.header.timestamp === "string" ? meta.header.timestamp : meta.createdAt;
+      return new Response(html, {
+        headers: {
+          "content-type": "text/html; charset=utf-8",
+          "content-disposition": attachment(htmlExportFileName(timestamp, id)),
+          "content-security-policy": CONTENT_SECURITY_POLICY,
+          "cache-control": "no-store",
+          "x-content-type-options": "nosniff",
+        },
+      });
+    }
     const file = await exportSession({ sessionId: id });
     return new Response(file.stream(), {
       headers: {
