@@ -3,5 +3,6 @@ import path from "node:path";
 import { env } from "@/lib/env";
 
 export function dataDir(): string {
-  return path.resolve(env.ARBOR_DATA_DIR ?? path.join(process.cwd(), ".data"));
+  // A run-time data folder: the build must not trace (bundle) it.
+  return path.resolve(/*turbopackIgnore: true*/ env.ARBOR_DATA_DIR ?? path.join(/*turbopackIgnore: true*/ process.cwd(), ".data"));
 }

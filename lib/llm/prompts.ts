@@ -29,7 +29,7 @@ const SUMMARY_PLACEHOLDER = "{{summary}}";
 const SUMMARY_BLOCK = `<summary>\n${SUMMARY_PLACEHOLDER}\n</summary>`;
 
 export function defaultPromptsDir(): string {
-  return path.join(process.cwd(), "prompts");
+  return path.join(/*turbopackIgnore: true*/ process.cwd(), "prompts");
 }
 
 /**
