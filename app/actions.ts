@@ -9,11 +9,24 @@ import {
   restoreSession as restoreSessionRow,
   softDeleteSession,
 } from "@/lib/db/session-store";
+import { requireUser } from "@/lib/auth/guard";
 
 const createSessionSchema = z.object({ title: z.string().trim().max(200).optional() }).strict();
-const idSchema = z.string().trim().min(1, "A session id is required").max(200);
-const renameSchema = z.object({ id: idSchema, title: z.string().max(1000, "The title is too long") }).strict();
-const byIdSchema = z.object({ id: idSchema }).strict();
+const idSchema = z
+  .string({ error: "A session id is required" })
+  .trim()
+  .min(1, "A session id is required")
+  .max(200, "The session id is too long")
+  // PostgreSQL cannot compare text with U+0000: it would fail as a database error.
+  .refine((id) => !id.includes("\u0000"), "The session id must not contain a NUL character");
+const notAnObject = (message: string) => (issue: { code: string }) => (issue.code === "invalid_type" ? message : undefined);
+const renameSchema = z
+  .object(
+    { id: idSchema, title: z.string({ error: "The title must be text" }).max(1000, "The title is too long") },
+    { error: notAnObject("Expected { id, title }") },
+  )
+  .strict();
+const byIdSchema = z.object({ id: idSchema }, { error: notAnObject("Expected { id }") }).strict();
 
 function invalid(error: z.ZodError): { ok: false; error: "invalid_input"; message?: string } {
   return { ok: false, error: "invalid_input", message: error.issues[0]?.message };
@@ -32,6 +45,8 @@ async function settle<T>(run: () => Promise<T>): Promise<ActionResult<T>> {
 export async function createSession(input: unknown = {}): Promise<ActionResult<{ id: string }>> {
   const parsed = createSessionSchema.safeParse(input ?? {});
   if (!parsed.success) return invalid(parsed.error);
+  const auth = await requireUser();
+  if (!auth.ok) return auth;
   const session = await createSessionRow({ title: parsed.data.title });
   return { ok: true, data: { id: session.id } };
 }
@@ -40,6 +55,8 @@ export async function createSession(input: unknown = {}): Promise<ActionResult<{
 export async function renameSession(input: unknown): Promise<ActionResult<{ id: string; title: string | null }>> {
   const parsed = renameSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
+  const auth = await requireUser();
+  if (!auth.ok) return auth;
   return settle(async () => {
     const meta = await renameSessionRow({ id: parsed.data.id, title: parsed.data.title });
     return { id: meta.id, title: meta.title };
@@ -50,11 +67,15 @@ export async function renameSession(input: unknown): Promise<ActionResult<{ id: 
 export async function deleteSession(input: unknown): Promise<ActionResult<{ id: string }>> {
   const parsed = byIdSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
+  const auth = await requireUser();
+  if (!auth.ok) return auth;
   return settle(async () => ({ id: (await softDeleteSession({ id: parsed.data.id })).id }));
 }
 
 export async function restoreSession(input: unknown): Promise<ActionResult<{ id: string }>> {
   const parsed = byIdSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
+  const auth = await requireUser();
+  if (!auth.ok) return auth;
   return settle(async () => ({ id: (await restoreSessionRow({ id: parsed.data.id })).id }));
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { SignOutButton } from "@/components/auth/sign-out-button";
 import "./globals.css";
 import { Providers } from "./providers";
 
@@ -23,6 +24,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
                 Sessions
               </Link>
             </nav>
+            <SignOutButton />
           </header>
           <main className="mx-auto w-full">{children}</main>
         </Providers>

@@ -31,6 +31,18 @@ const envSchema = z.object({
   ARBOR_OPENAI_MODELS: optionalString,
   /** Context window override for the OpenAI-compatible models, in tokens. */
   ARBOR_OPENAI_CONTEXT_WINDOW: z.coerce.number().int().positive().optional(),
+  /** A model call that sends nothing for this long ends with an error; default 120000, 0 = never. */
+  ARBOR_MODEL_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).optional(),
+  /**
+   * Turns sign-in on (lib/auth): every page, action and route then needs a session. Required to
+   * listen on a non-loopback ARBOR_HOST. Not trimmed: spaces are part of the password.
+   */
+  ARBOR_PASSWORD: z
+    .string()
+    .transform((s) => (s === "" ? undefined : s))
+    .optional(),
+  /** Key material for the session cookie's signature; unset = random per process (a restart signs everyone out). */
+  ARBOR_SESSION_SECRET: optionalString,
 });
 
 export type Env = z.infer<typeof envSchema>;

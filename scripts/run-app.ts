@@ -2,15 +2,25 @@
  * `npm run dev` / `npm start`: resolve the database (DATABASE_URL, or the embedded server in
  * .data/postgres), apply migrations, then run `next dev` / `next start` with DATABASE_URL set.
  * Honours PORT (default 3000) and ARBOR_HOST (default 127.0.0.1: Arbor is local by default).
+ * A non-loopback ARBOR_HOST needs ARBOR_PASSWORD (lib/auth/bind.ts): it refuses to start without.
  * On SIGINT/SIGTERM it stops Next, then the embedded database it started.
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import { checkBind } from "@/lib/auth/bind";
 import { prepareDatabase } from "@/lib/db/bootstrap";
+import { env } from "@/lib/env";
 
 const mode = process.argv[2];
 if (mode !== "dev" && mode !== "start") {
   console.error("usage: run-app.ts dev|start");
+  process.exit(2);
+}
+
+const host = process.env.ARBOR_HOST ?? "127.0.0.1";
+const bind = checkBind({ host, password: env.ARBOR_PASSWORD });
+if (!bind.ok) {
+  console.error(`arbor: ${bind.message}`);
   process.exit(2);
 }
 
@@ -24,7 +34,7 @@ const applied = db.migrations.applied.length ? `, applied ${db.migrations.applie
 console.log(`arbor: database ready on ${where} in ${Date.now() - started} ms${applied}`);
 
 const port = process.env.PORT ?? "3000";
-const host = process.env.ARBOR_HOST ?? "127.0.0.1";
+if (bind.auth) console.log(`arbor: sign-in is on (ARBOR_PASSWORD)${env.ARBOR_SESSION_SECRET ? "" : "; sessions end when the server restarts (set ARBOR_SESSION_SECRET to keep them)"}`);
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 const child = spawn(process.execPath, [nextBin, mode, "--port", port, "--hostname", host], {
   stdio: "inherit",

@@ -2,13 +2,15 @@
 /**
  * The Inspector pane's content (ui.md): tabs "Context" (what the model saw for the selected turn,
  * or the next-turn preview), "Entry JSON" (the selected entry as stored) and "Calls" (the recorded
- * model calls; choosing one shows it in Context). Mounted inside the workspace's
- * "Context inspector" region. `onFocusEntry` centres the canvas on an entry.
+ * model calls; choosing one shows it in Context), and "Files" (the session's workspace, see
+ * components/files). Mounted inside the workspace's "Context inspector" region. `onFocusEntry`
+ * centres the canvas on an entry.
  *
  * Tabs follow the WAI-ARIA tabs pattern: arrow keys move between tabs, one tab stop.
  */
 import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useId, useMemo, useRef, useState } from "react";
+import { FilePanel } from "@/components/files/file-panel";
 import { type InspectTarget, modelCallsOptions } from "@/lib/query/inspector";
 import { sessionDataOptions } from "@/lib/query/session";
 import { pathToRoot } from "@/lib/session/branch-path";
@@ -17,7 +19,7 @@ import { ContextView } from "./context-view";
 import { EntryJson } from "./entry-json";
 import { resolveSelection } from "./selection";
 
-const TABS = ["Context", "Entry JSON", "Calls"] as const;
+const TABS = ["Context", "Entry JSON", "Calls", "Files"] as const;
 type Tab = (typeof TABS)[number];
 
 export interface InspectorPanelProps {
@@ -127,6 +129,7 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
           </div>
         )}
         {tab === "Entry JSON" && <EntryJson sessionId={sessionId} entryId={selectedEntryId} />}
+        {tab === "Files" && <FilePanel sessionId={sessionId} />}
         {tab === "Calls" && (
           <CallsList
             sessionId={sessionId}

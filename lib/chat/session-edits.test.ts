@@ -133,7 +133,7 @@ describe("updateSessionSettings", () => {
 
 describe("GET /api/models", () => {
   it("lists the registry's models with labels and context windows, the offline model last", async () => {
-    const body = (await (await modelsGet()).json()) as {
+    const body = (await (await modelsGet(new Request("http://localhost/api/models"))).json()) as {
       models: { ref: string; label: string; contextWindow: number; offline: boolean }[];
       defaultModel: string;
     };

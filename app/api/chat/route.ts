@@ -7,23 +7,24 @@
  * entry, with the leaf), `data-compaction`, `data-retry`, `data-prune`, `data-usage`,
  * `data-error`, then `finish`.
  * Errors, as JSON `{ error, code }`: 400 bad body / no text / unavailable model, 404 unknown
- * session, 409 something already running in the session, 413 body over 1 MB.
+ * session, 409 something already running in the session, 413 body over 1 MB, 415 a body that is
+ * not JSON, 503 the database is unreachable.
  * The turn outlives the request: a disconnected client does not stop it (POST /api/chat/stop does).
  */
-import { jsonError, parseJsonBody } from "@/lib/chat/http";
+import { jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/chat/http";
 import { startChatTurn, userContentOf } from "@/lib/chat/turn";
 import { chatBodySchema } from "./schema";
+import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
   const body = await parseJsonBody(request, chatBodySchema);
   if (!body.ok) return body.response;
   const content = userContentOf(body.value.message.parts);
   if (content === undefined) return jsonError(400, "message: the message has no text", "invalid_input");
-  return startChatTurn({
-    sessionId: body.value.id,
-    content,
-    ...(body.value.model ? { model: body.value.model } : {}),
-  });
+  const { id, model } = body.value;
+  return withDatabaseErrors(() => startChatTurn({ sessionId: id, content, ...(model ? { model } : {}) }));
 }

@@ -8,12 +8,12 @@
  * `POST /api/chat/stop`: `{ id: sessionId }`.
  */
 import { z } from "zod";
+import { idSchema } from "@/lib/id-schema";
 
-export const sessionIdSchema = z
-  .string({ error: "expected the session id" })
-  .trim()
-  .min(1, { error: "expected the session id" })
-  .max(200, { error: "the session id is too long" });
+export const sessionIdSchema = idSchema("session");
+
+/** The message for a value that is not an object at all; other issues keep zod's own. */
+export const notAnObject = (message: string) => (issue: { code: string }) => (issue.code === "invalid_type" ? message : undefined);
 
 export const modelRefSchema = z
   .string({ error: 'expected a "provider/modelId" string' })
@@ -38,19 +38,25 @@ const partSchema = z.discriminatedUnion("type", [textPartSchema, filePartSchema]
   error: "expected a text part or an image file part",
 });
 
-export const userMessageSchema = z.object({
-  id: z.string({ error: "expected the message id" }),
-  role: z.literal("user", { error: 'expected a message with role "user"' }),
-  parts: z.array(partSchema, { error: "expected the message parts" }).min(1, { error: "the message has no parts" }),
-  metadata: z.unknown().optional(),
-});
+export const userMessageSchema = z.object(
+  {
+    id: z.string({ error: "expected the message id" }),
+    role: z.literal("user", { error: 'expected a message with role "user"' }),
+    parts: z.array(partSchema, { error: "expected the message parts" }).min(1, { error: "the message has no parts" }),
+    metadata: z.unknown().optional(),
+  },
+  { error: notAnObject("expected the newest user message { id, role, parts }") },
+);
 
-export const chatBodySchema = z.object({
-  id: sessionIdSchema,
-  message: userMessageSchema,
-  model: modelRefSchema.optional(),
-});
+export const chatBodySchema = z.object(
+  {
+    id: sessionIdSchema,
+    message: userMessageSchema,
+    model: modelRefSchema.optional(),
+  },
+  { error: notAnObject("expected a JSON object { id, message, model? }") },
+);
 
 export type ChatBody = z.infer<typeof chatBodySchema>;
 
-export const stopBodySchema = z.object({ id: sessionIdSchema });
+export const stopBodySchema = z.object({ id: sessionIdSchema }, { error: notAnObject("expected a JSON object { id }") });

@@ -27,7 +27,8 @@ export interface ImportDoneEvent {
  * - `exists`: the file's session id is already stored; re-POST with `asCopy=1` to keep both.
  * - `not_a_session`: the file does not start with a session header.
  * - `limit`: the file, or one of its lines, is over the size limit.
- * - `invalid`: an entry is malformed (no type / id, a duplicate id).
+ * - `invalid`: an entry is malformed (no type / id, a duplicate id), or the file's session
+ *   version is one Arbor cannot read ("unsupported session version 99").
  * - `failed`: anything else (read error, database error, cancelled).
  */
 export type ImportErrorCode = "exists" | "not_a_session" | "limit" | "invalid" | "failed";

@@ -5,13 +5,16 @@
  * NDJSON (`events.ts`): throttled `progress` events, then one `done` or `error`. Aborting the
  * request (the browser's Cancel) aborts the import, whose transaction rolls back: nothing saved.
  * Before streaming: 400 `{ error }` for bad parameters or no body, 413 `{ error }` when the
- * Content-Length is over the import limit.
+ * Content-Length is over the import limit, 415 `{ error }` for a form upload (multipart or
+ * urlencoded) instead of the raw file. A database that is down ends the stream with an `error`
+ * event saying so.
  */
 import { z } from "zod";
 import { formatBytes, ImportError } from "@/lib/db/errors";
 import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/db/import";
 import { type ImportResult, importSession } from "@/lib/db/session-store";
 import type { ImportErrorCode, ImportErrorEvent, ImportEvent } from "./events";
+import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
@@ -30,6 +33,9 @@ const paramsSchema = z.object({
   title: z.string().max(1000, "title is too long").optional(),
 });
 
+/** A form upload wraps the file in multipart framing: the route takes the file's bytes as they are. */
+const FORM_TYPE = /^\s*(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i;
+
 function json(status: number, error: string): Response {
   return Response.json({ error }, { status });
 }
@@ -43,6 +49,8 @@ const CODES: Record<ImportError["code"], ImportErrorCode> = {
   duplicate_id: "invalid",
   cancelled: "failed",
   read_failed: "failed",
+  unsupported_version: "invalid",
+  unavailable: "failed",
 };
 
 function errorEvent(error: unknown, fileName: string): ImportErrorEvent {
@@ -97,6 +105,8 @@ function doneEvent(r: ImportResult): ImportEvent {
 }
 
 export async function POST(request: Request) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
   const parsed = paramsSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return json(400, parsed.error.issues[0]?.message ?? "Bad parameters");
   const { fileName, title } = parsed.data;
@@ -105,6 +115,10 @@ export async function POST(request: Request) {
     return json(413, `${fileName}: file is larger than the ${formatBytes(DEFAULT_MAX_IMPORT_BYTES)} import limit`);
   }
   if (!request.body) return json(400, `${fileName}: the request has no file in its body`);
+  if (FORM_TYPE.test(request.headers.get("content-type") ?? "")) {
+    await request.body.cancel().catch(() => undefined);
+    return json(415, `${fileName}: send the file itself as the request body, not as a form`);
+  }
   const body = drainableSource(request.body);
 
   // Aborted when the browser goes away (request.signal) or stops reading the response.

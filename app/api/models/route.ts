@@ -5,10 +5,13 @@
  * "Offline model"; `defaultModel` is what a session without a chosen model uses.
  */
 import { chatRegistry } from "@/lib/chat/runtime-config";
+import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(): Promise<Response> {
+export async function GET(request: Request): Promise<Response> {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
   const registry = chatRegistry();
   const models = (await registry.ensureModels()).map((m) => ({
     ref: m.ref,

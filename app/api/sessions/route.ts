@@ -1,11 +1,14 @@
 /**
  * GET /api/sessions?q=&cursor=&limit= — one page of the session list (the client's refetch source).
  * 200 `{ sessions: SessionSummary[], nextCursor: string | null }`, newest activity first; `q` is a
- * full-text search on the server. 400 `{ error }` for bad parameters.
+ * full-text search on the server. 400 `{ error }` for bad parameters, 503 when the database is
+ * unreachable.
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { withDatabaseErrors } from "@/lib/chat/http";
 import { listSessions } from "@/lib/db/session-store";
+import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
@@ -16,6 +19,8 @@ const paramsSchema = z.object({
 });
 
 export async function GET(request: Request) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const parsed = paramsSchema.safeParse(params);
   if (!parsed.success) {
@@ -23,5 +28,5 @@ export async function GET(request: Request) {
     return NextResponse.json({ error: `Bad ${issue?.path.join(".") || "parameter"}: ${issue?.message}` }, { status: 400 });
   }
   const { q, cursor, limit } = parsed.data;
-  return NextResponse.json(await listSessions({ query: q, cursor: cursor ?? null, limit }));
+  return withDatabaseErrors(async () => NextResponse.json(await listSessions({ query: q, cursor: cursor ?? null, limit })));
 }

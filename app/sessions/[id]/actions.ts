@@ -26,20 +26,27 @@ import {
   moveLeafBack,
   type SessionSettingsView,
 } from "@/lib/chat/session-edits";
+import { requireUser } from "@/lib/auth/guard";
 
 const id = (what: string) =>
   z
     .string({ error: `expected the ${what} id` })
     .trim()
     .min(1, { error: `expected the ${what} id` })
-    .max(200, { error: `the ${what} id is too long` });
+    .max(200, { error: `the ${what} id is too long` })
+    // PostgreSQL cannot compare text with U+0000: it would fail as a database error.
+    .refine((s) => !s.includes("\u0000"), { error: `the ${what} id must not contain a NUL character` });
 
 const modelRef = z
   .string({ error: 'expected a "provider/modelId" string' })
   .regex(/^[^/\s]+\/\S+$/, { error: 'expected a "provider/modelId" string' });
 
 const setLabelSchema = z
-  .object({ sessionId: id("session"), entryId: id("entry"), label: z.string().max(200, { error: "the label is too long" }) })
+  .object({
+    sessionId: id("session"),
+    entryId: id("entry"),
+    label: z.string({ error: 'expected the label as text ("" removes it)' }).max(200, { error: "the label is too long" }),
+  })
   .strict();
 const forkSchema = z
   .object({ sessionId: id("session"), entryId: id("entry"), title: z.string().trim().max(200).optional() })
@@ -69,12 +76,16 @@ export async function setLabel(
 ): Promise<ActionResult<{ entryId: string; labelEntryId: string; leafId: string | null }>> {
   const parsed = setLabelSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
+  const auth = await requireUser();
+  if (!auth.ok) return auth;
   return labelEntry(parsed.data);
 }
 
 export async function forkSession(input: unknown): Promise<ActionResult<{ id: string }>> {
   const parsed = forkSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
+  const auth = await requireUser();
+  if (!auth.ok) return auth;
   const { title, ...rest } = parsed.data;
   return forkFromEntry({ ...rest, ...(title ? { title } : {}) });
 }
@@ -82,12 +93,16 @@ export async function forkSession(input: unknown): Promise<ActionResult<{ id: st
 export async function undoNavigation(input: unknown): Promise<ActionResult<{ leafId: string | null }>> {
   const parsed = undoSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
+  const auth = await requireUser();
+  if (!auth.ok) return auth;
   return moveLeafBack(parsed.data);
 }
 
 export async function updateSessionSettings(input: unknown): Promise<ActionResult<SessionSettingsView>> {
   const parsed = settingsSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
+  const auth = await requireUser();
+  if (!auth.ok) return auth;
   const { sessionId, settings, chatModel, compactionModel, tools } = parsed.data;
   return changeSessionSettings({
     sessionId,

@@ -7,10 +7,13 @@
 import { parseJsonBody } from "@/lib/chat/http";
 import { abortRun } from "@/lib/chat/running";
 import { stopBodySchema } from "../schema";
+import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
   const body = await parseJsonBody(request, stopBodySchema);
   if (!body.ok) return body.response;
   return Response.json({ ok: true, stopped: abortRun(body.value.id) });

@@ -4,13 +4,16 @@
  * `content-disposition: attachment; filename="<exportFileName>"` (spec §1.9).
  * GET /api/sessions/[id]?format=html — the session as one self-contained HTML page
  * (lib/export-html), as an attachment named like the JSONL export with `.html`.
- * 404 `{ error }` for an unknown (or deleted) session, 400 `{ error }` for an unknown format.
+ * 404 `{ error }` for an unknown (or deleted) session, 400 `{ error }` for a malformed id or an
+ * unknown format, 503 when the database is unreachable.
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { withDatabaseErrors } from "@/lib/chat/http";
 import { exportSession, findSessionMeta, loadEntries, NotFoundError } from "@/lib/db/session-store";
 import { CONTENT_SECURITY_POLICY, htmlExportFileName, renderSessionHtml } from "@/lib/export-html/render-session-html";
 import { refuseAnonymous } from "@/lib/auth/guard";
+import { invalid, sessionParamsSchema } from "./calls/params";
 
 export const dynamic = "force-dynamic";
 
@@ -29,16 +32,21 @@ function attachment(fileName: string): string {
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   const refused = refuseAnonymous(request);
   if (refused) return refused;
-  const { id } = await ctx.params;
+  const params = sessionParamsSchema.safeParse(await ctx.params);
+  if (!params.success) return invalid(params.error);
+  const { id } = params.data;
   const format = formatSchema.safeParse(new URL(request.url).searchParams.get("format") ?? undefined);
   if (!format.success) return NextResponse.json({ error: format.error.issues[0]?.message }, { status: 400 });
+  return withDatabaseErrors(() => answer(id, format.data));
+}
 
+async function answer(id: string, format: z.output<typeof formatSchema>): Promise<Response> {
   const meta = await findSessionMeta({ id });
   if (!meta || meta.deletedAt) return notFound(id);
-  if (format.data === "json") return NextResponse.json({ session: meta });
+  if (format === "json") return NextResponse.json({ session: meta });
 
   try {
-    if (format.data === "html") {
+    if (format === "html") {
       const entries = await loadEntries({ sessionId: id });
       const html = renderSessionHtml({ header: meta.header, entries, leafId: meta.leafId, title: meta.title ?? "Untitled session" });
       const timestamp = typeof meta.header.timestamp === "string" ? meta.header.timestamp : meta.createdAt;

@@ -5,13 +5,14 @@
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { idSchema } from "@/lib/id-schema";
 
 /** Session ids are kept from imported files, so any short printable string is accepted. */
-export const sessionIdSchema = z.string().trim().min(1).max(200);
+export const sessionIdSchema = idSchema("session");
 /** Call ids are v4 UUIDs (lib/db/model-calls.ts). */
 export const callIdSchema = z.uuid({ message: "call id must be a UUID" });
 /** Entry ids are session-scoped strings (spec §1.6). */
-export const entryIdSchema = z.string().min(1).max(200);
+export const entryIdSchema = idSchema("entry");
 
 export const sessionParamsSchema = z.object({ id: sessionIdSchema });
 export const callParamsSchema = z.object({ id: sessionIdSchema, callId: callIdSchema });

@@ -5,17 +5,23 @@
  * 404 `{ error }` for an unknown or deleted session, 400 for a malformed id.
  */
 import { NextResponse } from "next/server";
+import { withDatabaseErrors } from "@/lib/chat/http";
 import { listModelCalls } from "@/lib/db/model-calls";
 import { findSessionMeta } from "@/lib/db/store-read";
 import { invalid, sessionNotFound, sessionParamsSchema } from "./params";
+import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
+export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
   const params = sessionParamsSchema.safeParse(await ctx.params);
   if (!params.success) return invalid(params.error);
   const { id } = params.data;
-  const meta = await findSessionMeta({ id });
-  if (!meta || meta.deletedAt) return sessionNotFound(id);
-  return NextResponse.json({ calls: await listModelCalls({ sessionId: id }) }, { headers: { "cache-control": "no-store" } });
+  return withDatabaseErrors(async () => {
+    const meta = await findSessionMeta({ id });
+    if (!meta || meta.deletedAt) return sessionNotFound(id);
+    return NextResponse.json({ calls: await listModelCalls({ sessionId: id }) }, { headers: { "cache-control": "no-store" } });
+  });
 }

@@ -9,16 +9,26 @@
  * POST `{ focus? }` — runs the compaction (a running turn is stopped first) and streams a UI
  * message stream: `data-compaction` start / delta (summary text) / end, `data-entry` for the
  * saved compaction, `data-usage`, `data-error` with the §13.4 message on failure. Aborting the
- * request (or POST /api/chat/stop) cancels it and nothing is written. 400 bad body, 404 unknown
- * session, 409 when a compaction or navigation is already running, 413 body over 1 MB.
+ * request (or POST /api/chat/stop) cancels it and nothing is written. 400 bad body or id, 404
+ * unknown session, 409 when a compaction or navigation is already running, 413 body over 1 MB,
+ * 415 a body that is not JSON, 503 when the database is unreachable (GET too).
  */
 import { z } from "zod";
 import { startManualCompaction, previewCompaction } from "@/lib/chat/compaction-run";
-import { describeIssues, jsonError, parseJsonBody } from "@/lib/chat/http";
+import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/chat/http";
+import { sessionParamsSchema } from "../calls/params";
+import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string }> };
+
+/** The session id of the route, or the 400 for a malformed one. */
+async function sessionIdOf(ctx: Ctx): Promise<{ ok: true; id: string } | { ok: false; response: Response }> {
+  const params = sessionParamsSchema.safeParse(await ctx.params);
+  if (params.success) return { ok: true, id: params.data.id };
+  return { ok: false, response: jsonError(400, describeIssues(params.error), "invalid_input") };
+}
 
 const focusSchema = z
   .string({ error: "expected the focus as text" })
@@ -30,16 +40,22 @@ const focusSchema = z
 const compactBodySchema = z.object({ focus: focusSchema }).strict().optional();
 
 export async function GET(request: Request, ctx: Ctx): Promise<Response> {
-  const { id } = await ctx.params;
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
+  const session = await sessionIdOf(ctx);
+  if (!session.ok) return session.response;
   const focus = focusSchema.safeParse(new URL(request.url).searchParams.get("focus") ?? undefined);
   if (!focus.success) return jsonError(400, describeIssues(focus.error), "invalid_input");
-  return previewCompaction({ sessionId: id, ...(focus.data ? { focus: focus.data } : {}) });
+  return withDatabaseErrors(() => previewCompaction({ sessionId: session.id, ...(focus.data ? { focus: focus.data } : {}) }));
 }
 
 export async function POST(request: Request, ctx: Ctx): Promise<Response> {
-  const { id } = await ctx.params;
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
+  const session = await sessionIdOf(ctx);
+  if (!session.ok) return session.response;
   const body = await parseJsonBody(request, compactBodySchema);
   if (!body.ok) return body.response;
   const focus = body.value?.focus;
-  return startManualCompaction({ sessionId: id, signal: request.signal, ...(focus ? { focus } : {}) });
+  return withDatabaseErrors(() => startManualCompaction({ sessionId: session.id, signal: request.signal, ...(focus ? { focus } : {}) }));
 }

@@ -8,10 +8,11 @@
  *   and a pending automatic compaction (origin "preview"), for the session's chat model.
  * Each view carries its diff against the previous turn. 400 `{ error }` for a malformed or
  * ambiguous query, 404 for an unknown session / entry / call, 422 when the entry is not an
- * assistant message (nothing was sent to the model for it).
+ * assistant message (nothing was sent to the model for it), 503 when the database is unreachable.
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { withDatabaseErrors } from "@/lib/chat/http";
 import { readSessionConfig } from "@/lib/chat/session-config";
 import { selectModels } from "@/lib/chat/model-selection";
 import { chatRegistry } from "@/lib/chat/runtime-config";
@@ -19,6 +20,7 @@ import { inspectCall, inspectEntry, inspectNextTurn } from "@/lib/db/model-call-
 import { findSessionMeta } from "@/lib/db/store-read";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { callIdSchema, entryIdSchema, invalid, jsonError, sessionNotFound, sessionParamsSchema } from "../calls/params";
+import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
@@ -33,6 +35,8 @@ const querySchema = z
   });
 
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
   const params = sessionParamsSchema.safeParse(await ctx.params);
   if (!params.success) return invalid(params.error);
   const search = new URL(request.url).searchParams;
@@ -43,19 +47,23 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
   });
   if (!query.success) return invalid(query.error);
   const { id } = params.data;
+  return withDatabaseErrors(() => answer(id, query.data));
+}
+
+async function answer(id: string, query: z.output<typeof querySchema>): Promise<Response> {
   const prompts = loadPrompts();
   const ok = (turn: unknown) => NextResponse.json({ turn }, { headers: { "cache-control": "no-store" } });
 
-  if (query.data.call) {
-    const turn = await inspectCall({ sessionId: id, callId: query.data.call, prompts });
-    return turn ? ok(turn) : jsonError(404, `Model call ${query.data.call} not found in session ${id}`);
+  if (query.call) {
+    const turn = await inspectCall({ sessionId: id, callId: query.call, prompts });
+    return turn ? ok(turn) : jsonError(404, `Model call ${query.call} not found in session ${id}`);
   }
-  if (query.data.entry) {
-    const turn = await inspectEntry({ sessionId: id, entryId: query.data.entry, prompts });
+  if (query.entry) {
+    const turn = await inspectEntry({ sessionId: id, entryId: query.entry, prompts });
     if (turn === "not_assistant") {
-      return jsonError(422, `Entry ${query.data.entry} is not an assistant message: nothing was sent to the model for it`);
+      return jsonError(422, `Entry ${query.entry} is not an assistant message: nothing was sent to the model for it`);
     }
-    return turn ? ok(turn) : jsonError(404, `Entry ${query.data.entry} not found in session ${id}`);
+    return turn ? ok(turn) : jsonError(404, `Entry ${query.entry} not found in session ${id}`);
   }
 
   const meta = await findSessionMeta({ id });

@@ -7,17 +7,24 @@
  * branch summary, `data-navigated { leafId, previousLeafId, editorText?, cancelled, aborted?,
  * summaryEntryId? }`, or `data-error` ("Already at this point", "Entry … not found", …).
  * Aborting the request (or POST /api/chat/stop) cancels the summary and nothing is written.
- * 400 bad body, 404 unknown session, 409 when something is already running, 413 over 1 MB.
+ * 400 bad body or id, 404 unknown session, 409 when something is already running, 413 over 1 MB,
+ * 415 for a body that is not JSON, 503 when the database is unreachable.
  */
 import { z } from "zod";
-import { parseJsonBody } from "@/lib/chat/http";
+import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/chat/http";
+import { entryIdSchema, sessionParamsSchema } from "../calls/params";
 import { startNavigation } from "@/lib/chat/navigation-run";
+import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
 const navigateBodySchema = z
   .object({
-    targetId: z.string({ error: "expected the id of the target entry" }).trim().min(1, { error: "expected the id of the target entry" }),
+    targetId: z
+      .string({ error: "expected the id of the target entry" })
+      .trim()
+      .min(1, { error: "expected the id of the target entry" })
+      .pipe(entryIdSchema),
     summarize: z.boolean({ error: "expected summarize to be true or false" }),
     customInstructions: z
       .string({ error: "expected the custom instructions as text" })
@@ -28,15 +35,20 @@ const navigateBodySchema = z
   .strict();
 
 export async function POST(request: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
-  const { id } = await ctx.params;
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
+  const params = sessionParamsSchema.safeParse(await ctx.params);
+  if (!params.success) return jsonError(400, describeIssues(params.error), "invalid_input");
   const body = await parseJsonBody(request, navigateBodySchema);
   if (!body.ok) return body.response;
   const { targetId, summarize, customInstructions } = body.value;
-  return startNavigation({
-    sessionId: id,
-    targetId,
-    summarize,
-    signal: request.signal,
-    ...(customInstructions ? { customInstructions } : {}),
-  });
+  return withDatabaseErrors(() =>
+    startNavigation({
+      sessionId: params.data.id,
+      targetId,
+      summarize,
+      signal: request.signal,
+      ...(customInstructions ? { customInstructions } : {}),
+    }),
+  );
 }

@@ -8,20 +8,26 @@
  * malformed id (the call id is a UUID).
  */
 import { NextResponse } from "next/server";
+import { withDatabaseErrors } from "@/lib/chat/http";
 import { getModelCall } from "@/lib/db/model-calls";
 import { findSessionMeta } from "@/lib/db/store-read";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { callParamsSchema, invalid, jsonError, sessionNotFound } from "../params";
+import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(_req: Request, ctx: { params: Promise<{ id: string; callId: string }> }) {
+export async function GET(request: Request, ctx: { params: Promise<{ id: string; callId: string }> }) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
   const params = callParamsSchema.safeParse(await ctx.params);
   if (!params.success) return invalid(params.error);
   const { id, callId } = params.data;
-  const meta = await findSessionMeta({ id });
-  if (!meta || meta.deletedAt) return sessionNotFound(id);
-  const call = await getModelCall({ sessionId: id, callId, prompts: loadPrompts() });
-  if (!call) return jsonError(404, `Model call ${callId} not found in session ${id}`);
-  return NextResponse.json({ call }, { headers: { "cache-control": "no-store" } });
+  return withDatabaseErrors(async () => {
+    const meta = await findSessionMeta({ id });
+    if (!meta || meta.deletedAt) return sessionNotFound(id);
+    const call = await getModelCall({ sessionId: id, callId, prompts: loadPrompts() });
+    if (!call) return jsonError(404, `Model call ${callId} not found in session ${id}`);
+    return NextResponse.json({ call }, { headers: { "cache-control": "no-store" } });
+  });
 }

@@ -1,0 +1,78 @@
+/**
+ * POST /api/auth/login — sign in (public; lib/auth/sign-in.ts decides).
+ * Body: JSON `{ password, next? }` (the login form's fetch) or a form post with the same fields
+ * (no JavaScript). JSON answers: 200 `{ ok: true, next }` with the `arbor_session` cookie,
+ * 401 `{ error: "Wrong password" }`, 429 `{ error: "Too many attempts — try again in N seconds",
+ * retryAfter: N }` with Retry-After, 400 bad body, 403 cross-site, 404 when sign-in is off.
+ * A form post is answered with a 303 to `next` or back to /login?error=…
+ */
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { LOGIN_PATH, safeNextPath } from "@/lib/auth/access";
+import { clientKey, isHttps, isSameOrigin, SESSION_TTL_SECONDS, sessionCookie } from "@/lib/auth/cookie";
+import { signIn } from "@/lib/auth/sign-in";
+import { authEnabled } from "@/lib/auth/state";
+
+export const dynamic = "force-dynamic";
+
+const MAX_BODY = 16 * 1024;
+const bodySchema = z.object({
+  password: z.string({ error: "Enter the password" }).min(1, { error: "Enter the password" }).max(1000, { error: "The password is too long" }),
+  next: z.string().optional(),
+});
+
+const json = (status: number, body: object, headers: Record<string, string> = {}) =>
+  NextResponse.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
+
+/** A relative Location: right whatever host name or proxy the browser came through. */
+function seeOther(location: string): NextResponse {
+  return new NextResponse(null, { status: 303, headers: { location, "cache-control": "no-store" } });
+}
+
+async function readBody(request: Request): Promise<string | undefined> {
+  if (!request.body) return "";
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) return undefined;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    size += r.value.byteLength;
+    if (size > MAX_BODY) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(r.value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function POST(request: Request): Promise<Response> {
+  if (!authEnabled()) return json(404, { error: "Sign-in is off: ARBOR_PASSWORD is not set" });
+  if (!isSameOrigin(request)) return json(403, { error: "Cross-site sign-in refused" });
+  const isForm = /^application\/x-www-form-urlencoded|^multipart\/form-data/i.test(request.headers.get("content-type") ?? "");
+  const text = await readBody(request);
+  if (text === undefined) return json(413, { error: "The request is too large" });
+  let raw: unknown;
+  try {
+    raw = isForm ? Object.fromEntries(new URLSearchParams(text)) : JSON.parse(text || "{}");
+  } catch {
+    return json(400, { error: "Expected a JSON body { password }" });
+  }
+  const parsed = bodySchema.safeParse(raw);
+  const next = safeNextPath(parsed.success ? parsed.data.next : undefined);
+  const back = (params: Record<string, string>) => seeOther(`${LOGIN_PATH}?${new URLSearchParams({ ...params, ...(next !== "/" ? { next } : {}) })}`);
+  if (!parsed.success) return isForm ? back({ error: "empty" }) : json(400, { error: parsed.error.issues[0]?.message ?? "Bad request" });
+
+  const result = await signIn({ password: parsed.data.password, client: clientKey(request) });
+  if (!result.ok) {
+    if (result.status === 429) {
+      const retry = String(result.retryAfterSeconds);
+      if (isForm) return back({ error: "rate", retry });
+      return json(429, { error: result.error, retryAfter: result.retryAfterSeconds }, { "retry-after": retry });
+    }
+    return isForm ? back({ error: "wrong" }) : json(401, { error: result.error });
+  }
+  const response = isForm ? seeOther(next) : json(200, { ok: true, next });
+  response.cookies.set(sessionCookie(result.token, { secure: isHttps(request), maxAge: SESSION_TTL_SECONDS }));
+  return response;
+}

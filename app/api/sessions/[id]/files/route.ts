@@ -1,0 +1,67 @@
+/**
+ * The session's workspace files (the folder its tools read and write).
+ * - GET → 200 `{ nodes, count, truncated, maxEntries }`: the tree (lib/tools/files.ts
+ *   `listWorkspace`, breadth-first, at most MAX_LISTED_ENTRIES entries).
+ * - POST ?path=<relative path>, raw body → 201 `{ file: { path, size } }`: stored with
+ *   `writeUpload` (parent folders created, an existing file replaced, nothing left behind on
+ *   failure). 413 over MAX_UPLOAD_BYTES (declared or streamed), and 413 when fewer bytes arrive
+ *   than the Content-Length declared (a proxy cut the body: see lib/chat/workspace-files.ts).
+ * Errors are JSON `{ error, code }`: 400 for a malformed id or path and for a refused path
+ * (`../x` → "Path \"../x\" is outside the workspace"), 404 for an unknown session; never a 500
+ * for an expected file failure.
+ */
+import { jsonError } from "@/lib/chat/http";
+import { exactUploadBody, fileErrorResponse, IncompleteUpload, sessionWorkspace } from "@/lib/chat/workspace-files";
+import { MAX_LISTED_ENTRIES, MAX_UPLOAD_BYTES } from "@/lib/chat/workspace-limits";
+import { listWorkspace, writeUpload } from "@/lib/tools/files";
+import { parseFilePath, parseSessionId } from "./params";
+import { refuseAnonymous } from "@/lib/auth/guard";
+
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ id: string }> };
+const NO_STORE = { "cache-control": "no-store" };
+
+export async function GET(request: Request, ctx: Ctx) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
+  const id = await parseSessionId(ctx);
+  if (!id.ok) return id.response;
+  const ws = await sessionWorkspace(id.value);
+  if (!ws.ok) return ws.response;
+  try {
+    const listing = await listWorkspace(ws.root, { maxEntries: MAX_LISTED_ENTRIES, signal: request.signal });
+    return Response.json({ ...listing, maxEntries: MAX_LISTED_ENTRIES }, { headers: NO_STORE });
+  } catch (error) {
+    return fileErrorResponse(error, ".");
+  }
+}
+
+function tooLarge(): Response {
+  return jsonError(413, `The file is larger than the ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB upload limit`, "too_large");
+}
+
+export async function POST(request: Request, ctx: Ctx) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
+  const id = await parseSessionId(ctx);
+  if (!id.ok) return id.response;
+  const relPath = parseFilePath(request);
+  if (!relPath.ok) return relPath.response;
+  const header = request.headers.get("content-length");
+  const declared = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
+  if (declared !== undefined && declared > MAX_UPLOAD_BYTES) return tooLarge();
+  const ws = await sessionWorkspace(id.value);
+  if (!ws.ok) return ws.response;
+  try {
+    const body = request.body ? exactUploadBody(request.body, declared, relPath.value) : new Uint8Array(0);
+    const file = await writeUpload(ws.root, relPath.value, body, {
+      maxBytes: MAX_UPLOAD_BYTES,
+      signal: request.signal,
+    });
+    return Response.json({ file }, { status: 201, headers: NO_STORE });
+  } catch (error) {
+    if (error instanceof IncompleteUpload) return jsonError(413, error.message, "too_large");
+    return fileErrorResponse(error, relPath.value);
+  }
+}

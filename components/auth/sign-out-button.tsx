@@ -1,0 +1,20 @@
+/**
+ * "Sign out" in the header, shown only when sign-in is on and a session is present. A plain
+ * form post (works without JavaScript); /api/auth/logout answers with a redirect to /login.
+ */
+import { currentUser } from "@/lib/auth/guard";
+import { authEnabled } from "@/lib/auth/state";
+
+export async function SignOutButton() {
+  if (!authEnabled() || !(await currentUser())) return null;
+  return (
+    <form action="/api/auth/logout" method="post" className="ml-auto">
+      <button
+        type="submit"
+        className="rounded border border-line px-2 py-0.5 text-sm hover:bg-[var(--panel)] focus-visible:outline-2 focus-visible:outline-[var(--color-accent)]"
+      >
+        Sign out
+      </button>
+    </form>
+  );
+}
