@@ -4,6 +4,8 @@ import { z } from "zod";
 import type { ActionResult } from "@/lib/action-result";
 import {
   createSession as createSessionRow,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
   NotFoundError,
   renameSession as renameSessionRow,
   restoreSession as restoreSessionRow,
@@ -32,12 +34,13 @@ function invalid(error: z.ZodError): { ok: false; error: "invalid_input"; messag
   return { ok: false, error: "invalid_input", message: error.issues[0]?.message };
 }
 
-/** Expected store failures become values; anything else is a bug and is rethrown. */
+/** Expected store failures (and a lost database) become values; anything else is a bug and is rethrown. */
 async function settle<T>(run: () => Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, data: await run() };
   } catch (error) {
     if (error instanceof NotFoundError) return { ok: false, error: "not_found", message: "This session no longer exists." };
+    if (isDatabaseUnavailable(error)) return { ok: false, error: "failed", message: DATABASE_UNAVAILABLE_MESSAGE };
     throw error;
   }
 }
@@ -47,8 +50,7 @@ export async function createSession(input: unknown = {}): Promise<ActionResult<{
   if (!parsed.success) return invalid(parsed.error);
   const auth = await requireUser();
   if (!auth.ok) return auth;
-  const session = await createSessionRow({ title: parsed.data.title });
-  return { ok: true, data: { id: session.id } };
+  return settle(async () => ({ id: (await createSessionRow({ title: parsed.data.title })).id }));
 }
 
 /** Renames a session; an empty title clears it (the list then shows "Untitled session"). */

@@ -60,6 +60,7 @@ describe("GET /api/sessions/[id]/compact (preview)", () => {
     const body = (await res.json()) as Extract<CompactionPreviewBody, { canCompact: true }>;
     expect(body.canCompact).toBe(true);
     expect((await storedPath(s.id)).map((e) => e.id)).toContain(body.firstKeptEntryId);
+    expect(body.firstKeptText).toMatch(/^(user|assistant): /);
     expect(body.counts.summarized).toBeGreaterThan(0);
     expect(body.counts.kept).toBeGreaterThan(0);
     expect(body.tokensBefore).toBeGreaterThan(0);

@@ -16,6 +16,8 @@ import "server-only";
 import { linkedController } from "@/lib/agent/abort";
 import type { CompactionPreview } from "@/lib/agent/session-agent";
 import { NotFoundError } from "@/lib/db/errors";
+import type { SessionTree } from "@/lib/session/tree";
+import { rowText } from "@/lib/session/tree-row-text";
 import { jsonError } from "./http";
 import { startOperation } from "./operation";
 import { openSessionAgent } from "./runtime";
@@ -25,6 +27,8 @@ export type CompactionPreviewBody =
   | {
       canCompact: true;
       firstKeptEntryId: string;
+      /** Row text of the first kept entry (spec §16.2), where the model's memory will start. */
+      firstKeptText?: string;
       isSplitTurn: boolean;
       counts: { summarized: number; turnPrefix: number; kept: number };
       tokensBefore: number;
@@ -46,11 +50,14 @@ export interface PreviewModel {
   offline: boolean;
 }
 
-function toBody(p: CompactionPreview, model: PreviewModel): CompactionPreviewBody {
+function toBody(p: CompactionPreview, model: PreviewModel, tree: SessionTree): CompactionPreviewBody {
   if (!p.canCompact) return { canCompact: false, reason: p.reason, model };
+  const firstKept = tree.getEntry(p.firstKeptEntryId);
   const body: CompactionPreviewBody = {
     canCompact: true,
     firstKeptEntryId: p.firstKeptEntryId,
+    // A cut is never a tool result (spec §5.1), so no tool-call index is needed for its row text.
+    ...(firstKept ? { firstKeptText: rowText(firstKept, { toolCallsById: new Map() }) } : {}),
     isSplitTurn: p.isSplitTurn,
     counts: { summarized: p.messagesToSummarize, turnPrefix: p.turnPrefixMessages, kept: p.keptMessages },
     tokensBefore: p.tokensBefore,
@@ -78,7 +85,7 @@ export async function previewCompaction(input: { sessionId: string; focus?: stri
     const model: PreviewModel = { ref: info.ref, hasApiKey, offline: info.offline === true };
     if (info.label) model.label = info.label;
     const preview = opened.agent.previewCompaction(input.focus);
-    return Response.json(toBody(preview, model), { headers: { "cache-control": "no-store" } });
+    return Response.json(toBody(preview, model, opened.agent.tree), { headers: { "cache-control": "no-store" } });
   } finally {
     await opened.close();
   }

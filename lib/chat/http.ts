@@ -1,17 +1,46 @@
 /**
- * Small HTTP helpers of the chat routes: JSON errors, a size-capped JSON body reader, and a
- * stream wrapper that notices when the client cancels. Server-side, framework-free (plain
- * Request / Response, so route handlers are testable with `new Request(...)`).
+ * Small HTTP helpers of the route handlers: JSON errors, a size-capped JSON body reader, a
+ * stream wrapper that notices when the client cancels, and `withDatabaseErrors`, which answers
+ * a lost database with 503 and a plain message instead of a 500. Server-side, framework-free
+ * (plain Request / Response, so route handlers are testable with `new Request(...)`).
  */
 import type { z } from "zod";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "@/lib/db/errors";
 
 /** Request bodies above this are refused with 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export type ErrorCode = "invalid_input" | "not_found" | "busy" | "too_large" | "unavailable";
+export type ErrorCode =
+  | "invalid_input"
+  | "not_found"
+  | "busy"
+  | "too_large"
+  | "unsupported_media_type"
+  | "unavailable"
+  | "database_unavailable";
 
-export function jsonError(status: number, error: string, code: ErrorCode): Response {
-  return Response.json({ error, code }, { status, headers: { "cache-control": "no-store" } });
+export function jsonError(status: number, error: string, code: ErrorCode, headers: Record<string, string> = {}): Response {
+  return Response.json({ error, code }, { status, headers: { "cache-control": "no-store", ...headers } });
+}
+
+/** 503 "The database is not reachable — retrying may help" when `error` is a lost database. */
+export function databaseUnavailable(error: unknown): Response | undefined {
+  if (!isDatabaseUnavailable(error)) return undefined;
+  return jsonError(503, DATABASE_UNAVAILABLE_MESSAGE, "database_unavailable", { "retry-after": "5" });
+}
+
+/**
+ * Runs a route handler's work: a lost database (server stopped or restarting) becomes a 503
+ * with a plain message; any other error is rethrown (a bug: Next answers 500 and logs it).
+ */
+export async function withDatabaseErrors(work: () => Promise<Response>): Promise<Response> {
+  try {
+    return await work();
+  } catch (error) {
+    const response = databaseUnavailable(error);
+    if (response) return response;
+    throw error;
+  }
 }
 
 export type BodyResult<T> = { ok: true; value: T } | { ok: false; response: Response };
@@ -49,12 +78,35 @@ export function describeIssues(error: z.ZodError): string {
   return `${where}${issue.message}`;
 }
 
-/** Parses a JSON body with `schema`: 413 when too large, 400 for bad JSON or a schema failure. */
+/** `application/json` or any `+json` type; a body sent without a content type is read as JSON too. */
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+/**
+ * 415 for a body declared as something other than JSON. Besides a clear message for a client
+ * that sent a form or text, it keeps cross-site pages from posting here: a plain HTML form can
+ * only send form or text bodies, never `application/json`, without a CORS preflight.
+ */
+function wrongContentType(request: Request): Response | undefined {
+  const type = request.headers.get("content-type");
+  if (type === null || type.trim() === "" || JSON_TYPE.test(type.trim())) return undefined;
+  const shown = type.split(";")[0]?.trim() || type;
+  return jsonError(415, `The request body must be JSON (content-type: application/json), not ${shown}`, "unsupported_media_type");
+}
+
+/**
+ * Parses a JSON body with `schema`: 415 when it is declared as something other than JSON,
+ * 413 when too large, 400 for bad JSON or a schema failure.
+ */
 export async function parseJsonBody<S extends z.ZodType>(
   request: Request,
   schema: S,
   limit = MAX_BODY_BYTES,
 ): Promise<BodyResult<z.output<S>>> {
+  const unsupported = wrongContentType(request);
+  if (unsupported) {
+    await request.body?.cancel().catch(() => undefined);
+    return { ok: false, response: unsupported };
+  }
   const text = await readCapped(request, limit);
   if (!text.ok) return text;
   let json: unknown;

@@ -11,16 +11,24 @@ import "server-only";
  * - `data-navigated { leafId, previousLeafId, editorText?, cancelled, aborted?, summaryEntryId? }`
  *   — `previousLeafId` is what "Undo" moves the leaf back to (undoNavigation action);
  * - `data-error` for a failure: "Already at this point" when the target is the current leaf
- *   (nothing changes), `Entry … not found` (code "not_found"), `No API key for …`, a model
- *   error, or the store's conflict.
+ *   (nothing changes), `Entry … not found` (code "not_found"), a failed summary as "Branch
+ *   summary failed: <No API key for … | the model error>. Nothing was saved …" (also in the
+ *   `data-branchSummary` end's errorMessage), or the store's conflict.
  * Stop, aborting the request or cancelling the response body cancels the summary; then nothing
  * is written and the leaf stays where it was (`cancelled: true, aborted: true`).
  */
 import { linkedController } from "@/lib/agent/abort";
-import { startOperation } from "./operation";
+import { isConflictError } from "@/lib/agent/ports";
+import { errorText, startOperation } from "./operation";
 import type { ArborDataParts } from "./ui-types";
 
 export const ALREADY_HERE = "Already at this point";
+
+/** What the user reads when the branch summary failed: nothing was written, the leaf stayed. */
+export function branchSummaryFailed(err: unknown): string {
+  const reason = errorText(err).replace(/[.\s]+$/, "");
+  return `Branch summary failed: ${reason}. Nothing was saved and you are still at the same point; try again, or move without a summary.`;
+}
 
 export interface NavigationInput {
   sessionId: string;
@@ -69,10 +77,11 @@ export function startNavigation(input: NavigationInput): Promise<Response> {
         if (result.summaryEntry) navigated.summaryEntryId = result.summaryEntry.id;
         sink.data("navigated", navigated);
       } catch (err) {
-        if (summarizing) {
-          sink.data("branchSummary", { phase: "end", errorMessage: err instanceof Error ? err.message : String(err) });
-        }
-        throw err;
+        // A store conflict keeps its own message (and code); anything else failed the summary.
+        if (!summarizing || isConflictError(err)) throw err;
+        const message = branchSummaryFailed(err);
+        sink.data("branchSummary", { phase: "end", errorMessage: message });
+        sink.error(message, "failed");
       } finally {
         unlink();
         request.unlink();

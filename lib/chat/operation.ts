@@ -16,7 +16,7 @@ import "server-only";
  */
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { isConflictError } from "@/lib/agent/ports";
-import { NotFoundError } from "@/lib/db/errors";
+import { NotFoundError, toDatabaseError } from "@/lib/db/errors";
 import { jsonError, withCancel } from "./http";
 import { BusyError, claimRun, claimRunPreempting, type RunHandle, type RunKind } from "./running";
 import { ModelUnavailableError, type OpenedSession, openSessionAgent } from "./runtime";
@@ -83,7 +83,7 @@ export async function startOperation(input: OperationInput): Promise<Response> {
       }
       await input.work({ opened, sink, run });
     } catch (err) {
-      sink.error(errorText(err), isConflictError(err) ? "conflict" : "failed");
+      sink.error(errorText(toDatabaseError(err)), isConflictError(err) ? "conflict" : "failed");
     } finally {
       try {
         await opened.close();

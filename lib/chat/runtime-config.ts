@@ -9,12 +9,19 @@ import "server-only";
  * `createProviderRegistry(config)`), so the real provider code runs; `resetChatRuntime()`
  * restores the defaults. Kept on globalThis so every route bundle of the process agrees.
  */
+import { env } from "@/lib/env";
 import { getProviderRegistry, type ProviderRegistry } from "@/lib/llm/providers";
+import { DEFAULT_IDLE_TIMEOUT_MS } from "@/lib/llm/stream-assistant";
 
 export interface ChatRuntimeConfig {
   registry?: ProviderRegistry;
   /** Folder of per-session workspaces (default: lib/tools' ARBOR_WORKSPACES / data dir). */
   workspacesDir?: string;
+  /**
+   * How long a model call may go without data before the turn (or summary) ends with "The model
+   * stopped responding" (default: ARBOR_MODEL_IDLE_TIMEOUT_MS, else 120 s; 0 = never).
+   */
+  modelIdleTimeoutMs?: number;
 }
 
 const KEY = Symbol.for("arbor.chat.runtime-config");
@@ -46,4 +53,8 @@ export function chatRegistry(): ProviderRegistry {
 
 export function workspacesDirOverride(): string | undefined {
   return current().workspacesDir;
+}
+
+export function modelIdleTimeoutMs(): number {
+  return current().modelIdleTimeoutMs ?? env.ARBOR_MODEL_IDLE_TIMEOUT_MS ?? DEFAULT_IDLE_TIMEOUT_MS;
 }

@@ -31,7 +31,7 @@ import { createWorkspaceTools, TOOL_NAMES, type WorkspaceTools } from "@/lib/too
 import { resolveWorkspace } from "@/lib/tools/workspace";
 import { createHookRegistry } from "./hooks-loader";
 import { selectModels } from "./model-selection";
-import { chatRegistry, workspacesDirOverride } from "./runtime-config";
+import { chatRegistry, modelIdleTimeoutMs, workspacesDirOverride } from "./runtime-config";
 import { readSessionConfig, type SessionConfig } from "./session-config";
 import { buildSystemPrompt } from "./system-prompt";
 
@@ -87,8 +87,9 @@ export async function openSessionAgent(input: OpenSessionAgentInput): Promise<Op
     agent: config.agent,
     settings: config.settings,
   });
-  const chatModel = createAgentModel(selected.chat);
-  const compactionModel = selected.compaction === selected.chat ? chatModel : createAgentModel(selected.compaction);
+  const idleTimeoutMs = modelIdleTimeoutMs();
+  const chatModel = createAgentModel(selected.chat, { idleTimeoutMs });
+  const compactionModel = selected.compaction === selected.chat ? chatModel : createAgentModel(selected.compaction, { idleTimeoutMs });
 
   const [hooks, tools] = await Promise.all([createHookRegistry(), workspaceTools(sessionId, config)]);
   const recorder = createDbRecorder({ sessionId });
@@ -96,7 +97,7 @@ export async function openSessionAgent(input: OpenSessionAgentInput): Promise<Op
     tree,
     store: createAgentStore({ sessionId }),
     model: withCompactionModel(chatModel, compactionModel),
-    models: createModelResolver({ registry }),
+    models: createModelResolver({ registry, idleTimeoutMs }),
     settings: config.settings,
     hooks,
     prompts: loadPrompts(),

@@ -8,13 +8,16 @@ import "server-only";
  *   — reload"), or a turn / compaction / navigation is running in it right now — tree edits
  *   take the session's run slot so they can never race a running agent's commits;
  * - `invalid_input`: settings that lib/settings (or the agent options) reject, with every field
- *   error in `message` ("compaction.reserveTokens: expected a positive integer; …").
+ *   error in `message` ("compaction.reserveTokens: expected a positive integer; …");
+ * - `failed`: the database is not reachable (the message says so; retrying may help).
  */
 import type { ActionResult } from "@/lib/action-result";
 import { writeSessionSettings } from "@/lib/db/agent-store";
 import {
   ConflictError,
+  DATABASE_UNAVAILABLE_MESSAGE,
   findSessionMeta,
+  isDatabaseUnavailable,
   forkSession as forkStoredSession,
   NotFoundError,
   type SessionMeta,
@@ -32,6 +35,7 @@ async function settle<T>(run: () => Promise<T>): Promise<ActionResult<T>> {
   } catch (err) {
     if (err instanceof NotFoundError) return { ok: false, error: "not_found", message: err.message };
     if (err instanceof ConflictError || err instanceof BusyError) return { ok: false, error: "conflict", message: err.message };
+    if (isDatabaseUnavailable(err)) return { ok: false, error: "failed", message: DATABASE_UNAVAILABLE_MESSAGE };
     throw err;
   }
 }
@@ -99,7 +103,9 @@ export interface SessionSettingsView {
 export async function changeSessionSettings(
   input: { sessionId: string } & SessionConfigUpdate,
 ): Promise<ActionResult<SessionSettingsView>> {
-  const meta = await findSessionMeta({ id: input.sessionId });
+  const found = await settle(() => findSessionMeta({ id: input.sessionId }));
+  if (!found.ok) return found;
+  const meta = found.data;
   if (!meta || meta.deletedAt) return { ok: false, error: "not_found", message: `Session ${input.sessionId} not found` };
   const { sessionId, ...update } = input;
   const result = updateSessionConfig(meta.settings, update);

@@ -9,9 +9,13 @@ import "server-only";
  * - A model picked in the request becomes the session's chat model (stored in the settings
  *   column's `agent.chatModel`), so the next turn and a reload use it too.
  * - Text and image parts of the user's UI message become the user message's content.
+ * - A turn whose last model call failed (provider error, dropped connection, garbage, the idle
+ *   timeout) keeps that assistant entry — stopReason "error", its errorMessage, any partial
+ *   content — as the leaf, and ends with a `data-error` saying so (unless a more specific error,
+ *   e.g. failed overflow recovery, was already reported). The next turn continues from there.
  */
 import { writeSessionSettings } from "@/lib/db/agent-store";
-import type { ImageContent, TextContent, UserMessage } from "@/lib/session/types";
+import type { ImageContent, SessionEntry, TextContent, UserMessage } from "@/lib/session/types";
 import { startOperation } from "./operation";
 import { updateSessionConfig } from "./session-config";
 
@@ -45,6 +49,13 @@ export function userContentOf(parts: readonly MessagePart[]): UserMessage["conte
   return [...blocks, ...images];
 }
 
+/** The message of a turn that ended on a failed model call, else undefined. */
+export function turnFailure(leaf: SessionEntry | undefined): string | undefined {
+  if (leaf?.type !== "message" || leaf.message.role !== "assistant" || leaf.message.stopReason !== "error") return undefined;
+  const reason = leaf.message.errorMessage?.trim() || "the model returned an error";
+  return `The turn ended with an error: ${reason.replace(/[.\s]+$/, "")}. Your message is saved; send it again to retry.`;
+}
+
 export interface ChatTurnInput {
   sessionId: string;
   content: UserMessage["content"];
@@ -62,8 +73,12 @@ export function startChatTurn(input: ChatTurnInput): Promise<Response> {
       const update = updateSessionConfig(meta.settings, { chatModel: input.model });
       if (update.ok) await writeSessionSettings({ sessionId: input.sessionId, settings: update.stored });
     },
-    work: async ({ opened, run }) => {
+    work: async ({ opened, sink, run }) => {
       await opened.agent.prompt(input.content, { signal: run.signal });
+      const { tree } = opened.agent;
+      const leafId = tree.getLeafId();
+      const failed = turnFailure(leafId ? tree.getEntry(leafId) : undefined);
+      if (failed && !sink.hasError()) sink.error(failed);
     },
   });
 }

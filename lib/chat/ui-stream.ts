@@ -38,6 +38,8 @@ export interface AgentStreamSink {
   data<K extends keyof KnownData & string>(name: K, data: ArborDataParts[K]): void;
   /** A `data-error`; the same message is written once. */
   error(message: string, code?: ErrorCode): void;
+  /** True once any `data-error` was written. */
+  hasError(): boolean;
   start(sessionId: string): void;
   finish(): void;
 }
@@ -177,6 +179,7 @@ export function createAgentStreamSink(): AgentStreamSink {
     },
     data,
     error,
+    hasError: () => errors.size > 0,
     start(sessionId) {
       write({ type: "start", messageMetadata: { sessionId } });
     },

@@ -7,7 +7,8 @@ import "server-only";
  * Contract:
  * - `commit` is ONE `commitEntries` call (atomic, optimistic on `expectedLeafId`); a moved leaf
  *   throws ConflictError (name "ConflictError", what lib/agent's isConflictError matches) and
- *   nothing is written.
+ *   nothing is written. A lost database throws DatabaseUnavailableError (its plain message is
+ *   what the agent reports), here and in `persistPrune`.
  * - `persistPrune` stores the pruned tool results (`applyPrune`: the original content is kept
  *   in `pruned_original` so the prune can be shown and undone).
  * - `writeSessionSettings` replaces the session's `settings` JSON (null clears it). The caller
@@ -15,22 +16,27 @@ import "server-only";
  */
 import type { AgentStore } from "@/lib/agent/ports";
 import { getDb } from "./client";
-import { NotFoundError } from "./errors";
+import { NotFoundError, toDatabaseError } from "./errors";
 import { toPgJson } from "./pg-json";
 import { commitEntries } from "./store-commit";
 import { applyPrune } from "./store-prune";
+
+/** The agent reports a failed commit's message to the user: a lost database says so plainly. */
+function rethrowPlain(error: unknown): never {
+  throw toDatabaseError(error);
+}
 
 export function createAgentStore(input: { sessionId: string }): AgentStore {
   const { sessionId } = input;
   return {
     async commit({ expectedLeafId, entries, newLeafId }) {
-      await commitEntries({ sessionId, expectedLeafId, entries, newLeafId });
+      await commitEntries({ sessionId, expectedLeafId, entries, newLeafId }).catch(rethrowPlain);
     },
     async persistPrune(pruned) {
       await applyPrune({
         sessionId,
         pruned: pruned.map((p) => ({ entryId: p.entryId, message: p.message, originalContent: p.originalContent })),
-      });
+      }).catch(rethrowPlain);
     },
   };
 }

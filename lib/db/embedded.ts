@@ -9,6 +9,8 @@ import "server-only";
  *   detected through PostgreSQL's own `postmaster.pid` and reused instead of started twice, so
  *   the folder is never opened by two servers.
  * - The process that started the server stops it cleanly on exit (SIGINT/SIGTERM).
+ * - After `stop()` the folder can be started again (on the same port when `port` is given, so
+ *   clients holding the old connection string reconnect to it).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
@@ -82,22 +84,27 @@ function runningServer(dir: string): { pid: number; port: number } | undefined {
 
 const started = new Map<string, Promise<EmbeddedServer>>();
 
+export interface EmbeddedOptions {
+  /** Listen on this port (default: a free one). */
+  port?: number;
+}
+
 /**
  * Starts (or finds) the embedded server for `folder` (default `<dataDir>/postgres`).
- * Memoised per folder within a process.
+ * Memoised per folder within a process until the server is stopped.
  */
-export function startEmbeddedPostgres(folder = path.join(dataDir(), "postgres")): Promise<EmbeddedServer> {
+export function startEmbeddedPostgres(folder = path.join(dataDir(), "postgres"), opts: EmbeddedOptions = {}): Promise<EmbeddedServer> {
   const dir = path.resolve(folder);
   let pending = started.get(dir);
   if (!pending) {
-    pending = start(dir);
+    pending = start(dir, opts);
     started.set(dir, pending);
     pending.catch(() => started.delete(dir));
   }
   return pending;
 }
 
-async function start(dir: string): Promise<EmbeddedServer> {
+async function start(dir: string, opts: EmbeddedOptions): Promise<EmbeddedServer> {
   const running = runningServer(dir);
   if (running) {
     const url = urlFor(running.port, "postgres");
@@ -110,7 +117,7 @@ async function start(dir: string): Promise<EmbeddedServer> {
     );
   }
 
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const logs: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir: dir,
@@ -144,7 +151,7 @@ async function start(dir: string): Promise<EmbeddedServer> {
 
   let stopped: Promise<void> | undefined;
   const stop = () => {
-    stopped ??= server.stop();
+    stopped ??= server.stop().finally(() => started.delete(dir));
     return stopped;
   };
   return { adminUrl: urlFor(port, "postgres"), urlFor: (db) => urlFor(port, db), owned: true, stop };

@@ -10,6 +10,11 @@ import "server-only";
  *   caller draws new ids and retries. Nothing was written.
  * - ImportError (and LimitError): an import failed and left nothing behind. `file` names the
  *   file, `line` and `field` say where when known.
+ * - DatabaseUnavailableError: the database server could not be reached, or dropped the
+ *   connection (stopped, restarting, out of connections). `toDatabaseError` turns the driver's
+ *   many forms of that (Prisma's adapter kinds and codes, pg's socket errors, PostgreSQL's
+ *   shutdown codes) into this one error; routes answer it with 503 (lib/chat/http.ts). The pools
+ *   reconnect by themselves once the server is back, so retrying is the remedy.
  */
 
 export const CONFLICT_MESSAGE = "This session changed in another tab — reload";
@@ -70,7 +75,9 @@ export type ImportErrorCode =
   | "too_large"
   | "line_too_long"
   | "cancelled"
-  | "read_failed";
+  | "read_failed"
+  | "unsupported_version"
+  | "unavailable";
 
 export class ImportError extends StoreError {
   override name = "ImportError";
@@ -141,4 +148,80 @@ export function pgErrorOf(error: unknown): { code?: string; constraint?: string 
   const code = cause?.originalCode ?? (typeof direct?.code === "string" && /^[0-9A-Z]{5}$/.test(direct.code) ? direct.code : undefined);
   const constraint = cause?.constraint?.index ?? (typeof direct?.constraint === "string" ? direct.constraint : undefined);
   return { ...(code ? { code } : {}), ...(constraint ? { constraint } : {}) };
+}
+
+export const DATABASE_UNAVAILABLE_MESSAGE = "The database is not reachable — retrying may help";
+
+export class DatabaseUnavailableError extends StoreError {
+  override name = "DatabaseUnavailableError";
+  constructor(input: { cause?: unknown } = {}) {
+    super(DATABASE_UNAVAILABLE_MESSAGE, input.cause === undefined ? undefined : { cause: input.cause });
+  }
+}
+
+/** Prisma adapter error kinds that mean "no working connection". */
+const UNREACHABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+/** Prisma engine codes: can't reach server, connect timeout, server closed the connection, pool timeout. */
+const UNREACHABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1017", "P2024"]);
+/**
+ * PostgreSQL SQLSTATEs: class 08 (connection exception), 57P01–57P03 (shutting down, crashed,
+ * starting up), 53300 (too many connections).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+/** node-postgres reports a dropped or unusable connection only in its message. */
+const PG_CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended)/;
+
+interface ErrorShape {
+  name?: unknown;
+  code?: unknown;
+  message?: unknown;
+  severity?: unknown;
+  syscall?: unknown;
+  clientVersion?: unknown;
+  meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown; code?: unknown } } };
+}
+
+/** A Prisma error (only the database layer throws those) about a lost connection. */
+function prismaUnavailable(e: ErrorShape): boolean {
+  const cause = e.meta?.driverAdapterError?.cause;
+  if (typeof cause?.kind === "string" && UNREACHABLE_KINDS.has(cause.kind)) return true;
+  const sqlState = cause?.originalCode ?? cause?.code;
+  if (typeof sqlState === "string" && UNAVAILABLE_SQLSTATE.test(sqlState)) return true;
+  return typeof e.clientVersion === "string" && typeof e.code === "string" && UNREACHABLE_PRISMA_CODES.has(e.code);
+}
+
+/** A node-postgres (or socket) error about a lost connection; only meaningful for a pg client's errors. */
+function driverUnavailable(e: ErrorShape): boolean {
+  if (typeof e.code === "string") {
+    if (typeof e.severity === "string" && UNAVAILABLE_SQLSTATE.test(e.code)) return true;
+    if (typeof e.syscall === "string" && SOCKET_CODES.has(e.code)) return true;
+  }
+  return typeof e.message === "string" && PG_CONNECTION_MESSAGES.test(e.message);
+}
+
+/**
+ * True when `error`, or one of its causes (or an AggregateError's errors), says the database
+ * was lost. Plain socket errors only count with `fromDriver` — for errors known to come from a
+ * pg client — so a model server that refuses connections is never mistaken for the database.
+ */
+export function isDatabaseUnavailable(error: unknown, opts: { fromDriver?: boolean } = {}): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0 && seen.size < 20) {
+    const next = queue.shift();
+    if (!next || typeof next !== "object" || seen.has(next)) continue;
+    seen.add(next);
+    if (next instanceof DatabaseUnavailableError || prismaUnavailable(next as ErrorShape)) return true;
+    if (opts.fromDriver && driverUnavailable(next as ErrorShape)) return true;
+    queue.push((next as { cause?: unknown }).cause);
+    if (next instanceof AggregateError) queue.push(...next.errors);
+  }
+  return false;
+}
+
+/** `error` as a DatabaseUnavailableError when the database was lost, else `error` itself. */
+export function toDatabaseError(error: unknown, opts: { fromDriver?: boolean } = {}): unknown {
+  if (error instanceof DatabaseUnavailableError) return error;
+  return isDatabaseUnavailable(error, opts) ? new DatabaseUnavailableError({ cause: error }) : error;
 }

@@ -6,7 +6,7 @@ import "server-only";
  */
 import { userMessageText } from "@/lib/session/display-name";
 import { isSessionHeader, parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
-import type { SessionEntry, SessionHeader } from "@/lib/session/types";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
 import { entryModel, type EntryRow } from "./entry-columns";
 import { formatBytes, ImportError, LimitError } from "./errors";
 import type { Line, LineReader } from "./line-reader";
@@ -60,14 +60,48 @@ export function entryError(file: string, line: number, field: string, what: stri
   return new ImportError({ code: "invalid_entry", file, line, field, message: `${file}:${line}: ${what} (field ${field})` });
 }
 
+/** Control characters (other than whitespace) or U+FFFD (invalid UTF-8): not a text line. */
+const BINARY = /[\u0000-\u0008\u000e-\u001f\ufffd]/;
+const HEADER_START = /^\s*\{\s*"type"\s*:\s*"session"/;
+
+/** " — the file ends in the middle of this line (was it cut off?)" for a broken last line. */
+export function truncationNote(line: Line): string {
+  return line.unterminated ? " — the file ends in the middle of this line (was it cut off?)" : "";
+}
+
+/** Why no header was found, from the lines skipped while looking for it. */
+class HeaderClues {
+  private binary: { line: number; gzip: boolean } | undefined;
+  private brokenHeader: Line | undefined;
+
+  note(line: Line): void {
+    if (!this.brokenHeader && HEADER_START.test(line.text)) this.brokenHeader = line;
+    if (!this.binary && BINARY.test(line.text)) {
+      // gzip files start with the bytes 1f 8b (8b alone is not UTF-8, so it decodes to U+FFFD).
+      this.binary = { line: line.number, gzip: line.number === 1 && line.text.startsWith("\u001f\ufffd") };
+    }
+  }
+
+  reason(fallback: string): string {
+    if (this.brokenHeader) return `line ${this.brokenHeader.number}: the session header is not valid JSON${truncationNote(this.brokenHeader)}`;
+    if (this.binary?.gzip) return "line 1: the file is gzip-compressed; decompress it and import the .jsonl inside";
+    if (this.binary) return `line ${this.binary.line}: binary data, not a JSONL text file`;
+    return fallback;
+  }
+}
+
 export async function readHeader(lines: Lines, reader: LineReader, file: string, state: ImportState): Promise<{ header: SessionHeader; line: number }> {
   const notSession = (detail: string) => new ImportError({ code: "not_session", file, message: `${file}: not a session file (${detail})` });
+  const clues = new HeaderClues();
   try {
     for (let next = await lines.next(); !next.done; next = await lines.next()) {
       const { value, skip } = parseJsonlLine(next.value.text, next.value.number);
-      if (skip) state.skip(skip);
+      if (skip) {
+        state.skip(skip);
+        clues.note(next.value);
+      }
       if (!value) {
-        if (reader.bytesRead > HEADER_SCAN_BYTES) throw notSession(`no session header in the first ${formatBytes(HEADER_SCAN_BYTES)}`);
+        if (reader.bytesRead > HEADER_SCAN_BYTES) throw notSession(clues.reason(`no session header in the first ${formatBytes(HEADER_SCAN_BYTES)}`));
         continue;
       }
       const line = next.value.number;
@@ -83,5 +117,24 @@ export async function readHeader(lines: Lines, reader: LineReader, file: string,
     }
     throw error;
   }
-  throw notSession("no JSON object found");
+  throw notSession(clues.reason("no JSON object found"));
+}
+
+/**
+ * Refuses a header whose `version` Arbor cannot read. Versions 1–3 are read (spec §1.7;
+ * absent = 1); a later version may change entries in ways the migrations do not know, so it is
+ * refused rather than stored as if it were version 3.
+ */
+export function checkVersion(file: string, line: number, header: SessionHeader): void {
+  const version: unknown = header.version;
+  if (version === undefined || version === null) return;
+  if (typeof version === "number" && Number.isInteger(version) && version >= 1 && version <= CURRENT_SESSION_VERSION) return;
+  const shown = typeof version === "number" ? String(version) : JSON.stringify(version);
+  throw new ImportError({
+    code: "unsupported_version",
+    file,
+    line,
+    field: "version",
+    message: `${file}:${line}: unsupported session version ${shown} (Arbor reads versions 1 to ${CURRENT_SESSION_VERSION}); nothing was imported`,
+  });
 }

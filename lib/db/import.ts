@@ -7,10 +7,13 @@ import "server-only";
  *   Each line is parsed leniently (spec §1.8): blank lines are ignored, lines that are not a JSON
  *   object are skipped and reported as `{ line, reason }`. Entries are migrated on the fly
  *   (createStreamMigrator, spec §1.7) and inserted in batches of `batchSize` (or ~8 MB).
- * - Everything happens in ONE transaction: any error, or an abort through `signal`, rolls it
- *   back and leaves no session and no entries. Errors are ImportError / LimitError with a
- *   message that names the file (and line / field when known).
- * - The first JSON object must be a session header, else "not a session file". Every later
+ * - Everything happens in ONE transaction (on a dedicated connection: withBulkTransaction): any
+ *   error, or an abort through `signal`, rolls it back and leaves no session and no entries.
+ *   Errors are ImportError / LimitError with a message that names the file (and line / field
+ *   when known).
+ * - The first JSON object must be a session header, else "not a session file" (with the reason:
+ *   binary or gzip data, a cut-off header line). Its `version` must be 1–3 (absent = 1), else
+ *   "unsupported session version N" (import-parse.ts checkVersion). Every later
  *   object must have a string `type`; files of version 2+ must give each entry a string `id`,
  *   unique in the file.
  * - A session id that is already stored fails with code "exists" unless `asCopy`: a copy gets
@@ -28,15 +31,15 @@ import { parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
 import { createStreamMigrator, type StreamMigrator } from "@/lib/session/migrate-stream";
 import type { SessionHeader } from "@/lib/session/types";
 import { toEntryRow } from "./entry-columns";
-import { formatBytes, ImportError, LimitError, SessionExistsError } from "./errors";
-import { entryError, HEADER_SCAN_BYTES, ImportState, type Lines, readHeader } from "./import-parse";
+import { DATABASE_UNAVAILABLE_MESSAGE, formatBytes, ImportError, isDatabaseUnavailable, LimitError, SessionExistsError } from "./errors";
+import { checkVersion, entryError, HEADER_SCAN_BYTES, ImportState, type Lines, readHeader, truncationNote } from "./import-parse";
 import { type ByteSource, LineReader } from "./line-reader";
 import { toPgText } from "./pg-json";
 import { normalizeTitle } from "./session-rows";
 import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/import-limits";
 import { findSessionMeta } from "./store-read";
 import { finishSessionRow, insertSessionRow } from "./store-session";
-import { applyLabels, insertEntryRows, type Sql, withBulkTransaction } from "./store-sql";
+import { analyzeAfterBulkWrite, applyLabels, insertEntryRows, type Sql, withBulkTransaction } from "./store-sql";
 
 export { DEFAULT_MAX_IMPORT_BYTES };
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -97,9 +100,10 @@ async function flush(sql: Sql, sessionId: string, state: ImportState, plan: Plan
 
 async function importEntries(sql: Sql, lines: Lines, reader: LineReader, plan: Plan, state: ImportState, sessionId: string): Promise<void> {
   const { file, migrator } = plan;
-  for await (const { text, number } of lines) {
+  for await (const line of lines) {
+    const { text, number } = line;
     const { value, skip } = parseJsonlLine(text, number);
-    if (skip) state.skip(skip);
+    if (skip) state.skip(line.unterminated ? { ...skip, reason: `${skip.reason}${truncationNote(line)}` } : skip);
     if (!value) continue;
     if (typeof value.type !== "string" || value.type === "") throw entryError(file, number, "type", "entry has no type");
     if (migrator.fromVersion >= 2 && (typeof value.id !== "string" || value.id === "")) {
@@ -190,7 +194,8 @@ export async function importSession(opts: ImportOptions): Promise<ImportResult> 
   const lines = reader.lines();
   const state = new ImportState();
   try {
-    const { header: fileHeader } = await readHeader(lines, reader, file, state);
+    const { header: fileHeader, line: headerLine } = await readHeader(lines, reader, file, state);
+    checkVersion(file, headerLine, fileHeader);
     reader.maxLineLength = maxLineLength;
     const migrator = createStreamMigrator(fileHeader);
     const { arborLeafId, ...header } = migrator.header;
@@ -207,6 +212,7 @@ export async function importSession(opts: ImportOptions): Promise<ImportResult> 
     const result = await withBulkTransaction((sql) =>
       writeSession(sql, { plan, state, lines, reader, header, sessionId, ...(givenTitle ? { givenTitle } : {}) }),
     );
+    await analyzeAfterBulkWrite(state.count);
     return {
       sessionId,
       title: result.title,
@@ -245,6 +251,9 @@ async function refuseExisting(file: string, sessionId: string): Promise<void> {
 function asImportError(error: unknown, file: string, signal: AbortSignal | undefined): unknown {
   if (error instanceof ImportError) return error;
   if (signal?.aborted) return new ImportError({ code: "cancelled", file, message: `${file}: import cancelled; nothing was saved`, cause: error });
+  if (isDatabaseUnavailable(error)) {
+    return new ImportError({ code: "unavailable", file, message: `${file}: ${DATABASE_UNAVAILABLE_MESSAGE}; nothing was saved`, cause: error });
+  }
   if (error instanceof SessionExistsError) {
     return new ImportError({ code: "exists", file, message: `${file}: this session was imported meanwhile; import it as a copy to keep both`, cause: error });
   }

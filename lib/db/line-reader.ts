@@ -22,6 +22,8 @@ export interface Line {
   text: string;
   /** 1-based line number. */
   number: number;
+  /** The file's last line, not ended by "\n" (a cut-off file ends like this). */
+  unterminated?: true;
 }
 
 async function* fromWebStream(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -125,7 +127,7 @@ export class LineReader {
     this.signal?.throwIfAborted();
     if (pendingLength > 0) {
       number += 1;
-      yield { text: decode(Buffer.alloc(0)), number };
+      yield { text: decode(Buffer.alloc(0)), number, unterminated: true };
     }
   }
 }

@@ -60,6 +60,8 @@ function decodeCursor(raw: string | null | undefined): Cursor | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
     if (!Array.isArray(value) || typeof value[0] !== "string" || typeof value[1] !== "string") return null;
+    // PostgreSQL text cannot hold U+0000: such a cursor is malformed, not a database error.
+    if (value[1].includes("\u0000")) return null;
     const at = new Date(value[0]);
     return Number.isNaN(at.getTime()) ? null : { at, id: value[1] };
   } catch {

@@ -20,7 +20,16 @@ import { NotFoundError, SessionExistsError } from "./errors";
 import { toPgJson, toPgText } from "./pg-json";
 import { normalizeTitle, SESSION_COLUMNS, type SessionMeta, type SessionRow, toSessionMeta } from "./session-rows";
 import { loadTree } from "./store-read";
-import { applyLabels, insertEntryRows, isUniqueViolation, labelChanges, prismaSql, type Sql, withBulkTransaction } from "./store-sql";
+import {
+  analyzeAfterBulkWrite,
+  applyLabels,
+  insertEntryRows,
+  isUniqueViolation,
+  labelChanges,
+  prismaSql,
+  type Sql,
+  withBulkTransaction,
+} from "./store-sql";
 
 export interface NewSessionRow {
   header: SessionHeader;
@@ -156,5 +165,6 @@ export async function forkSession(input: { sessionId: string; leafId?: string; t
   const title = normalizeTitle(input.title) ?? meta.title;
   const newLeaf = forked.entries.at(-1)?.id ?? null;
   await withBulkTransaction((sql) => writeWholeSession(sql, { header: forked.header, title, entries: forked.entries, leafId: newLeaf }));
+  await analyzeAfterBulkWrite(forked.entries.length);
   return { sessionId: forked.header.id, leafId: newLeaf, entryCount: forked.entries.length };
 }

@@ -14,7 +14,7 @@ import type { Prisma } from "@/generated/prisma/client";
 import type { LabelEntry, SessionEntry } from "@/lib/session/types";
 import { databaseUrl, getDb } from "./client";
 import type { EntryRow } from "./entry-columns";
-import { IdCollisionError, pgErrorOf } from "./errors";
+import { IdCollisionError, pgErrorOf, toDatabaseError } from "./errors";
 import { toPgJson } from "./pg-json";
 
 export type Tx = Prisma.TransactionClient;
@@ -42,14 +42,19 @@ export function withTransaction<T>(fn: (tx: Tx) => Promise<T>, opts: { timeoutMs
  */
 export async function withBulkTransaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl() });
-  await client.connect();
+  // A dropped connection also fails the pending query, which is what reports it; without a
+  // listener the 'error' event would crash the process (e.g. the Next server).
+  client.on("error", () => undefined);
+  // Only this client's own failures are mapped: `fn` also reads other streams (an upload).
+  const driver = <R>(p: Promise<R>) => p.catch((error: unknown) => Promise.reject(toDatabaseError(error, { fromDriver: true })));
+  await driver(client.connect());
   const sql: Sql = {
-    query: async <T>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as T[],
+    query: async <T>(text: string, params: readonly unknown[] = []) => (await driver(client.query(text, [...params]))).rows as T[],
   };
   try {
-    await client.query("BEGIN");
+    await driver(client.query("BEGIN"));
     const result = await fn(sql);
-    await client.query("COMMIT");
+    await driver(client.query("COMMIT"));
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
@@ -57,6 +62,23 @@ export async function withBulkTransaction<T>(fn: (sql: Sql) => Promise<T>): Prom
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/** Bulk writes of at least this many entries refresh the planner statistics (see below). */
+export const ANALYZE_AFTER_ENTRIES = 2000;
+
+/**
+ * Refreshes PostgreSQL's statistics of `entries` after a bulk write (import, fork). Autovacuum
+ * does it too, but only up to a minute later; until then a table that just grew from a few
+ * thousand rows to a few hundred thousand still looks tiny to the planner, which then walks
+ * loadPath's recursion with a sequential scan per step (minutes instead of milliseconds for a
+ * 100k-entry path). Failures (e.g. a role that may not analyze) are ignored.
+ */
+export async function analyzeAfterBulkWrite(entries: number): Promise<void> {
+  if (entries < ANALYZE_AFTER_ENTRIES) return;
+  await getDb()
+    .$executeRawUnsafe("ANALYZE entries")
+    .catch(() => undefined);
 }
 
 /** True for a unique violation of `constraint` (or of any constraint when omitted). */

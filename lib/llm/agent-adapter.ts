@@ -30,6 +30,8 @@ export interface AgentAdapterOptions {
   registry?: ProviderRegistry;
   /** For the remote compaction endpoint (spec §7); default global fetch. */
   fetchImpl?: typeof fetch;
+  /** Idle timeout of every model call, chat and summaries (lib/llm/stream-assistant.ts). */
+  idleTimeoutMs?: number;
 }
 
 /** Agent tool definitions → AI SDK tools without `execute` (the agent executes them). */
@@ -47,7 +49,8 @@ export function toAiTools(definitions: readonly AgentToolDefinition[] | undefine
 }
 
 /** The AgentModel port over one resolved registry model. */
-export function createAgentModel(resolved: ResolvedModel, opts: Pick<AgentAdapterOptions, "fetchImpl"> = {}): AgentModel {
+export function createAgentModel(resolved: ResolvedModel, opts: Pick<AgentAdapterOptions, "fetchImpl" | "idleTimeoutMs"> = {}): AgentModel {
+  const idle = opts.idleTimeoutMs !== undefined ? { idleTimeoutMs: opts.idleTimeoutMs } : {};
   return {
     info: resolved.info,
     hasApiKey: resolved.hasApiKey,
@@ -61,6 +64,7 @@ export function createAgentModel(resolved: ResolvedModel, opts: Pick<AgentAdapte
         ...(req.maxOutputTokens !== undefined ? { maxOutputTokens: req.maxOutputTokens } : {}),
         ...(req.signal ? { signal: req.signal } : {}),
         ...(req.onDelta ? { onDelta: req.onDelta } : {}),
+        ...idle,
       });
     },
     summarizer(summarizerOpts = {}) {
@@ -69,6 +73,7 @@ export function createAgentModel(resolved: ResolvedModel, opts: Pick<AgentAdapte
         ...(summarizerOpts.remoteEndpoint ? { remoteEndpoint: summarizerOpts.remoteEndpoint } : {}),
         ...(summarizerOpts.onText ? { onText: summarizerOpts.onText } : {}),
         ...(opts.fetchImpl ? { fetchImpl: opts.fetchImpl } : {}),
+        ...idle,
       });
     },
   };
@@ -94,7 +99,10 @@ export function resolveAgentModel(ref: string | undefined, opts: AgentAdapterOpt
 /** The ModelResolver port over the registry. */
 export function createModelResolver(opts: AgentAdapterOptions = {}): ModelResolver {
   const registry = opts.registry ?? getProviderRegistry();
-  const adapterOpts = opts.fetchImpl ? { fetchImpl: opts.fetchImpl } : {};
+  const adapterOpts = {
+    ...(opts.fetchImpl ? { fetchImpl: opts.fetchImpl } : {}),
+    ...(opts.idleTimeoutMs !== undefined ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
+  };
   return {
     resolve(ref) {
       if (!parseModelRef(ref)) return undefined;

@@ -9,10 +9,12 @@
  *   "retry-after: 2, x-ratelimit-reset-ms: 1500" after the message. No bracket follows a value,
  *   because `parseRetryAfter` reads a retry-after value up to whitespace, "," or ";" only;
  * - transport failures (refused connection, socket closed mid-stream) prefixed with
- *   "Connection error: " and followed by the cause chain; the retryable pattern matches that prefix.
+ *   "Connection error: " and followed by the cause chain; the retryable pattern matches that prefix;
+ * - a response Arbor cannot read (not JSON, or JSON of the wrong shape) as one plain sentence
+ *   with a short excerpt, instead of the SDK's multi-line parser / validator dump.
  */
 import { STATUS_CODES } from "node:http";
-import { APICallError, RetryError } from "ai";
+import { APICallError, JSONParseError, RetryError, TypeValidationError } from "ai";
 
 const RETRY_HEADERS = ["retry-after-ms", "retry-after", "x-ratelimit-reset-ms", "x-ratelimit-reset"] as const;
 const BODY_CHARS = 500;
@@ -67,9 +69,27 @@ function apiCallErrorMessage(error: APICallError): string {
   return suffix ? `${head.replace(/[.\s]+$/, "")}${suffix}` : head;
 }
 
+const EXCERPT_CHARS = 120;
+
+function excerpt(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return clip(text.replace(/\s+/g, " ").trim(), EXCERPT_CHARS);
+}
+
 export function formatModelError(error: unknown): string {
   if (RetryError.isInstance(error)) return formatModelError(error.lastError);
   if (APICallError.isInstance(error)) return apiCallErrorMessage(error);
+  if (JSONParseError.isInstance(error)) {
+    return `The model server sent a response that is not valid JSON: ${excerpt(error.text)}`;
+  }
+  if (TypeValidationError.isInstance(error)) {
+    return `The model server sent a response in an unexpected format: ${excerpt(error.value)}`;
+  }
   if (error instanceof Error) {
     if (isNetworkError(error)) return `Connection error: ${withCause(error)}`;
     return withCause(error) || error.name;

@@ -17,6 +17,11 @@
  *   duration = ms to the end; timestamp = when the call started.
  * - `onDelta` forwards text-delta, reasoning-delta, tool-call and finish events so the chat route
  *   can stream UI parts; `startAssistantStream` also exposes the raw streamText result.
+ * - Idle timeout: when the provider sends nothing for `idleTimeoutMs` (default 120 s; 0 turns it
+ *   off) — no response headers, or a stream that stops mid-way without closing — the call is
+ *   aborted and ends with `stopReason: "error"`, the content so far, and the errorMessage
+ *   "The model stopped responding (no data for N s)". Without it a hung server would hold the
+ *   session's run slot forever.
  */
 import type { ProviderOptions } from "@ai-sdk/provider-utils";
 import { type FinishReason, type LanguageModelUsage, streamText, type ToolSet } from "ai";
@@ -43,7 +48,36 @@ export interface StreamAssistantOptions {
   reasoning?: ReasoningEffort;
   providerOptions?: ProviderOptions;
   signal?: AbortSignal;
+  /** Ends the call with an error after this long without data from the provider; 0 = never. */
+  idleTimeoutMs?: number;
   onDelta?: (event: AssistantDelta) => void;
+}
+
+/** How long a model call may go without any data before it is ended (see the contract). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+
+/** "The model stopped responding (no data for 120 s)". */
+export function idleTimeoutMessage(ms: number): string {
+  const seconds = Math.round(ms / 100) / 10;
+  return `The model stopped responding (no data for ${seconds} s)`;
+}
+
+/** Aborts `controller` once `ms` pass without a `touch()`; `ms <= 0` never fires. */
+function idleTimer(ms: number, controller: AbortController) {
+  let fired = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const touch = () => {
+    if (ms <= 0 || fired) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      fired = true;
+      controller.abort(new DOMException(idleTimeoutMessage(ms), "TimeoutError"));
+    }, ms);
+    // A timer left behind by a call that failed early must not keep a CLI process alive.
+    timer.unref?.();
+  };
+  touch();
+  return { touch, fired: () => fired, clear: () => clearTimeout(timer) };
 }
 
 export type AssistantStreamResult = ReturnType<typeof streamText<ToolSet>>;
@@ -101,6 +135,10 @@ export function startAssistantStream(opts: StreamAssistantOptions): AssistantStr
   const { info, model } = opts.model;
   const start = Date.now();
   const plan = planReasoning(info, opts.reasoning, opts.maxOutputTokens);
+  const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const idleController = new AbortController();
+  const idle = idleTimer(idleMs, idleController);
+  const abortSignal = opts.signal ? AbortSignal.any([opts.signal, idleController.signal]) : idleController.signal;
   const result = streamText({
     model,
     system: opts.system,
@@ -108,7 +146,7 @@ export function startAssistantStream(opts: StreamAssistantOptions): AssistantStr
     tools: opts.tools,
     maxOutputTokens: plan.maxOutputTokens,
     providerOptions: mergeProviderOptions(plan.providerOptions, opts.providerOptions),
-    abortSignal: opts.signal,
+    abortSignal,
     maxRetries: 0,
     // Errors are folded into the message below; the SDK's default handler would only log them.
     onError: () => {},
@@ -142,6 +180,7 @@ export function startAssistantStream(opts: StreamAssistantOptions): AssistantStr
 
     try {
       for await (const part of result.fullStream) {
+        idle.touch();
         switch (part.type) {
           case "text-start":
             open.delete(`t:${part.id}`);
@@ -203,6 +242,8 @@ export function startAssistantStream(opts: StreamAssistantOptions): AssistantStr
       }
     } catch (err) {
       error ??= err;
+    } finally {
+      idle.clear();
     }
 
     const kept = content.filter((b) => (b.type === "text" ? b.text !== "" : b.type === "thinking" ? b.thinking !== "" || !!b.thinkingSignature : true));
@@ -217,7 +258,10 @@ export function startAssistantStream(opts: StreamAssistantOptions): AssistantStr
       timestamp: start,
     };
     // An abort that lands after the provider finished does not turn a complete answer into a partial one.
-    if (aborted || (opts.signal?.aborted && finishReason === undefined)) {
+    if (idle.fired() && !opts.signal?.aborted && finishReason === undefined) {
+      msg.stopReason = "error";
+      msg.errorMessage = idleTimeoutMessage(idleMs);
+    } else if (aborted || (opts.signal?.aborted && finishReason === undefined)) {
       msg.stopReason = "aborted";
       msg.errorMessage = "Request was aborted";
     } else if (error !== undefined) {

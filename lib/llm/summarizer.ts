@@ -30,6 +30,8 @@ export interface SummarizerOptions {
   fetchImpl?: typeof fetch;
   /** Live summary text, per request kind. */
   onText?: (kind: SummarizeRequest["kind"], delta: string) => void;
+  /** streamAssistant's idle timeout for the model path (default there: 120 s). */
+  idleTimeoutMs?: number;
 }
 
 interface RemoteSummary {
@@ -77,6 +79,7 @@ async function summarizeWithModel(opts: SummarizerOptions, req: SummarizeRequest
     reasoning: req.reasoning,
     providerOptions: opts.model.info.provider === OFFLINE_PROVIDER ? { offline: { kind: req.kind } } : undefined,
     signal: req.signal,
+    ...(opts.idleTimeoutMs !== undefined ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
     onDelta: (event) => {
       if (event.type === "text-delta") opts.onText?.(req.kind, event.delta);
     },
