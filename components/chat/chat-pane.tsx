@@ -14,6 +14,9 @@ import { Markdown } from "./markdown";
 import { MessageView } from "./message-view";
 import { liveParts, useSessionChat } from "./use-session-chat";
 
+/** How many chat rows are rendered at first, and added per "Show earlier messages". */
+const CHAT_PAGE = 150;
+
 export function ChatPane({
   sessionId,
   path,
@@ -39,6 +42,12 @@ export function ChatPane({
   const [compactFocus, setCompactFocus] = useState<string | undefined>();
   const [compactOpen, setCompactOpen] = useState(false);
   const bottom = useRef<HTMLDivElement>(null);
+  // Long sessions render only their newest messages at first (a 10k-entry path is thousands of
+  // rows); older ones come in pages, and a selected entry further back is always brought in.
+  const [shown, setShown] = useState(CHAT_PAGE);
+  const selectedIndex = selectedEntryId ? items.items.findIndex((i) => i.entry.id === selectedEntryId) : -1;
+  const firstShown = Math.max(0, Math.min(items.items.length - shown, selectedIndex >= 0 ? selectedIndex : Number.POSITIVE_INFINITY));
+  const visibleItems = firstShown > 0 ? items.items.slice(firstShown) : items.items;
 
   const live = busy ? liveParts(chat.messages) : [];
   const pendingUser = busy && chat.messages.at(-1)?.role === "user" ? chat.messages.at(-1) : undefined;
@@ -52,7 +61,12 @@ export function ChatPane({
     <section aria-label="Chat" className="flex h-full min-h-0 flex-col">
       <div role="log" aria-label="Messages" className="min-h-0 flex-1 space-y-3 overflow-y-auto p-3">
         {items.items.length === 0 && !busy && <p className="text-muted">This session is empty. Send a message to start it.</p>}
-        {items.items.map((item) => (
+        {firstShown > 0 && (
+          <button type="button" onClick={() => setShown(items.items.length - firstShown + CHAT_PAGE)} className="w-full rounded border border-line py-1 text-sm text-muted">
+            Show {Math.min(CHAT_PAGE, firstShown)} earlier messages ({firstShown} not shown)
+          </button>
+        )}
+        {visibleItems.map((item) => (
           <MessageView key={item.entry.id} item={item} items={items} selected={selectedEntryId === item.entry.id} onInspect={onInspect} />
         ))}
         {pendingUser && (

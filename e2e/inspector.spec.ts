@@ -1,0 +1,99 @@
+import { readFileSync } from "node:fs";
+import { expect, type Page, test } from "@playwright/test";
+import { fakeLlm } from "./fake-llm";
+import {
+  COMPACTABLE_TURNS,
+  chatCompactableTurns,
+  chatTurn,
+  deleteFromList,
+  hasLargeFixture,
+  importJsonl,
+  LARGE,
+  LARGE_MISSING,
+  messagesLog,
+  newSession,
+  readTree,
+} from "./session-helpers";
+
+/**
+ * The context inspector in the browser (issue 7): after chat → compact → chat, "Inspect this
+ * turn" shows what the model saw — the compaction summary first, then the kept messages from
+ * the compaction's firstKeptEntryId, the token bar with the provider-reported prompt tokens,
+ * and the compacted messages listed as removed; an imported session's turn is reconstructed.
+ */
+
+test.beforeEach(async () => {
+  await fakeLlm.reset();
+});
+
+const inspector = (page: Page) => page.getByRole("region", { name: "Context inspector" });
+
+test("after a compaction, the next turn's context starts with the summary, then the kept messages", async ({ page, request }) => {
+  const id = await newSession(page);
+  await chatCompactableTurns(page);
+
+  await page.getByRole("button", { name: "Compact", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Compact session" });
+  await fakeLlm.script({ text: "## Goal\nBuild X with PostgreSQL and React Flow." }, { text: "PostgreSQL and React Flow for X." });
+  await dialog.getByRole("button", { name: "Compact" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(messagesLog(page).getByRole("article", { name: "compaction" })).toBeVisible();
+
+  await chatTurn(page, "Go on with the plan for X.", { text: "The plan continues.", usage: { promptTokens: 1234, completionTokens: 5 } });
+
+  const tree = await readTree(request, id);
+  const compaction = tree.entries.find((e) => e.type === "compaction")!;
+  const messages = tree.entries.filter((e) => e.type === "message");
+  const compacted = messages.slice(0, 4); // u1 a1 u2 a2
+  expect(compaction.firstKeptEntryId).toBe(messages[4]!.id); // u3
+
+  await messagesLog(page).getByRole("article", { name: "assistant message" }).last().getByRole("button", { name: "Inspect this turn" }).click();
+  const panel = inspector(page);
+  await expect(panel.getByRole("tab", { name: "Context" })).toHaveAttribute("aria-selected", "true");
+
+  // The messages sent, in order: the summary first, then u3 (the first kept entry), a3 and the new prompt.
+  const sent = panel.getByRole("list", { name: "Messages sent, in order" }).getByRole("listitem").filter({ hasNotText: "System prompt" });
+  await expect(sent).toHaveCount(4);
+  await expect(sent.nth(0)).toContainText("Compaction summary");
+  await expect(sent.nth(0)).toContainText("Build X with PostgreSQL and React Flow.");
+  await expect(sent.nth(1)).toContainText(`kept from ${compaction.firstKeptEntryId}`);
+  await expect(sent.nth(1).getByRole("button", { name: `Show entry ${compaction.firstKeptEntryId} on the canvas` })).toBeVisible();
+  await expect(sent.nth(1)).toContainText(COMPACTABLE_TURNS[2]!.user.slice(0, 60));
+  await expect(sent.nth(2)).toContainText(COMPACTABLE_TURNS[2]!.reply);
+  await expect(sent.nth(3)).toContainText("Go on with the plan for X.");
+
+  // The token bar and the provider's own count for this call.
+  await expect(panel.getByRole("img", { name: /^Context window: .*Summaries/ })).toBeVisible();
+  await expect(panel.getByText(/^Provider-reported prompt tokens: 1,234/)).toBeVisible();
+
+  // The diff against the previous chat call: the four compacted messages were removed.
+  const diff = panel.getByRole("region", { name: "Changes since the previous turn" });
+  await expect(diff).toContainText("Removed (4) — compacted away or pruned");
+  for (const m of compacted) await expect(diff.getByRole("button", { name: `Show entry ${m.id} on the canvas` })).toBeVisible();
+  await expect(diff).toContainText(/Added \(\d+\)/);
+
+  // The entry link centres the canvas on the first kept entry and selects it.
+  await sent.nth(1).getByRole("button", { name: `Show entry ${compaction.firstKeptEntryId} on the canvas` }).click();
+  await expect(page.getByRole("region", { name: "Session tree" }).locator(`[data-id="${compaction.firstKeptEntryId}"]`)).toHaveClass(/\bselected\b/);
+});
+
+test.describe("with the large-session fixture", () => {
+  test.skip(!hasLargeFixture, LARGE_MISSING);
+  let imported: string | undefined;
+  test.afterEach(async ({ page, request }) => {
+    if (imported) await deleteFromList(page, request, imported, "fibonacci");
+    imported = undefined;
+  });
+
+  test("an imported assistant turn is reconstructed from the session", async ({ page, request }) => {
+    const id = await importJsonl(request, "large-session.jsonl", readFileSync(LARGE), { asCopy: true });
+    imported = id;
+    await page.goto(`/sessions/${id}`);
+    await messagesLog(page).getByRole("article", { name: "assistant message" }).last().getByRole("button", { name: "Inspect this turn" }).click();
+    const panel = inspector(page);
+    await expect(panel.getByRole("note").filter({ hasText: "Reconstructed from the session" })).toBeVisible({ timeout: 20_000 });
+    await expect(panel).toContainText("Chat turn (reconstructed)");
+    await expect(panel.getByRole("list", { name: "Messages sent, in order" }).getByRole("listitem").first()).toBeVisible();
+    await expect(panel.getByText(/^Provider-reported prompt tokens: [\d,]+/)).toBeVisible();
+  });
+});
