@@ -50,6 +50,14 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
   const [labelTarget, setLabelTarget] = useState<string | null>(null);
   const centerOn = params.get("entry") ?? undefined;
 
+  // The selection follows the current leaf (a sent message, a compaction, a move) unless the user
+  // has selected something else: spec §16.3's initial selection, kept as the session grows.
+  const [followedLeaf, setFollowedLeaf] = useState(leafId);
+  if (followedLeaf !== leafId) {
+    setFollowedLeaf(leafId);
+    if (selectedId === null || selectedId === followedLeaf) setSelectedId(leafId);
+  }
+
   const messages = useMemo(() => buildSessionContext(view.path, leafId ?? undefined).messages, [view.path, leafId]);
   const meter = useMemo(
     () => readContextMeter(view.path, messages, controls.contextWindow, controls.settings.compaction.reserveTokens),
