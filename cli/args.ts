@@ -4,7 +4,11 @@
  * option, a malformed integer or a value outside `choices`. Errors are UsageErrors (exit 2).
  *
  * Accepted forms: `--name value`, `--name=value`, `--flag`, and `--` to end options.
+ *
+ * `parseNodeArgs` is the variant for the database commands that need short options or any
+ * number of positionals: node:util `parseArgs` in strict mode, its errors turned into UsageErrors.
  */
+import { parseArgs as nodeParseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "@/cli/command";
 
 export type OptionSpec =
@@ -81,4 +85,17 @@ export function parseArgs<S extends ArgSpec>(argv: readonly string[], spec: S): 
     }
   }
   return { positionals, options: options as ParsedArgs<S>["options"] };
+}
+
+/**
+ * node:util `parseArgs` with positionals allowed and strict checking (unknown options, missing
+ * values and wrong types are errors); any error it throws becomes a UsageError (exit 2).
+ * Counting the positionals is left to the caller.
+ */
+export function parseNodeArgs<const O extends NonNullable<ParseArgsConfig["options"]>>(argv: readonly string[], options: O) {
+  try {
+    return nodeParseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

@@ -1,11 +1,13 @@
 /**
- * Helpers for the CLI tests: run the CLI in-process with captured output, or as a child
- * process exactly as a user would (`node --import tsx cli/main.ts …`). Not used by the CLI.
+ * Helpers for the CLI tests: run the CLI (or one command) in-process with captured output, or
+ * as a child process exactly as a user would (`node --import tsx cli/main.ts …`). Not used by
+ * the CLI.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { CliCommand, CliIo } from "@/cli/command";
 import { runCli } from "@/cli/main";
 
 export interface CliRun {
@@ -16,10 +18,11 @@ export interface CliRun {
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..");
 
-export async function runInProcess(argv: string[]): Promise<CliRun> {
+/** Runs `run` with an io that collects stdout and stderr; resolves with the exit code and both. */
+async function captured(run: (io: CliIo) => number | Promise<number>): Promise<CliRun> {
   let out = "";
   let err = "";
-  const code = await runCli(argv, {
+  const code = await run({
     out: (t) => {
       out += t;
     },
@@ -28,6 +31,16 @@ export async function runInProcess(argv: string[]): Promise<CliRun> {
     },
   });
   return { code, out, err };
+}
+
+/** The whole CLI (argument dispatch included), in-process, with captured output. */
+export function runInProcess(argv: string[]): Promise<CliRun> {
+  return captured((io) => runCli(argv, io));
+}
+
+/** One command, in-process, with captured output (e.g. a command built with a test runtime). */
+export function runCommand(cmd: CliCommand, argv: readonly string[]): Promise<CliRun> {
+  return captured((io) => cmd.run(argv, io));
 }
 
 /** Spawns the real CLI; resolves with its exit code and output (never rejects on exit ≠ 0). */

@@ -14,7 +14,7 @@ import { rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { parseArgs } from "node:util";
+import { parseNodeArgs } from "@/cli/args";
 import { CliError, type CliCommand, EXIT_OK, UsageError } from "@/cli/command";
 import { type DbRuntime, processDbRuntime, withDatabase } from "@/cli/commands/db-runtime";
 import type { SessionExport } from "@/lib/db/export";
@@ -24,16 +24,7 @@ export const EXPORT_FORMATS = ["jsonl", "html"] as const;
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: { out: { type: "string", short: "o" }, format: { type: "string" } },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseNodeArgs(argv, { out: { type: "string", short: "o" }, format: { type: "string" } });
 }
 
 async function isDirectory(target: string): Promise<boolean> {

@@ -3,11 +3,10 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CliIo } from "@/cli/command";
 import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
 import { makeExportCommand } from "@/cli/commands/export";
 import { makeImportCommand } from "@/cli/commands/import";
-import { PROJECT_ROOT, tempDir } from "@/cli/test-helpers";
+import { PROJECT_ROOT, runCommand, tempDir } from "@/cli/test-helpers";
 import { getSessionMeta, loadEntries } from "@/lib/db/session-store";
 import { generateSession } from "@/lib/session/generate";
 import { serializeSession } from "@/lib/session/jsonl";
@@ -18,20 +17,6 @@ const runtime = inProcessDbRuntime();
 const importCmd = makeImportCommand(runtime);
 const exportCmd = makeExportCommand(runtime);
 
-async function run(cmd: typeof importCmd, argv: string[]) {
-  let out = "";
-  let err = "";
-  const io: CliIo = {
-    out: (text) => {
-      out += text;
-    },
-    err: (text) => {
-      err += text;
-    },
-  };
-  const code = await cmd.run(argv, io);
-  return { code, out, err };
-}
 
 const t = tempDir();
 const session = generateSession({ seed: 21, entries: 60, branches: 1 });
@@ -44,7 +29,7 @@ describe("import", () => {
     const lines = serializeSession(other.header, other.entries).split("\n");
     lines.splice(2, 0, "{oops");
     const b = t.write("b.jsonl", lines.join("\n"));
-    const r = await run(importCmd, [a, b]);
+    const r = await runCommand(importCmd, [a, b]);
     expect(r.code).toBe(0);
     const out = r.out.trimEnd().split("\n");
     expect(out).toHaveLength(2);
@@ -57,13 +42,13 @@ describe("import", () => {
   it("fails with exit 2 and one line naming the file; --as-copy imports again", async () => {
     const a = t.write("again.jsonl", text);
     const bad = t.write("notes.jsonl", '{"hello":"world"}\n');
-    const r = await run(importCmd, [a, bad]);
+    const r = await runCommand(importCmd, [a, bad]);
     expect(r.code).toBe(2);
     expect(r.out).toBe("");
     expect(r.err).toContain(`error: ${a}: session ${session.header.id} is already imported; import it as a copy to keep both (use --as-copy)\n`);
     expect(r.err).toContain(`error: ${bad}: not a session file (line 1: the first JSON object is not a session header`);
 
-    const copy = await run(importCmd, [a, "--as-copy", "--title", "Second look", "--json"]);
+    const copy = await runCommand(importCmd, [a, "--as-copy", "--title", "Second look", "--json"]);
     expect(copy.code).toBe(0);
     const doc = JSON.parse(copy.out) as { imported: { sessionId: string; title: string }[]; failed: unknown[] };
     expect(doc.failed).toEqual([]);
@@ -72,9 +57,9 @@ describe("import", () => {
   });
 
   it("rejects bad usage", async () => {
-    await expect(run(importCmd, [])).rejects.toThrow("missing FILE");
-    await expect(run(importCmd, ["a", "b", "--title", "x"])).rejects.toThrow("--title applies to a single FILE");
-    await expect(run(importCmd, ["a", "--frob"])).rejects.toThrow(/frob/);
+    await expect(runCommand(importCmd, [])).rejects.toThrow("missing FILE");
+    await expect(runCommand(importCmd, ["a", "b", "--title", "x"])).rejects.toThrow("--title applies to a single FILE");
+    await expect(runCommand(importCmd, ["a", "--frob"])).rejects.toThrow(/frob/);
   });
 });
 
@@ -82,30 +67,30 @@ describe("export", () => {
   it("writes the session to stdout, or to a file or directory, and refuses unknown ids", async () => {
     const small = generateSession({ seed: 23, entries: 25 });
     const file = t.write("round.jsonl", serializeSession(small.header, small.entries));
-    const imported = await run(importCmd, [file, "--json"]);
+    const imported = await runCommand(importCmd, [file, "--json"]);
     const id = (JSON.parse(imported.out) as { imported: { sessionId: string }[] }).imported[0]!.sessionId;
 
-    const stdout = await run(exportCmd, [id]);
+    const stdout = await runCommand(exportCmd, [id]);
     expect(stdout.code).toBe(0);
     expect(stdout.out.split("\n").slice(1, -1).map((l) => JSON.parse(l))).toEqual(await loadEntries({ sessionId: id }));
 
     const target = path.join(t.dir, "out.jsonl");
-    const toFile = await run(exportCmd, [id, "-o", target]);
+    const toFile = await runCommand(exportCmd, [id, "-o", target]);
     expect(toFile.err).toBe(`exported ${id} → ${target} (25 entries)\n`);
     expect(readFileSync(target, "utf8")).toBe(stdout.out);
-    const toDir = await run(exportCmd, [id, "--out", `${t.dir}${path.sep}`]);
+    const toDir = await runCommand(exportCmd, [id, "--out", `${t.dir}${path.sep}`]);
     expect(toDir.err).toMatch(new RegExp(`_${id}\\.jsonl \\(25 entries\\)\\n$`));
 
-    await expect(run(exportCmd, ["nope"])).rejects.toThrow("session nope not found");
-    const html = await run(exportCmd, [id, "--format", "html"]);
+    await expect(runCommand(exportCmd, ["nope"])).rejects.toThrow("session nope not found");
+    const html = await runCommand(exportCmd, [id, "--format", "html"]);
     expect(html.code).toBe(0);
     expect(html.out).toMatch(/^<!doctype html>/);
     const block = /<script id="session-data" type="application\/json">([^<]*)<\/script>/.exec(html.out)?.[1] ?? "null";
     expect((JSON.parse(block) as { entries: unknown[] }).entries).toEqual(await loadEntries({ sessionId: id }));
-    const htmlDir = await run(exportCmd, [id, "--format", "html", "-o", `${t.dir}${path.sep}`]);
+    const htmlDir = await runCommand(exportCmd, [id, "--format", "html", "-o", `${t.dir}${path.sep}`]);
     expect(htmlDir.err).toMatch(new RegExp(`_${id}\\.html \\(25 entries\\)\\n$`));
-    await expect(run(exportCmd, ["nope", "--format", "html"])).rejects.toThrow("session nope not found");
-    await expect(run(exportCmd, [id, "--format", "pdf"])).rejects.toThrow(/--format must be one of/);
+    await expect(runCommand(exportCmd, ["nope", "--format", "html"])).rejects.toThrow("session nope not found");
+    await expect(runCommand(exportCmd, [id, "--format", "pdf"])).rejects.toThrow(/--format must be one of/);
   });
 });
 

@@ -8,7 +8,7 @@
  * other files still run; the exit code is then 2. A session id that is already imported fails
  * unless `--as-copy` (a copy gets a new session id). Ctrl-C cancels and writes nothing.
  */
-import { parseArgs } from "node:util";
+import { parseNodeArgs } from "@/cli/args";
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_USAGE, UsageError, writeJson } from "@/cli/command";
 import { type DbRuntime, processDbRuntime, withDatabase } from "@/cli/commands/db-runtime";
 import type { ImportProgress, ImportResult } from "@/lib/db/import";
@@ -16,16 +16,7 @@ import type { ImportProgress, ImportResult } from "@/lib/db/import";
 const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: { title: { type: "string" }, "as-copy": { type: "boolean" }, json: { type: "boolean" } },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseNodeArgs(argv, { title: { type: "string" }, "as-copy": { type: "boolean" }, json: { type: "boolean" } });
 }
 
 function megabytes(bytes: number): string {

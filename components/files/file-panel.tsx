@@ -7,7 +7,8 @@
  * edited files. Mounted as the Inspector's "Files" tab; its region is named "Files".
  */
 import { useQuery } from "@tanstack/react-query";
-import { type DragEvent, useRef, useState } from "react";
+import { useRef } from "react";
+import { useFileDrop } from "@/components/ui-hooks/use-file-drop";
 import { MAX_UPLOAD_BYTES } from "@/lib/chat/workspace-limits";
 import { workspaceFilesOptions } from "@/lib/query/files";
 import { FileTree } from "./file-tree";
@@ -15,47 +16,17 @@ import { formatSize } from "./format";
 import { UploadList } from "./upload-list";
 import { useUploads } from "./use-uploads";
 
-const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer.types).includes("Files");
-
 export function FilePanel({ sessionId }: { sessionId: string }) {
   const files = useQuery(workspaceFilesOptions(sessionId));
   const uploads = useUploads(sessionId);
   const input = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
-  const depth = useRef(0);
-
-  const onDragEnter = (e: DragEvent) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    depth.current++;
-    setDragging(true);
-  };
-  const onDragLeave = (e: DragEvent) => {
-    if (!hasFiles(e)) return;
-    depth.current = Math.max(0, depth.current - 1);
-    if (depth.current === 0) setDragging(false);
-  };
-  const onDragOver = (e: DragEvent) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = "copy";
-  };
-  const onDrop = (e: DragEvent) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    depth.current = 0;
-    setDragging(false);
-    uploads.add(Array.from(e.dataTransfer.files));
-  };
+  const { dragging, handlers } = useFileDrop((dropped) => uploads.add(dropped));
 
   const data = files.data;
   return (
     <section
       aria-label="Files"
-      onDragEnter={onDragEnter}
-      onDragLeave={onDragLeave}
-      onDragOver={onDragOver}
-      onDrop={onDrop}
+      {...handlers}
       className={`relative flex min-h-full flex-col gap-2 rounded ${dragging ? "outline-2 outline-dashed outline-[var(--color-accent)]" : ""}`}
     >
       <div className="flex flex-wrap items-center gap-2">

@@ -4,50 +4,22 @@
  * files, with one progress row per file (ui.md "Long work": progress and Cancel; cancelling
  * saves nothing).
  */
-import { type DragEvent, useRef, useState } from "react";
+import { useRef } from "react";
+import { useFileDrop } from "@/components/ui-hooks/use-file-drop";
 import { ImportRow } from "./import-row";
 import { useImports } from "./use-imports";
-
-function hasFiles(e: DragEvent): boolean {
-  return Array.from(e.dataTransfer.types).includes("Files");
-}
 
 export function ImportDropZone() {
   const { items, ...actions } = useImports();
   const input = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
-  // dragenter / dragleave fire for every child; count them to know when the pointer really left.
-  const depth = useRef(0);
-
-  const onDragEnter = (e: DragEvent) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    depth.current += 1;
-    setDragging(true);
-  };
-  const onDragLeave = () => {
-    depth.current = Math.max(0, depth.current - 1);
-    if (depth.current === 0) setDragging(false);
-  };
-  const onDragOver = (e: DragEvent) => {
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = "copy";
-  };
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault();
-    depth.current = 0;
-    setDragging(false);
-    if (e.dataTransfer.files.length > 0) actions.add(Array.from(e.dataTransfer.files));
-  };
+  const { dragging, handlers } = useFileDrop((files) => {
+    if (files.length > 0) actions.add(files);
+  });
 
   return (
     <section
       aria-label="Import session"
-      onDragEnter={onDragEnter}
-      onDragLeave={onDragLeave}
-      onDragOver={onDragOver}
-      onDrop={onDrop}
+      {...handlers}
       className={`rounded-lg border-2 border-dashed p-4 transition-colors ${
         dragging ? "border-[var(--color-accent)] bg-blue-50 dark:bg-blue-950/40" : "border-line"
       }`}

@@ -3,7 +3,7 @@
  * §13.2 step 7, once per prompt), 429 retries (§13.5), Stop (saves the partial message as
  * "aborted") and a client that goes away (the turn completes and is saved anyway).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { echoResponder, type FakeRequest, type FakeStep, looksLikeSummarization } from "@/test/fake-llm-server";
@@ -11,13 +11,12 @@ import { readUIStream } from "./read-ui-stream";
 import { waitForRun } from "./running";
 import {
   dataOf,
-  type Harness,
   newSession,
   postChat,
   postRaw,
   readAll,
   seedHistory,
-  startHarness,
+  useHarness,
   stop,
   storedPath,
   textOf,
@@ -27,12 +26,7 @@ import {
 
 useTestDatabase();
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.fake.reset());
+const h = useHarness();
 
 const OVERFLOW = "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.";
 const RECOVERY_FAILED =

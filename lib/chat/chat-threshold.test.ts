@@ -3,19 +3,14 @@
  * 4000-token window and reserveTokens 1000 the threshold is 3000 context tokens; 3000 does not
  * compact, 3001 does, and the agent then continues with the synthetic prompt.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
-import { dataOf, type Harness, newSession, postChat, readAll, seedHistory, startHarness, transcript } from "./test-harness";
+import { dataOf, newSession, postChat, readAll, seedHistory, useHarness, transcript } from "./test-harness";
 
 useTestDatabase();
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ contextWindow: 4000 });
-});
-afterAll(() => h.close());
-beforeEach(() => h.fake.reset());
+const h = useHarness({ contextWindow: 4000 });
 
 const SETTINGS = { compaction: { reserveTokens: 1000, keepRecentTokens: 150 } };
 

@@ -2,19 +2,18 @@
  * POST /api/chat end to end: real database, real fake model server over HTTP, real
  * @ai-sdk/openai-compatible provider. A streamed turn is saved; bad input gets clear 4xx.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { waitForRun } from "./running";
 import {
   dataOf,
-  type Harness,
   MODEL_ID,
   newSession,
   postChat,
   postRaw,
   readAll,
-  startHarness,
+  useHarness,
   storedPath,
   textOf,
   transcript,
@@ -23,12 +22,7 @@ import {
 
 useTestDatabase();
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.fake.reset());
+const h = useHarness();
 
 describe("POST /api/chat: a streamed turn", () => {
   it("streams text deltas and data-entry parts, and saves user + assistant with usage and stopReason", async () => {

@@ -20,13 +20,12 @@ import {
   compactPreview,
   compactRun,
   dataOf,
-  type Harness,
   MODEL_REF,
   newSession,
   postChat,
   readAll,
   seedHistory,
-  startHarness,
+  useHarness,
   stop,
   storedEntries,
   storedPath,
@@ -34,12 +33,7 @@ import {
 
 useTestDatabase();
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.fake.reset());
+const h = useHarness();
 
 const KEEP = { compaction: { keepRecentTokens: 150 } };
 

@@ -6,26 +6,19 @@
  * "error" and its errorMessage), whatever arrived before the fault is kept, the session stays
  * consistent (its leaf is the last saved entry), and the next turn works.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findSessionMeta } from "@/lib/db/session-store";
 import { isRetryableErrorMessage } from "@/lib/llm/overflow";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import type { FakeStep } from "@/test/fake-llm-server";
 import { waitForRun } from "./running";
-import { configureChatRuntime } from "./runtime-config";
-import { dataOf, type Harness, newSession, postChat, readAll, startHarness, storedPath, textOf, transcript } from "./test-harness";
+import { dataOf, newSession, postChat, readAll, useHarness, storedPath, textOf, transcript } from "./test-harness";
 
 useTestDatabase();
 
 const IDLE_MS = 1000;
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-  configureChatRuntime({ modelIdleTimeoutMs: IDLE_MS });
-});
-afterAll(() => h.close());
-beforeEach(() => h.fake.reset());
+const h = useHarness({ runtime: { modelIdleTimeoutMs: IDLE_MS } });
 
 /** Retries off: each fault ends the turn at once (the retry case has its own test). */
 const NO_RETRY = { retry: { enabled: false } };

@@ -3,7 +3,7 @@
  * cancelling the summary (nothing written), "Already at this point", unknown targets, the
  * branchSummary.enabled switch, and 409 while a turn runs.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findSessionMeta } from "@/lib/db/session-store";
 import type { BranchSummaryEntry, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
@@ -12,24 +12,18 @@ import { readUIStream } from "./read-ui-stream";
 import { waitForRun } from "./running";
 import {
   dataOf,
-  type Harness,
   navigate,
   newSession,
   postChat,
   readAll,
   seedHistory,
-  startHarness,
+  useHarness,
   storedEntries,
 } from "./test-harness";
 
 useTestDatabase();
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.fake.reset());
+const h = useHarness();
 
 /** u0 a0 u1 a1 u2 a2, leaf a2. */
 async function conversation(settings?: unknown) {

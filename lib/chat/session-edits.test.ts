@@ -2,22 +2,18 @@
  * The session workspace's server actions (app/sessions/[id]/actions.ts → session-edits.ts) and
  * GET /api/models, on a real database: typed ActionResults, never throws for expected failures.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as modelsGet } from "@/app/api/models/route";
 import { forkSession, setLabel, undoNavigation, updateSessionSettings } from "@/app/sessions/[id]/actions";
 import { findSessionMeta, loadEntries } from "@/lib/db/session-store";
 import { DEFAULT_SETTINGS } from "@/lib/settings";
 import { useTestDatabase } from "@/test/db";
 import { claimRun } from "./running";
-import { dataOf, type Harness, MODEL_REF, navigate, newSession, readAll, seedHistory, startHarness } from "./test-harness";
+import { dataOf, MODEL_REF, navigate, newSession, readAll, seedHistory, useHarness } from "./test-harness";
 
 useTestDatabase();
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+useHarness();
 
 describe("setLabel", () => {
   it("labels an entry (the label entry becomes the leaf) and clears it with an empty label", async () => {

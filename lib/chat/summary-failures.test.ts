@@ -10,24 +10,17 @@
  * the next candidate model (spec §13.3 step 5) — the offline model is always one — so it does
  * not fail the way a manual compaction does.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findSessionMeta } from "@/lib/db/session-store";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { echoResponder, type FakeRequest, type FakeStep, looksLikeSummarization } from "@/test/fake-llm-server";
 import { waitForRun } from "./running";
-import { configureChatRuntime } from "./runtime-config";
-import { compactRun, dataOf, type Harness, navigate, newSession, readAll, seedHistory, startHarness, storedEntries } from "./test-harness";
+import { compactRun, dataOf, navigate, newSession, readAll, seedHistory, useHarness, storedEntries } from "./test-harness";
 
 useTestDatabase();
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-  configureChatRuntime({ modelIdleTimeoutMs: 1000 });
-});
-afterAll(() => h.close());
-beforeEach(() => h.fake.reset());
+const h = useHarness({ runtime: { modelIdleTimeoutMs: 1000 } });
 
 /** Summarization calls get `step`; chat calls are echoed. */
 function summariesFail(step: FakeStep) {

@@ -3,10 +3,13 @@
  * OpenAI-compatible server (test/fake-llm-server.ts) reached through the REAL provider
  * registry (`createProviderRegistry({ compatible })`), a real database (the test file calls
  * `useTestDatabase()`), and the route handlers called with `new Request(...)`.
+ * A test file calls `const h = useHarness(...)` once at its top: the harness is started before
+ * the file's tests, its fake server reset before each test and closed after them.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { POST as chatPost } from "@/app/api/chat/route";
 import { POST as stopPost } from "@/app/api/chat/stop/route";
 import { GET as compactGet, POST as compactPost } from "@/app/api/sessions/[id]/compact/route";
@@ -19,7 +22,7 @@ import type { SessionEntry } from "@/lib/session/types";
 import { type FakeLlmServer, startFakeLlmServer } from "@/test/fake-llm-server";
 import { setProjectHooksFile } from "./hooks-loader";
 import { type UIStreamChunk, readUIStream } from "./read-ui-stream";
-import { configureChatRuntime, resetChatRuntime } from "./runtime-config";
+import { type ChatRuntimeConfig, configureChatRuntime, resetChatRuntime } from "./runtime-config";
 
 export const MODEL_ID = "fake-model";
 export const MODEL_REF = `openai-compatible/${MODEL_ID}`;
@@ -50,6 +53,35 @@ export async function startHarness(opts: { contextWindow?: number } = {}): Promi
       await fake.close();
       await rm(workspaces, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Registers the file-level hooks around `startHarness(opts)`: start before all tests (then apply
+ * `runtime` on top of the harness's own runtime config), reset the fake server's script before
+ * each test, close after all. The returned handle reads the started harness, so use it inside
+ * tests and hooks only, not at module load.
+ */
+export function useHarness(opts: { contextWindow?: number; runtime?: ChatRuntimeConfig } = {}): Harness {
+  let started: Harness | undefined;
+  const current = (): Harness => {
+    if (!started) throw new Error("useHarness: the harness is not started (used outside a test?)");
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startHarness({ contextWindow: opts.contextWindow });
+    if (opts.runtime) configureChatRuntime(opts.runtime);
+  });
+  afterAll(() => current().close());
+  beforeEach(() => current().fake.reset());
+  return {
+    get fake() {
+      return current().fake;
+    },
+    get workspaces() {
+      return current().workspaces;
+    },
+    close: () => current().close(),
   };
 }
 

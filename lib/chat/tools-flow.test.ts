@@ -7,23 +7,18 @@
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listFiles, POST as uploadFile } from "@/app/api/sessions/[id]/files/route";
 import type { WorkspaceFilesBody } from "@/lib/query/files";
 import type { AssistantMessage, CompactionEntry, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { looksLikeSummarization } from "@/test/fake-llm-server";
-import { compactRun, dataOf, type Harness, newSession, postChat, readAll, startHarness, storedPath } from "./test-harness";
+import { compactRun, dataOf, newSession, postChat, readAll, useHarness, storedPath } from "./test-harness";
 
 useTestDatabase();
 
-let h: Harness;
-beforeAll(async () => {
-  // A window far above the tool output below, so only pruning (never threshold compaction) acts.
-  h = await startHarness({ contextWindow: 1_000_000 });
-});
-afterAll(() => h.close());
-beforeEach(() => h.fake.reset());
+// A window far above the tool output below, so only pruning (never threshold compaction) acts.
+const h = useHarness({ contextWindow: 1_000_000 });
 
 type MessageEntry = Extract<SessionEntry, { type: "message" }>;
 const ws = (sessionId: string, rel = ".") => path.join(h.workspaces, sessionId, rel);

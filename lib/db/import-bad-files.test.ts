@@ -17,10 +17,9 @@ import { gzipSync } from "node:zlib";
 import { beforeEach, describe, expect, it } from "vitest";
 import { POST as importPost } from "@/app/api/import/route";
 import type { ImportEvent } from "@/app/api/import/events";
-import type { CliIo } from "@/cli/command";
 import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
 import { makeImportCommand } from "@/cli/commands/import";
-import { tempDir } from "@/cli/test-helpers";
+import { runCommand, tempDir } from "@/cli/test-helpers";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";
 import { ImportError, importSession, loadEntries } from "./session-store";
@@ -83,18 +82,7 @@ const importCmd = makeImportCommand(inProcessDbRuntime());
 async function viaCli(fileName: string, content: string | Uint8Array) {
   const file = path.join(t.dir, fileName);
   writeFileSync(file, bytesOf(content));
-  let out = "";
-  let err = "";
-  const io: CliIo = {
-    out: (text) => {
-      out += text;
-    },
-    err: (text) => {
-      err += text;
-    },
-  };
-  const code = await importCmd.run([file], io);
-  return { file, code, out, err };
+  return { file, ...(await runCommand(importCmd, [file])) };
 }
 
 let seq = 0;

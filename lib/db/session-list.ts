@@ -17,7 +17,7 @@ import "server-only";
  */
 import { Prisma } from "@/generated/prisma/client";
 import { getDb } from "./client";
-import type { SessionSummary } from "./session-rows";
+import { type SessionSummary, type SessionSummaryRow, toSessionSummary } from "./session-rows";
 
 export interface ListSessionsInput {
   query?: string;
@@ -69,17 +69,7 @@ function decodeCursor(raw: string | null | undefined): Cursor | null {
   }
 }
 
-type Row = {
-  id: string;
-  title: string | null;
-  entry_count: number;
-  model: string | null;
-  created_at: Date;
-  last_activity_at: Date;
-  deleted_at: Date | null;
-  match_id: string | null;
-  snippet: string | null;
-};
+type Row = SessionSummaryRow & { match_id: string | null; snippet: string | null };
 
 export async function listSessions(input: ListSessionsInput = {}): Promise<SessionPage> {
   const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(input.limit ?? DEFAULT_PAGE_SIZE)));
@@ -119,15 +109,7 @@ export async function listSessions(input: ListSessionsInput = {}): Promise<Sessi
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const sessions = page.map((r): SessionSummary => {
-    const summary: SessionSummary = {
-      id: r.id,
-      title: r.title,
-      entryCount: r.entry_count,
-      model: r.model,
-      createdAt: r.created_at.toISOString(),
-      lastActivityAt: r.last_activity_at.toISOString(),
-      deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null,
-    };
+    const summary = toSessionSummary(r);
     if (r.match_id !== null) summary.match = { entryId: r.match_id, snippet: (r.snippet ?? "").replace(/\s+/g, " ").trim() };
     return summary;
   });

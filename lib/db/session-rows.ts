@@ -56,7 +56,11 @@ export interface SessionRow {
 export const SESSION_COLUMNS =
   "id, title, header, cwd, parent_session, source_file_name, leaf_id, entry_count, model, settings, created_at, updated_at, last_activity_at, deleted_at";
 
-export function toSessionMeta(r: SessionRow): SessionMeta {
+/** The columns a session list row and `SessionMeta` share (the `SessionSummary` fields). */
+export type SessionSummaryRow = Pick<SessionRow, "id" | "title" | "entry_count" | "model" | "created_at" | "last_activity_at" | "deleted_at">;
+
+/** The `SessionSummary` fields of a row (without `match`), timestamps as ISO strings. */
+export function toSessionSummary(r: SessionSummaryRow): SessionSummary {
   return {
     id: r.id,
     title: r.title,
@@ -65,6 +69,12 @@ export function toSessionMeta(r: SessionRow): SessionMeta {
     createdAt: r.created_at.toISOString(),
     lastActivityAt: r.last_activity_at.toISOString(),
     deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null,
+  };
+}
+
+export function toSessionMeta(r: SessionRow): SessionMeta {
+  return {
+    ...toSessionSummary(r),
     header: r.header as SessionHeader,
     cwd: r.cwd,
     parentSession: r.parent_session,
