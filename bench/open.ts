@@ -1,0 +1,126 @@
+/**
+ * Opening and appending, against PostgreSQL (lib/db/store-read.ts, store-commit.ts).
+ *
+ * - Open: `loadPath` (one recursive CTE) + buildSessionContext, the context a turn starts from,
+ *   against buildSessionContext on the same entries already in memory, rounds interleaved. The page's own reads
+ *   (`findSessionMeta` + `loadEntries`, what app/sessions/[id]/page.tsx awaits) are timed
+ *   against JSON.parse of every entry, and their statements counted (every `pg` query of this
+ *   process; bench/lib/database.ts).
+ * - Append: `commitEntries` of one user message at 100 vs 100k entries, the two sessions
+ *   interleaved so machine noise hits both alike; must stay flat (ratio ≈ 1).
+ */
+import { commitEntries } from "@/lib/db/store-commit";
+import { findSessionMeta, loadEntries, loadPath } from "@/lib/db/store-read";
+import { buildSessionContext } from "@/lib/session/context";
+import type { SessionEntry } from "@/lib/session/types";
+import type { Imported } from "./import";
+import { statementCounter } from "./lib/database";
+import { label } from "./lib/sessions";
+import { addRow, calibrate, formatMs, median, sampleSync } from "./lib/stats";
+
+async function countStatements(fn: () => Promise<unknown>): Promise<{ total: number; kinds: string }> {
+  statementCounter.reset();
+  await fn();
+  return { total: statementCounter.total, kinds: statementCounter.describe() };
+}
+
+/** Median of `repeat` interleaved rounds of an async DB call and its in-memory baseline. */
+async function interleaved(db: () => Promise<unknown>, mem: () => unknown, repeat: number): Promise<{ db: number; mem: number }> {
+  await db();
+  const inner = calibrate(mem);
+  const dbRuns: number[] = [];
+  const memRuns: number[] = [];
+  for (let r = 0; r < repeat; r++) {
+    const t = performance.now();
+    await db();
+    dbRuns.push(performance.now() - t);
+    memRuns.push(sampleSync(mem, inner));
+  }
+  return { db: median(dbRuns), mem: median(memRuns) };
+}
+
+export async function openBench(imported: Imported): Promise<void> {
+  console.log("\nopen: loadPath + buildSessionContext from PostgreSQL vs the engine from memory");
+  for (const n of [1000, 10_000, 100_000]) {
+    const s = imported.get(n);
+    if (!s) continue;
+    const sessionId = s.id;
+    const repeat = n >= 100_000 ? 3 : 7;
+    const entries = s.session.lines.map((l) => JSON.parse(l) as SessionEntry);
+    const open = async () => buildSessionContext(await loadPath({ sessionId }));
+    const ctx = await interleaved(open, () => buildSessionContext(entries), repeat);
+    const q = await countStatements(open);
+    addRow({
+      section: "open",
+      name: "loadPath + buildSessionContext",
+      n: label(n),
+      value: formatMs(ctx.db),
+      baseline: `buildSessionContext in memory ${formatMs(ctx.mem)}`,
+      ratio: ctx.db / ctx.mem,
+      note: `${q.total} statement`,
+    });
+
+    const page = async () => {
+      const meta = await findSessionMeta({ id: sessionId });
+      return { meta, entries: await loadEntries({ sessionId }) };
+    };
+    const pageTimes = await interleaved(page, () => s.session.lines.map((l) => JSON.parse(l)), repeat);
+    const pq = await countStatements(page);
+    addRow({
+      section: "open",
+      name: "page data: findSessionMeta + loadEntries",
+      n: label(n),
+      value: formatMs(pageTimes.db),
+      baseline: `JSON.parse of all entries ${formatMs(pageTimes.mem)}`,
+      ratio: pageTimes.db / pageTimes.mem,
+      note: `${pq.total} statements: ${pq.kinds}`,
+    });
+  }
+}
+
+function userEntry(parentId: string | null, i: number): SessionEntry {
+  const now = Date.now();
+  return {
+    type: "message",
+    id: crypto.randomUUID(),
+    parentId,
+    timestamp: new Date(now).toISOString(),
+    message: { role: "user", content: `benchmark append ${i}: please keep going`, timestamp: now },
+  } as SessionEntry;
+}
+
+export async function appendBench(imported: Imported): Promise<void> {
+  console.log("\nappend: commitEntries of one entry at 100 vs 100k entries");
+  const small = imported.get(100);
+  const big = imported.get(100_000);
+  if (!small || !big) return;
+  const targets = [small, big];
+  const leaves = new Map<string, string | null>();
+  for (const t of targets) leaves.set(t.id, (await findSessionMeta({ id: t.id }))?.leafId ?? null);
+  let i = 0;
+  const append = async (sessionId: string) => {
+    const entry = userEntry(leaves.get(sessionId) ?? null, i++);
+    await commitEntries({ sessionId, expectedLeafId: leaves.get(sessionId) ?? null, entries: [entry] });
+    leaves.set(sessionId, entry.id);
+  };
+  const times = new Map<string, number[]>(targets.map((t) => [t.id, []]));
+  for (let round = 0; round < 25; round++) {
+    for (const t of round % 2 ? [...targets].reverse() : targets) {
+      const start = performance.now();
+      await append(t.id);
+      if (round >= 4) times.get(t.id)!.push(performance.now() - start);
+    }
+  }
+  const q = await countStatements(() => append(big.id));
+  const a = median(times.get(small.id)!);
+  const b = median(times.get(big.id)!);
+  addRow({
+    section: "append",
+    name: "commitEntries (1 entry)",
+    n: `${label(big.session.n)} vs ${label(small.session.n)}`,
+    value: formatMs(b),
+    baseline: `at ${label(small.session.n)} entries ${formatMs(a)}`,
+    ratio: b / a,
+    note: `median of 21; ${q.total} statements: ${q.kinds}`,
+  });
+}

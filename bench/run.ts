@@ -1,0 +1,76 @@
+/**
+ * `npm run bench` — Arbor's benchmarks (docs/benchmarks.md). NOT tests: nothing fails on a
+ * time. Each figure is printed with a baseline measured in the same run on the same data, and
+ * the ratio of the two, which is what stays comparable on a noisy machine.
+ *
+ *   npm run bench                       engine, import, open, append, chat (~80 s)
+ *   npm run bench -- --canvas           + first render of the tree canvas in headless Chromium
+ *                                       (builds the app in <tmpdir>/arbor-bench-app when the sources
+ *                                       changed, see lib/app-build.ts; --no-build uses it as it is)
+ *   npm run bench -- --big              + peak memory of importing a 100 MB synthetic file
+ *   npm run bench -- --only engine,chat only these sections
+ *   npm run bench -- --md FILE          also write the result table (markdown) to FILE
+ *
+ * Data: seeded synthetic sessions (bench/lib/sessions.ts) of 1k, 10k and 100k entries, written
+ * to a temp folder. Database: a fresh `arbor_bench_<ts>` (bench/lib/database.ts), dropped at the end.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os, { tmpdir } from "node:os";
+import path from "node:path";
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(`--${name}`);
+const value = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const only = value("only")?.split(",");
+const wants = (section: string) =>
+  only ? only.includes(section) : section !== "canvas" && section !== "big" ? true : flag(section);
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const { benchSession } = await import("./lib/sessions");
+  const { markdownTable } = await import("./lib/stats");
+  const dir = await mkdtemp(path.join(tmpdir(), "arbor-bench-"));
+  const cpus = os.cpus();
+  console.log(
+    `arbor bench — ${new Date().toISOString()} — ${os.availableParallelism()} cores (${cpus[0]?.model ?? "?"}), ` +
+      `${(os.totalmem() / 2 ** 30).toFixed(0)} GB, node ${process.version}`,
+  );
+  const sizes = [1000, 10_000, 100_000];
+  const sessions = [];
+  for (const n of sizes) sessions.push(await benchSession(n, dir));
+
+  let db: Awaited<ReturnType<typeof import("./lib/database").openBenchDatabase>> | undefined;
+  try {
+    if (wants("engine")) await (await import("./engine")).engineBench(sessions);
+    const needsDb = ["import", "open", "append", "chat", "canvas", "big"].some(wants);
+    if (needsDb) {
+      const { openBenchDatabase, statementCounter } = await import("./lib/database");
+      statementCounter.install();
+      db = await openBenchDatabase();
+      console.log(`\ndatabase ${db.name} (pg_stat_statements: ${db.statementStats ? "yes" : "no"})`);
+      const { importBench, importSessions } = await import("./import");
+      const imported = await importSessions(db, sessions, dir, { big: ["import", "open", "append"].some(wants) });
+      if (wants("import")) await importBench(db, sessions, imported);
+      if (wants("big")) await (await import("./import")).bigImportBench(db, dir);
+      const open = await import("./open");
+      if (wants("open")) await open.openBench(imported);
+      if (wants("append")) await open.appendBench(imported);
+      if (wants("chat")) await (await import("./chat")).chatBench(dir, imported);
+      if (wants("canvas")) await (await import("./canvas")).canvasBench(db, dir, imported, { build: !flag("no-build") });
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+    await db?.close().catch((error: unknown) => console.error(`bench: dropping the database failed: ${String(error)}`));
+  }
+  const table = markdownTable();
+  console.log(`\n${table}\n\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const md = value("md");
+  if (md) await writeFile(md, `${table}\n`);
+}
+
+await main();
+// Prisma's pool and the fake model server's keep-alive sockets must not keep the process up.
+process.exit(0);
