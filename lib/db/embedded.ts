@@ -87,6 +87,8 @@ const started = new Map<string, Promise<EmbeddedServer>>();
 export interface EmbeddedOptions {
   /** Listen on this port (default: a free one). */
   port?: number;
+  /** Extra `postgres` flags for a server this call starts (e.g. the benchmarks' pg_stat_statements). */
+  extraFlags?: string[];
 }
 
 /**
@@ -126,7 +128,7 @@ async function start(dir: string, opts: EmbeddedOptions): Promise<EmbeddedServer
     port,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=on"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=on", ...(opts.extraFlags ?? [])],
     onLog: (message) => {
       logs.push(String(message));
       if (logs.length > 50) logs.shift();
