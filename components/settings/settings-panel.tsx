@@ -18,6 +18,7 @@ export interface SettingsUpdate {
   chatModel: string | null;
   compactionModel: string | null;
   tools: { enabled: ToolName[] } | null;
+  projectDir: string | null;
 }
 
 /** Only the keys that differ from the defaults, per section (null = no override at all). */
@@ -66,6 +67,7 @@ export function SettingsPanel({
   const [chatModel, setChatModel] = useState(config.agent.chatModel ?? "");
   const [compactionModel, setCompactionModel] = useState(config.agent.compactionModel ?? "");
   const [tools, setTools] = useState<Set<ToolName>>(() => new Set(config.agent.tools?.enabled ?? TOOL_NAMES));
+  const [projectDir, setProjectDir] = useState(config.agent.projectDir ?? "");
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const set = <K extends keyof Settings>(section: K, patch: Partial<Settings[K]>) => setS((old) => ({ ...old, [section]: { ...old[section], ...patch } }));
@@ -79,6 +81,7 @@ export function SettingsPanel({
       chatModel: chatModel || null,
       compactionModel: compactionModel || null,
       tools: allTools ? null : { enabled: TOOL_NAMES.filter((t) => tools.has(t)) },
+      projectDir: projectDir.trim() || null,
     });
     setSaving(false);
     if (!r.ok) setError(r.message ?? "The settings could not be saved.");
@@ -142,6 +145,16 @@ export function SettingsPanel({
         </fieldset>
         <fieldset className="space-y-1">
           <legend className="mb-1 font-semibold">Tools</legend>
+          <label className="flex items-center justify-between gap-3 text-sm">
+            <span>Project folder</span>
+            <input
+              placeholder="(the session's own workspace)"
+              value={projectDir}
+              onChange={(e) => setProjectDir(e.target.value)}
+              className="w-56 rounded border border-line bg-[var(--bg)] px-2 py-1"
+            />
+          </label>
+          <p className="text-xs text-muted">An absolute path inside one of ARBOR_ALLOWED_ROOTS; empty means the session's own workspace.</p>
           {TOOL_NAMES.map((t) => (
             <Check
               key={t}

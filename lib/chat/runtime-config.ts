@@ -12,11 +12,14 @@ import "server-only";
 import { env } from "@/lib/env";
 import { getProviderRegistry, type ProviderRegistry } from "@/lib/llm/providers";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "@/lib/llm/stream-assistant";
+import { resolveWorkspace } from "@/lib/tools/workspace";
 
 export interface ChatRuntimeConfig {
   registry?: ProviderRegistry;
   /** Folder of per-session workspaces (default: lib/tools' ARBOR_WORKSPACES / data dir). */
   workspacesDir?: string;
+  /** Roots a session's project folder must lie in (default: ARBOR_ALLOWED_ROOTS). */
+  allowedRoots?: string[];
   /**
    * How long a model call may go without data before the turn (or summary) ends with "The model
    * stopped responding" (default: ARBOR_MODEL_IDLE_TIMEOUT_MS, else 120 s; 0 = never).
@@ -53,6 +56,19 @@ export function chatRegistry(): ProviderRegistry {
 
 export function workspacesDirOverride(): string | undefined {
   return current().workspacesDir;
+}
+
+/**
+ * The folder a session's tools and Files panel work in: its own workspace, or its project folder
+ * (`agent.projectDir`) when that lies inside an allowed root (lib/tools/workspace.ts). One place,
+ * so the agent, the Files routes and the settings check always agree.
+ */
+export function resolveSessionRoot(sessionId: string, projectDir?: string): Promise<string> {
+  const { workspacesDir, allowedRoots } = current();
+  return resolveWorkspace(
+    { sessionId, ...(projectDir ? { projectDir } : {}) },
+    { ...(workspacesDir ? { workspacesDir } : {}), ...(allowedRoots ? { allowedRoots } : {}) },
+  );
 }
 
 export function modelIdleTimeoutMs(): number {

@@ -28,10 +28,9 @@ import { loadTree } from "@/lib/db/store-read";
 import { createAgentModel, createModelResolver, withCompactionModel } from "@/lib/llm/agent-adapter";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { createWorkspaceTools, TOOL_NAMES, type WorkspaceTools } from "@/lib/tools/registry";
-import { resolveWorkspace } from "@/lib/tools/workspace";
 import { createHookRegistry } from "./hooks-loader";
 import { selectModels } from "./model-selection";
-import { chatRegistry, modelIdleTimeoutMs, workspacesDirOverride } from "./runtime-config";
+import { chatRegistry, modelIdleTimeoutMs, resolveSessionRoot } from "./runtime-config";
 import { readSessionConfig, type SessionConfig } from "./session-config";
 import { buildSystemPrompt } from "./system-prompt";
 
@@ -61,9 +60,8 @@ export interface OpenedSession {
 async function workspaceTools(sessionId: string, config: SessionConfig): Promise<WorkspaceTools | undefined> {
   const enabled = config.agent.tools?.enabled ?? TOOL_NAMES;
   if (enabled.length === 0) return undefined;
-  const workspacesDir = workspacesDirOverride();
   try {
-    const root = await resolveWorkspace({ sessionId }, workspacesDir ? { workspacesDir } : {});
+    const root = await resolveSessionRoot(sessionId, config.agent.projectDir);
     return createWorkspaceTools({ root, enabled });
   } catch (err) {
     console.warn(`arbor: session ${sessionId} runs without tools: ${err instanceof Error ? err.message : String(err)}`);

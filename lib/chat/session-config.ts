@@ -43,12 +43,19 @@ export const agentOptionsSchema = z.strictObject({
   chatModel: modelRef().optional(),
   compactionModel: modelRef().optional(),
   tools: toolSwitchSchema.optional(),
+  /** An existing project folder the tools work in instead of the session's own workspace (issue 8); must lie inside ARBOR_ALLOWED_ROOTS. */
+  projectDir: z
+    .string({ error: "expected an absolute folder path" })
+    .max(4096, { error: "the folder path is too long" })
+    .refine((p) => p.startsWith("/") && !p.includes("\0"), { error: "expected an absolute folder path" })
+    .optional(),
 });
 
 export interface AgentOptions {
   chatModel?: string;
   compactionModel?: string;
   tools?: { enabled: ToolName[] };
+  projectDir?: string;
 }
 
 export interface SessionConfig {
@@ -64,6 +71,7 @@ export interface SessionConfigUpdate {
   chatModel?: string | null;
   compactionModel?: string | null;
   tools?: { enabled: ToolName[] } | null;
+  projectDir?: string | null;
 }
 
 export type UpdateResult =
@@ -145,7 +153,7 @@ export function updateSessionConfig(raw: unknown, update: SessionConfigUpdate): 
 
   const agentParsed = agentOptionsSchema.safeParse(current.agent ?? {});
   const agent: Record<string, unknown> = agentParsed.success ? { ...agentParsed.data } : {};
-  const fields = { chatModel: update.chatModel, compactionModel: update.compactionModel, tools: update.tools };
+  const fields = { chatModel: update.chatModel, compactionModel: update.compactionModel, tools: update.tools, projectDir: update.projectDir };
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined) continue;
     if (value === null) delete agent[key];

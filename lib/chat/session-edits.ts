@@ -27,6 +27,7 @@ import {
 } from "@/lib/db/session-store";
 import type { Settings } from "@/lib/settings";
 import { BusyError, withRun } from "./running";
+import { resolveSessionRoot } from "./runtime-config";
 import { type AgentOptions, type SessionConfigUpdate, updateSessionConfig } from "./session-config";
 
 async function settle<T>(run: () => Promise<T>): Promise<ActionResult<T>> {
@@ -110,6 +111,14 @@ export async function changeSessionSettings(
   const { sessionId, ...update } = input;
   const result = updateSessionConfig(meta.settings, update);
   if (!result.ok) return { ok: false, error: "invalid_input", message: result.errors.map((e) => e.message).join("; ") };
+  // A project folder must exist and lie inside an allowed root: check it now, not at the next turn.
+  if (update.projectDir) {
+    const refused = await resolveSessionRoot(sessionId, update.projectDir).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    if (refused) return { ok: false, error: "invalid_input", message: `projectDir: ${refused}` };
+  }
   return settle(async () => {
     await writeSessionSettings({ sessionId, settings: result.stored });
     const { settings, override, agent } = result.config;

@@ -21,9 +21,9 @@ import "server-only";
  */
 import { findSessionMeta } from "@/lib/db/store-read";
 import { ToolError, toolErrorFromFs } from "@/lib/tools/errors";
-import { resolveWorkspace } from "@/lib/tools/workspace";
 import { databaseUnavailable, jsonError } from "./http";
-import { workspacesDirOverride } from "./runtime-config";
+import { resolveSessionRoot } from "./runtime-config";
+import { readSessionConfig } from "./session-config";
 
 export type WorkspaceResult = { ok: true; root: string } | { ok: false; response: Response };
 
@@ -39,9 +39,8 @@ export async function sessionWorkspace(sessionId: string): Promise<WorkspaceResu
   if (!meta || meta.deletedAt) {
     return { ok: false, response: jsonError(404, `Session ${sessionId} not found`, "not_found") };
   }
-  const workspacesDir = workspacesDirOverride();
   try {
-    return { ok: true, root: await resolveWorkspace({ sessionId }, workspacesDir ? { workspacesDir } : {}) };
+    return { ok: true, root: await resolveSessionRoot(sessionId, readSessionConfig(meta.settings).agent.projectDir) };
   } catch (error) {
     return { ok: false, response: fileErrorResponse(error, ".") };
   }

@@ -61,6 +61,7 @@ const settingsSchema = z
     chatModel: modelRef.nullable().optional(),
     compactionModel: modelRef.nullable().optional(),
     tools: toolSwitchSchema.nullable().optional(),
+    projectDir: z.string().max(4096).nullable().optional(),
   })
   .strict();
 
@@ -103,12 +104,13 @@ export async function updateSessionSettings(input: unknown): Promise<ActionResul
   if (!parsed.success) return invalid(parsed.error);
   const auth = await requireUser();
   if (!auth.ok) return auth;
-  const { sessionId, settings, chatModel, compactionModel, tools } = parsed.data;
+  const { sessionId, settings, chatModel, compactionModel, tools, projectDir } = parsed.data;
   return changeSessionSettings({
     sessionId,
     ...(settings !== undefined ? { settings } : {}),
     ...(chatModel !== undefined ? { chatModel } : {}),
     ...(compactionModel !== undefined ? { compactionModel } : {}),
     ...(tools !== undefined ? { tools } : {}),
+    ...(projectDir !== undefined ? { projectDir } : {}),
   });
 }
