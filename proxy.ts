@@ -30,5 +30,5 @@ export const config = {
   // /login and /api/auth/* through) — except the two streaming upload routes: Next buffers and cuts
   // (at 10 MB) the body of every request that passes through a proxy, and a session import may be
   // 256 MB. Those handlers check the sign-in themselves (refuseAnonymous), like every handler.
-  matcher: ["/((?!_next/static/|_next/image$|favicon\\.ico$|api/import$|api/sessions/[^/]+/files$).*)"],
+  matcher: ["/((?!_next/static/|_next/image$|favicon\\.ico$|icon\\.svg$|api/import$|api/sessions/[^/]+/files$).*)"],
 };

@@ -16,7 +16,8 @@ export function isPublicPath(pathname: string): boolean {
     pathname.startsWith("/api/auth/") ||
     pathname.startsWith("/_next/static/") ||
     pathname.startsWith("/_next/image") ||
-    pathname === "/favicon.ico"
+    pathname === "/favicon.ico" ||
+    pathname === "/icon.svg"
   );
 }
 
