@@ -162,7 +162,7 @@ test("Fork to new session opens a session whose entries are the path to that ent
   expect(fork.leafId).toBe(a2.id);
   const log = messagesLog(page);
   await expect(log.getByRole("article", { name: "user message" })).toHaveCount(2);
-  await expect(log.getByRole("article", { name: "assistant message" }).last()).toContainText(TURNS[1]!.reply);
+  await expect(log.getByRole("article", { name: "assistant message", exact: true }).last()).toContainText(TURNS[1]!.reply);
   await expect(log).not.toContainText(TURNS[2]!.user);
   // The source session is unchanged.
   expect((await readTree(request, id)).entries).toHaveLength(source.entries.length);

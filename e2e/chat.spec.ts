@@ -17,12 +17,12 @@ test("send a message and see the reply stream in, saved across a reload", async 
   await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
   await expect(page.getByRole("article", { name: "assistant message (streaming)" })).toBeVisible();
   const log = page.getByRole("log", { name: "Messages" });
-  await expect(log.getByRole("article", { name: "assistant message" })).toContainText("Streaming hello from the fake model, word by word.");
+  await expect(log.getByRole("article", { name: "assistant message", exact: true })).toContainText("Streaming hello from the fake model, word by word.");
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
   await expect(page.getByTestId("context-meter-text")).toContainText("912 / 32k");
 
   await page.reload();
-  await expect(page.getByRole("log", { name: "Messages" }).getByRole("article", { name: "assistant message" })).toContainText("word by word");
+  await expect(page.getByRole("log", { name: "Messages" }).getByRole("article", { name: "assistant message", exact: true })).toContainText("word by word");
   const sent = await fakeLlm.requests();
   expect(sent.at(-1)?.lastUserText).toBe("Say hello");
 });
@@ -33,5 +33,5 @@ test("the offline model works with no model server configured", async ({ page })
   await expect(page.getByText("Offline model — no LLM configured")).toBeVisible();
   await page.getByRole("textbox", { name: "Message" }).fill("Hi");
   await page.getByRole("button", { name: "Send" }).click();
-  await expect(page.getByRole("log", { name: "Messages" }).getByRole("article", { name: "assistant message" })).toContainText("No language model is configured");
+  await expect(page.getByRole("log", { name: "Messages" }).getByRole("article", { name: "assistant message", exact: true })).toContainText("No language model is configured");
 });

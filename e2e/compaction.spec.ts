@@ -93,7 +93,7 @@ test("Cancel while summarising writes nothing", async ({ page, request }) => {
   expect(after.entries).toHaveLength(before.entries.length);
   expect(after.leafId).toBe(before.leafId);
   await page.reload();
-  await expect(messagesLog(page).getByRole("article", { name: "assistant message" })).toHaveCount(3);
+  await expect(messagesLog(page).getByRole("article", { name: "assistant message", exact: true })).toHaveCount(3);
   await expect(messagesLog(page).getByRole("article", { name: "compaction" })).toHaveCount(0);
   await expect(page.getByTestId("context-meter-text")).toHaveText("6,012 / 32k (19%)");
 });
@@ -112,7 +112,7 @@ test("a threshold compaction runs by itself, then the synthetic continue turn an
   await expect(log.getByRole("article", { name: "compaction" })).toContainText(`Compacted from ${(threshold + 4_010).toLocaleString("en-US")} tokens`, { timeout: 30_000 });
   const continueTurn = log.getByRole("article", { name: "user message" }).filter({ hasText: "Continue if you have next steps." });
   await expect(continueTurn).toContainText("User (automatic)");
-  await expect(log.getByRole("article", { name: "assistant message" }).last()).toContainText("Echo: Continue if you have next steps.", { timeout: 30_000 });
+  await expect(log.getByRole("article", { name: "assistant message", exact: true }).last()).toContainText("Echo: Continue if you have next steps.", { timeout: 30_000 });
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
 
   // Stored in order: …, the reply that crossed the threshold, the compaction, the synthetic prompt, its reply.
@@ -134,7 +134,7 @@ test("overflow recovery: compact and retry once; a second overflow in the same p
   await send(page, "Summarise the log for me.");
   const log = messagesLog(page);
   await expect(log.getByRole("article", { name: "compaction" })).toHaveCount(1);
-  await expect(log.getByRole("article", { name: "assistant message" }).last()).toContainText("Echo: Summarise the log for me.");
+  await expect(log.getByRole("article", { name: "assistant message", exact: true }).last()).toContainText("Echo: Summarise the log for me.");
   const first = await fakeLlm.requests();
   expect(first.map((r) => (isSummarization(r) ? "summary" : "chat"))).toEqual(["chat", "chat", ...first.slice(2, -1).map(() => "summary"), "chat"]);
   const summaryCalls = first.length - 3;

@@ -47,7 +47,7 @@ test("after a compaction, the next turn's context starts with the summary, then 
   const compacted = messages.slice(0, 4); // u1 a1 u2 a2
   expect(compaction.firstKeptEntryId).toBe(messages[4]!.id); // u3
 
-  await messagesLog(page).getByRole("article", { name: "assistant message" }).last().getByRole("button", { name: "Inspect this turn" }).click();
+  await messagesLog(page).getByRole("article", { name: "assistant message", exact: true }).last().getByRole("button", { name: "Inspect this turn" }).click();
   const panel = inspector(page);
   await expect(panel.getByRole("tab", { name: "Context" })).toHaveAttribute("aria-selected", "true");
 
@@ -89,7 +89,7 @@ test.describe("with the large-session fixture", () => {
     const id = await importJsonl(request, "large-session.jsonl", readFileSync(LARGE), { asCopy: true });
     imported = id;
     await page.goto(`/sessions/${id}`);
-    await messagesLog(page).getByRole("article", { name: "assistant message" }).last().getByRole("button", { name: "Inspect this turn" }).click();
+    await messagesLog(page).getByRole("article", { name: "assistant message", exact: true }).last().getByRole("button", { name: "Inspect this turn" }).click();
     const panel = inspector(page);
     await expect(panel.getByRole("note").filter({ hasText: "Reconstructed from the session" })).toBeVisible({ timeout: 20_000 });
     await expect(panel).toContainText("Chat turn (reconstructed)");

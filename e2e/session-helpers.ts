@@ -56,7 +56,7 @@ export async function send(page: Page, text: string): Promise<void> {
 export async function chatTurn(page: Page, text: string, reply: FakeReplyStep & { text: string }): Promise<void> {
   await fakeLlm.script(reply);
   await send(page, text);
-  await expect(messagesLog(page).getByRole("article", { name: "assistant message" }).last()).toContainText(reply.text);
+  await expect(messagesLog(page).getByRole("article", { name: "assistant message", exact: true }).last()).toContainText(reply.text);
 }
 
 /** Opens "Settings" above the composer, lets `edit` change the form, saves. */

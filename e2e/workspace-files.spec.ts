@@ -57,7 +57,7 @@ test("upload a file, let the agent edit it, see the diff and download the new co
   );
   await send(page, "Mark the notes as published");
   const log = page.getByRole("log", { name: "Messages" });
-  await expect(log.getByRole("article", { name: "assistant message" }).last()).toContainText("The notes are marked published.");
+  await expect(log.getByRole("article", { name: "assistant message", exact: true }).last()).toContainText("The notes are marked published.");
 
   // The tool call, collapsed, then expanded with its diff.
   const call = log.getByRole("group").filter({ hasText: "[edit: notes.txt]" });
@@ -96,7 +96,7 @@ test("the session's Tools switch: a disabled tool is not offered to the model", 
 
   await fakeLlm.script({ text: "Only reading today." });
   await send(page, "What can you do?");
-  await expect(page.getByRole("log", { name: "Messages" }).getByRole("article", { name: "assistant message" })).toContainText("Only reading today.");
+  await expect(page.getByRole("log", { name: "Messages" }).getByRole("article", { name: "assistant message", exact: true })).toContainText("Only reading today.");
   const sent = (await fakeLlm.requests()) as { tools?: { function: { name: string } }[] }[];
   expect((sent.at(-1)?.tools ?? []).map((t) => t.function.name)).toEqual(["read", "ls", "find", "grep"]);
 });

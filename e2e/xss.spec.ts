@@ -207,7 +207,7 @@ test.describe("message content is rendered safely", () => {
     await expect(log.getByRole("article", { name: "custom" })).toContainText(inline("custom"));
     await expect(log.getByText(`[note ${SCRIPT}]`)).toBeVisible();
     // Markdown rows: raw HTML is never turned into elements…
-    const assistant = log.getByRole("article", { name: "assistant message" }).filter({ hasText: "assistant-three" });
+    const assistant = log.getByRole("article", { name: "assistant message", exact: true }).filter({ hasText: "assistant-three" });
     await expect(assistant).toBeVisible();
     await expect(assistant.getByRole("heading", { name: /assistant-three/ })).toBeVisible();
     await expect(log.locator("script, iframe, svg[onload], img[onerror], [onmouseover], [onload], [onerror]")).toHaveCount(0);

@@ -37,7 +37,7 @@ export function ChatPane({
   /** Extra controls above the composer (model picker, settings). */
   toolbar?: ReactNode;
 }) {
-  const { chat, send, stop, busy, compaction, retry, turnError, notice } = useSessionChat(sessionId);
+  const { chat, send, stop, busy, savedSteps, compaction, retry, turnError, notice } = useSessionChat(sessionId);
   const items = useMemo(() => buildChatItems(path), [path]);
   const [compactFocus, setCompactFocus] = useState<string | undefined>();
   const [compactOpen, setCompactOpen] = useState(false);
@@ -49,7 +49,7 @@ export function ChatPane({
   const firstShown = Math.max(0, Math.min(items.items.length - shown, selectedIndex >= 0 ? selectedIndex : Number.POSITIVE_INFINITY));
   const visibleItems = firstShown > 0 ? items.items.slice(firstShown) : items.items;
 
-  const live = busy ? liveParts(chat.messages) : [];
+  const live = busy ? liveParts(chat.messages, savedSteps) : [];
   const pendingUser = busy && chat.messages.at(-1)?.role === "user" ? chat.messages.at(-1) : undefined;
   const liveKey = `${path.length}:${live.length}:${compaction?.text.length ?? 0}`;
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the visible content grows

@@ -13,3 +13,4 @@ describe("/compact slash command (ui.md)", () => {
     expect(parseSlashCommand("hello")).toBeUndefined();
   });
 });
+

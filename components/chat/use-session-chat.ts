@@ -27,6 +27,9 @@ export function useSessionChat(sessionId: string) {
   const [retry, setRetry] = useState<ArborDataParts["retry"] | null>(null);
   const [turnError, setTurnError] = useState<ArborDataParts["error"] | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // Assistant entries saved during the current turn: a step whose entry is saved is shown from the
+  // session data, so its streamed copy must disappear at once (never two copies on screen).
+  const [savedSteps, setSavedSteps] = useState(0);
 
   const transport = useMemo(
     () =>
@@ -43,9 +46,12 @@ export function useSessionChat(sessionId: string) {
     transport,
     onData: (part) => {
       switch (part.type) {
-        case "data-entry":
-          qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withSavedEntry(old, part.data.entry, part.data.leafId));
+        case "data-entry": {
+          const { entry, leafId } = part.data;
+          qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withSavedEntry(old, entry, leafId));
+          if (entry.type === "message" && entry.message.role === "assistant") setSavedSteps((n) => n + 1);
           break;
+        }
         case "data-compaction": {
           const d = part.data;
           if (d.phase === "start") setCompaction({ reason: d.reason, text: "", done: false });
@@ -77,6 +83,7 @@ export function useSessionChat(sessionId: string) {
       setTurnError(null);
       setCompaction(null);
       setNotice(null);
+      setSavedSteps(0);
       chat.setMessages([]);
       await chat.sendMessage({ text });
     },
@@ -88,16 +95,23 @@ export function useSessionChat(sessionId: string) {
   }, [sessionId]);
 
   const busy = chat.status === "submitted" || chat.status === "streaming";
-  return { chat, send, stop, busy, compaction, retry, turnError, notice, clearError: () => setTurnError(null) };
+  return { chat, send, stop, busy, savedSteps, compaction, retry, turnError, notice, clearError: () => setTurnError(null) };
 }
 
-/** The parts of the assistant message still being generated: those after the last step start. */
-export function liveParts(messages: SessionUIMessage[]): SessionUIMessage["parts"] {
+/**
+ * The parts of the assistant message still being generated: those after the last step start, as
+ * long as that step's entry is not saved yet (`savedSteps` assistant entries saved this turn).
+ */
+export function liveParts(messages: SessionUIMessage[], savedSteps = 0): SessionUIMessage["parts"] {
   const last = messages.at(-1);
   if (last?.role !== "assistant") return [];
   let start = 0;
+  let steps = 0;
   last.parts.forEach((p, i) => {
-    if (p.type === "step-start") start = i + 1;
+    if (p.type === "step-start") {
+      start = i + 1;
+      steps++;
+    }
   });
-  return last.parts.slice(start);
+  return steps > savedSteps ? last.parts.slice(start) : [];
 }
