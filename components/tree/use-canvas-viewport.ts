@@ -105,13 +105,17 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
 
   // Follow the current leaf when it changes (this wins over revealing the selection).
   const lastLeaf = useRef(leafId);
+  const lastLeafNode = useRef<string | undefined>(leafId ? model.flow.nodeOf.get(leafId) : undefined);
   const followedLeaf = useRef(false);
   useEffect(() => {
     if (lastLeaf.current === leafId) return;
     lastLeaf.current = leafId;
-    if (!ready || view !== "canvas" || leafId === null) return;
-    const shown = model.flow.nodeOf.get(leafId);
-    if (!shown) return;
+    const shown = leafId === null ? undefined : model.flow.nodeOf.get(leafId);
+    // A new leaf drawn by the same node (a label or settings entry appended under it, hidden by the
+    // filter) changes nothing on screen: keep the view where the user is working.
+    const sameNode = shown !== undefined && shown === lastLeafNode.current;
+    lastLeafNode.current = shown;
+    if (!ready || view !== "canvas" || !shown || sameNode) return;
     followedLeaf.current = true;
     centerNode(shown);
   }, [leafId, model, ready, view, centerNode]);
