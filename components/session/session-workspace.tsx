@@ -53,12 +53,16 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
   // The selection follows the current leaf (a sent message, a compaction, a move) unless the user
   // has selected something else: spec §16.3's initial selection, kept as the session grows.
   // A label or settings entry becoming the leaf is not something to look at: the selection stays.
-  const [followedLeaf, setFollowedLeaf] = useState(leafId);
-  if (followedLeaf !== leafId) {
-    setFollowedLeaf(leafId);
+  const [seenLeaf, setSeenLeaf] = useState(leafId);
+  const [followed, setFollowed] = useState(leafId);
+  if (seenLeaf !== leafId) {
+    setSeenLeaf(leafId);
     const shownType = leafId ? view.byId.get(leafId)?.type : undefined;
     const readable = shownType === "message" || shownType === "compaction" || shownType === "branch_summary" || shownType === "custom_message";
-    if (readable && (selectedId === null || selectedId === followedLeaf)) setSelectedId(leafId);
+    if (readable && (selectedId === null || selectedId === followed)) {
+      setSelectedId(leafId);
+      setFollowed(leafId);
+    }
   }
 
   const messages = useMemo(() => buildSessionContext(view.path, leafId ?? undefined).messages, [view.path, leafId]);
