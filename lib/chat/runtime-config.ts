@@ -54,10 +54,6 @@ export function chatRegistry(): ProviderRegistry {
   return current().registry ?? getProviderRegistry();
 }
 
-export function workspacesDirOverride(): string | undefined {
-  return current().workspacesDir;
-}
-
 /**
  * The folder a session's tools and Files panel work in: its own workspace, or its project folder
  * (`agent.projectDir`) when that lies inside an allowed root (lib/tools/workspace.ts). One place,
