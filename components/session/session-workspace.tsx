@@ -93,23 +93,27 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
     [draft, controls, qc, sessionId, say],
   );
 
+  /** Moves the leaf to `entryId` without a branch summary and updates the cached leaf. */
+  const moveWithoutSummary = useCallback(
+    async (entryId: string) => {
+      const r = await runNavigation({ sessionId, targetId: entryId, summarize: false, apply: () => undefined });
+      qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, r.leafId));
+      return r;
+    },
+    [sessionId, qc],
+  );
+
   const activate = useCallback(
     (entryId: string) => {
       if (entryId === leafId) return say("Already at this point");
       if (controls.settings.branchSummary.enabled) return setNavTarget(entryId);
-      void runNavigation({
-        sessionId,
-        targetId: entryId,
-        summarize: false,
-        apply: () => undefined,
-      })
+      void moveWithoutSummary(entryId)
         .then((r) => {
-          qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, r.leafId));
           afterNavigation({ previousLeafId: leafId, leafId: r.leafId, editorText: r.editorText, summarized: false });
         })
         .catch((e: Error) => say(e.message));
     },
-    [leafId, controls.settings.branchSummary.enabled, sessionId, qc, afterNavigation, say],
+    [leafId, controls.settings.branchSummary.enabled, afterNavigation, say, moveWithoutSummary],
   );
 
   const onContextAction = useCallback(
@@ -127,16 +131,15 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
         void controls.fork(entryId).then((r) => (r.ok ? router.push(`/sessions/${r.data.id}`) : say(r.message ?? "Could not fork the session.")));
       } else if (action === "edit-resend" && entry?.type === "message" && entry.message.role === "user") {
         const text = contentText(entry.message.content);
-        void runNavigation({ sessionId, targetId: entryId, summarize: false, apply: () => undefined })
-          .then((r) => {
-            qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, r.leafId));
+        void moveWithoutSummary(entryId)
+          .then(() => {
             setDraft(text);
             say("Edit the message and send it to start a new branch");
           })
           .catch((e: Error) => say(e.message));
       }
     },
-    [view.byId, sessionId, controls, router, qc, say],
+    [view.byId, sessionId, controls, router, say, moveWithoutSummary],
   );
 
   const navEntry = navTarget ? view.byId.get(navTarget) : undefined;
