@@ -3,13 +3,14 @@ import { defineConfig, devices } from "@playwright/test";
 
 /**
  * e2e against the built app on its own port and database (e2e/server.ts).
- * Browser: Debian's Chromium at /usr/bin/chromium when present (CI installs it); elsewhere the
- * browser Playwright already has.
+ * Browser: Debian's Chromium at /usr/bin/chromium, which `npm run test:e2e` installs first when it is
+ * missing (scripts/ensure-browser.mjs); ARBOR_CHROMIUM names another executable.
  */
 import { E2E_PORTS } from "./e2e/ports";
 
 const PORT = E2E_PORTS.app;
-const debianChromium = "/usr/bin/chromium";
+/** Debian's Chromium (scripts/ensure-browser.mjs installs it before the e2e run), or ARBOR_CHROMIUM. */
+const debianChromium = process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium";
 
 export default defineConfig({
   testDir: "e2e",
