@@ -12,16 +12,30 @@ function sse(chunks: string[]): Response {
   return new Response(body);
 }
 
+async function collect(res: Response) {
+  const out = [];
+  for await (const c of readUIStream(res)) out.push(c);
+  return out;
+}
+
 describe("readUIStream", () => {
-  it("yields each data chunk across arbitrary network splits and stops at [DONE]", async () => {
-    const res = sse(['data: {"type":"start"}\n\nda', 'ta: {"type":"data-compaction","data":{"phase":"delta","delta":"Hé"}}\n', '\ndata: [DONE]\n\ndata: {"type":"late"}\n\n']);
-    const out = [];
-    for await (const c of readUIStream(res)) out.push(c);
-    expect(out).toEqual([{ type: "start" }, { type: "data-compaction", data: { phase: "delta", delta: "Hé" } }]);
+  it("yields each chunk across arbitrary network splits, data parts included; [DONE] carries none", async () => {
+    const res = sse([
+      'data: {"type":"start"}\n\nda',
+      'ta: {"type":"data-compaction","data":{"phase":"delta","delta":"Hé"}}\n',
+      '\ndata: {"type":"text-delta","id":"t1","delta":"x"}\n\ndata: [DONE]\n\n',
+    ]);
+    expect(await collect(res)).toEqual([
+      { type: "start" },
+      { type: "data-compaction", data: { phase: "delta", delta: "Hé" } },
+      { type: "text-delta", id: "t1", delta: "x" },
+    ]);
   });
-  it("skips malformed chunks", async () => {
-    const out = [];
-    for await (const c of readUIStream(sse(["data: {oops\n\n", 'data: {"type":"ok"}\n\n']))) out.push(c);
-    expect(out).toEqual([{ type: "ok" }]);
+  it("skips malformed JSON and chunks that are not UI message chunks", async () => {
+    const res = sse(["data: {oops\n\n", 'data: {"type":"no-such-chunk"}\n\n', 'data: {"type":"finish"}\n\n']);
+    expect(await collect(res)).toEqual([{ type: "finish" }]);
+  });
+  it("ends at once on a response without a body", async () => {
+    expect(await collect(new Response(null))).toEqual([]);
   });
 });

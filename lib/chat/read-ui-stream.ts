@@ -1,8 +1,12 @@
 /**
- * Reads an AI SDK UI message stream response (server-sent events, one JSON chunk per `data:`
- * line, ending with `[DONE]`) chunk by chunk. Client-safe; used by the compaction and navigation
- * dialogs, which need the data parts but no chat state.
+ * Reads an AI SDK UI message stream response chunk by chunk with the SDK's own parser
+ * (`parseJsonEventStream` + `uiMessageChunkSchema`, what `useChat` uses), so the wire format has
+ * one reader. Client-safe; used by the compaction and navigation dialogs, which need the data
+ * parts but no chat state. A chunk that is not valid JSON or not a UI message chunk is skipped:
+ * the stream's own error parts report real failures. `[DONE]` carries no chunk.
  */
+import { parseJsonEventStream, uiMessageChunkSchema } from "ai";
+
 export interface UIStreamChunk {
   type: string;
   [key: string]: unknown;
@@ -10,28 +14,15 @@ export interface UIStreamChunk {
 
 export async function* readUIStream(res: Response): AsyncGenerator<UIStreamChunk> {
   if (!res.body) return;
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (value) buffer += value;
-    let cut = buffer.indexOf("\n\n");
-    while (cut >= 0) {
-      const event = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      for (const line of event.split("\n")) {
-        if (!line.startsWith("data:")) continue;
-        const payload = line.slice(5).trim();
-        if (payload === "[DONE]") return;
-        try {
-          yield JSON.parse(payload) as UIStreamChunk;
-        } catch {
-          // A malformed chunk is skipped; the stream's own error parts report real failures.
-        }
-      }
-      cut = buffer.indexOf("\n\n");
+  const reader = parseJsonEventStream({ stream: res.body, schema: uiMessageChunkSchema }).getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      if (value.success) yield value.value as UIStreamChunk;
     }
-    if (done) return;
+  } finally {
+    reader.releaseLock();
   }
 }
 
