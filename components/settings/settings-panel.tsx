@@ -10,7 +10,7 @@ import { Modal } from "@/components/chat/modal";
 import type { ModelOption } from "@/components/session/models-query";
 import type { ActionResult } from "@/lib/action-result";
 import type { SessionConfig } from "@/lib/chat/session-config";
-import { defaultSettings, type Settings } from "@/lib/settings";
+import { defaultSettings, SETTING_LABELS, type Settings } from "@/lib/settings";
 import { TOOL_NAMES, type ToolName } from "@/lib/tools/types";
 
 export interface SettingsUpdate {
@@ -117,7 +117,7 @@ export function SettingsPanel({
         </fieldset>
         <fieldset className="space-y-2">
           <legend className="mb-1 font-semibold">Compaction</legend>
-          <Check label="Auto-compact" checked={s.compaction.enabled} onChange={(v) => set("compaction", { enabled: v })} />
+          <Check label={SETTING_LABELS["compaction.enabled"]} checked={s.compaction.enabled} onChange={(v) => set("compaction", { enabled: v })} />
           <NumberField label="Reserve tokens" value={s.compaction.reserveTokens} min={1} onChange={(v) => set("compaction", { reserveTokens: v })} />
           <NumberField label="Keep recent tokens" value={s.compaction.keepRecentTokens} min={1} onChange={(v) => set("compaction", { keepRecentTokens: v })} />
           <Check label="Auto-continue after compaction" checked={s.compaction.autoContinue !== false} onChange={(v) => set("compaction", { autoContinue: v })} />
@@ -134,13 +134,13 @@ export function SettingsPanel({
         </fieldset>
         <fieldset className="space-y-2">
           <legend className="mb-1 font-semibold">Branch summaries</legend>
-          <Check label="Branch summaries" checked={s.branchSummary.enabled} onChange={(v) => set("branchSummary", { enabled: v })} />
+          <Check label={SETTING_LABELS["branchSummary.enabled"]} checked={s.branchSummary.enabled} onChange={(v) => set("branchSummary", { enabled: v })} />
           <NumberField label="Branch summary reserve tokens" value={s.branchSummary.reserveTokens} min={1} onChange={(v) => set("branchSummary", { reserveTokens: v })} />
         </fieldset>
         <fieldset className="space-y-2">
           <legend className="mb-1 font-semibold">Retries</legend>
           <Check label="Retry on rate limits and server errors" checked={s.retry.enabled} onChange={(v) => set("retry", { enabled: v })} />
-          <NumberField label="Retry max attempts" value={s.retry.maxRetries} onChange={(v) => set("retry", { maxRetries: v })} />
+          <NumberField label={SETTING_LABELS["retry.maxRetries"]} value={s.retry.maxRetries} onChange={(v) => set("retry", { maxRetries: v })} />
           <NumberField label="Base delay (ms)" value={s.retry.baseDelayMs} onChange={(v) => set("retry", { baseDelayMs: v })} />
         </fieldset>
         <fieldset className="space-y-1">

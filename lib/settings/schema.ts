@@ -197,9 +197,9 @@ function deepFreeze<T extends object>(value: T): Readonly<T> {
 /** Every default, frozen at every level; use `defaultSettings()` for a mutable copy. */
 export const DEFAULT_SETTINGS: Readonly<Settings> = deepFreeze(defaultSettings());
 
-/** UI labels named by the spec (§15), keyed by dotted path; other fields use their key. */
-export const SETTING_LABELS: Readonly<Record<string, string>> = {
+/** UI labels named by the spec (§15), keyed by dotted path (the settings panel uses them); other fields use their key. */
+export const SETTING_LABELS = {
   "compaction.enabled": "Auto-compact",
   "branchSummary.enabled": "Branch summaries",
   "retry.maxRetries": "Retry max attempts",
-};
+} as const satisfies Record<string, string>;
