@@ -1,4 +1,4 @@
-import { readdir, readFile, symlink } from "node:fs/promises";
+import { readdir, readFile, readlink, realpath, symlink } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ToolError } from "./errors";
@@ -21,6 +21,16 @@ async function drain(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
     if (done) return Buffer.concat(chunks);
     chunks.push(value);
   }
+}
+
+/** How many of this process's file descriptors are open on `file` (Linux: /proc/self/fd). */
+async function openDescriptorsOf(file: string): Promise<number> {
+  let n = 0;
+  for (const fd of await readdir("/proc/self/fd")) {
+    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => "");
+    if (target === file) n++;
+  }
+  return n;
 }
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
@@ -105,12 +115,19 @@ describe("readForDownload", () => {
     expect((await drain(md.stream)).toString()).toBe("# hi\n");
   });
 
-  it("can be cancelled", async () => {
-    await put(sb.root, { "big.txt": "z".repeat(300_000) });
+  it("can be cancelled part-way, which closes the file", async () => {
+    await put(sb.root, { "big.txt": "z".repeat(3_000_000) });
+    const file = await realpath(path.join(sb.root, "big.txt"));
     const dl = await readForDownload(sb.root, "big.txt");
     const reader = dl.stream.getReader();
-    await reader.read();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    expect(first.value!.byteLength).toBeLessThan(3_000_000);
+    expect(await openDescriptorsOf(file)).toBe(1);
     await reader.cancel();
+    expect((await reader.read()).done).toBe(true);
+    // The handle is closed by the cancel, not left to the garbage collector.
+    await expect.poll(() => openDescriptorsOf(file)).toBe(0);
   });
 
   it("refuses escapes, outside symlinks, folders and missing files", async () => {
