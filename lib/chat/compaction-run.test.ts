@@ -133,12 +133,14 @@ describe("POST /api/sessions/[id]/compact", () => {
   it("stops a running turn first (spec §13.4 step 1), then compacts", async () => {
     const s = await seeded();
     h.fake.script({ text: "a very slow answer that takes its time", chunkSize: 2, delayMs: 30 });
-    const turn = postChat(s.id, "go on");
-    const turnRes = await turn;
-    const turnChunks = readAll(turnRes);
-    await new Promise((r) => setTimeout(r, 80));
+    const turn = readUIStream(await postChat(s.id, "go on"));
+    // Compact once the turn is mid-reply (its first text arrived), not after a guessed delay.
+    for (let next = await turn.next(); ; next = await turn.next()) {
+      if (next.done) throw new Error("the turn ended before it streamed any text");
+      if (next.value.type === "text-delta") break;
+    }
     const chunks = await readAll(await compactRun(s.id));
-    await turnChunks;
+    for await (const _ of turn); // the rest of the aborted turn's stream
     expect(errors(chunks)).toEqual([]);
     const path = await storedPath(s.id);
     const aborted = path.find((e) => e.type === "message" && e.message.role === "assistant" && e.message.stopReason === "aborted");
