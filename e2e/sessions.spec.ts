@@ -1,10 +1,14 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
+import { generateSession } from "@/lib/session/generate";
+import { serializeSession } from "@/lib/session/jsonl";
 
 /**
- * The home page with a real pi session: import through the file picker, list, full-text
- * search, open, rename, delete + Undo, export, and re-import "Import as copy".
+ * The home page: import through the file picker, list, full-text search, open, rename,
+ * delete + Undo, export, and re-import "Import as copy" — on a generated session (always) and on
+ * the real pi session of the shared fixtures (when present).
  */
 const FIXTURES = process.env.ARBOR_FIXTURES ?? path.resolve(process.cwd(), "../shared/fixtures");
 const LARGE = path.join(FIXTURES, "large-session.jsonl");
@@ -27,88 +31,130 @@ function sessionRow(page: Page, id: string) {
     .filter({ has: page.locator(`a[href^="/sessions/${id}"]`) });
 }
 
+/** What the import → list → search → rename → export → delete + Undo → copy flow knows of its file. */
+interface FlowFile {
+  path: string;
+  fileName: string;
+  id: string;
+  entries: number;
+  /** The session's title: its first user message. */
+  title: string;
+  /** A word only this file's entries contain (full-text search). */
+  searchWord: string;
+}
+
+/**
+ * A generated session (our own seeded generator), so the flow runs on a fresh clone without the
+ * shared fixtures: its first user message names a word no other test session has.
+ */
+function generatedFile(): FlowFile {
+  const { header, entries } = generateSession({ seed: 1207, entries: 240, branches: 2, labels: 2 });
+  const first = entries.find((e) => e.type === "message" && e.message.role === "user");
+  if (first?.type !== "message" || first.message.role !== "user") throw new Error("the generated session has no user message");
+  first.message.content = "Port the quokka theme selector to the new settings page";
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "arbor-e2e-")), "generated-session.jsonl");
+  writeFileSync(file, serializeSession(header, entries));
+  return { path: file, fileName: "generated-session.jsonl", id: header.id, entries: entries.length, title: first.message.content, searchWord: "quokka" };
+}
+
+async function importRenameExportDeleteCopy(page: Page, f: FlowFile) {
+  const count = f.entries.toLocaleString("en-US");
+  await page.goto("/");
+  await chooseFiles(page, f.path);
+
+  const row = importRow(page, f.fileName);
+  await expect(row).toContainText(`(${count} entries`, { timeout: 30_000 });
+  const open = row.getByRole("link", { name: "Open" });
+  const href = await open.getAttribute("href");
+  const id = href!.split("/").pop()!;
+  expect(id).toBe(f.id);
+
+  // Listed with its entry count (the import refreshed the list).
+  const listed = sessionRow(page, id);
+  await expect(listed).toContainText(`${count} entries`);
+  await expect(listed.getByRole("link")).toHaveText(f.title); // title: the first user message
+
+  // Full-text search on the server: the word only occurs in this session's entries.
+  const search = page.getByRole("searchbox", { name: "Search sessions" });
+  await search.fill(f.searchWord);
+  await expect(listed.getByRole("link")).toHaveAttribute("href", new RegExp(`^/sessions/${id}\\?entry=`));
+  await expect(listed).toContainText(new RegExp(f.searchWord, "i"));
+  await expect(page.getByRole("list", { name: "Sessions" }).getByRole("listitem")).toHaveCount(1);
+  await search.fill("zqxjkvw");
+  await expect(page.getByText("No sessions match “zqxjkvw”.")).toBeVisible();
+  await search.fill("");
+  await expect(listed).toBeVisible();
+
+  // Open it, come back.
+  await listed.getByRole("link", { name: f.title }).click();
+  await expect(page).toHaveURL(new RegExp(`/sessions/${id}$`));
+  await page.goBack();
+  await expect(page.getByRole("heading", { name: "Sessions" })).toBeVisible();
+
+  // Rename in place: Escape cancels, Enter saves; it survives a reload.
+  await listed.getByRole("button", { name: "Session actions" }).click();
+  await page.getByRole("menuitem", { name: "Rename" }).click();
+  const title = page.getByRole("list", { name: "Sessions" }).getByRole("textbox", { name: "Session title" }); // the row has no link while editing
+  await title.fill("Not this");
+  await title.press("Escape");
+  await expect(listed.getByRole("link", { name: f.title })).toBeVisible();
+  await listed.getByRole("button", { name: "Session actions" }).click();
+  await page.getByRole("menuitem", { name: "Rename" }).click();
+  await title.fill("Theme selector port");
+  await title.press("Enter");
+  await expect(listed.getByRole("link", { name: "Theme selector port" })).toBeVisible();
+  await page.reload();
+  await expect(listed.getByRole("link", { name: "Theme selector port" })).toBeVisible();
+
+  // Export downloads the JSONL file: header + every entry, carrying the new title.
+  await listed.getByRole("button", { name: "Session actions" }).click();
+  const download = page.waitForEvent("download");
+  await page.getByRole("menuitem", { name: "Export" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(new RegExp(`_${id}\\.jsonl$`));
+  const lines = readFileSync((await file.path())!, "utf8").trimEnd().split("\n");
+  expect(lines).toHaveLength(f.entries + 1);
+  expect(JSON.parse(lines[0]!)).toMatchObject({ type: "session", id, title: "Theme selector port" });
+
+  // Delete: the row goes at once; Undo brings it back, for good.
+  await listed.getByRole("button", { name: "Session actions" }).click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  await expect(listed).toHaveCount(0);
+  const toast = page.getByRole("status");
+  await expect(toast).toContainText("Session deleted");
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await expect(listed).toBeVisible();
+  await page.reload();
+  await expect(listed).toBeVisible();
+
+  // Importing the same file again offers a copy.
+  await chooseFiles(page, f.path);
+  const again = importRow(page, f.fileName);
+  await expect(again).toContainText("This session is already imported. Import as a copy?");
+  await again.getByRole("button", { name: "Import as copy" }).click();
+  await expect(again).toContainText(`Imported ${f.title} (copy) (${count} entries`, { timeout: 30_000 });
+  const copyId = (await again.getByRole("link", { name: "Open" }).getAttribute("href"))!.split("/").pop()!;
+  expect(copyId).not.toBe(id);
+  await expect(sessionRow(page, copyId).getByRole("link")).toHaveText(`${f.title} (copy)`);
+  await expect(listed).toBeVisible();
+}
+
+test("a generated session: import, list, search, open, rename, delete + Undo, export, import as copy", async ({ page }) => {
+  await importRenameExportDeleteCopy(page, generatedFile());
+});
+
 test.describe("sessions with the large-session fixture", () => {
   test.skip(!hasFixture, `fixture not found: ${LARGE} (set ARBOR_FIXTURES to the shared fixtures folder)`);
 
-  test("import, list, search, open, rename, delete + Undo, export, import as copy", async ({ page }) => {
-    await page.goto("/");
-    await chooseFiles(page, LARGE);
-
-    const row = importRow(page, "large-session.jsonl");
-    await expect(row).toContainText("(1,018 entries", { timeout: 30_000 });
-    const open = row.getByRole("link", { name: "Open" });
-    const href = await open.getAttribute("href");
-    const id = href!.split("/").pop()!;
-    expect(id).toBe("d703a1a9-1b7b-4fb1-b512-c9738b1fe617");
-
-    // Listed with its entry count (the import refreshed the list).
-    const listed = sessionRow(page, id);
-    await expect(listed).toContainText("1,018 entries");
-    await expect(listed.getByRole("link")).toHaveText("/mode"); // title: the first user message
-
-    // Full-text search on the server: "fibonacci" only occurs in this session's entries.
-    const search = page.getByRole("searchbox", { name: "Search sessions" });
-    await search.fill("fibonacci");
-    await expect(listed.getByRole("link")).toHaveAttribute("href", new RegExp(`^/sessions/${id}\\?entry=`));
-    await expect(listed).toContainText(/fibonacci/i);
-    await expect(page.getByRole("list", { name: "Sessions" }).getByRole("listitem")).toHaveCount(1);
-    await search.fill("zqxjkvw");
-    await expect(page.getByText("No sessions match “zqxjkvw”.")).toBeVisible();
-    await search.fill("");
-    await expect(listed).toBeVisible();
-
-    // Open it, come back.
-    await listed.getByRole("link", { name: "/mode" }).click();
-    await expect(page).toHaveURL(new RegExp(`/sessions/${id}$`));
-    await page.goBack();
-    await expect(page.getByRole("heading", { name: "Sessions" })).toBeVisible();
-
-    // Rename in place: Escape cancels, Enter saves; it survives a reload.
-    await listed.getByRole("button", { name: "Session actions" }).click();
-    await page.getByRole("menuitem", { name: "Rename" }).click();
-    const title = page.getByRole("list", { name: "Sessions" }).getByRole("textbox", { name: "Session title" }); // the row has no link while editing
-    await title.fill("Not this");
-    await title.press("Escape");
-    await expect(listed.getByRole("link", { name: "/mode" })).toBeVisible();
-    await listed.getByRole("button", { name: "Session actions" }).click();
-    await page.getByRole("menuitem", { name: "Rename" }).click();
-    await title.fill("Theme selector port");
-    await title.press("Enter");
-    await expect(listed.getByRole("link", { name: "Theme selector port" })).toBeVisible();
-    await page.reload();
-    await expect(listed.getByRole("link", { name: "Theme selector port" })).toBeVisible();
-
-    // Export downloads the JSONL file: header + 1018 entries, carrying the new title.
-    await listed.getByRole("button", { name: "Session actions" }).click();
-    const download = page.waitForEvent("download");
-    await page.getByRole("menuitem", { name: "Export" }).click();
-    const file = await download;
-    expect(file.suggestedFilename()).toMatch(new RegExp(`_${id}\\.jsonl$`));
-    const lines = readFileSync((await file.path())!, "utf8").trimEnd().split("\n");
-    expect(lines).toHaveLength(1019);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ type: "session", id, title: "Theme selector port" });
-
-    // Delete: the row goes at once; Undo brings it back, for good.
-    await listed.getByRole("button", { name: "Session actions" }).click();
-    await page.getByRole("menuitem", { name: "Delete" }).click();
-    await expect(listed).toHaveCount(0);
-    const toast = page.getByRole("status");
-    await expect(toast).toContainText("Session deleted");
-    await toast.getByRole("button", { name: "Undo" }).click();
-    await expect(listed).toBeVisible();
-    await page.reload();
-    await expect(listed).toBeVisible();
-
-    // Importing the same file again offers a copy.
-    await chooseFiles(page, LARGE);
-    const again = importRow(page, "large-session.jsonl");
-    await expect(again).toContainText("This session is already imported. Import as a copy?");
-    await again.getByRole("button", { name: "Import as copy" }).click();
-    await expect(again).toContainText("Imported /mode (copy) (1,018 entries", { timeout: 30_000 });
-    const copyId = (await again.getByRole("link", { name: "Open" }).getAttribute("href"))!.split("/").pop()!;
-    expect(copyId).not.toBe(id);
-    await expect(sessionRow(page, copyId).getByRole("link")).toHaveText("/mode (copy)");
-    await expect(listed).toBeVisible();
+  test("the real pi session: import, list, search, open, rename, delete + Undo, export, import as copy", async ({ page }) => {
+    await importRenameExportDeleteCopy(page, {
+      path: LARGE,
+      fileName: "large-session.jsonl",
+      id: "d703a1a9-1b7b-4fb1-b512-c9738b1fe617",
+      entries: 1018,
+      title: "/mode",
+      searchWord: "fibonacci",
+    });
   });
 });
 
