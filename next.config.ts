@@ -1,4 +1,8 @@
 import type { NextConfig } from "next";
+import { securityHeaders } from "./lib/http/security-headers";
+
+/** `next dev` needs eval for React Refresh; the built app (`next build` / `next start`) never allows it. */
+const dev = process.env.NODE_ENV !== "production";
 
 const nextConfig: NextConfig = {
   // Server-only packages with native or dynamic requires stay outside the bundle.
@@ -9,6 +13,21 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: true },
   experimental: {
     serverActions: { bodySizeLimit: "300mb" },
+  },
+  // Every page, route, error page and static file, including the upload routes the proxy skips
+  // (lib/http/security-headers.ts). The one exception is the CSP of the session export
+  // (/api/sessions/<id>?format=html): that route sends its own, stricter policy
+  // (lib/export-html), which this one would replace.
+  async headers() {
+    const all = securityHeaders(dev);
+    const list = (h: Record<string, string>) => Object.entries(h).map(([key, value]) => ({ key, value }));
+    const { "content-security-policy": _csp, ...withoutCsp } = all;
+    const exportQuery = [{ type: "query" as const, key: "format", value: "html" }];
+    return [
+      { source: "/((?!api/sessions/[^/]+$).*)", headers: list(all) },
+      { source: "/api/sessions/:id", missing: exportQuery, headers: list(all) },
+      { source: "/api/sessions/:id", has: exportQuery, headers: list(withoutCsp) },
+    ];
   },
 };
 

@@ -1,17 +1,42 @@
 /**
- * Access control at the edge of the app (Next 16 Proxy, Node.js runtime). With ARBOR_PASSWORD
- * unset it lets everything through. With it set, only /login, /api/auth/* and static assets
- * are public: pages redirect to /login?next=<path>, API routes and server actions (POSTs to a
- * page path) answer 401 `{ error: "Sign in required" }`. Actions, routes and pages check again
- * themselves (lib/auth/guard.ts), as the Next docs advise: a proxy can be bypassed by a matcher
- * change.
+ * The edge of the app (Next 16 Proxy, Node.js runtime), in two steps:
+ * 1. Always, sign-in or not: the Host check (421 for a name Arbor does not serve: DNS
+ *    rebinding) and, for state-changing methods, the Origin check (403 for another site or
+ *    another port) — lib/http/guard-request.ts. Server actions are POSTs to page paths, so they
+ *    pass here too; Next's own action check compares Origin with X-Forwarded-Host/Host, which
+ *    step 1 has already pinned to names Arbor serves.
+ * 2. With ARBOR_PASSWORD set, access control: only /login, /api/auth/* and static assets are
+ *    public; pages redirect to /login?next=<path>, API routes and server actions answer 401
+ *    `{ error: "Sign in required" }`. Actions, routes and pages check again themselves
+ *    (lib/auth/guard.ts), as the Next docs advise: a proxy can be bypassed by a matcher change.
+ * The responses made here carry the security headers (next.config.ts sets them on the rest).
  */
 import { type NextRequest, NextResponse } from "next/server";
 import { decideAccess, SIGN_IN_REQUIRED } from "@/lib/auth/access";
 import { SESSION_COOKIE } from "@/lib/auth/cookie";
 import { authEnabled, userFromToken } from "@/lib/auth/state";
+import { env } from "@/lib/env";
+import { refuseForeign } from "@/lib/http/guard-request";
+import { securityHeaders } from "@/lib/http/security-headers";
+
+function withHeaders<R extends Response>(response: R): R {
+  for (const [key, value] of Object.entries(securityHeaders(env.NODE_ENV !== "production"))) response.headers.set(key, value);
+  return response;
+}
+
+/**
+ * Reads and drops the body of a request answered here. Left unread, the client's later close of
+ * the connection surfaced in Next as an `uncaughtException: Error: aborted` (seen for refused
+ * browser posts and anonymous action POSTs to /login). Bounded: Next cuts proxied bodies at 10 MB.
+ */
+function answer<R extends Response>(request: NextRequest, response: R): R {
+  void request.arrayBuffer().catch(() => undefined);
+  return response;
+}
 
 export function proxy(request: NextRequest) {
+  const refused = refuseForeign(request);
+  if (refused) return answer(request, refused);
   if (!authEnabled()) return NextResponse.next();
   const { pathname, search } = request.nextUrl;
   const decision = decideAccess({
@@ -21,14 +46,15 @@ export function proxy(request: NextRequest) {
     signedIn: userFromToken(request.cookies.get(SESSION_COOKIE)?.value) !== null,
   });
   if (decision.kind === "allow") return NextResponse.next();
-  if (decision.kind === "redirect") return NextResponse.redirect(new URL(decision.location, request.url), 307);
-  return NextResponse.json({ error: SIGN_IN_REQUIRED, code: "unauthorized" }, { status: 401, headers: { "cache-control": "no-store" } });
+  if (decision.kind === "redirect") return answer(request, withHeaders(NextResponse.redirect(new URL(decision.location, request.url), 307)));
+  return answer(request, withHeaders(NextResponse.json({ error: SIGN_IN_REQUIRED, code: "unauthorized" }, { status: 401, headers: { "cache-control": "no-store" } })));
 }
 
 export const config = {
-  // Static build output never needs a check; everything else reaches proxy() (which also lets
-  // /login and /api/auth/* through) — except the two streaming upload routes: Next buffers and cuts
-  // (at 10 MB) the body of every request that passes through a proxy, and a session import may be
-  // 256 MB. Those handlers check the sign-in themselves (refuseAnonymous), like every handler.
+  // Everything reaches proxy() — except the static build output (public, content-hashed files:
+  // no Host or Origin check is needed to hand them out) and the two streaming upload routes:
+  // Next buffers and cuts (at 10 MB) the body of every request that passes through a proxy, and
+  // a session import may be 256 MB. Those two handlers call refuseForeign and refuseAnonymous
+  // themselves, first thing.
   matcher: ["/((?!_next/static/|_next/image$|favicon\\.ico$|icon\\.svg$|api/import$|api/sessions/[^/]+/files$).*)"],
 };

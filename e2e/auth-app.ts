@@ -27,7 +27,7 @@ for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ARBOR_OPENAI_BASE_URL",
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 const child = spawn(process.execPath, [nextBin, "start", "--port", String(AUTH_APP_PORT), "--hostname", "127.0.0.1"], {
   stdio: ["ignore", "inherit", "inherit"],
-  env: { ...env, ARBOR_PASSWORD: AUTH_APP_PASSWORD, DATABASE_URL: url.toString(), ARBOR_DATA_DIR: path.join(process.cwd(), ".data", "e2e-auth") },
+  env: { ...env, PORT: String(AUTH_APP_PORT), ARBOR_PASSWORD: AUTH_APP_PASSWORD, DATABASE_URL: url.toString(), ARBOR_DATA_DIR: path.join(process.cwd(), ".data", "e2e-auth") },
 });
 
 let stopping = false;

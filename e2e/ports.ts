@@ -13,3 +13,5 @@ export const E2E_PORTS = {
 /** Context window the app is told the fake models have (small, so compaction is easy to reach). */
 export const FAKE_CONTEXT_WINDOW = 32_000;
 export const FAKE_MODELS = ["fake-model"];
+/** A name only the offline app lists in ARBOR_ALLOWED_HOSTS (e2e/security.spec.ts). */
+export const E2E_ALLOWED_HOST = "arbor.e2e.test";

@@ -13,7 +13,7 @@ import pg from "pg";
 import { ensureDatabase, startEmbeddedPostgres } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { startFakeLlmServer } from "@/test/fake-llm-server";
-import { E2E_PORTS, FAKE_CONTEXT_WINDOW, FAKE_MODELS } from "./ports";
+import { E2E_ALLOWED_HOST, E2E_PORTS, FAKE_CONTEXT_WINDOW, FAKE_MODELS } from "./ports";
 
 const run = Date.now().toString(36);
 let adminUrl: string;
@@ -49,7 +49,7 @@ async function startApp(name: string, port: number, extra: Record<string, string
   await migrate(url.toString());
   const child = spawn(process.execPath, [nextBin, "start", "--port", String(port), "--hostname", "127.0.0.1"], {
     stdio: "inherit",
-    env: { ...baseEnv(), ...extra, DATABASE_URL: url.toString(), ARBOR_DATA_DIR: path.join(process.cwd(), ".data", `e2e-${name}`) },
+    env: { ...baseEnv(), ...extra, PORT: String(port), DATABASE_URL: url.toString(), ARBOR_DATA_DIR: path.join(process.cwd(), ".data", `e2e-${name}`) },
   });
   children.push(child);
   child.on("exit", (code) => void shutdown(code ?? 0));
@@ -61,7 +61,8 @@ async function startApp(name: string, port: number, extra: Record<string, string
   throw new Error(`e2e: the ${name} app did not start on port ${port}`);
 }
 
-await startApp("offline", E2E_PORTS.offlineApp, {});
+// The offline app also answers to one listed name, so e2e/security.spec.ts can check ARBOR_ALLOWED_HOSTS.
+await startApp("offline", E2E_PORTS.offlineApp, { ARBOR_ALLOWED_HOSTS: E2E_ALLOWED_HOST });
 await startApp("main", E2E_PORTS.app, {
   ARBOR_OPENAI_BASE_URL: fake.url,
   ARBOR_OPENAI_MODELS: FAKE_MODELS.join(","),

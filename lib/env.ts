@@ -4,6 +4,7 @@
  * database with the offline model.
  */
 import { z } from "zod";
+import { parseAllowedHosts } from "./http/request-guard";
 
 const optionalString = z
   .string()
@@ -21,7 +22,19 @@ const envSchema = z.object({
   ARBOR_WORKSPACES: optionalString,
   /** Colon-separated folders inside which a session may be pointed at an existing project. */
   ARBOR_ALLOWED_ROOTS: optionalString,
+  /** The port Arbor is served on; scripts/run-app.ts and e2e/server.ts pass it to Next (Host checks). */
   PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /**
+   * Comma-separated `name` or `name:port` Arbor answers to besides the loopback names
+   * (lib/http/request-guard.ts): the public name behind a reverse proxy, a LAN name.
+   */
+  ARBOR_ALLOWED_HOSTS: optionalString.superRefine((raw, ctx) => {
+    try {
+      parseAllowedHosts(raw);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+    }
+  }),
   OPENAI_API_KEY: optionalString,
   ANTHROPIC_API_KEY: optionalString,
   /** Base URL of an OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio). */

@@ -38,7 +38,8 @@ if (bind.auth) console.log(`arbor: sign-in is on (ARBOR_PASSWORD)${env.ARBOR_SES
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 const child = spawn(process.execPath, [nextBin, mode, "--port", port, "--hostname", host], {
   stdio: "inherit",
-  env: { NEXT_TELEMETRY_DISABLED: "1", ...process.env, DATABASE_URL: db.url },
+  // PORT tells the app its own port: the Host check (lib/http/request-guard.ts) accepts loopback names on it only.
+  env: { NEXT_TELEMETRY_DISABLED: "1", ...process.env, DATABASE_URL: db.url, PORT: port },
 });
 
 let stopping = false;

@@ -162,7 +162,13 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
     POST: [
       ...jsonBodyCases(() => `${BASE}/api/chat/stop`),
       { name: "missing id", url: `${BASE}/api/chat/stop`, init: jsonInit({}), expect: { status: 400, error: "id: expected the session id" } },
-      { name: "no body", url: `${BASE}/api/chat/stop`, init: { method: "POST" }, expect: { status: 400, error: /expected/ } },
+      {
+        name: "no body and no content type",
+        url: `${BASE}/api/chat/stop`,
+        init: { method: "POST" },
+        expect: { status: 415, error: "The request body must be JSON (content-type: application/json); it was sent without a content type" },
+      },
+      { name: "no body", url: `${BASE}/api/chat/stop`, init: { method: "POST", headers: { "content-type": "application/json" } }, expect: { status: 400, error: /expected/ } },
       { name: "id of the wrong type", url: `${BASE}/api/chat/stop`, init: jsonInit({ id: ["x"] }), expect: { status: 400, error: "id: expected the session id" } },
       { name: "a session id with a NUL character", url: `${BASE}/api/chat/stop`, init: jsonInit({ id: NUL_ID }), expect: { status: 400, error: /^id: / } },
       {
@@ -192,8 +198,10 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
         name: "a multipart form instead of the raw file",
         url: `${BASE}/api/import?fileName=a.jsonl`,
         init: textInit('--b\r\nContent-Disposition: form-data; name="file"\r\n\r\n{}\r\n--b--\r\n', "multipart/form-data; boundary=b"),
-        expect: { status: 415, error: "a.jsonl: send the file itself as the request body, not as a form" },
+        expect: { status: 415, error: /^a\.jsonl: the session file must be sent as content-type: application\/octet-stream or application\/x-ndjson or application\/jsonl, not multipart\/form-data$/ },
       },
+      { name: "a text/plain body", url: `${BASE}/api/import?fileName=a.jsonl`, init: textInit("{}", "text/plain"), expect: { status: 415, error: /must be sent as content-type: application\/octet-stream.*, not text\/plain$/ } },
+      { name: "no content type", url: `${BASE}/api/import?fileName=a.jsonl`, init: { method: "POST", body: new TextEncoder().encode("{}") }, expect: { status: 415, error: /it was sent without a content type$/ } },
       { name: "a body that is not a session", url: `${BASE}/api/import?fileName=notes.jsonl`, init: textInit('{"hello":"world"}\n', "application/octet-stream"), expect: { streamError: /^notes\.jsonl: not a session file/ } },
       { name: "malformed JSON", url: `${BASE}/api/import?fileName=broken.jsonl`, init: textInit("{not json\n", "application/octet-stream"), expect: { streamError: "broken.jsonl: not a session file" } },
       {
@@ -284,12 +292,20 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
     POST: [
       ...sessionIdCases((id) => `${sessionUrl("/files")(id)}?path=a.txt`, () => textInit("hello", "application/octet-stream")),
       { name: "no path", url: () => sessionUrl("/files")(fx.session), params: sid, init: textInit("hello", "text/plain"), expect: { status: 400, error: /path: a workspace-relative file path is required/ } },
-      { name: "a path outside the workspace", url: () => `${sessionUrl("/files")(fx.session)}?path=../x`, params: sid, init: textInit("hello", "text/plain"), expect: { status: 400, error: 'Path "../x" is outside the workspace' } },
+      { name: "a path outside the workspace", url: () => `${sessionUrl("/files")(fx.session)}?path=../x`, params: sid, init: textInit("hello", "application/octet-stream"), expect: { status: 400, error: 'Path "../x" is outside the workspace' } },
+      {
+        name: "a text/plain body",
+        url: () => `${sessionUrl("/files")(fx.session)}?path=a.txt`,
+        params: sid,
+        init: textInit("hello", "text/plain"),
+        expect: { status: 415, error: "The uploaded file must be sent as content-type: application/octet-stream, not text/plain", code: "unsupported_media_type" },
+      },
+      { name: "no content type", url: () => `${sessionUrl("/files")(fx.session)}?path=a.txt`, params: sid, init: { method: "POST", body: new TextEncoder().encode("x") }, expect: { status: 415, error: /it was sent without a content type$/ } },
       {
         name: "a declared size over the upload limit",
         url: () => `${sessionUrl("/files")(fx.session)}?path=big.bin`,
         params: sid,
-        init: { method: "POST", headers: { "content-length": String(2048 * MB) }, body: "x" },
+        init: { method: "POST", headers: { "content-type": "application/octet-stream", "content-length": String(2048 * MB) }, body: "x" },
         expect: { status: 413, error: /upload limit/ },
       },
     ],

@@ -2,12 +2,15 @@
 /**
  * Safe Markdown: react-markdown never renders raw HTML (no rehype-raw), and its URL transform
  * drops `javascript:` and other unsafe link targets, so message content cannot run script.
- * Code blocks are highlighted with highlight.js (rehype-highlight).
+ * Code blocks are highlighted with highlight.js (rehype-highlight). Images are never fetched on
+ * their own: only inline `data:image` renders, anything else is a "Load image" link
+ * (markdown-image.tsx).
  */
 import { memo } from "react";
 import ReactMarkdown, { defaultUrlTransform } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
+import { isInlineImage, MarkdownImage } from "./markdown-image";
 import "./markdown.css";
 
 /**
@@ -22,7 +25,9 @@ function sharedRehypeHighlight() {
   return highlighter;
 }
 
-function safeUrl(url: string): string {
+/** Unsafe link targets become "". An image's `data:image/…` source is kept (inline data, no request). */
+function safeUrl(url: string, key: string): string {
+  if (key === "src" && isInlineImage(url)) return url;
   const cleaned = defaultUrlTransform(url);
   return /^\s*(javascript|vbscript|data):/i.test(cleaned) ? "" : cleaned;
 }
@@ -40,6 +45,7 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
               {children}
             </a>
           ),
+          img: ({ src, alt }) => <MarkdownImage src={src} alt={alt} />,
         }}
       >
         {text}

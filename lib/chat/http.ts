@@ -78,23 +78,25 @@ export function describeIssues(error: z.ZodError): string {
   return `${where}${issue.message}`;
 }
 
-/** `application/json` or any `+json` type; a body sent without a content type is read as JSON too. */
+/** `application/json` or any `+json` type (parameters such as charset allowed). */
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 /**
- * 415 for a body declared as something other than JSON. Besides a clear message for a client
- * that sent a form or text, it keeps cross-site pages from posting here: a plain HTML form can
- * only send form or text bodies, never `application/json`, without a CORS preflight.
+ * 415 for a body not declared as JSON — a missing type included. Besides a clear message for a
+ * client that sent a form or text, it keeps cross-site pages from posting here: a plain HTML
+ * form or a "simple" fetch can only send form or text bodies, never `application/json`,
+ * without a CORS preflight (which Arbor never grants). The Origin check (proxy.ts) is the
+ * first line; this is the second.
  */
 function wrongContentType(request: Request): Response | undefined {
-  const type = request.headers.get("content-type");
-  if (type === null || type.trim() === "" || JSON_TYPE.test(type.trim())) return undefined;
-  const shown = type.split(";")[0]?.trim() || type;
-  return jsonError(415, `The request body must be JSON (content-type: application/json), not ${shown}`, "unsupported_media_type");
+  const type = request.headers.get("content-type")?.trim() ?? "";
+  if (JSON_TYPE.test(type)) return undefined;
+  const sent = type === "" ? "; it was sent without a content type" : `, not ${type.split(";")[0]?.trim() || type}`;
+  return jsonError(415, `The request body must be JSON (content-type: application/json)${sent}`, "unsupported_media_type");
 }
 
 /**
- * Parses a JSON body with `schema`: 415 when it is declared as something other than JSON,
+ * Parses a JSON body with `schema`: 415 when it is not declared as JSON (a missing type too),
  * 413 when too large, 400 for bad JSON or a schema failure.
  */
 export async function parseJsonBody<S extends z.ZodType>(

@@ -32,7 +32,7 @@ async function toolResults(sessionId: string): Promise<(ToolResultMessage & { en
 }
 
 function upload(sessionId: string, rel: string, body: string) {
-  return uploadFile(new Request(`http://arbor.test/api/sessions/${sessionId}/files?path=${encodeURIComponent(rel)}`, { method: "POST", body }), ctx(sessionId));
+  return uploadFile(new Request(`http://arbor.test/api/sessions/${sessionId}/files?path=${encodeURIComponent(rel)}`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body }), ctx(sessionId));
 }
 
 const APP = "export function answer() {\n  return 1;\n}\n";

@@ -5,9 +5,12 @@
  * NDJSON (`events.ts`): throttled `progress` events, then one `done` or `error`. Aborting the
  * request (the browser's Cancel) aborts the import, whose transaction rolls back: nothing saved.
  * Before streaming: 400 `{ error }` for bad parameters or no body, 413 `{ error }` when the
- * Content-Length is over the import limit, 415 `{ error }` for a form upload (multipart or
- * urlencoded) instead of the raw file. A database that is down ends the stream with an `error`
- * event saying so.
+ * Content-Length is over the import limit, 415 `{ error }` unless the body is declared as
+ * `application/octet-stream` (what the app sends), `application/x-ndjson` or `application/jsonl`:
+ * a form, `text/plain` or a missing type is refused, so no cross-site form or "simple" fetch can
+ * reach the import without a CORS preflight. 421/403 (lib/http/guard-request.ts) for a foreign
+ * Host or Origin: the proxy skips this route (its body would be cut at 10 MB). A database that is
+ * down ends the stream with an `error` event saying so.
  */
 import { z } from "zod";
 import { formatBytes, ImportError } from "@/lib/db/errors";
@@ -15,6 +18,8 @@ import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/db/import";
 import { type ImportResult, importSession } from "@/lib/db/session-store";
 import type { ImportErrorCode, ImportErrorEvent, ImportEvent } from "./events";
 import { refuseAnonymous } from "@/lib/auth/guard";
+import { refuseForeign } from "@/lib/http/guard-request";
+import { checkContentType } from "@/lib/http/request-guard";
 
 export const dynamic = "force-dynamic";
 
@@ -33,8 +38,8 @@ const paramsSchema = z.object({
   title: z.string().max(1000, "title is too long").optional(),
 });
 
-/** A form upload wraps the file in multipart framing: the route takes the file's bytes as they are. */
-const FORM_TYPE = /^\s*(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i;
+/** The raw file's types; a form upload (multipart framing) or text would not be the file as it is. */
+const IMPORT_CONTENT_TYPES = ["application/octet-stream", "application/x-ndjson", "application/jsonl"] as const;
 
 function json(status: number, error: string): Response {
   return Response.json({ error }, { status });
@@ -105,6 +110,8 @@ function doneEvent(r: ImportResult): ImportEvent {
 }
 
 export async function POST(request: Request) {
+  const foreign = refuseForeign(request);
+  if (foreign) return foreign;
   const refused = refuseAnonymous(request);
   if (refused) return refused;
   const parsed = paramsSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
@@ -115,9 +122,10 @@ export async function POST(request: Request) {
     return json(413, `${fileName}: file is larger than the ${formatBytes(DEFAULT_MAX_IMPORT_BYTES)} import limit`);
   }
   if (!request.body) return json(400, `${fileName}: the request has no file in its body`);
-  if (FORM_TYPE.test(request.headers.get("content-type") ?? "")) {
+  const wrongType = checkContentType(request.headers.get("content-type"), IMPORT_CONTENT_TYPES, `${fileName}: the session file`);
+  if (wrongType) {
     await request.body.cancel().catch(() => undefined);
-    return json(415, `${fileName}: send the file itself as the request body, not as a form`);
+    return Response.json({ error: wrongType.error, code: wrongType.code }, { status: 415 });
   }
   const body = drainableSource(request.body);
 

@@ -1,7 +1,9 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
+import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { SessionWorkspace } from "@/components/session/session-workspace";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { findSessionMeta, loadEntries } from "@/lib/db/store-read";
 import { getQueryClient } from "@/lib/query/client";
 import { keys } from "@/lib/query/keys";
@@ -9,11 +11,27 @@ import { requirePageUser } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-/** RSC: prefetch the session (metadata + entries) and render the workspace (conventions rule 7). */
+/** The session's metadata, or "unavailable" when the database cannot be reached. */
+async function sessionMeta(id: string) {
+  try {
+    return await findSessionMeta({ id });
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return "unavailable" as const;
+    throw error;
+  }
+}
+
+/**
+ * RSC: prefetch the session (metadata + entries) and render the workspace (conventions rule 7).
+ * A lost database renders the "Database not reachable" page instead of an error; a failed
+ * prefetch of the entries is left to the client's query, which reports it the same way.
+ */
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  await requirePageUser(`/sessions/${encodeURIComponent(id)}`);
-  const session = await findSessionMeta({ id });
+  const path = `/sessions/${encodeURIComponent(id)}`;
+  await requirePageUser(path);
+  const session = await sessionMeta(id);
+  if (session === "unavailable") return <DatabaseUnavailable retryHref={path} />;
   if (!session || session.deletedAt) notFound();
   const qc = getQueryClient();
   await qc.prefetchQuery({ queryKey: keys.session(id), queryFn: async () => ({ session, entries: await loadEntries({ sessionId: id }) }) });

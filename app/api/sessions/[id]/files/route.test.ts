@@ -36,7 +36,7 @@ const url = (id: string, sub: string, p?: string) =>
   `http://arbor.test/api/sessions/${encodeURIComponent(id)}/files${sub}${p === undefined ? "" : `?path=${encodeURIComponent(p)}`}`;
 
 function put(id: string, p: string | undefined, body: BodyInit | null, headers: Record<string, string> = {}) {
-  const init: RequestInit & { duplex?: "half" } = { method: "POST", body, headers };
+  const init: RequestInit & { duplex?: "half" } = { method: "POST", body, headers: { "content-type": "application/octet-stream", ...headers } };
   if (body instanceof ReadableStream) init.duplex = "half";
   return upload(new Request(url(id, "", p), init), ctx(id));
 }

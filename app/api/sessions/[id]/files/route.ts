@@ -6,6 +6,9 @@
  *   `writeUpload` (parent folders created, an existing file replaced, nothing left behind on
  *   failure). 413 over MAX_UPLOAD_BYTES (declared or streamed), and 413 when fewer bytes arrive
  *   than the Content-Length declared (a proxy cut the body: see lib/chat/workspace-files.ts).
+ * The body must be declared `application/octet-stream` (415 otherwise: no cross-site form or
+ * "simple" fetch can send that type without a CORS preflight). 421/403 for a foreign Host or
+ * Origin (lib/http/guard-request.ts), checked here because the proxy skips this route.
  * Errors are JSON `{ error, code }`: 400 for a malformed id or path and for a refused path
  * (`../x` → "Path \"../x\" is outside the workspace"), 404 for an unknown session; never a 500
  * for an expected file failure.
@@ -16,6 +19,8 @@ import { MAX_LISTED_ENTRIES, MAX_UPLOAD_BYTES } from "@/lib/chat/workspace-limit
 import { listWorkspace, writeUpload } from "@/lib/tools/files";
 import { parseFilePath, parseSessionId } from "./params";
 import { refuseAnonymous } from "@/lib/auth/guard";
+import { refuseForeign } from "@/lib/http/guard-request";
+import { checkContentType } from "@/lib/http/request-guard";
 
 export const dynamic = "force-dynamic";
 
@@ -23,6 +28,8 @@ type Ctx = { params: Promise<{ id: string }> };
 const NO_STORE = { "cache-control": "no-store" };
 
 export async function GET(request: Request, ctx: Ctx) {
+  const foreign = refuseForeign(request);
+  if (foreign) return foreign;
   const refused = refuseAnonymous(request);
   if (refused) return refused;
   const id = await parseSessionId(ctx);
@@ -42,12 +49,19 @@ function tooLarge(): Response {
 }
 
 export async function POST(request: Request, ctx: Ctx) {
+  const foreign = refuseForeign(request);
+  if (foreign) return foreign;
   const refused = refuseAnonymous(request);
   if (refused) return refused;
   const id = await parseSessionId(ctx);
   if (!id.ok) return id.response;
   const relPath = parseFilePath(request);
   if (!relPath.ok) return relPath.response;
+  const wrongType = checkContentType(request.headers.get("content-type"), ["application/octet-stream"], "The uploaded file");
+  if (wrongType) {
+    await request.body?.cancel().catch(() => undefined);
+    return jsonError(415, wrongType.error, "unsupported_media_type");
+  }
   const header = request.headers.get("content-length");
   const declared = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
   if (declared !== undefined && declared > MAX_UPLOAD_BYTES) return tooLarge();

@@ -1,0 +1,58 @@
+/**
+ * The security headers of every page and route (issue #17), set by next.config.ts `headers()`
+ * for all paths and by proxy.ts on the responses it makes itself. Pure.
+ *
+ * Scripts: `'self' 'unsafe-inline'`, not nonces. Next's App Router emits inline bootstrap
+ * scripts; its CSP guide offers per-request nonces made in the proxy (which force dynamic
+ * rendering) or, without nonces, `'unsafe-inline'`. We take the latter because (1) the two
+ * upload routes and the static output do not pass through the proxy, so one static policy is
+ * the only one that covers every response the same way; (2) the session export route sends its
+ * own stricter policy with inline scripts, which a nonce policy sent alongside would block; and
+ * (3) Arbor renders no HTML from data (React escapes text, react-markdown runs without raw HTML;
+ * e2e/xss.spec.ts), so the policy's job here is the rest: no remote scripts, images,
+ * connections, frames, plugins, base or form targets. Development adds `'unsafe-eval'`, which
+ * React Refresh needs; production never has it.
+ */
+
+export function contentSecurityPolicy(dev: boolean): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
+    // React Flow and the UI set style attributes.
+    "style-src 'self' 'unsafe-inline'",
+    // Remote images in messages are links ("Load image"), never fetched (components/chat/markdown.tsx).
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self'${dev ? " ws: wss:" : ""}`,
+    "worker-src 'self' blob:",
+    "frame-src 'none'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join("; ");
+}
+
+const PERMISSIONS_POLICY = [
+  "camera=()",
+  "microphone=()",
+  "geolocation=()",
+  "payment=()",
+  "usb=()",
+  "serial=()",
+  "bluetooth=()",
+  "hid=()",
+  "display-capture=()",
+  "interest-cohort=()",
+].join(", ");
+
+/** The headers, as a plain record; `dev` (next dev) allows eval for React Refresh. */
+export function securityHeaders(dev: boolean): Record<string, string> {
+  return {
+    "content-security-policy": contentSecurityPolicy(dev),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+    "permissions-policy": PERMISSIONS_POLICY,
+    "x-frame-options": "DENY",
+  };
+}
