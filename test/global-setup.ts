@@ -2,10 +2,13 @@
  * Vitest global setup: one PostgreSQL for the whole run (DATABASE_URL's server when set, else the
  * embedded server in .data/postgres-test, separate from the dev data), with a freshly migrated
  * template database. Each integration test file clones the template (test/db.ts).
+ * On the embedded server the template is owned and migrated the way the app's database is
+ * (lib/db/app-role.ts), and tests connect as the app role, so a missing privilege fails a test.
  */
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { APP_ROLE, giveDatabaseToApp } from "@/lib/db/app-role";
 import { startEmbeddedPostgres } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 
@@ -19,12 +22,17 @@ function withDatabase(url: string, database: string): string {
 
 export default async function setup(project: TestProject) {
   let adminUrl: string;
+  let appUrl: string;
+  let appRole = "";
   let stop: (() => Promise<void>) | undefined;
   if (process.env.DATABASE_URL) {
     adminUrl = process.env.DATABASE_URL;
+    appUrl = adminUrl;
   } else {
     const server = await startEmbeddedPostgres(path.join(process.cwd(), ".data", "postgres-test"));
     adminUrl = server.adminUrl;
+    appUrl = server.appUrlFor("postgres");
+    appRole = APP_ROLE;
     stop = server.owned ? server.stop : undefined;
   }
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -32,9 +40,13 @@ export default async function setup(project: TestProject) {
   await admin.query(`drop database if exists ${TEMPLATE_DB}`);
   await admin.query(`create database ${TEMPLATE_DB}`);
   await admin.end();
-  await migrate(withDatabase(adminUrl, TEMPLATE_DB));
+  const templateUrl = withDatabase(adminUrl, TEMPLATE_DB);
+  if (appRole) await giveDatabaseToApp(templateUrl, TEMPLATE_DB);
+  await migrate(templateUrl, undefined, appRole ? { role: appRole } : {});
 
   project.provide("adminDatabaseUrl", adminUrl);
+  project.provide("appDatabaseUrl", appUrl);
+  project.provide("appRole", appRole);
   project.provide("templateDatabase", TEMPLATE_DB);
 
   return async () => {
@@ -53,7 +65,12 @@ export default async function setup(project: TestProject) {
 
 declare module "vitest" {
   export interface ProvidedContext {
+    /** Superuser (or DATABASE_URL's) connection string of the maintenance database. */
     adminDatabaseUrl: string;
+    /** The app's connection string on that server (database path to be replaced). */
+    appDatabaseUrl: string;
+    /** The embedded server's app role; "" with DATABASE_URL (used as is, no roles). */
+    appRole: string;
     templateDatabase: string;
   }
 }

@@ -6,7 +6,9 @@
  * `.data/postgres-bench` (never a developer's `.data/postgres`), started here with
  * `pg_stat_statements` preloaded so statements can be counted for a page load served by another
  * process (the `next start` of the canvas benchmark). A server already running on that folder is
- * reused; statement counting then works only if it was started with the library.
+ * reused; statement counting then works only if it was started with the library. On the embedded
+ * server the app (and `url`) connects as the app role (lib/db/app-role.ts); the extension and
+ * statistics go through the superuser's `statsUrl`.
  *
  * In-process statements are counted by wrapping `pg.Client.prototype.query`, which both Prisma's
  * pg adapter (through its Pool) and the bulk-import connection go through.
@@ -18,6 +20,8 @@ export interface BenchDatabase {
   name: string;
   url: string;
   adminUrl: string;
+  /** Connection to the bench database allowed to install and reset pg_stat_statements. */
+  statsUrl: string;
   /** `pg_stat_statements` is loaded and installed in the bench database. */
   statementStats: boolean;
   close(): Promise<void>;
@@ -30,10 +34,10 @@ function withDatabase(url: string, name: string): string {
 }
 
 /** The embedded server on the bench's own folder, with pg_stat_statements preloaded when this starts it. */
-async function embeddedServer(dir: string): Promise<{ adminUrl: string; stop?: () => Promise<void> }> {
+async function embeddedServer(dir: string) {
   const { startEmbeddedPostgres } = await import("@/lib/db/embedded");
   const server = await startEmbeddedPostgres(dir, { extraFlags: ["-c", "shared_preload_libraries=pg_stat_statements"] });
-  return { adminUrl: server.adminUrl, ...(server.owned ? { stop: server.stop } : {}) };
+  return { adminUrl: server.adminUrl, embedded: server, ...(server.owned ? { stop: server.stop } : {}) };
 }
 
 async function admin<T>(adminUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
@@ -58,16 +62,23 @@ async function dropLeftovers(adminUrl: string): Promise<void> {
 export async function openBenchDatabase(): Promise<BenchDatabase> {
   const { env } = await import("@/lib/env");
   const { migrate } = await import("@/lib/db/migrate");
+  const { prepareAppDatabase } = await import("@/lib/db/bootstrap");
   const { useDatabase, disconnectDb } = await import("@/lib/db/client");
   const server = env.DATABASE_URL
-    ? { adminUrl: withDatabase(env.DATABASE_URL, "postgres"), stop: undefined }
+    ? { adminUrl: withDatabase(env.DATABASE_URL, "postgres"), stop: undefined, embedded: undefined }
     : await embeddedServer(path.join(process.cwd(), ".data", "postgres-bench"));
   if (server.stop) await dropLeftovers(server.adminUrl);
   const name = `arbor_bench_${Date.now()}`;
-  await admin(server.adminUrl, (c) => c.query(`create database ${pg.escapeIdentifier(name)}`));
-  const url = withDatabase(server.adminUrl, name);
-  await migrate(url);
-  const statementStats = await admin(url, async (c) => {
+  let url: string;
+  let statsUrl: string;
+  if (server.embedded) {
+    ({ url, adminUrl: statsUrl } = await prepareAppDatabase(server.embedded, name));
+  } else {
+    await admin(server.adminUrl, (c) => c.query(`create database ${pg.escapeIdentifier(name)}`));
+    url = statsUrl = withDatabase(server.adminUrl, name);
+    await migrate(url);
+  }
+  const statementStats = await admin(statsUrl, async (c) => {
     try {
       await c.query("create extension if not exists pg_stat_statements");
       await c.query("select pg_stat_statements_reset()");
@@ -81,6 +92,7 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
     name,
     url,
     adminUrl: server.adminUrl,
+    statsUrl,
     statementStats,
     async close() {
       await disconnectDb();
@@ -92,7 +104,7 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
 
 /** Statements the bench database has run (any process) since the last reset, from pg_stat_statements. */
 export async function serverStatements(db: BenchDatabase): Promise<{ total: number; byQuery: { query: string; calls: number }[] }> {
-  return admin(db.url, async (c) => {
+  return admin(db.statsUrl, async (c) => {
     const r = await c.query<{ query: string; calls: string }>(
       `select s.query, s.calls::text from pg_stat_statements s join pg_database d on d.oid = s.dbid
        where d.datname = current_database() and s.query not ilike '%pg_stat_statements%'
@@ -104,7 +116,7 @@ export async function serverStatements(db: BenchDatabase): Promise<{ total: numb
 }
 
 export async function resetServerStatements(db: BenchDatabase): Promise<void> {
-  await admin(db.url, (c) => c.query("select pg_stat_statements_reset()"));
+  await admin(db.statsUrl, (c) => c.query("select pg_stat_statements_reset()"));
 }
 
 /** Counts every statement sent by this process (`pg.Client#query`), grouped by first keyword. */

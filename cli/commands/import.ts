@@ -1,16 +1,19 @@
 /**
- * `import FILE… [--title T] [--as-copy] [--json]`: imports pi / oh-my-pi JSONL sessions into
- * the database (lib/db/import.ts: streamed, migrated, one transaction per file).
+ * `import PATH… [--title T] [--as-copy] [--json]`: imports pi / oh-my-pi JSONL sessions into
+ * the database (lib/db/import.ts: streamed, migrated, one transaction per file). A PATH is a
+ * file, a folder (its `*.jsonl`, recursively) or a quoted glob (import-paths.ts).
  *
  * Output: one result line per file on stdout (`--json`: one JSON document instead); skipped
  * malformed lines on stderr as `file:line: reason`; progress on stderr for files over 8 MB.
  * Each file is imported on its own: a failure prints `error: <file>: <what is wrong>` and the
- * other files still run; the exit code is then 2. A session id that is already imported fails
+ * other files still run; the exit code is then 2 (also for a folder or glob with no file). A lost
+ * or unreachable database is a failure: exit 1. A session id that is already imported fails
  * unless `--as-copy` (a copy gets a new session id). Ctrl-C cancels and writes nothing.
  */
 import { parseNodeArgs } from "@/cli/args";
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_USAGE, UsageError, writeJson } from "@/cli/command";
 import { type DbRuntime, processDbRuntime, withDatabase } from "@/cli/commands/db-runtime";
+import { expandImportPaths } from "@/cli/commands/import-paths";
 import type { ImportProgress, ImportResult } from "@/lib/db/import";
 
 const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;
@@ -50,16 +53,19 @@ export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCom
     name: "import",
     summary: "import JSONL session files into the database",
     usage: [
-      "import FILE… [--title T] [--as-copy] [--json]",
-      "  Imports each FILE (pi / oh-my-pi JSONL, v1–v3) as a session; prints one line per file.",
-      "  --title T   the session's title (one FILE only); default: the file's title or first message",
+      "import PATH… [--title T] [--as-copy] [--json]",
+      "  Imports each session file (pi / oh-my-pi JSONL, v1–v3); prints one line per file.",
+      "  PATH is a FILE, a DIRECTORY (every *.jsonl below it, recursively) or a quoted GLOB",
+      "  expanded by the CLI itself, e.g. 'sessions/**/*.jsonl' (no argument-list limit).",
+      "  --title T   the session's title (one file only); default: the file's title or first message",
       "  --as-copy   import a session that is already in the database again, under a new id",
       "  --json      print { imported: [...], failed: [...] } on stdout",
     ],
     async run(argv, io) {
-      const { positionals: files, values } = parse(argv);
-      if (files.length === 0) throw new UsageError("missing FILE");
-      if (values.title !== undefined && files.length > 1) throw new UsageError("--title applies to a single FILE");
+      const { positionals, values } = parse(argv);
+      if (positionals.length === 0) throw new UsageError("missing PATH (a session file, folder or quoted glob)");
+      const files = await expandImportPaths(positionals);
+      if (values.title !== undefined && files.length > 1) throw new UsageError(`--title applies to a single file; got ${files.length}`);
       const { importSession } = await import("@/lib/db/import");
       const { ImportError } = await import("@/lib/db/errors");
       const imported: (ImportResult & { file: string })[] = [];

@@ -169,6 +169,12 @@ const UNREACHABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1017", "P2024"]);
  */
 const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+/**
+ * The embedded server's Unix socket is missing (server down: lib/db/embedded.ts) or refuses. Prisma's
+ * adapter does not classify ENOENT; the PostgreSQL socket's name keeps model servers out of this,
+ * so it counts without `fromDriver` too.
+ */
+const PG_SOCKET_DOWN = /connect (ENOENT|ECONNREFUSED) \S*\/\.s\.PGSQL\.\d+/;
 /** node-postgres reports a dropped or unusable connection only in its message. */
 const PG_CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended)/;
 
@@ -213,6 +219,8 @@ export function isDatabaseUnavailable(error: unknown, opts: { fromDriver?: boole
     if (!next || typeof next !== "object" || seen.has(next)) continue;
     seen.add(next);
     if (next instanceof DatabaseUnavailableError || prismaUnavailable(next as ErrorShape)) return true;
+    const message = (next as ErrorShape).message;
+    if (typeof message === "string" && PG_SOCKET_DOWN.test(message)) return true;
     if (opts.fromDriver && driverUnavailable(next as ErrorShape)) return true;
     queue.push((next as { cause?: unknown }).cause);
     if (next instanceof AggregateError) queue.push(...next.errors);

@@ -11,6 +11,9 @@ import "server-only";
  *   `applied_steps_count = 1`, `finished_at` set, so `prisma migrate deploy` sees them as applied.
  * - An applied migration whose file changed since is refused with a clear error, as Prisma does.
  *   So is a recorded migration that failed (finished_at null, not rolled back).
+ * - With `role`, everything runs under `SET ROLE role` (the embedded server's app role: see
+ *   lib/db/app-role.ts), so the tables a migration creates, `_prisma_migrations` included, are
+ *   owned by that role.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -74,13 +77,19 @@ interface AppliedRow {
   rolled_back_at: Date | null;
 }
 
+export interface MigrateOptions {
+  /** Run as this role (`SET ROLE`): it then owns what the migrations create. */
+  role?: string;
+}
+
 /** Applies every pending migration to the database at `url`. */
-export async function migrate(url: string, dir = defaultMigrationsDir()): Promise<MigrateResult> {
+export async function migrate(url: string, dir = defaultMigrationsDir(), opts: MigrateOptions = {}): Promise<MigrateResult> {
   const migrations = await readMigrations(dir);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const result: MigrateResult = { applied: [], alreadyApplied: [] };
   try {
+    if (opts.role) await client.query(`set role ${pg.escapeIdentifier(opts.role)}`);
     await client.query("select pg_advisory_lock($1)", [LOCK_KEY]);
     await client.query(CREATE_TABLE);
     const rows = (

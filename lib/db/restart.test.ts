@@ -33,9 +33,9 @@ import {
   transcript,
 } from "@/lib/chat/test-harness";
 import { disconnectDb, useDatabase } from "./client";
-import { type EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from "./embedded";
+import { prepareAppDatabase } from "./bootstrap";
+import { type EmbeddedServer, startEmbeddedPostgres } from "./embedded";
 import { DATABASE_UNAVAILABLE_MESSAGE, DatabaseUnavailableError, isDatabaseUnavailable } from "./errors";
-import { migrate } from "./migrate";
 import { findSessionMeta } from "./store-read";
 import { withBulkTransaction } from "./store-sql";
 
@@ -53,10 +53,8 @@ beforeAll(async () => {
   await chmod(dir, 0o755);
   folder = path.join(dir, "pg");
   server = await startEmbeddedPostgres(folder);
-  port = Number(new URL(server.adminUrl).port);
-  await ensureDatabase(server.adminUrl, "arbor");
-  await migrate(server.urlFor("arbor"));
-  await useDatabase(server.urlFor("arbor"));
+  port = server.endpoint.port;
+  await useDatabase((await prepareAppDatabase(server, "arbor")).url);
   h = await startHarness();
   configureChatRuntime({ modelIdleTimeoutMs: 5000 });
 }, 120_000);
@@ -71,7 +69,7 @@ afterAll(async () => {
 const stopDatabase = () => server.stop();
 async function startDatabase() {
   server = await startEmbeddedPostgres(folder, { port });
-  expect(Number(new URL(server.adminUrl).port)).toBe(port);
+  expect(server.endpoint.port).toBe(port);
 }
 
 const listSessions = () => listGet(new Request("http://arbor.test/api/sessions"));

@@ -2,11 +2,13 @@
  * Proves the hand-written migration SQL matches prisma/schema.prisma on a migrated database:
  * every model's table, column, type, nullability, primary key, unique constraint, index and
  * foreign key. A migration that drifts from the schema fails here.
+ * The database is migrated the way the app's embedded one is (superuser connection under
+ * `SET ROLE` the app role, lib/db/app-role.ts), so every table must also be owned by that role.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { migrate } from "./migrate";
 import { parsePrismaSchema, type PrismaTable } from "./prisma-schema";
 import { createEmptyDatabase, dropTestDatabase, type TestDatabase } from "@/test/db";
@@ -109,7 +111,8 @@ describe("migrated database matches prisma/schema.prisma", () => {
 
   beforeAll(async () => {
     db = await createEmptyDatabase("arbor_parity");
-    await migrate(db.url);
+    const role = inject("appRole");
+    await migrate(db.adminUrl, undefined, role ? { role } : {});
     actual = describeDatabase(await readDatabase(db.url));
   });
   afterAll(async () => {
@@ -124,4 +127,12 @@ describe("migrated database matches prisma/schema.prisma", () => {
   it("has the schema's primary keys", () => expect(actual.primaryKeys).toEqual(expected.primaryKeys));
   it("has the schema's unique constraints and indexes", () => expect(actual.indexes).toEqual(expected.indexes));
   it("has the schema's foreign keys", () => expect(actual.foreignKeys).toEqual(expected.foreignKeys));
+  it.skipIf(!inject("appRole"))("has every table, _prisma_migrations included, owned by the app role", async () => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    const owners = await client
+      .query<{ owner: string }>("select distinct pg_get_userbyid(relowner) as owner from pg_class where relnamespace = 'public'::regnamespace")
+      .finally(() => client.end());
+    expect(owners.rows.map((r) => r.owner)).toEqual([inject("appRole")]);
+  });
 });
