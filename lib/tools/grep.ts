@@ -12,7 +12,7 @@ import { z } from "zod";
 import { decodeFile } from "./content";
 import { quotePath, ToolError } from "./errors";
 import { readRegularFile, statOrUndefined } from "./file-io";
-import { capLines, formatCount, type ToolLimits, truncationNote } from "./limits";
+import { capLines, formatCount, truncationNote } from "./limits";
 import type { WorkspaceTool } from "./types";
 import { walk } from "./walk";
 import { isWorkerOutOfMemory, RegexWorker } from "./regex-worker";
