@@ -109,6 +109,7 @@ function sessionIdCases(url: (id: string) => string, init?: () => RequestInit, u
   return [
     { name: "an unknown session", url: () => url("no-such-session"), params: { id: "no-such-session" }, init, expect: { status: unknownStatus, error: "Session no-such-session not found" } },
     { name: "a session id with a NUL character", url: () => url("bad%00id"), params: { id: NUL_ID }, init, expect: { status: 400, error: /session id/i } },
+    { name: "a session id with another control character", url: () => url("bad%1Bid"), params: { id: "bad\u001bid" }, init, expect: { status: 400, error: /session id must not contain control characters such as NUL \(found U\+001B at position 4\)/ } },
     { name: "a session id over 200 characters", url: () => url(LONG_ID), params: { id: LONG_ID }, init, expect: { status: 400, error: /session id/i } },
   ];
 }
@@ -471,6 +472,7 @@ const ACTIONS: Record<string, ActionCase[]> = {
     { name: "a title over 200 characters", input: { title: "t".repeat(201) }, error: "invalid_input" },
     { name: "an unknown field", input: { title: "x", owner: "me" }, error: "invalid_input" },
     { name: "not an object", input: "a title", error: "invalid_input" },
+    { name: "a NUL in the title", input: { title: "a\u0000b" }, error: "invalid_input", message: /title must not contain control characters such as NUL \(found U\+0000 at position 2\)/ },
   ],
   "app/actions.ts renameSession": [
     { name: "no input", input: undefined, error: "invalid_input" },
@@ -478,6 +480,8 @@ const ACTIONS: Record<string, ActionCase[]> = {
     { name: "an empty id", input: { id: " ", title: "x" }, error: "invalid_input", message: "A session id is required" },
     { name: "a title of the wrong type", input: { id: "x", title: 3 }, error: "invalid_input" },
     { name: "a NUL in the id", input: { id: NUL_ID, title: "x" }, error: "invalid_input" },
+    { name: "another control character in the id", input: { id: "bad\u001bid", title: "x" }, error: "invalid_input", message: /control characters/ },
+    { name: "a NUL in the title", input: { id: "@session", title: "a\u0000b" }, error: "invalid_input", message: /title must not contain control characters/ },
     { name: "an unknown session", input: { id: "no-such-session", title: "x" }, error: "not_found", message: "This session no longer exists." },
   ],
   "app/actions.ts deleteSession": [
@@ -496,6 +500,7 @@ const ACTIONS: Record<string, ActionCase[]> = {
     { name: "a label over 200 characters", input: { sessionId: "s", entryId: "e", label: "l".repeat(201) }, error: "invalid_input", message: "label: the label is too long" },
     { name: "a NUL in the session id", input: { sessionId: NUL_ID, entryId: "e", label: "x" }, error: "invalid_input" },
     { name: "a NUL in the entry id", input: { sessionId: "s", entryId: NUL_ID, label: "x" }, error: "invalid_input" },
+    { name: "a NUL in the label", input: { sessionId: "@session", entryId: "e", label: "a\u0000b" }, error: "invalid_input", message: /label must not contain control characters/ },
     { name: "an unknown session", input: { sessionId: "no-such-session", entryId: "e", label: "x" }, error: "not_found" },
     { name: "an unknown entry", input: { sessionId: "@session", entryId: "no-such-entry", label: "x" }, error: "not_found", message: /no-such-entry/ },
   ],
@@ -503,6 +508,7 @@ const ACTIONS: Record<string, ActionCase[]> = {
     { name: "missing entry", input: { sessionId: "s" }, error: "invalid_input", message: /entryId/ },
     { name: "a title of the wrong type", input: { sessionId: "s", entryId: "e", title: {} }, error: "invalid_input" },
     { name: "a NUL in the entry id", input: { sessionId: "@session", entryId: NUL_ID }, error: "invalid_input" },
+    { name: "a NUL in the title", input: { sessionId: "@session", entryId: "e", title: "a\u0000b" }, error: "invalid_input", message: /title must not contain control characters/ },
     { name: "an unknown session", input: { sessionId: "no-such-session", entryId: "e" }, error: "not_found" },
     { name: "an unknown entry", input: { sessionId: "@session", entryId: "no-such-entry" }, error: "not_found", message: /no-such-entry/ },
   ],

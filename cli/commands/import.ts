@@ -4,7 +4,8 @@
  * file, a folder (its `*.jsonl`, recursively) or a quoted glob (import-paths.ts).
  *
  * Output: one result line per file on stdout (`--json`: one JSON document instead); skipped
- * malformed lines on stderr as `file:line: reason`; progress on stderr for files over 8 MB.
+ * malformed lines on stderr as `file:line: reason`, entries cut to 500,000 characters per text
+ * as `file: line N (entry ID): …`; progress on stderr for files over 8 MB.
  * Each file is imported on its own: a failure prints `error: <file>: <what is wrong>` and the
  * other files still run; the exit code is then 2 (also for a folder or glob with no file). A lost
  * or unreachable database is a failure: exit 1. A session id that is already imported fails
@@ -15,6 +16,7 @@ import { type CliCommand, type CliIo, EXIT_OK, EXIT_USAGE, UsageError, writeJson
 import { type DbRuntime, processDbRuntime, withDatabase } from "@/cli/commands/db-runtime";
 import { expandImportPaths } from "@/cli/commands/import-paths";
 import type { ImportProgress, ImportResult } from "@/lib/db/import";
+import { describeTruncation, truncationHeadline } from "@/lib/import-report";
 
 const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;
 
@@ -44,6 +46,7 @@ function resultLine(file: string, r: ImportResult): string {
   const parts = [`${r.entryCount} ${r.entryCount === 1 ? "entry" : "entries"}`];
   if (r.migrated) parts.push(`migrated from v${r.fromVersion}`);
   if (r.skippedCount > 0) parts.push(`${r.skippedCount} skipped ${r.skippedCount === 1 ? "line" : "lines"}`);
+  if (r.truncatedCount > 0) parts.push(`${r.truncatedCount} cut ${r.truncatedCount === 1 ? "entry" : "entries"}`);
   const title = r.title ? ` "${r.title}"` : "";
   return `imported ${file} → ${r.sessionId}${title} (${parts.join(", ")})`;
 }
@@ -85,6 +88,10 @@ export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCom
             imported.push({ file, ...r });
             for (const s of r.skipped) io.err(`${file}:${s.line}: ${s.reason}\n`);
             if (r.skippedCount > r.skipped.length) io.err(`${file}: … and ${r.skippedCount - r.skipped.length} more skipped lines\n`);
+            const cut = truncationHeadline(r.truncatedCount);
+            if (cut) io.err(`${file}: ${cut}:\n`);
+            for (const t of r.truncated) io.err(`${file}: ${describeTruncation(t)}\n`);
+            if (r.truncatedCount > r.truncated.length) io.err(`${file}: … and ${r.truncatedCount - r.truncated.length} more cut entries\n`);
             if (!values.json) io.out(`${resultLine(file, r)}\n`);
           } catch (error) {
             if (!(error instanceof ImportError)) throw error;

@@ -1,6 +1,7 @@
 "use client";
 /** One file of the import drop zone: its progress, outcome and the buttons that fit its state. */
 import Link from "next/link";
+import { describeTruncation, truncationHeadline } from "@/lib/import-report";
 import { formatCount, formatSize } from "./format";
 import type { ImportItem } from "./use-imports";
 
@@ -35,6 +36,29 @@ function Skipped({ item }: { item: ImportItem }) {
           </li>
         ))}
         {more > 0 && <li>… and {formatCount(more, "more line", "more lines")}</li>}
+      </ul>
+    </details>
+  );
+}
+
+/** Entries whose long texts were cut before storing (spec §1.9): said, never silent. */
+function Truncated({ item }: { item: ImportItem }) {
+  const r = item.result;
+  const headline = r ? truncationHeadline(r.truncatedCount ?? 0) : undefined;
+  if (!r || !headline) return null;
+  const list = r.truncated ?? [];
+  const more = r.truncatedCount - list.length;
+  return (
+    <details className="mt-1 text-sm">
+      <summary className="cursor-pointer text-amber-800 dark:text-amber-300">
+        {headline}
+        {list[0] ? `: ${describeTruncation(list[0])}${r.truncatedCount > 1 ? " …" : ""}` : ""}
+      </summary>
+      <ul className="mt-1 max-h-40 list-disc overflow-auto pl-6 font-mono text-xs">
+        {list.map((t) => (
+          <li key={t.line}>{describeTruncation(t)}</li>
+        ))}
+        {more > 0 && <li>… and {formatCount(more, "more entry", "more entries")}</li>}
       </ul>
     </details>
   );
@@ -131,6 +155,7 @@ export function ImportRow({ item, actions }: { item: ImportItem; actions: Import
           {item.error}
         </p>
       )}
+      <Truncated item={item} />
       <Skipped item={item} />
     </li>
   );

@@ -17,7 +17,7 @@ import "server-only";
  *   cannot be derived is null / 0.
  */
 import { estimateTokens } from "@/lib/compaction/tokens";
-import { sanitizeForPersist } from "@/lib/session/sanitize";
+import { type PersistCuts, sanitizeForPersist } from "@/lib/session/sanitize";
 import { toPgText } from "./pg-json";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
 
@@ -159,9 +159,12 @@ function rawModel(entry: Loose): string | undefined {
   return undefined;
 }
 
-/** Sanitizes `entry` (spec §1.9) and derives the row's columns from the sanitized copy. */
-export function toEntryRow(entry: SessionEntry): EntryRow {
-  const data = sanitizeForPersist(entry);
+/**
+ * Sanitizes `entry` (spec §1.9) and derives the row's columns from the sanitized copy. `cuts`
+ * (optional) counts the strings the sanitizing cut.
+ */
+export function toEntryRow(entry: SessionEntry, cuts?: PersistCuts): EntryRow {
+  const data = sanitizeForPersist(entry, cuts);
   const loose = data as Loose;
   const text = cap(entryText(loose));
   const message = loose.message;

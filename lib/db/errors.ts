@@ -74,6 +74,9 @@ export type ImportErrorCode =
   | "exists"
   | "too_large"
   | "line_too_long"
+  | "too_many_blank_lines"
+  | "too_many_skipped_lines"
+  | "too_slow"
   | "cancelled"
   | "read_failed"
   | "unsupported_version"
@@ -105,12 +108,14 @@ export class ImportError extends StoreError {
   }
 }
 
-/** An import limit was exceeded (file size or line length). */
+export type LimitCode = "too_large" | "line_too_long" | "too_many_blank_lines" | "too_many_skipped_lines" | "too_slow";
+
+/** An import limit was exceeded: file size, line length, blank or skipped lines, time budget. */
 export class LimitError extends ImportError {
   override name = "LimitError";
-  /** The limit, in bytes. */
+  /** The limit: bytes (too_large, line_too_long), lines (too_many_*), milliseconds (too_slow). */
   readonly limit: number;
-  constructor(input: { code: "too_large" | "line_too_long"; file: string; message: string; limit: number; line?: number }) {
+  constructor(input: { code: LimitCode; file: string; message: string; limit: number; line?: number }) {
     super(input);
     this.limit = input.limit;
   }

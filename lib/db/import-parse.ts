@@ -4,8 +4,10 @@ import "server-only";
  * gathered while entries stream past (skipped lines, ids seen, title, model, labels, the batch).
  * Memory: one short id per entry (duplicate detection) plus the current batch.
  */
+import { DEFAULT_MAX_SKIPPED_LINES, MAX_REPORTED_TRUNCATIONS } from "@/lib/import-limits";
 import { userMessageText } from "@/lib/session/display-name";
 import { isSessionHeader, parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
+import type { PersistCuts } from "@/lib/session/sanitize";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
 import { entryModel, type EntryRow } from "./entry-columns";
 import { formatBytes, ImportError, LimitError } from "./errors";
@@ -20,10 +22,26 @@ const MAX_REPORTED_SKIPS = 1000;
 
 export type Lines = AsyncGenerator<Line>;
 
+/** An entry whose long strings were cut to MAX_PERSIST_CHARS before it was stored (spec §1.9). */
+export interface TruncatedEntry {
+  /** 1-based line in the file. */
+  line: number;
+  id: string;
+  /** How many of its strings were cut. */
+  strings: number;
+  /** Characters removed in all. */
+  charsRemoved: number;
+  /** Length of its longest cut string before the cut. */
+  longest: number;
+}
+
 /** Collects skipped lines and the session facts derived while streaming. */
 export class ImportState {
   readonly skipped: SkippedLine[] = [];
   skippedCount = 0;
+  /** The first MAX_REPORTED_TRUNCATIONS entries that were cut; `truncatedCount` counts all. */
+  readonly truncated: TruncatedEntry[] = [];
+  truncatedCount = 0;
   readonly firstLine = new Map<string, number>();
   readonly labels = new Map<string, string | null>();
   batch: EntryRow[] = [];
@@ -35,9 +53,30 @@ export class ImportState {
   firstUserText: string | undefined;
   sessionInfoName: string | undefined;
 
+  constructor(
+    private readonly file: string,
+    private readonly maxSkippedLines = DEFAULT_MAX_SKIPPED_LINES,
+  ) {}
+
+  /** Records a skipped line; past `maxSkippedLines` the file is refused (it is not a session). */
   skip(s: SkippedLine): void {
     this.skippedCount += 1;
     if (this.skipped.length < MAX_REPORTED_SKIPS) this.skipped.push(s);
+    if (this.skippedCount <= this.maxSkippedLines) return;
+    throw new LimitError({
+      code: "too_many_skipped_lines",
+      file: this.file,
+      line: s.line,
+      limit: this.maxSkippedLines,
+      message: `${this.file}:${s.line}: more than ${this.maxSkippedLines.toLocaleString("en-US")} lines are not JSON objects (this one: ${s.reason}); is this a session file?`,
+    });
+  }
+
+  /** Records that the entry on `line` had strings cut (no-op when `cuts` is empty). */
+  noteCuts(line: number, id: string, cuts: PersistCuts): void {
+    if (cuts.strings === 0) return;
+    this.truncatedCount += 1;
+    if (this.truncated.length < MAX_REPORTED_TRUNCATIONS) this.truncated.push({ line, id, ...cuts });
   }
 
   add(row: EntryRow, approxBytes: number): void {
@@ -97,8 +136,10 @@ export async function readHeader(lines: Lines, reader: LineReader, file: string,
     for (let next = await lines.next(); !next.done; next = await lines.next()) {
       const { value, skip } = parseJsonlLine(next.value.text, next.value.number);
       if (skip) {
-        state.skip(skip);
         clues.note(next.value);
+        state.skip(skip);
+      } else if (!value) {
+        reader.noteBlank(next.value.number); // whitespace the reader's byte check does not know
       }
       if (!value) {
         if (reader.bytesRead > HEADER_SCAN_BYTES) throw notSession(clues.reason(`no session header in the first ${formatBytes(HEADER_SCAN_BYTES)}`));
@@ -114,6 +155,9 @@ export async function readHeader(lines: Lines, reader: LineReader, file: string,
   } catch (error) {
     if (error instanceof LimitError && error.code === "line_too_long") {
       throw notSession(`line ${error.line}: no session header; a session file starts with a short header line`);
+    }
+    if (error instanceof LimitError && error.code === "too_many_skipped_lines") {
+      throw notSession(clues.reason(`no session header in the first ${error.line} lines`));
     }
     throw error;
   }

@@ -18,6 +18,11 @@ import "server-only";
  *   unique in the file.
  * - A session id that is already stored fails with code "exists" unless `asCopy`: a copy gets
  *   a new session id (header.id too) and keeps its entry ids.
+ * - Limits (lib/import-limits.ts, each overridable in ImportOptions): bytes (every byte counts),
+ *   line length, blank lines, skipped lines, and an overall time budget (`timeBudgetMs`, upload
+ *   included: a stalled source is stopped too). Past any of them: LimitError, nothing saved.
+ * - Strings over 500,000 characters are cut before they are stored (spec §1.9); the result
+ *   lists the entries cut (`truncated`, `truncatedCount`) so the user learns of it.
  * - Leaf: the header's `arborLeafId` (written by our export when the leaf is not the last
  *   entry) if it names an entry, else the last entry in file order (spec §1.6). The field is
  *   not kept in the stored header.
@@ -30,18 +35,35 @@ import { generateSessionId } from "@/lib/session/ids";
 import { parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
 import { createStreamMigrator, type StreamMigrator } from "@/lib/session/migrate-stream";
 import type { SessionHeader } from "@/lib/session/types";
+import type { PersistCuts } from "@/lib/session/sanitize";
 import { toEntryRow } from "./entry-columns";
 import { DATABASE_UNAVAILABLE_MESSAGE, formatBytes, ImportError, isDatabaseUnavailable, LimitError, SessionExistsError } from "./errors";
-import { checkVersion, entryError, HEADER_SCAN_BYTES, ImportState, type Lines, readHeader, truncationNote } from "./import-parse";
+import {
+  checkVersion,
+  entryError,
+  HEADER_SCAN_BYTES,
+  ImportState,
+  type Lines,
+  readHeader,
+  type TruncatedEntry,
+  truncationNote,
+} from "./import-parse";
+import { timeBudget } from "./import-budget";
 import { type ByteSource, LineReader } from "./line-reader";
 import { toPgText } from "./pg-json";
 import { normalizeTitle } from "./session-rows";
-import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/import-limits";
+import {
+  DEFAULT_IMPORT_TIME_BUDGET_MS,
+  DEFAULT_MAX_BLANK_LINES,
+  DEFAULT_MAX_IMPORT_BYTES,
+  DEFAULT_MAX_SKIPPED_LINES,
+} from "@/lib/import-limits";
 import { findSessionMeta } from "./store-read";
 import { finishSessionRow, insertSessionRow } from "./store-session";
 import { analyzeAfterBulkWrite, applyLabels, insertEntryRows, type Sql, withBulkTransaction } from "./store-sql";
 
-export { DEFAULT_MAX_IMPORT_BYTES };
+export { DEFAULT_IMPORT_TIME_BUDGET_MS, DEFAULT_MAX_BLANK_LINES, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_SKIPPED_LINES };
+export type { TruncatedEntry };
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_IMPORT_BATCH = 1000;
 /** A batch is also flushed once its entries reach about this many bytes of JSON. */
@@ -62,6 +84,10 @@ export interface ImportOptions {
   asCopy?: boolean;
   maxBytes?: number;
   maxLineLength?: number;
+  maxBlankLines?: number;
+  maxSkippedLines?: number;
+  /** Wall-clock budget of the whole import (default DEFAULT_IMPORT_TIME_BUDGET_MS). */
+  timeBudgetMs?: number;
   batchSize?: number;
   totalBytes?: number;
   signal?: AbortSignal;
@@ -76,6 +102,9 @@ export interface ImportResult {
   /** Skipped lines (at most 1000 listed; `skippedCount` counts all). */
   skipped: SkippedLine[];
   skippedCount: number;
+  /** Entries whose long strings were cut to 500,000 characters (first 20; `truncatedCount` counts all). */
+  truncated: TruncatedEntry[];
+  truncatedCount: number;
   /** True when the file was an older version and was migrated to v3. */
   migrated: boolean;
   fromVersion: number;
@@ -120,7 +149,9 @@ async function importEntries(sql: Sql, lines: Lines, reader: LineReader, plan: P
         message: `${file}:${number}: duplicate entry id ${entry.id} (first used on line ${first})`,
       });
     }
-    const row = toEntryRow(entry);
+    const cuts: PersistCuts = { strings: 0, charsRemoved: 0, longest: 0 };
+    const row = toEntryRow(entry, cuts);
+    state.noteCuts(number, row.id, cuts);
     state.count += 1;
     state.add(row, text.length);
     state.firstLine.set(entry.id, number);
@@ -181,6 +212,15 @@ async function writeSession(
 
 export async function importSession(opts: ImportOptions): Promise<ImportResult> {
   const file = opts.fileName ?? (typeof opts.source === "string" ? path.basename(opts.source) : "session.jsonl");
+  const budget = timeBudget(file, opts.timeBudgetMs ?? DEFAULT_IMPORT_TIME_BUDGET_MS, opts.signal);
+  try {
+    return await importWithin({ ...opts, signal: budget.signal }, file, opts.signal);
+  } finally {
+    budget.stop();
+  }
+}
+
+async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file: string, callerSignal: AbortSignal | undefined): Promise<ImportResult> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES;
   const totalBytes = typeof opts.source === "string" ? await sizeOfPath(file, opts.source, maxBytes) : opts.totalBytes;
   const maxLineLength = opts.maxLineLength ?? DEFAULT_MAX_LINE_BYTES;
@@ -189,10 +229,11 @@ export async function importSession(opts: ImportOptions): Promise<ImportResult> 
     file,
     maxBytes,
     maxLineLength: Math.min(maxLineLength, HEADER_SCAN_BYTES),
-    ...(opts.signal ? { signal: opts.signal } : {}),
+    maxBlankLines: opts.maxBlankLines ?? DEFAULT_MAX_BLANK_LINES,
+    signal: opts.signal,
   });
   const lines = reader.lines();
-  const state = new ImportState();
+  const state = new ImportState(file, opts.maxSkippedLines ?? DEFAULT_MAX_SKIPPED_LINES);
   try {
     const { header: fileHeader, line: headerLine } = await readHeader(lines, reader, file, state);
     checkVersion(file, headerLine, fileHeader);
@@ -220,12 +261,14 @@ export async function importSession(opts: ImportOptions): Promise<ImportResult> 
       leafId: result.leafId,
       skipped: state.skipped,
       skippedCount: state.skippedCount,
+      truncated: state.truncated,
+      truncatedCount: state.truncatedCount,
       migrated: migrator.changed,
       fromVersion: migrator.fromVersion,
       bytes: reader.bytesRead,
     };
   } catch (error) {
-    throw asImportError(error, file, opts.signal);
+    throw asImportError(error, file, opts.signal, callerSignal);
   } finally {
     await lines.return(undefined).catch(() => undefined);
   }
@@ -248,9 +291,11 @@ async function refuseExisting(file: string, sessionId: string): Promise<void> {
   });
 }
 
-function asImportError(error: unknown, file: string, signal: AbortSignal | undefined): unknown {
+function asImportError(error: unknown, file: string, signal: AbortSignal, callerSignal: AbortSignal | undefined): unknown {
   if (error instanceof ImportError) return error;
-  if (signal?.aborted) return new ImportError({ code: "cancelled", file, message: `${file}: import cancelled; nothing was saved`, cause: error });
+  // The budget's own reason; a database call interrupted by it may have thrown something else.
+  if (signal.aborted && signal.reason instanceof ImportError && !callerSignal?.aborted) return signal.reason;
+  if (signal.aborted) return new ImportError({ code: "cancelled", file, message: `${file}: import cancelled; nothing was saved`, cause: error });
   if (isDatabaseUnavailable(error)) {
     return new ImportError({ code: "unavailable", file, message: `${file}: ${DATABASE_UNAVAILABLE_MESSAGE}; nothing was saved`, cause: error });
   }

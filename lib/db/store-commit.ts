@@ -78,7 +78,7 @@ async function explainNoUpdate(tx: Tx, input: { sessionId: string; expectedLeafI
 
 export async function commitEntries(input: CommitInput): Promise<CommitResult> {
   const { sessionId, expectedLeafId } = input;
-  const rows = input.entries.map(toEntryRow);
+  const rows = input.entries.map((entry) => toEntryRow(entry));
   const newIds: string[] = [];
   const batch = new Set<string>();
   for (const row of rows) {

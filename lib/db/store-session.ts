@@ -133,7 +133,7 @@ export async function writeWholeSession(
   input: NewSessionRow & { entries: readonly SessionEntry[]; leafId: string | null },
 ): Promise<SessionRow> {
   const row = await insertSessionRow(sql, input);
-  const rows = input.entries.map(toEntryRow);
+  const rows = input.entries.map((entry) => toEntryRow(entry));
   const BATCH = 1000;
   for (let i = 0; i < rows.length; i += BATCH) {
     await insertEntryRows(sql, { sessionId: row.id, rows: rows.slice(i, i + BATCH), firstSeq: i });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSessionHeader, parseJsonlLine, parseSessionText, serializeSession } from "@/lib/session/jsonl";
+import { isSessionHeader, MAX_JSON_DEPTH, parseJsonlLine, parseSessionText, serializeSession } from "@/lib/session/jsonl";
 import { entry, header, userEntry } from "@/lib/session/test-factories";
 
 const HEADER_LINE = JSON.stringify(header());
@@ -26,6 +26,17 @@ describe("parseJsonlLine (spec §1.8)", () => {
     expect(parseJsonlLine("42", 5).skip).toEqual({ line: 5, reason: "not a JSON object (got a number)" });
     expect(parseJsonlLine("null", 6).skip).toEqual({ line: 6, reason: "not a JSON object (got null)" });
     expect(parseJsonlLine('"s"', 8).skip).toEqual({ line: 8, reason: "not a JSON object (got a string)" });
+  });
+
+  it("skips JSON nested deeper than MAX_JSON_DEPTH with its line, instead of overflowing the stack later", () => {
+    const nest = (n: number) => `{"type":"x","a":${"[".repeat(n - 1)}${"]".repeat(n - 1)}}`;
+    expect(parseJsonlLine(nest(MAX_JSON_DEPTH), 2).value).toBeDefined();
+    expect(parseJsonlLine(nest(MAX_JSON_DEPTH + 1), 2)).toEqual({ skip: { line: 2, reason: "JSON nested deeper than 256 levels" } });
+    const deep = `{"a":${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}}`;
+    expect(parseJsonlLine(deep, 9).skip).toEqual({ line: 9, reason: "JSON nested deeper than 256 levels" });
+    const parsed = parseSessionText(`${HEADER_LINE}\n${deep}\n{"type":"a","id":"1"}\n`);
+    expect(parsed.skipped).toEqual([{ line: 2, reason: "JSON nested deeper than 256 levels" }]);
+    expect(parsed.entries).toHaveLength(1);
   });
 });
 

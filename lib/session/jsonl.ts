@@ -3,8 +3,9 @@
  * Pure: no network, disk or database access. Streaming-friendly: `parseSessionLines` takes any
  * iterable of lines, so a reader can feed it without holding the whole text.
  *
- * Parsing never throws. Blank lines are skipped silently; lines that are not JSON, or not a
- * JSON object, are skipped and reported with their 1-based line number. Unknown fields and
+ * Parsing never throws. Blank lines are skipped silently; lines that are not JSON, not a JSON
+ * object, or nested deeper than MAX_JSON_DEPTH are skipped and reported with their 1-based line
+ * number. Unknown fields and
  * entry types are kept verbatim, so serialize(parse(x)) preserves them.
  */
 
@@ -47,6 +48,27 @@ function kindOf(v: unknown): string {
   return `a ${typeof v}`;
 }
 
+/**
+ * Deepest nesting of arrays and objects a line may have. JSON.parse itself copes with any depth,
+ * but everything after it recurses (sanitizing, JSON.stringify for the database, token counting,
+ * rendering) and would fail with "Maximum call stack size exceeded" far from the line at fault.
+ * Real entries nest a few dozen levels at most.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/** True when `root` nests deeper than `max` levels (the root object is level 1). Iterative. */
+export function nestsDeeperThan(root: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > max) return true;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    for (const child of children) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Parses one line; `{}` (neither value nor skip) for a blank line. */
 export function parseJsonlLine(line: string, lineNumber: number): ParsedLine {
   const trimmed = line.trim();
@@ -60,6 +82,9 @@ export function parseJsonlLine(line: string, lineNumber: number): ParsedLine {
   }
   if (!isObject(value)) {
     return { skip: { line: lineNumber, reason: `not a JSON object (got ${kindOf(value)})` } };
+  }
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    return { skip: { line: lineNumber, reason: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` } };
   }
   return { value };
 }

@@ -30,25 +30,44 @@ function isPlainObject(v: object): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-function sanitize(value: unknown): unknown {
-  if (typeof value === "string") return truncateForPersist(value);
+/** What sanitizeForPersist cut, filled in when the caller passes one (imports report it). */
+export interface PersistCuts {
+  /** Strings cut to MAX_PERSIST_CHARS. */
+  strings: number;
+  /** UTF-16 code units removed from them in all (the notices not counted). */
+  charsRemoved: number;
+  /** Length of the longest cut string before the cut. */
+  longest: number;
+}
+
+function sanitize(value: unknown, cuts: PersistCuts | undefined): unknown {
+  if (typeof value === "string") {
+    const out = truncateForPersist(value);
+    if (cuts && out !== value) {
+      cuts.strings += 1;
+      cuts.charsRemoved += value.length - (out.length - PERSIST_TRUNCATION_NOTICE.length);
+      cuts.longest = Math.max(cuts.longest, value.length);
+    }
+    return out;
+  }
   if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.map(sanitize);
+  if (Array.isArray(value)) return value.map((v) => sanitize(v, cuts));
   // Non-plain objects (Date, typed arrays…) are not JSON session data; they pass through.
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (!DROPPED_KEYS.has(key)) out[key] = sanitize(v);
+    if (!DROPPED_KEYS.has(key)) out[key] = sanitize(v, cuts);
   }
   return out;
 }
 
 /**
  * A copy of `value` with `partialJson` / `jsonlEvents` keys removed at any depth and every
- * over-long string truncated (spec §1.9).
+ * over-long string truncated (spec §1.9). `cuts`, when given, is incremented for every cut string,
+ * so a caller can tell the user what was shortened.
  */
-export function sanitizeForPersist<T>(value: T): T {
-  return sanitize(value) as T;
+export function sanitizeForPersist<T>(value: T, cuts?: PersistCuts): T {
+  return sanitize(value, cuts) as T;
 }
 
 /** `<ISO timestamp with ":" and "." replaced by "-">_<sessionId>.jsonl` (spec §1.9). */

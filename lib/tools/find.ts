@@ -5,14 +5,18 @@
  * relative to the workspace root (ready for read), sorted, folders with a trailing "/".
  * `node_modules` and `.git` are neither listed nor entered; symlinks are listed, never followed.
  * Capped at `maxResults` paths, the output caps, and `maxScanEntries` visited entries.
+ * The glob's regular expression (picomatch) is matched in a worker under `grepTimeoutMs`
+ * (regex-worker.ts), in batches of entries: a glob of many `*` can backtrack for minutes on a
+ * long name, and must cost this call its budget at most, never the server.
  */
 import picomatch from "picomatch";
 import { z } from "zod";
 import { quotePath, ToolError } from "./errors";
 import { statOrUndefined } from "./file-io";
-import { capLines, truncationNote } from "./limits";
+import { capLines, type ToolLimits, truncationNote } from "./limits";
+import { RegexWorker } from "./regex-worker";
 import type { WorkspaceTool } from "./types";
-import { walk } from "./walk";
+import { type WalkEntry, walk } from "./walk";
 import { safePath, toRelative } from "./workspace";
 
 const schema = z.object({
@@ -20,15 +24,31 @@ const schema = z.object({
   path: z.string().min(1).optional(),
 });
 
-/** Matches an entry by base name when the pattern has no "/", else by its relative path. */
-function compile(pattern: string): (rel: string, name: string) => boolean {
+/** Entries sent to the worker at once: one round trip per batch, not per entry. */
+const MATCH_BATCH = 2000;
+
+/**
+ * The glob's matcher in a worker. A pattern without "/" is matched against the base name, else
+ * against the relative path (picomatch's own `basename` option also applies to patterns with
+ * slashes, so it is decided here). Same test as picomatch's matcher: the input equals the glob,
+ * or the compiled regular expression matches.
+ */
+function compile(pattern: string, limits: ToolLimits, signal: AbortSignal): { byPath: boolean; worker: RegexWorker } {
+  let re: RegExp;
   try {
-    const test = picomatch(pattern, { dot: true });
-    // picomatch's own `basename` option also applies to patterns with slashes, so decide here.
-    return pattern.includes("/") ? (rel) => test(rel) : (_rel, name) => test(name);
+    re = picomatch.makeRe(pattern, { dot: true });
   } catch (error) {
     throw new ToolError(`Invalid glob ${quotePath(pattern)}: ${(error as Error).message}`);
   }
+  return { byPath: pattern.includes("/"), worker: new RegexWorker({ source: re.source, flags: re.flags, glob: pattern }, limits.grepTimeoutMs, signal) };
+}
+
+function timeoutError(pattern: string, limits: ToolLimits): ToolError {
+  const seconds = (limits.grepTimeoutMs / 1000).toLocaleString("en-US");
+  return new ToolError(
+    `Glob ${quotePath(pattern)} took longer than ${seconds} s to match; simplify the pattern (fewer "*" in one segment, ` +
+      'or a fixed prefix such as "src/*.ts") or narrow the path.',
+  );
 }
 
 export const findTool: WorkspaceTool<typeof schema> = {
@@ -48,7 +68,7 @@ export const findTool: WorkspaceTool<typeof schema> = {
   schema,
   async run(args, ctx) {
     const userPath = args.path ?? ".";
-    const matches = compile(args.pattern);
+    const matcher = compile(args.pattern, ctx.limits, ctx.signal);
     const base = await safePath(ctx.root, userPath);
     const st = await statOrUndefined(base, userPath);
     if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`);
@@ -56,15 +76,37 @@ export const findTool: WorkspaceTool<typeof schema> = {
 
     const found: string[] = [];
     let resultsCapped = false;
-    const { capped: scanCapped } = await walk(base, { maxEntries: ctx.limits.maxScanEntries, signal: ctx.signal }, (e) => {
-      if (e.skipped || !matches(e.rel, e.name)) return undefined;
-      if (found.length >= ctx.limits.maxResults) {
-        resultsCapped = true;
-        return "stop";
+    let pending: WalkEntry[] = [];
+    /** Matches the pending entries in walk order; "stop" once the results are capped. */
+    const flush = async (): Promise<"stop" | undefined> => {
+      const batch = pending;
+      pending = [];
+      if (batch.length === 0) return undefined;
+      const hits = await matcher.worker.testAll(batch.map((e) => (matcher.byPath ? e.rel : e.name)));
+      if (hits === "timeout") throw timeoutError(args.pattern, ctx.limits);
+      for (let i = 0; i < batch.length; i++) {
+        if (!hits[i]) continue;
+        if (found.length >= ctx.limits.maxResults) {
+          resultsCapped = true;
+          return "stop";
+        }
+        const e = batch[i]!;
+        found.push(toRelative(ctx.root, e.abs) + (e.kind === "directory" ? "/" : ""));
       }
-      found.push(toRelative(ctx.root, e.abs) + (e.kind === "directory" ? "/" : ""));
       return undefined;
-    });
+    };
+    let scanCapped = false;
+    try {
+      const walked = await walk(base, { maxEntries: ctx.limits.maxScanEntries, signal: ctx.signal }, (e) => {
+        if (e.skipped) return undefined;
+        pending.push(e);
+        return pending.length >= MATCH_BATCH ? flush() : undefined;
+      });
+      scanCapped = walked.capped;
+      if (!resultsCapped) await flush();
+    } finally {
+      await matcher.worker.close();
+    }
 
     const where = toRelative(ctx.root, base);
     if (found.length === 0) {

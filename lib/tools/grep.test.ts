@@ -65,7 +65,8 @@ describe("grep", () => {
     const started = Date.now();
     const r = await callTool(sb.root, "grep", { pattern: "^(a+)+$", path: "redos.txt" }, { limits: { grepTimeoutMs: 300 } });
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(r).toMatchObject({ isError: true, text: "Search for /^(a+)+$/ took longer than 0.3 s; simplify the pattern" });
+    expect(r.isError).toBe(true);
+    expect(r.text.startsWith("Search for /^(a+)+$/ took longer than 0.3 s; simplify the pattern.")).toBe(true);
   });
 
   it("never follows a symlink out of the workspace", async () => {

@@ -4,17 +4,18 @@
  * the workspace root, lines cut to `maxLineChars`. Skips binary files, files over `maxFileBytes`,
  * `node_modules`, `.git` and symlinks (never followed). Capped at `maxResults` matches, the
  * output caps and `maxScanEntries` visited entries.
- * Matching runs in a `vm` context with a timeout: V8 can interrupt a runaway regular expression
- * there, so a catastrophic pattern (ReDoS) costs at most `grepTimeoutMs`, not the server.
+ * Matching runs in a worker thread (regex-worker.ts) that is terminated when `grepTimeoutMs` runs
+ * out, so a catastrophic pattern (ReDoS) costs at most that long for this call and never blocks
+ * the server's other requests; the call then fails with a tool error saying how to fix the pattern.
  */
-import vm from "node:vm";
 import { z } from "zod";
 import { decodeFile } from "./content";
 import { quotePath, ToolError } from "./errors";
 import { readRegularFile, statOrUndefined } from "./file-io";
-import { capLines, formatCount, type ToolLimits, truncationNote } from "./limits";
+import { capLines, formatCount, truncationNote } from "./limits";
 import type { WorkspaceTool } from "./types";
 import { walk } from "./walk";
+import { isWorkerOutOfMemory, RegexWorker } from "./regex-worker";
 import { safePath, toRelative } from "./workspace";
 
 const schema = z.object({
@@ -30,37 +31,17 @@ function compile(pattern: string): RegExp {
   }
 }
 
-/** Runs inside the vm context; reads `text`, `re`, `max` and fills `out` with 0-based line indices. */
-const MATCH_SCRIPT = new vm.Script(
-  "{ const lines = text.split(/\\r?\\n/); out.length = 0;" +
-    " for (let i = 0; i < lines.length && out.length < max; i++) if (re.test(lines[i])) out.push(i); }",
-);
-
-interface Matcher {
-  /** 0-based matching line indices, at most `max`; "timeout" when the budget ran out. */
-  match(text: string, max: number): number[] | "timeout";
-}
-
-function createMatcher(re: RegExp, limits: ToolLimits): Matcher {
-  const sandbox = vm.createContext({ text: "", re, max: 0, out: [] as number[] });
-  const deadline = Date.now() + limits.grepTimeoutMs;
-  return {
-    match(text, max) {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) return "timeout";
-      sandbox.text = text;
-      sandbox.max = max;
-      try {
-        MATCH_SCRIPT.runInContext(sandbox, { timeout: remaining });
-      } catch (error) {
-        if ((error as { code?: unknown }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") return "timeout";
-        throw error;
-      } finally {
-        sandbox.text = "";
-      }
-      return [...(sandbox.out as number[])];
-    },
-  };
+/** The tool error for a pattern that ran out of its time budget (ReDoS): what, the budget, the fix. */
+export function regexTimeoutMessage(pattern: string, budgetMs: number, partial: boolean): string {
+  const seconds = (budgetMs / 1000).toLocaleString("en-US");
+  if (partial) {
+    return `[Search stopped after ${seconds} s; results are incomplete. Simplify the pattern or narrow the path.]`;
+  }
+  return (
+    `Search for /${pattern}/ took longer than ${seconds} s; simplify the pattern. It was stopped at its time budget, ` +
+    "most likely because the pattern backtracks catastrophically: avoid nested or adjacent repetition " +
+    "such as (a+)+, (a|a)* or .*.*, anchor it, or search for a plain substring."
+  );
 }
 
 function cutLine(line: string, maxChars: number): string {
@@ -91,7 +72,7 @@ export const grepTool: WorkspaceTool<typeof schema> = {
     if (!st.isDirectory() && !st.isFile()) throw new ToolError(`Path ${quotePath(userPath)} is not a file or folder`);
 
     const { limits, signal } = ctx;
-    const matcher = createMatcher(re, limits);
+    const matcher = new RegexWorker({ source: re.source, flags: re.flags }, limits.grepTimeoutMs, signal);
     const results: string[] = [];
     let filesSearched = 0;
     let resultsCapped = false;
@@ -106,7 +87,10 @@ export const grepTool: WorkspaceTool<typeof schema> = {
       const decoded = decodeFile(bytes);
       if (decoded.kind === "binary") return undefined;
       filesSearched++;
-      const found = matcher.match(decoded.text, limits.maxResults - results.length + 1);
+      const found = await matcher.matchLines(decoded.text, limits.maxResults - results.length + 1).catch((error: unknown) => {
+        if (isWorkerOutOfMemory(error)) throw new ToolError(`Search for /${args.pattern}/ ran out of memory in ${quotePath(toRelative(ctx.root, abs))}; narrow the path`);
+        throw error;
+      });
       if (found === "timeout") {
         timedOut = true;
         return "stop";
@@ -125,18 +109,22 @@ export const grepTool: WorkspaceTool<typeof schema> = {
     };
 
     let scanCapped = false;
-    if (st.isFile()) {
-      await searchFile(base);
-    } else {
-      const walked = await walk(base, { maxEntries: limits.maxScanEntries, signal }, (e) =>
-        e.kind === "file" ? searchFile(e.abs) : undefined,
-      );
-      scanCapped = walked.capped;
+    try {
+      if (st.isFile()) {
+        await searchFile(base);
+      } else {
+        const walked = await walk(base, { maxEntries: limits.maxScanEntries, signal }, (e) =>
+          e.kind === "file" ? searchFile(e.abs) : undefined,
+        );
+        scanCapped = walked.capped;
+      }
+    } finally {
+      await matcher.close();
     }
 
     const shown = `/${args.pattern}/ in ${toRelative(ctx.root, base)}`;
     if (timedOut && results.length === 0) {
-      throw new ToolError(`Search for /${args.pattern}/ took longer than ${limits.grepTimeoutMs / 1000} s; simplify the pattern`);
+      throw new ToolError(regexTimeoutMessage(args.pattern, limits.grepTimeoutMs, false));
     }
     if (results.length === 0) {
       const note = scanCapped ? ` (stopped after scanning ${formatCount(limits.maxScanEntries)} entries)` : "";
@@ -157,7 +145,7 @@ export const grepTool: WorkspaceTool<typeof schema> = {
       })}`;
     }
     if (timedOut) {
-      text += `\n\n[Search stopped after ${limits.grepTimeoutMs / 1000} s; results are incomplete. Simplify the pattern or narrow the path.]`;
+      text += `\n\n${regexTimeoutMessage(args.pattern, limits.grepTimeoutMs, true)}`;
     }
     return { text, details: { matches: results.length, filesSearched, truncated: cutBy !== undefined || timedOut } };
   },

@@ -19,6 +19,13 @@ export interface ImportDoneEvent {
   /** Malformed lines that were skipped (at most 1000 listed; `skippedCount` counts all). */
   skipped: { line: number; reason: string }[];
   skippedCount: number;
+  /**
+   * Entries whose strings over 500,000 characters were cut before storing (spec §1.9): the
+   * first 20, each with its line, id, how many strings were cut and how many characters removed;
+   * `truncatedCount` counts all.
+   */
+  truncated: { line: number; id: string; strings: number; charsRemoved: number; longest: number }[];
+  truncatedCount: number;
   /** True when an older file version was migrated to the current one. */
   migrated: boolean;
 }
@@ -26,7 +33,8 @@ export interface ImportDoneEvent {
 /**
  * - `exists`: the file's session id is already stored; re-POST with `asCopy=1` to keep both.
  * - `not_a_session`: the file does not start with a session header.
- * - `limit`: the file, or one of its lines, is over the size limit.
+ * - `limit`: the file, or one of its lines, is over the size limit; or it has too many blank
+ *   or malformed lines; or the import ran past its time budget.
  * - `invalid`: an entry is malformed (no type / id, a duplicate id), or the file's session
  *   version is one Arbor cannot read ("unsupported session version 99").
  * - `failed`: anything else (read error, database error, cancelled).

@@ -50,6 +50,9 @@ const CODES: Record<ImportError["code"], ImportErrorCode> = {
   not_session: "not_a_session",
   too_large: "limit",
   line_too_long: "limit",
+  too_many_blank_lines: "limit",
+  too_many_skipped_lines: "limit",
+  too_slow: "limit",
   invalid_entry: "invalid",
   duplicate_id: "invalid",
   cancelled: "failed",
@@ -105,8 +108,8 @@ function drainableSource(body: ReadableStream<Uint8Array>) {
 }
 
 function doneEvent(r: ImportResult): ImportEvent {
-  const { sessionId, title, entryCount, skipped, skippedCount, migrated } = r;
-  return { type: "done", sessionId, title, entryCount, skipped, skippedCount, migrated };
+  const { sessionId, title, entryCount, skipped, skippedCount, truncated, truncatedCount, migrated } = r;
+  return { type: "done", sessionId, title, entryCount, skipped, skippedCount, truncated, truncatedCount, migrated };
 }
 
 export async function POST(request: Request) {

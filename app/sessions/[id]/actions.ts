@@ -16,6 +16,7 @@
  *   `{ enabled: ToolName[] }` (null = all tools).
  * Failures are values: invalid_input (with the field errors in `message`), not_found, conflict.
  */
+import { ID_CONTROL_CHARS, noControlChars } from "@/lib/id-schema";
 import { z } from "zod";
 import type { ActionResult } from "@/lib/action-result";
 import { toolSwitchSchema } from "@/lib/chat/session-config";
@@ -35,7 +36,7 @@ const id = (what: string) =>
     .min(1, { error: `expected the ${what} id` })
     .max(200, { error: `the ${what} id is too long` })
     // PostgreSQL cannot compare text with U+0000: it would fail as a database error.
-    .refine((s) => !s.includes("\u0000"), { error: `the ${what} id must not contain a NUL character` });
+    .refine((s) => !ID_CONTROL_CHARS.test(s), { error: `the ${what} id must not contain control characters such as NUL` });
 
 const modelRef = z
   .string({ error: 'expected a "provider/modelId" string' })
@@ -45,11 +46,11 @@ const setLabelSchema = z
   .object({
     sessionId: id("session"),
     entryId: id("entry"),
-    label: z.string({ error: 'expected the label as text ("" removes it)' }).max(200, { error: "the label is too long" }),
+    label: z.string({ error: 'expected the label as text ("" removes it)' }).max(200, { error: "the label is too long" }).superRefine(noControlChars("the label")),
   })
   .strict();
 const forkSchema = z
-  .object({ sessionId: id("session"), entryId: id("entry"), title: z.string().trim().max(200).optional() })
+  .object({ sessionId: id("session"), entryId: id("entry"), title: z.string().trim().max(200).superRefine(noControlChars("the title")).optional() })
   .strict();
 const undoSchema = z
   .object({ sessionId: id("session"), leafId: id("entry").nullable(), expectedLeafId: id("entry").nullable() })

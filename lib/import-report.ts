@@ -1,0 +1,27 @@
+/**
+ * Words for what an import changed on the way in, shared by the CLI and the import row (pure,
+ * browser-safe). Strings over 500,000 characters are cut before they are stored (spec §1.9);
+ * the user must learn which entries lost content, and how much.
+ */
+export interface TruncationReport {
+  line: number;
+  id: string;
+  strings: number;
+  charsRemoved: number;
+  longest: number;
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** "line 3 (entry b): 1 string cut from 600,000 characters, 100,047 characters removed" */
+export function describeTruncation(t: TruncationReport): string {
+  const strings = t.strings === 1 ? "1 string" : `${count(t.strings)} strings`;
+  return `line ${t.line} (entry ${t.id}): ${strings} cut from ${count(t.longest)} characters, ${count(t.charsRemoved)} characters removed`;
+}
+
+/** "2 entries were cut to 500,000 characters", or undefined when nothing was cut. */
+export function truncationHeadline(truncatedCount: number): string | undefined {
+  if (truncatedCount === 0) return undefined;
+  const what = truncatedCount === 1 ? "1 entry was" : `${count(truncatedCount)} entries were`;
+  return `${what} cut to 500,000 characters per text`;
+}
