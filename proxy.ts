@@ -8,17 +8,20 @@
  */
 import { type NextRequest, NextResponse } from "next/server";
 import { decideAccess, SIGN_IN_REQUIRED } from "@/lib/auth/access";
-import { SESSION_COOKIE } from "@/lib/auth/cookie";
-import { authEnabled, userFromToken } from "@/lib/auth/state";
+import { sessionCookieName } from "@/lib/auth/cookie";
+import { hasValidSignature } from "@/lib/auth/signature";
+import { authEnabled } from "@/lib/auth/state";
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   if (!authEnabled()) return NextResponse.next();
   const { pathname, search } = request.nextUrl;
   const decision = decideAccess({
     pathname,
     search,
     method: request.method,
-    signedIn: userFromToken(request.cookies.get(SESSION_COOKIE)?.value) !== null,
+    // Stateless (signature and expiry only): the database check that the session was not signed
+    // out happens in every handler, page and action (lib/auth/guard.ts).
+    signedIn: await hasValidSignature(request.cookies.get(sessionCookieName())?.value),
   });
   if (decision.kind === "allow") return NextResponse.next();
   if (decision.kind === "redirect") return NextResponse.redirect(new URL(decision.location, request.url), 307);

@@ -23,7 +23,7 @@ type Ctx = { params: Promise<{ id: string }> };
 const NO_STORE = { "cache-control": "no-store" };
 
 export async function GET(request: Request, ctx: Ctx) {
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const id = await parseSessionId(ctx);
   if (!id.ok) return id.response;
@@ -42,7 +42,7 @@ function tooLarge(): Response {
 }
 
 export async function POST(request: Request, ctx: Ctx) {
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const id = await parseSessionId(ctx);
   if (!id.ok) return id.response;
