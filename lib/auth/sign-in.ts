@@ -10,6 +10,7 @@
  *    stores a session and, for a browser without one, issues a device cookie.
  */
 import { UNKNOWN_ADDRESS } from "./client-address";
+import { addressBucket } from "./ip";
 import { verifyPassword } from "./password";
 import { issueSession } from "./sessions";
 import { authKeys, loginLimiter } from "./state";
@@ -39,7 +40,7 @@ export interface SignInRequest {
 /** The limiter bucket of an attempt (see the header). */
 export async function signInBucket({ address, deviceToken }: Pick<SignInRequest, "address" | "deviceToken">): Promise<{ key: string; deviceId?: string }> {
   const deviceId = verifyDeviceToken(deviceToken, (await authKeys()).deviceKey);
-  return deviceId ? { key: `device:${deviceId}`, deviceId } : { key: `address:${address}` };
+  return deviceId ? { key: `device:${deviceId}`, deviceId } : { key: `address:${addressBucket(address)}` };
 }
 
 export async function signIn({ password, address, deviceToken, userAgent, now = Date.now() }: SignInRequest): Promise<SignInResult> {
