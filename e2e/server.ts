@@ -49,7 +49,7 @@ async function startApp(name: string, port: number, extra: Record<string, string
   await migrate(url.toString());
   const child = spawn(process.execPath, [nextBin, "start", "--port", String(port), "--hostname", "127.0.0.1"], {
     stdio: "inherit",
-    env: { ...baseEnv(), ...extra, DATABASE_URL: url.toString(), ARBOR_DATA_DIR: path.join(process.cwd(), ".data", `e2e-${name}`) },
+    env: { ...baseEnv(), ...extra, PORT: String(port), DATABASE_URL: url.toString(), ARBOR_DATA_DIR: path.join(process.cwd(), ".data", `e2e-${name}`) },
   });
   children.push(child);
   child.on("exit", (code) => void shutdown(code ?? 0));
