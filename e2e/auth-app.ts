@@ -1,13 +1,12 @@
 /**
  * A third copy of the built app with sign-in on, for e2e/auth.spec.ts (which starts and stops
- * it): the real launcher (`scripts/run-app.ts start`, as `npm start` runs it: it hashes
+ * it): the real launcher (`node scripts/launch.mjs start`, as `npm start` runs it: it hashes
  * ARBOR_PASSWORD, preloads the socket-address hook and passes PORT) on E2E base + 5, with its own
  * fresh database (on DATABASE_URL's server, else the embedded e2e server that e2e/server.ts runs). Prints
  * "auth-app ready <url>" once it answers; on SIGTERM/SIGINT it stops Next and drops the database.
  * Usage: tsx --conditions=react-server e2e/auth-app.ts
  */
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
 import { ensureDatabase, startEmbeddedPostgres } from "@/lib/db/embedded";
@@ -26,8 +25,7 @@ await migrate(url.toString());
 const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ARBOR_E2E: "1" };
 for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ARBOR_OPENAI_BASE_URL", "ARBOR_OPENAI_API_KEY", "ARBOR_OPENAI_MODELS", "ARBOR_OPENAI_CONTEXT_WINDOW", "ARBOR_SESSION_SECRET"]) delete env[k];
 for (const k of ["ARBOR_PASSWORD_HASH", "ARBOR_TRUSTED_PROXIES", "NODE_OPTIONS"]) delete env[k];
-const tsx = createRequire(import.meta.url).resolve("tsx/cli");
-const child = spawn(process.execPath, [tsx, "--conditions=react-server", "scripts/run-app.ts", "start"], {
+const child = spawn(process.execPath, ["scripts/launch.mjs", "start"], {
   stdio: ["ignore", "inherit", "inherit"],
   env: {
     ...env,

@@ -4,6 +4,7 @@
  * Honours PORT (default 3000) and ARBOR_HOST (default 127.0.0.1: Arbor is local by default).
  * A non-loopback ARBOR_HOST needs ARBOR_PASSWORD or ARBOR_PASSWORD_HASH (lib/auth/bind.ts): it
  * refuses to start without.
+ * Started by scripts/launch.mjs, which passes ARBOR_PASSWORD on stdin (never in this process's environment).
  * Sign-in: ARBOR_PASSWORD is hashed here (scrypt, salt derived from the session secret so the
  * cookie key survives restarts) and removed from this process's environment before anything is
  * started; the database and Next get only ARBOR_PASSWORD_HASH. Next is started with
@@ -33,8 +34,17 @@ if (mode !== "dev" && mode !== "start") {
   process.exit(2);
 }
 
+/** scripts/launch.mjs hands the password over on stdin, so it was never in this process's environment. */
+async function passwordFromStdin(): Promise<string | undefined> {
+  if (process.env.ARBOR_PASSWORD_STDIN !== "1") return undefined;
+  delete process.env.ARBOR_PASSWORD_STDIN;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8") || undefined;
+}
+
 const host = env.ARBOR_HOST ?? "127.0.0.1";
-const plaintext = env.ARBOR_PASSWORD;
+const plaintext = (await passwordFromStdin()) ?? env.ARBOR_PASSWORD;
 // The plaintext leaves the environment first: nothing started below (PostgreSQL, Next) inherits it.
 delete process.env.ARBOR_PASSWORD;
 env.ARBOR_PASSWORD = undefined;
