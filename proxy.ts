@@ -13,8 +13,9 @@
  */
 import { type NextRequest, NextResponse } from "next/server";
 import { decideAccess, SIGN_IN_REQUIRED } from "@/lib/auth/access";
-import { SESSION_COOKIE } from "@/lib/auth/cookie";
-import { authEnabled, userFromToken } from "@/lib/auth/state";
+import { sessionCookieName } from "@/lib/auth/cookie";
+import { hasValidSignature } from "@/lib/auth/signature";
+import { authEnabled } from "@/lib/auth/state";
 import { env } from "@/lib/env";
 import { refuseForeign } from "@/lib/http/guard-request";
 import { securityHeaders } from "@/lib/http/security-headers";
@@ -34,7 +35,7 @@ function answer<R extends Response>(request: NextRequest, response: R): R {
   return response;
 }
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const refused = refuseForeign(request);
   if (refused) return answer(request, refused);
   if (!authEnabled()) return NextResponse.next();
@@ -43,7 +44,9 @@ export function proxy(request: NextRequest) {
     pathname,
     search,
     method: request.method,
-    signedIn: userFromToken(request.cookies.get(SESSION_COOKIE)?.value) !== null,
+    // Stateless (signature and expiry only): the database check that the session was not signed
+    // out happens in every handler, page and action (lib/auth/guard.ts).
+    signedIn: await hasValidSignature(request.cookies.get(sessionCookieName())?.value),
   });
   if (decision.kind === "allow") return NextResponse.next();
   if (decision.kind === "redirect") return answer(request, withHeaders(NextResponse.redirect(new URL(decision.location, request.url), 307)));

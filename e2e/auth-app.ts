@@ -1,12 +1,12 @@
 /**
  * A third copy of the built app with sign-in on, for e2e/auth.spec.ts (which starts and stops
- * it): `next start` on E2E base + 5 with ARBOR_PASSWORD set and its own fresh database (on
- * DATABASE_URL's server, else the embedded e2e server that e2e/server.ts runs). Prints
+ * it): the real launcher (`node scripts/launch.mjs start`, as `npm start` runs it: it hashes
+ * ARBOR_PASSWORD, preloads the socket-address hook and passes PORT) on E2E base + 5, with its own
+ * fresh database (on DATABASE_URL's server, else the embedded e2e server that e2e/server.ts runs). Prints
  * "auth-app ready <url>" once it answers; on SIGTERM/SIGINT it stops Next and drops the database.
  * Usage: tsx --conditions=react-server e2e/auth-app.ts
  */
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
 import { prepareAppDatabase } from "@/lib/db/bootstrap";
@@ -28,10 +28,17 @@ if (!server) {
 
 const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ARBOR_E2E: "1" };
 for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ARBOR_OPENAI_BASE_URL", "ARBOR_OPENAI_API_KEY", "ARBOR_OPENAI_MODELS", "ARBOR_OPENAI_CONTEXT_WINDOW", "ARBOR_SESSION_SECRET"]) delete env[k];
-const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const child = spawn(process.execPath, [nextBin, "start", "--port", String(AUTH_APP_PORT), "--hostname", "127.0.0.1"], {
+for (const k of ["ARBOR_PASSWORD_HASH", "ARBOR_TRUSTED_PROXIES", "NODE_OPTIONS"]) delete env[k];
+const child = spawn(process.execPath, ["scripts/launch.mjs", "start"], {
   stdio: ["ignore", "inherit", "inherit"],
-  env: { ...env, PORT: String(AUTH_APP_PORT), ARBOR_PASSWORD: AUTH_APP_PASSWORD, DATABASE_URL: url.toString(), ARBOR_DATA_DIR: path.join(process.cwd(), ".data", "e2e-auth") },
+  env: {
+    ...env,
+    ARBOR_PASSWORD: AUTH_APP_PASSWORD,
+    PORT: String(AUTH_APP_PORT),
+    ARBOR_HOST: "127.0.0.1",
+    DATABASE_URL: url.toString(),
+    ARBOR_DATA_DIR: path.join(process.cwd(), ".data", "e2e-auth"),
+  },
 });
 
 let stopping = false;

@@ -4,29 +4,36 @@
  * running without a password.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { type Browser, expect, test } from "@playwright/test";
 import { AUTH_APP_PASSWORD, AUTH_APP_PORT } from "./auth-ports";
 
 const BASE = `http://127.0.0.1:${AUTH_APP_PORT}`;
+/** Bound to loopback, the cookie names carry the port (lib/auth/cookie.ts). */
+const SESSION = `arbor_session_${AUTH_APP_PORT}`;
+const DEVICE = `arbor_device_${AUTH_APP_PORT}`;
 let app: ChildProcess | undefined;
+let logs = "";
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   const tsx = createRequire(import.meta.url).resolve("tsx/cli");
-  const child = spawn(process.execPath, [tsx, "--conditions=react-server", "e2e/auth-app.ts"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [tsx, "--conditions=react-server", "e2e/auth-app.ts"], { stdio: ["ignore", "pipe", "pipe"] });
   app = child;
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes("auth-app ready")) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`e2e/auth-app.ts exited with ${code} before it was ready:\n${out.slice(-2000)}`)));
+  child.stderr?.on("data", (chunk: Buffer) => {
+    logs += chunk.toString();
+    process.stderr.write(chunk);
   });
-  child.stdout?.resume();
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      logs += chunk.toString();
+      if (logs.includes("auth-app ready")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`e2e/auth-app.ts exited with ${code} before it was ready:\n${logs.slice(-2000)}`)));
+  });
 });
 
 test.afterAll(async () => {
@@ -70,34 +77,6 @@ test("anonymous API calls and server action posts are refused with 401", async (
   await request.dispose();
 });
 
-test("a wrong password shows an error and sets no cookie", async ({ browser }) => {
-  const { context, page } = await newPage(browser);
-  await page.goto("/");
-  await expect(page).toHaveURL(`${BASE}/login`);
-  await signIn(page, "not the password");
-  await expect(loginError(page)).toHaveText("Wrong password");
-  expect((await context.cookies()).find((c) => c.name === "arbor_session")).toBeUndefined();
-  await context.close();
-});
-
-test("six rapid wrong attempts are rate-limited", async ({ browser }) => {
-  // Its own client address (the limit is per client), so the sign-ins below are not affected.
-  const { context, page } = await newPage(browser, { "x-forwarded-for": "203.0.113.77" });
-  await page.goto("/login");
-  for (let i = 1; i <= 6; i++) {
-    const answered = page.waitForResponse((r) => r.url().endsWith("/api/auth/login"));
-    await signIn(page, `wrong ${i}`);
-    const res = await answered;
-    expect(res.status()).toBe(i <= 5 ? 401 : 429);
-  }
-  await expect(loginError(page)).toHaveText(/^Too many attempts — try again in \d+ seconds?$/);
-  // Even the right password waits now.
-  await signIn(page, AUTH_APP_PASSWORD);
-  await expect(loginError(page)).toHaveText(/^Too many attempts/);
-  await expect(page).toHaveURL(/\/login$/);
-  await context.close();
-});
-
 test("the right password opens the sessions page with an HttpOnly cookie; sign out goes back to login", async ({ browser }) => {
   const { context, page } = await newPage(browser);
   await page.goto("/");
@@ -105,10 +84,10 @@ test("the right password opens the sessions page with an HttpOnly cookie; sign o
   await expect(page).toHaveURL(`${BASE}/`);
   await expect(page.getByRole("heading", { name: "Sessions" })).toBeVisible();
 
-  const cookie = (await context.cookies()).find((c) => c.name === "arbor_session");
+  const cookie = (await context.cookies()).find((c) => c.name === SESSION);
   expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/", secure: false });
   expect(cookie!.expires).toBeGreaterThan(Date.now() / 1000 + 6 * 24 * 3600);
-  expect(await page.evaluate(() => document.cookie)).not.toContain("arbor_session");
+  expect(await page.evaluate(() => document.cookie)).not.toContain(SESSION);
 
   // Signed in, actions and routes work: a server action creates a session, the API lists it.
   await page.getByRole("button", { name: "New session" }).click();
@@ -119,7 +98,7 @@ test("the right password opens the sessions page with an HttpOnly cookie; sign o
 
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(`${BASE}/login`);
-  expect((await context.cookies()).find((c) => c.name === "arbor_session")).toBeUndefined();
+  expect((await context.cookies()).find((c) => c.name === SESSION)).toBeUndefined();
   await page.goto("/");
   await expect(page).toHaveURL(`${BASE}/login`);
   await context.close();
@@ -134,4 +113,121 @@ test("after signing in, the login page sends you on to where you were going", as
   await page.goto("/login");
   await expect(page).toHaveURL(`${BASE}/`);
   await context.close();
+});
+
+test("Signed-in devices lists this device and signs another device out", async ({ browser }) => {
+  const other = await newPage(browser);
+  await other.page.goto("/login");
+  await signIn(other.page, AUTH_APP_PASSWORD);
+  await expect(other.page).toHaveURL(`${BASE}/`);
+
+  const { context, page } = await newPage(browser);
+  await page.goto("/login");
+  await signIn(page, AUTH_APP_PASSWORD);
+  await expect(page).toHaveURL(`${BASE}/`);
+  await page.getByRole("link", { name: "Signed-in devices" }).click();
+  await expect(page.getByRole("heading", { name: "Signed-in devices" })).toBeVisible();
+  const list = page.getByRole("list", { name: "Signed-in devices" });
+  await expect(list.getByRole("listitem", { name: /\(this device\)$/ })).toHaveCount(1);
+  await expect(list.getByText("This device")).toBeVisible();
+  const before = await list.getByRole("listitem").count();
+  expect(before).toBeGreaterThanOrEqual(2);
+
+  await list.getByRole("listitem").filter({ hasNotText: "This device" }).first().getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("status")).toHaveText(/^Signed out /);
+  await expect(list.getByRole("listitem")).toHaveCount(before - 1);
+  await page.getByRole("button", { name: "Sign out all other devices" }).click();
+  await expect(page.getByRole("status")).toHaveText("Signed out all other devices");
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+
+  // The other browser's cookie is refused on its next request.
+  expect((await other.page.request.get("/api/sessions")).status()).toBe(401);
+  await other.page.goto("/");
+  await expect(other.page).toHaveURL(`${BASE}/login`);
+  await other.context.close();
+  await context.close();
+});
+
+test("a wrong password shows an error and sets no cookie", async ({ browser }) => {
+  const { context, page } = await newPage(browser);
+  await page.goto("/");
+  await expect(page).toHaveURL(`${BASE}/login`);
+  await signIn(page, "not the password");
+  await expect(loginError(page)).toHaveText("Wrong password");
+  expect((await context.cookies()).find((c) => c.name === SESSION)).toBeUndefined();
+  await context.close();
+});
+
+test("rapid wrong attempts are rate-limited, whatever X-Forwarded-For says; the owner's browser still signs in", async ({ browser }) => {
+  // The owner's browser signed in before: it keeps the device cookie after signing out.
+  const owner = await newPage(browser);
+  await owner.page.goto("/login");
+  await signIn(owner.page, AUTH_APP_PASSWORD);
+  await expect(owner.page).toHaveURL(`${BASE}/`);
+  await owner.page.getByRole("button", { name: "Sign out" }).click();
+  await expect(owner.page).toHaveURL(`${BASE}/login`);
+  expect((await owner.context.cookies()).find((c) => c.name === DEVICE)).toMatchObject({ httpOnly: true });
+
+  // A stranger on the same address (every local process is 127.0.0.1), forging a client address.
+  const { context, page } = await newPage(browser, { "x-forwarded-for": "203.0.113.77" });
+  await page.goto("/login");
+  const statuses: number[] = [];
+  for (let i = 1; i <= 6 && !statuses.includes(429); i++) {
+    const answered = page.waitForResponse((r) => r.url().endsWith("/api/auth/login"));
+    await signIn(page, `wrong ${i}`);
+    statuses.push((await answered).status());
+  }
+  expect(statuses.at(-1)).toBe(429);
+  await expect(loginError(page)).toHaveText(/^Too many attempts — try again in \d+ seconds?$/);
+  // Even the right password waits now, for this browser.
+  await signIn(page, AUTH_APP_PASSWORD);
+  await expect(loginError(page)).toHaveText(/^Too many attempts/);
+  await expect(page).toHaveURL(/\/login$/);
+  await context.close();
+
+  // The owner's known browser has its own bucket.
+  await signIn(owner.page, AUTH_APP_PASSWORD);
+  await expect(owner.page).toHaveURL(`${BASE}/`);
+  await owner.context.close();
+});
+
+/** Every descendant of a process, from /proc (Linux). */
+function descendants(root: number): number[] {
+  const parent = new Map<number, number>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {}
+  }
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    for (const [child, ppid] of parent) if (ppid === pid) out.push(child), walk(child);
+  };
+  walk(root);
+  return out;
+}
+
+test("the plaintext password is in no environment the launcher started and in no log", async () => {
+  test.skip(process.platform !== "linux", "reads /proc");
+  const read = (pid: number, file: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/${file}`, "latin1");
+    } catch {
+      return undefined;
+    }
+  };
+  const all = descendants(app!.pid!).map((pid) => ({ pid, cmd: read(pid, "cmdline") ?? "", environ: read(pid, "environ") }));
+  // scripts/launch.mjs was handed the plaintext by its caller (the operator); nothing it starts may
+  // hold it: not run-app.ts, not tsx's esbuild helper, not Next.
+  const started = all.filter((p) => !p.cmd.includes("launch.mjs") && !p.cmd.includes("auth-app.ts"));
+  expect(started.some((p) => p.cmd.includes("run-app.ts"))).toBe(true);
+  // Next renames its process ("next-server (v16…)"), which rewrites its cmdline.
+  const next = started.filter((p) => /next-server|next\/dist/.test(p.cmd));
+  expect(next.length).toBeGreaterThan(0);
+  for (const p of started) expect(p.environ, `process ${p.pid} (${p.cmd.replaceAll("\0", " ")})`).not.toContain(AUTH_APP_PASSWORD);
+  for (const p of next) expect(p.environ).toContain("ARBOR_PASSWORD_HASH=scrypt$");
+  expect(logs).toContain("sign-in is on");
+  expect(logs).not.toContain(AUTH_APP_PASSWORD);
 });

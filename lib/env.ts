@@ -54,8 +54,21 @@ const envSchema = z.object({
     .string()
     .transform((s) => (s === "" ? undefined : s))
     .optional(),
-  /** Key material for the session cookie's signature; unset = random per process (a restart signs everyone out). */
+  /**
+   * The password's scrypt hash, `scrypt$N$r$p$salt$hash` (lib/auth/password.ts; `npm run cli --
+   * hash-password` prints one). Turns sign-in on like ARBOR_PASSWORD; the launcher turns
+   * ARBOR_PASSWORD into this before it starts Next, so the plaintext never reaches the app.
+   */
+  ARBOR_PASSWORD_HASH: optionalString,
+  /** Key material for the cookie signatures; unset = a random secret kept in `<data dir>/session-secret` (0600). */
   ARBOR_SESSION_SECRET: optionalString,
+  /** Address the app listens on (scripts/run-app.ts); loopback gives the cookies a per-port name. */
+  ARBOR_HOST: optionalString,
+  /**
+   * Comma-separated IPs / CIDRs of reverse proxies whose X-Forwarded-For is believed
+   * (lib/auth/client-address.ts). Unset: X-Forwarded-For is never believed.
+   */
+  ARBOR_TRUSTED_PROXIES: optionalString,
 });
 
 export type Env = z.infer<typeof envSchema>;

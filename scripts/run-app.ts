@@ -2,17 +2,34 @@
  * `npm run dev` / `npm start`: resolve the database (DATABASE_URL, or the embedded server in
  * .data/postgres), apply migrations, then run `next dev` / `next start` with DATABASE_URL set.
  * Honours PORT (default 3000) and ARBOR_HOST (default 127.0.0.1: Arbor is local by default).
- * A non-loopback ARBOR_HOST needs ARBOR_PASSWORD (lib/auth/bind.ts): it refuses to start without.
+ * A non-loopback ARBOR_HOST needs ARBOR_PASSWORD or ARBOR_PASSWORD_HASH (lib/auth/bind.ts): it
+ * refuses to start without.
+ * Started by scripts/launch.mjs, which passes ARBOR_PASSWORD on stdin (never in this process's environment).
+ * Sign-in: ARBOR_PASSWORD is hashed here (scrypt, salt derived from the session secret so the
+ * cookie key survives restarts) and removed from this process's environment before anything is
+ * started; the database and Next get only ARBOR_PASSWORD_HASH. Next is started with
+ * scripts/peer-address.cjs preloaded (the socket address for the sign-in limiter) and with PORT
+ * and ARBOR_HOST set (the cookie names include the port on loopback).
  * An embedded database it started is supervised (lib/db/embedded-supervisor.ts): if it dies, it
  * is started again on the same socket / port and Next's pools reconnect.
  * On SIGINT/SIGTERM it stops Next, then the embedded database it started.
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { checkBind } from "@/lib/auth/bind";
+import { parseTrustedProxies } from "@/lib/auth/ip";
+import { formatPasswordHash, hashPassword, parsePasswordHash } from "@/lib/auth/password";
+import { sessionSecret } from "@/lib/auth/secret";
+import { passwordSaltFrom } from "@/lib/auth/token";
 import { prepareDatabase } from "@/lib/db/bootstrap";
 import { superviseEmbedded } from "@/lib/db/embedded-supervisor";
 import { env } from "@/lib/env";
+
+function fail(message: string): never {
+  console.error(`arbor: ${message}`);
+  process.exit(2);
+}
 
 const mode = process.argv[2];
 if (mode !== "dev" && mode !== "start") {
@@ -20,11 +37,39 @@ if (mode !== "dev" && mode !== "start") {
   process.exit(2);
 }
 
-const host = process.env.ARBOR_HOST ?? "127.0.0.1";
-const bind = checkBind({ host, password: env.ARBOR_PASSWORD });
-if (!bind.ok) {
-  console.error(`arbor: ${bind.message}`);
-  process.exit(2);
+/** scripts/launch.mjs hands the password over on stdin, so it was never in this process's environment. */
+async function passwordFromStdin(): Promise<string | undefined> {
+  if (process.env.ARBOR_PASSWORD_STDIN !== "1") return undefined;
+  delete process.env.ARBOR_PASSWORD_STDIN;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8") || undefined;
+}
+
+const host = env.ARBOR_HOST ?? "127.0.0.1";
+const plaintext = (await passwordFromStdin()) ?? env.ARBOR_PASSWORD;
+// The plaintext leaves the environment first: nothing started below (PostgreSQL, Next) inherits it.
+delete process.env.ARBOR_PASSWORD;
+env.ARBOR_PASSWORD = undefined;
+if (plaintext !== undefined && env.ARBOR_PASSWORD_HASH !== undefined) fail("set ARBOR_PASSWORD or ARBOR_PASSWORD_HASH, not both");
+const bind = checkBind({ host, password: plaintext ?? env.ARBOR_PASSWORD_HASH });
+if (!bind.ok) fail(bind.message);
+try {
+  parseTrustedProxies(env.ARBOR_TRUSTED_PROXIES);
+} catch (error) {
+  fail(`ARBOR_TRUSTED_PROXIES: ${(error as Error).message}`);
+}
+let passwordHash = env.ARBOR_PASSWORD_HASH;
+if (passwordHash !== undefined) {
+  try {
+    parsePasswordHash(passwordHash);
+  } catch (error) {
+    fail(`ARBOR_PASSWORD_HASH: ${(error as Error).message}`);
+  }
+}
+if (bind.auth) {
+  const secret = sessionSecret(); // ARBOR_SESSION_SECRET, else created once in the data folder (0600)
+  if (plaintext !== undefined) passwordHash = formatPasswordHash(await hashPassword(plaintext, undefined, passwordSaltFrom(secret)));
 }
 
 const started = Date.now();
@@ -38,13 +83,25 @@ console.log(`arbor: database ready on ${where} in ${Date.now() - started} ms${ap
 const supervisor = db.embedded?.owned ? superviseEmbedded({ server: db.embedded }) : undefined;
 
 const port = process.env.PORT ?? "3000";
-if (bind.auth) console.log(`arbor: sign-in is on (ARBOR_PASSWORD)${env.ARBOR_SESSION_SECRET ? "" : "; sessions end when the server restarts (set ARBOR_SESSION_SECRET to keep them)"}`);
+if (bind.auth) {
+  const from = plaintext !== undefined ? "ARBOR_PASSWORD, passed on as its hash" : "ARBOR_PASSWORD_HASH";
+  console.log(`arbor: sign-in is on (${from}); cookie key from ${env.ARBOR_SESSION_SECRET ? "ARBOR_SESSION_SECRET" : "the data folder's session-secret file"}`);
+}
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const child = spawn(process.execPath, [nextBin, mode, "--port", port, "--hostname", host], {
-  stdio: "inherit",
-  // PORT tells the app its own port: the Host check (lib/http/request-guard.ts) accepts loopback names on it only.
-  env: { NEXT_TELEMETRY_DISABLED: "1", ...process.env, DATABASE_URL: db.url, PORT: port },
-});
+const preload = path.join(import.meta.dirname, "peer-address.cjs");
+const childEnv: NodeJS.ProcessEnv = {
+  NEXT_TELEMETRY_DISABLED: "1",
+  ...process.env,
+  DATABASE_URL: db.url,
+  // PORT tells the app its own port: the Host check (lib/http/request-guard.ts) accepts loopback
+  // names on it only, and the cookie names include it.
+  PORT: port,
+  ARBOR_HOST: host,
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require ${JSON.stringify(preload)}`].filter(Boolean).join(" "),
+};
+delete childEnv.ARBOR_PASSWORD;
+if (passwordHash !== undefined) childEnv.ARBOR_PASSWORD_HASH = passwordHash;
+const child = spawn(process.execPath, [nextBin, mode, "--port", port, "--hostname", host], { stdio: "inherit", env: childEnv });
 
 let stopping = false;
 async function shutdown(code: number) {

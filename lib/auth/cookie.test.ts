@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearedSessionCookie, clientKey, isHttps, isSameOrigin, readCookie, SESSION_COOKIE, sessionCookie } from "./cookie";
+import { clearedSessionCookie, cookieName, deviceCookie, isHttps, isSameOrigin, readCookie, SESSION_COOKIE, sessionCookie } from "./cookie";
 
 const req = (url: string, headers: Record<string, string> = {}) => new Request(url, { headers });
 
@@ -32,13 +32,19 @@ describe("the session cookie", () => {
   });
 });
 
-describe("request facts", () => {
-  it("keys clients by the nearest X-Forwarded-For hop", () => {
-    expect(clientKey(req("http://h/", { "x-forwarded-for": "203.0.113.9" }))).toBe("203.0.113.9");
-    expect(clientKey(req("http://h/", { "x-forwarded-for": "1.1.1.1, 198.51.100.2" }))).toBe("198.51.100.2");
-    expect(clientKey(req("http://h/"))).toBe("unknown");
+describe("cookie names", () => {
+  it("end in the port when bound to loopback, so two local instances keep their own", () => {
+    expect(cookieName("arbor_session", { port: 3000, host: "127.0.0.1" })).toBe("arbor_session_3000");
+    expect(cookieName("arbor_session", { port: 3001, host: "localhost" })).toBe("arbor_session_3001");
+    expect(cookieName("arbor_session", { port: 3000, host: "0.0.0.0" })).toBe("arbor_session");
+    expect(cookieName("arbor_session", { port: undefined, host: "127.0.0.1" })).toBe("arbor_session");
   });
+  it("the device cookie lives a year with the session cookie's attributes", () => {
+    expect(deviceCookie("d", { secure: true })).toMatchObject({ name: "arbor_device", httpOnly: true, sameSite: "lax", secure: true, path: "/", maxAge: 31536000 });
+  });
+});
 
+describe("request facts", () => {
   it("tells a cross-site request by its Origin", () => {
     expect(isSameOrigin(req("http://127.0.0.1:3000/api/auth/login", { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" }))).toBe(true);
     expect(isSameOrigin(req("http://127.0.0.1:3000/api/auth/login", { host: "127.0.0.1:3000", origin: "https://evil.example" }))).toBe(false);

@@ -1,12 +1,27 @@
 /**
- * The session cookie and the request facts sign-in needs. Framework-free (plain Request).
- * `arbor_session` is HttpOnly (no script can read it), SameSite=Lax (not sent on cross-site
- * POSTs, which blocks cross-site requests to the API and actions), Path=/, Secure when the
- * request came over https, and lives 7 days.
+ * The cookies and the request facts sign-in needs. Framework-free (plain Request).
+ * - The session cookie (`arbor_session`) is HttpOnly (no script can read it), SameSite=Lax (not
+ *   sent on cross-site POSTs), Path=/, Secure when the request came over https, and lives 7 days.
+ * - The device cookie (`arbor_device`) has the same attributes and lives a year: it marks a
+ *   browser that signed in before, for the limiter (lib/auth/sign-in.ts).
+ * - Bound to loopback, both names end in the port (`arbor_session_3000`): browsers do not keep
+ *   cookies apart by port, so two local instances would otherwise overwrite each other's.
+ *   (For the same reason any other service on 127.0.0.1/localhost can read these cookies.)
  */
+import { env } from "@/lib/env";
+import { isLoopbackHost } from "./bind";
 
 export const SESSION_COOKIE = "arbor_session";
+export const DEVICE_COOKIE = "arbor_device";
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
+export const DEVICE_TTL_SECONDS = 365 * 24 * 60 * 60;
+
+/** `base` or `base_<PORT>` (see the header); the host defaults to 127.0.0.1 as in scripts/run-app.ts. */
+export function cookieName(base: string, { port = env.PORT, host = env.ARBOR_HOST ?? "127.0.0.1" } = {}): string {
+  return port !== undefined && isLoopbackHost(host) ? `${base}_${port}` : base;
+}
+export const sessionCookieName = () => cookieName(SESSION_COOKIE);
+export const deviceCookieName = () => cookieName(DEVICE_COOKIE);
 
 export interface CookieSpec {
   name: string;
@@ -19,7 +34,11 @@ export interface CookieSpec {
 }
 
 export function sessionCookie(value: string, { secure, maxAge = SESSION_TTL_SECONDS }: { secure: boolean; maxAge?: number }): CookieSpec {
-  return { name: SESSION_COOKIE, value, httpOnly: true, sameSite: "lax", secure, path: "/", maxAge };
+  return { name: sessionCookieName(), value, httpOnly: true, sameSite: "lax", secure, path: "/", maxAge };
+}
+
+export function deviceCookie(value: string, { secure }: { secure: boolean }): CookieSpec {
+  return { name: deviceCookieName(), value, httpOnly: true, sameSite: "lax", secure, path: "/", maxAge: DEVICE_TTL_SECONDS };
 }
 
 /** The cookie that clears the session (same attributes, empty, already expired). */
@@ -48,17 +67,6 @@ export function isHttps(request: Request): boolean {
   const forwarded = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
   if (forwarded) return forwarded === "https";
   return new URL(request.url).protocol === "https:";
-}
-
-/**
- * The rate limiter's client key: the last X-Forwarded-For entry (the address the nearest hop
- * saw; Next sets it from the socket when a client sends none), else "unknown". A client talking
- * to Arbor directly can forge it, which is why the limiter also has an overall ceiling.
- */
-export function clientKey(request: Request): string {
-  const forwarded = request.headers.get("x-forwarded-for");
-  const last = forwarded?.split(",").at(-1)?.trim();
-  return last ? last.slice(0, 100) : (request.headers.get("x-real-ip")?.trim().slice(0, 100) ?? "unknown");
 }
 
 /**

@@ -26,10 +26,10 @@ function exportedFunctions(source: string): Map<string, string> {
 const cases = (suffix: string) => files.filter((f) => f.endsWith(suffix) && !isPublic(f));
 
 describe("access checks inside the app", () => {
-  it.each(cases("route.ts"))("app/%s: every handler calls refuseAnonymous(request)", (file) => {
+  it.each(cases("route.ts"))("app/%s: every handler awaits refuseAnonymous(request)", (file) => {
     const fns = exportedFunctions(readFileSync(path.join(appDir, file), "utf8"));
     expect(fns.size).toBeGreaterThan(0);
-    for (const [name, body] of fns) expect(body, `${file} ${name}`).toMatch(/refuseAnonymous\(request\)/);
+    for (const [name, body] of fns) expect(body, `${file} ${name}`).toMatch(/await refuseAnonymous\(request\)/);
   });
 
   it.each(cases("actions.ts"))("app/%s: every action calls requireUser()", (file) => {

@@ -4,33 +4,36 @@
  * every check passes without touching cookies, so local use and tests are unchanged.
  *
  * - actions:  `const auth = await requireUser(); if (!auth.ok) return auth;`
- * - routes:   `const refused = refuseAnonymous(request); if (refused) return refused;`
+ * - routes:   `const refused = await refuseAnonymous(request); if (refused) return refused;`
+ * With sign-in on, each check is a database lookup (lib/auth/sessions.ts), so a signed-out or
+ * revoked cookie stops working on its next request, whatever the proxy let through.
  * - pages:    `await requirePageUser("/sessions/…");` (redirects to /login)
  */
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { LOGIN_PATH, SIGN_IN_REQUIRED, safeNextPath } from "./access";
-import { readCookie, SESSION_COOKIE } from "./cookie";
-import { type AuthUser, authEnabled, OWNER, userFromToken } from "./state";
+import { readCookie, sessionCookieName } from "./cookie";
+import { userFromToken } from "./sessions";
+import { type AuthUser, authEnabled, OWNER } from "./state";
 
 export type { AuthUser } from "./state";
 
 /** The signed-in user of a plain Request (route handlers), or null. */
-export function requestUser(request: Request): AuthUser | null {
+export async function requestUser(request: Request): Promise<AuthUser | null> {
   if (!authEnabled()) return OWNER;
-  return userFromToken(readCookie(request.headers.get("cookie"), SESSION_COOKIE));
+  return userFromToken(readCookie(request.headers.get("cookie"), sessionCookieName()));
 }
 
 /** For route handlers: a 401 JSON response for an anonymous request, else undefined. */
-export function refuseAnonymous(request: Request): Response | undefined {
-  if (requestUser(request)) return undefined;
+export async function refuseAnonymous(request: Request): Promise<Response | undefined> {
+  if (await requestUser(request)) return undefined;
   return Response.json({ error: SIGN_IN_REQUIRED, code: "unauthorized" }, { status: 401, headers: { "cache-control": "no-store" } });
 }
 
 /** For server components and actions: the signed-in user, or null. */
 export async function currentUser(): Promise<AuthUser | null> {
   if (!authEnabled()) return OWNER;
-  return userFromToken((await cookies()).get(SESSION_COOKIE)?.value);
+  return userFromToken((await cookies()).get(sessionCookieName())?.value);
 }
 
 /** For server actions (conventions rule 3): the user, or the `forbidden` result to return as is. */

@@ -25,3 +25,18 @@ describe("scrypt password hashing", () => {
     expect(await verifyPassword("café", stored)).toBe(false);
   });
 });
+
+describe("ARBOR_PASSWORD_HASH text form", () => {
+  it("round-trips and verifies", async () => {
+    const { formatPasswordHash, parsePasswordHash } = await import("./password");
+    const text = formatPasswordHash(await hashPassword("pw"));
+    expect(text).toMatch(/^scrypt\$32768\$8\$1\$[\w-]+\$[\w-]+$/);
+    expect(await verifyPassword("pw", parsePasswordHash(text))).toBe(true);
+  });
+  it("refuses a malformed value, saying what is expected", async () => {
+    const { parsePasswordHash } = await import("./password");
+    expect(() => parsePasswordHash("pw")).toThrow("expected scrypt$N$r$p$salt$hash");
+    expect(() => parsePasswordHash("scrypt$1000$8$1$c2FsdHNhbHQ$aGFzaA")).toThrow("scrypt parameters out of range");
+    expect(() => parsePasswordHash("scrypt$32768$8$1$c2FsdHNhbHQ$aGFzaA")).toThrow("exactly 32");
+  });
+});

@@ -1,70 +1,65 @@
 /**
- * Sliding-window limiter for failed sign-ins, in memory.
- * Contract: a client (keyed by IP) may fail `perClient` times within `windowMs`; after that
- * `check` refuses until its oldest failure leaves the window and says after how many seconds.
- * A ceiling over all clients (`overall`) bounds guessing even when the client key is forged
- * (X-Forwarded-For is client-controlled when no reverse proxy sets it). Refused attempts are
- * not checked at all, so they reveal nothing. Pure: the clock is an argument.
+ * The sign-in limiter: exponential back-off per bucket, in memory. Pure: the clock is an argument.
+ * Contract:
+ * - `reserve` counts an attempt BEFORE the password is checked, so a burst of parallel
+ *   attempts is limited as it arrives, not after its scrypt checks finish.
+ * - A bucket's first `free` attempts run at once. From then on each attempt locks the bucket for
+ *   `baseMs × 2^(attempts − free)`, capped at `maxMs`; a locked bucket refuses without checking
+ *   anything and says after how many seconds to come back.
+ * - `succeeded` gives the attempt back; with `forget` it clears the bucket (a device's own
+ *   bucket: lib/auth/sign-in.ts). A bucket idle for `idleMs` is forgotten.
+ * - There is no ceiling over all buckets: strangers can only fill their own (the owner's browser
+ *   has its own, keyed by its device cookie).
+ * - At most `maxBuckets` are kept; the least recently used go first.
  */
 
-export type LimitCheck = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+export type Reservation = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
-  check(key: string, now: number): LimitCheck;
-  recordFailure(key: string, now: number): void;
-  /** A successful sign-in forgets the client's failures. */
-  reset(key: string): void;
+  reserve(key: string, now: number): Reservation;
+  succeeded(key: string, options?: { forget?: boolean }): void;
 }
 
 export interface RateLimitOptions {
-  perClient: number;
-  overall: number;
-  windowMs: number;
-  /** At most this many clients are tracked; the stalest are dropped first. */
-  maxClients?: number;
+  free: number;
+  baseMs: number;
+  maxMs: number;
+  idleMs: number;
+  maxBuckets?: number;
 }
 
-const OVERALL = "\u0000all";
+interface Bucket {
+  attempts: number;
+  lockedUntil: number;
+  lastAt: number;
+}
 
-export function createRateLimiter({ perClient, overall, windowMs, maxClients = 10_000 }: RateLimitOptions): RateLimiter {
-  const failures = new Map<string, number[]>();
-
-  const recent = (key: string, now: number): number[] => {
-    const list = failures.get(key);
-    if (!list) return [];
-    while (list.length > 0 && list[0]! <= now - windowMs) list.shift();
-    if (list.length === 0) failures.delete(key);
-    return list;
-  };
-
-  const refusal = (list: number[], limit: number, now: number): LimitCheck | undefined => {
-    if (list.length < limit) return undefined;
-    // The attempt is allowed again once enough failures have left the window.
-    const freedAt = list[list.length - limit]! + windowMs;
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freedAt - now) / 1000)) };
-  };
+export function createRateLimiter({ free, baseMs, maxMs, idleMs, maxBuckets = 10_000 }: RateLimitOptions): RateLimiter {
+  const buckets = new Map<string, Bucket>();
 
   return {
-    check(key, now) {
-      return refusal(recent(key, now), perClient, now) ?? refusal(recent(OVERALL, now), overall, now) ?? { allowed: true };
+    reserve(key, now) {
+      let b = buckets.get(key);
+      if (b && now - Math.max(b.lastAt, b.lockedUntil) >= idleMs) b = undefined;
+      b ??= { attempts: 0, lockedUntil: 0, lastAt: now };
+      buckets.delete(key);
+      buckets.set(key, b); // re-inserted: Map order is least recently used first
+      if (buckets.size > maxBuckets) buckets.delete(buckets.keys().next().value as string);
+      if (now < b.lockedUntil) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((b.lockedUntil - now) / 1000)) };
+      b.attempts += 1;
+      b.lastAt = now;
+      if (b.attempts >= free) b.lockedUntil = now + Math.min(maxMs, baseMs * 2 ** Math.min(30, b.attempts - free));
+      return { allowed: true };
     },
-    recordFailure(key, now) {
-      for (const k of [key, OVERALL]) {
-        const list = recent(k, now);
-        list.push(now);
-        failures.delete(k);
-        failures.set(k, list); // re-inserted: Map order is least recently failed first
+    succeeded(key, { forget = false } = {}) {
+      const b = buckets.get(key);
+      if (!b) return;
+      if (forget) {
+        buckets.delete(key);
+        return;
       }
-      if (failures.size > maxClients + 1) {
-        for (const stalest of failures.keys()) {
-          if (stalest === OVERALL) continue;
-          failures.delete(stalest);
-          break;
-        }
-      }
-    },
-    reset(key) {
-      failures.delete(key);
+      b.attempts = Math.max(0, b.attempts - 1);
+      if (b.attempts < free) b.lockedUntil = 0;
     },
   };
 }

@@ -1,10 +1,20 @@
 /**
- * The sign-in decision behind POST /api/auth/login: rate limit first (a refused attempt never
- * reaches the password check), then scrypt verification; a failure is counted, a success
- * forgets the client's failures and issues a session token.
+ * The sign-in decision behind POST /api/auth/login.
+ * 1. Pick the limiter bucket: a valid device cookie (a browser that signed in here before) gets
+ *    its own, keyed by the device id; every other attempt shares the bucket of its client address
+ *    (lib/auth/client-address.ts). So strangers on the owner's address (on a local tool, every
+ *    process is 127.0.0.1) only slow down each other and brand-new browsers, never the owner's
+ *    known browser.
+ * 2. Reserve an attempt (counted before the check: parallel bursts are limited as they arrive).
+ * 3. Check the password (scrypt). A success gives the attempt back (a device bucket is cleared),
+ *    stores a session and, for a browser without one, issues a device cookie.
  */
+import { UNKNOWN_ADDRESS } from "./client-address";
+import { addressBucket } from "./ip";
 import { verifyPassword } from "./password";
-import { issueSession, loginLimiter, passwordHash } from "./state";
+import { issueSession } from "./sessions";
+import { authKeys, loginLimiter } from "./state";
+import { signDeviceToken, verifyDeviceToken } from "./token";
 
 export const WRONG_PASSWORD = "Wrong password";
 
@@ -13,19 +23,36 @@ export function tooManyAttemptsMessage(seconds: number): string {
 }
 
 export type SignInResult =
-  | { ok: true; token: string; expiresAt: number }
+  | { ok: true; token: string; expiresAt: number; deviceToken: string | undefined }
   | { ok: false; status: 401; error: string }
   | { ok: false; status: 429; error: string; retryAfterSeconds: number };
 
-export async function signIn({ password, client, now = Date.now() }: { password: string; client: string; now?: number }): Promise<SignInResult> {
+export interface SignInRequest {
+  password: string;
+  /** The client address (lib/auth/client-address.ts). */
+  address: string;
+  /** The device cookie's value, if the browser sent one. */
+  deviceToken: string | undefined;
+  userAgent: string | null;
+  now?: number;
+}
+
+/** The limiter bucket of an attempt (see the header). */
+export async function signInBucket({ address, deviceToken }: Pick<SignInRequest, "address" | "deviceToken">): Promise<{ key: string; deviceId?: string }> {
+  const deviceId = verifyDeviceToken(deviceToken, (await authKeys()).deviceKey);
+  return deviceId ? { key: `device:${deviceId}`, deviceId } : { key: `address:${addressBucket(address)}` };
+}
+
+export async function signIn({ password, address, deviceToken, userAgent, now = Date.now() }: SignInRequest): Promise<SignInResult> {
+  const keys = await authKeys();
+  const bucket = await signInBucket({ address, deviceToken });
   const limiter = loginLimiter();
-  const limit = limiter.check(client, now);
-  if (!limit.allowed) return { ok: false, status: 429, error: tooManyAttemptsMessage(limit.retryAfterSeconds), retryAfterSeconds: limit.retryAfterSeconds };
-  if (!(await verifyPassword(password, await passwordHash()))) {
-    limiter.recordFailure(client, now);
-    return { ok: false, status: 401, error: WRONG_PASSWORD };
+  const reserved = limiter.reserve(bucket.key, now);
+  if (!reserved.allowed) {
+    return { ok: false, status: 429, error: tooManyAttemptsMessage(reserved.retryAfterSeconds), retryAfterSeconds: reserved.retryAfterSeconds };
   }
-  limiter.reset(client);
-  const { token, session } = issueSession(now);
-  return { ok: true, token, expiresAt: session.expiresAt };
+  if (!(await verifyPassword(password, keys.hash))) return { ok: false, status: 401, error: WRONG_PASSWORD };
+  limiter.succeeded(bucket.key, { forget: bucket.deviceId !== undefined });
+  const session = await issueSession({ userAgent, clientAddress: address === UNKNOWN_ADDRESS ? null : address, now });
+  return { ok: true, ...session, deviceToken: bucket.deviceId ? undefined : signDeviceToken(keys.deviceKey).token };
 }

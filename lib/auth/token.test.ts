@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { sessionKeyFrom, signSessionToken, verifySessionToken } from "./token";
+import { deviceKeyFrom, keyIdOf, passwordSaltFrom, sessionKeyFrom, signDeviceToken, signSessionToken, tokenHash, verifyDeviceToken, verifySessionToken } from "./token";
 
 const key = randomBytes(32);
 const now = 1_700_000_000_000;
@@ -33,11 +33,32 @@ describe("session tokens", () => {
     }
   });
 
-  it("derive a stable key from ARBOR_SESSION_SECRET, else a random one", () => {
-    expect(sessionKeyFrom("s3cret").equals(sessionKeyFrom("s3cret"))).toBe(true);
-    expect(sessionKeyFrom("s3cret").equals(sessionKeyFrom("other"))).toBe(false);
-    expect(sessionKeyFrom(undefined).equals(sessionKeyFrom(undefined))).toBe(false);
-    const { token } = signSessionToken({ key: sessionKeyFrom("s3cret"), now, ttlMs });
-    expect(verifySessionToken(token, { key: sessionKeyFrom("s3cret"), now }).ok).toBe(true);
+  it("are signed with a key from the secret AND the password hash: a new password ends every cookie", () => {
+    expect(sessionKeyFrom("s3cret", "scrypt$a").equals(sessionKeyFrom("s3cret", "scrypt$a"))).toBe(true);
+    expect(sessionKeyFrom("s3cret", "scrypt$a").equals(sessionKeyFrom("other", "scrypt$a"))).toBe(false);
+    expect(sessionKeyFrom("s3cret", "scrypt$a").equals(sessionKeyFrom("s3cret", "scrypt$b"))).toBe(false);
+    const { token } = signSessionToken({ key: sessionKeyFrom("s3cret", "scrypt$a"), now, ttlMs });
+    expect(verifySessionToken(token, { key: sessionKeyFrom("s3cret", "scrypt$a"), now }).ok).toBe(true);
+    expect(verifySessionToken(token, { key: sessionKeyFrom("s3cret", "scrypt$b"), now })).toEqual({ ok: false, reason: "bad_signature" });
+    expect(keyIdOf(sessionKeyFrom("s3cret", "scrypt$a"))).toMatch(/^[0-9a-f]{16}$/);
+    expect(passwordSaltFrom("s3cret").equals(passwordSaltFrom("s3cret"))).toBe(true);
+    expect(passwordSaltFrom("s3cret").equals(passwordSaltFrom("other"))).toBe(false);
+  });
+
+  it("are stored as a hash only", () => {
+    const { session } = signSessionToken({ key, now, ttlMs });
+    expect(tokenHash(session.id)).toMatch(/^[0-9a-f]{64}$/);
+    expect(tokenHash(session.id)).not.toContain(session.id);
+  });
+});
+
+describe("device tokens", () => {
+  it("verify under their key only, and resist tampering", () => {
+    const dk = deviceKeyFrom("s3cret");
+    const { token, id } = signDeviceToken(dk);
+    expect(verifyDeviceToken(token, dk)).toBe(id);
+    expect(verifyDeviceToken(token, deviceKeyFrom("other"))).toBeUndefined();
+    expect(verifyDeviceToken(`${token.slice(0, -2)}AA`, dk)).toBeUndefined();
+    for (const bad of [undefined, "", "d1.x.y", "v1.1.aaaaaaaaaaaaaaaaaaaaaa.sig", "a".repeat(500)]) expect(verifyDeviceToken(bad, dk)).toBeUndefined();
   });
 });

@@ -19,7 +19,7 @@ import { refuseAnonymous } from "@/lib/auth/guard";
 export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const body = await parseJsonBody(request, chatBodySchema);
   if (!body.ok) return body.response;

@@ -115,7 +115,7 @@ function doneEvent(r: ImportResult): ImportEvent {
 export async function POST(request: Request) {
   const foreign = refuseForeign(request);
   if (foreign) return foreign;
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const parsed = paramsSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return json(400, parsed.error.issues[0]?.message ?? "Bad parameters");

@@ -10,7 +10,7 @@ import { refuseAnonymous } from "@/lib/auth/guard";
 export const dynamic = "force-dynamic";
 
 export async function GET(request: Request): Promise<Response> {
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const registry = chatRegistry();
   const models = (await registry.ensureModels()).map((m) => ({

@@ -19,7 +19,7 @@ const paramsSchema = z.object({
 });
 
 export async function GET(request: Request) {
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const parsed = paramsSchema.safeParse(params);

@@ -9,7 +9,8 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { LOGIN_PATH, safeNextPath } from "@/lib/auth/access";
-import { clientKey, isHttps, isSameOrigin, SESSION_TTL_SECONDS, sessionCookie } from "@/lib/auth/cookie";
+import { clientAddress } from "@/lib/auth/client-address";
+import { deviceCookie, deviceCookieName, isHttps, isSameOrigin, readCookie, SESSION_TTL_SECONDS, sessionCookie } from "@/lib/auth/cookie";
 import { signIn } from "@/lib/auth/sign-in";
 import { authEnabled } from "@/lib/auth/state";
 
@@ -63,7 +64,13 @@ export async function POST(request: Request): Promise<Response> {
   const back = (params: Record<string, string>) => seeOther(`${LOGIN_PATH}?${new URLSearchParams({ ...params, ...(next !== "/" ? { next } : {}) })}`);
   if (!parsed.success) return isForm ? back({ error: "empty" }) : json(400, { error: parsed.error.issues[0]?.message ?? "Bad request" });
 
-  const result = await signIn({ password: parsed.data.password, client: clientKey(request) });
+  const address = clientAddress(request);
+  const result = await signIn({
+    password: parsed.data.password,
+    address,
+    deviceToken: readCookie(request.headers.get("cookie"), deviceCookieName()),
+    userAgent: request.headers.get("user-agent"),
+  });
   if (!result.ok) {
     if (result.status === 429) {
       const retry = String(result.retryAfterSeconds);
@@ -74,5 +81,6 @@ export async function POST(request: Request): Promise<Response> {
   }
   const response = isForm ? seeOther(next) : json(200, { ok: true, next });
   response.cookies.set(sessionCookie(result.token, { secure: isHttps(request), maxAge: SESSION_TTL_SECONDS }));
+  if (result.deviceToken) response.cookies.set(deviceCookie(result.deviceToken, { secure: isHttps(request) }));
   return response;
 }

@@ -1,18 +1,19 @@
 /**
  * POST /api/auth/logout — sign out (public, so an expired session can still clear its cookie).
- * Revokes the session in memory and clears the cookie. A form post (the header's "Sign out")
+ * Deletes the session's row (so the cookie stays dead after a restart) and clears the cookie. A form post (the header's "Sign out")
  * gets a 303 to /login; other requests 200 `{ ok: true }`. 403 for a cross-site request.
  */
 import { NextResponse } from "next/server";
 import { LOGIN_PATH } from "@/lib/auth/access";
-import { clearedSessionCookie, isHttps, isSameOrigin, readCookie, SESSION_COOKIE } from "@/lib/auth/cookie";
-import { authEnabled, revokeToken } from "@/lib/auth/state";
+import { clearedSessionCookie, isHttps, isSameOrigin, readCookie, sessionCookieName } from "@/lib/auth/cookie";
+import { endSession } from "@/lib/auth/sessions";
+import { authEnabled } from "@/lib/auth/state";
 
 export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
   if (!isSameOrigin(request)) return NextResponse.json({ error: "Cross-site sign-out refused" }, { status: 403 });
-  if (authEnabled()) revokeToken(readCookie(request.headers.get("cookie"), SESSION_COOKIE));
+  if (authEnabled()) await endSession(readCookie(request.headers.get("cookie"), sessionCookieName()));
   const isForm = /^application\/x-www-form-urlencoded|^multipart\/form-data/i.test(request.headers.get("content-type") ?? "");
   const response = isForm
     ? new NextResponse(null, { status: 303, headers: { location: authEnabled() ? LOGIN_PATH : "/", "cache-control": "no-store" } })

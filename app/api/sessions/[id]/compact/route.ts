@@ -40,7 +40,7 @@ const focusSchema = z
 const compactBodySchema = z.object({ focus: focusSchema }).strict().optional();
 
 export async function GET(request: Request, ctx: Ctx): Promise<Response> {
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const session = await sessionIdOf(ctx);
   if (!session.ok) return session.response;
@@ -50,7 +50,7 @@ export async function GET(request: Request, ctx: Ctx): Promise<Response> {
 }
 
 export async function POST(request: Request, ctx: Ctx): Promise<Response> {
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const session = await sessionIdOf(ctx);
   if (!session.ok) return session.response;

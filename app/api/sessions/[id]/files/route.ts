@@ -30,7 +30,7 @@ const NO_STORE = { "cache-control": "no-store" };
 export async function GET(request: Request, ctx: Ctx) {
   const foreign = refuseForeign(request);
   if (foreign) return foreign;
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const id = await parseSessionId(ctx);
   if (!id.ok) return id.response;
@@ -51,7 +51,7 @@ function tooLarge(): Response {
 export async function POST(request: Request, ctx: Ctx) {
   const foreign = refuseForeign(request);
   if (foreign) return foreign;
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const id = await parseSessionId(ctx);
   if (!id.ok) return id.response;

@@ -35,7 +35,7 @@ const navigateBodySchema = z
   .strict();
 
 export async function POST(request: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const params = sessionParamsSchema.safeParse(await ctx.params);
   if (!params.success) return jsonError(400, describeIssues(params.error), "invalid_input");

@@ -25,7 +25,7 @@ function contentType(mimeType: string): string {
 }
 
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const id = await parseSessionId(ctx);
   if (!id.ok) return id.response;
