@@ -203,7 +203,11 @@ function descendants(root: number): number[] {
   }
   const out: number[] = [];
   const walk = (pid: number) => {
-    for (const [child, ppid] of parent) if (ppid === pid) out.push(child), walk(child);
+    for (const [child, ppid] of parent) {
+      if (ppid !== pid) continue;
+      out.push(child);
+      walk(child);
+    }
   };
   walk(root);
   return out;
