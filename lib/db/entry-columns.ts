@@ -161,7 +161,14 @@ function rawModel(entry: Loose): string | undefined {
 
 /** Sanitizes `entry` (spec §1.9) and derives the row's columns from the sanitized copy. */
 export function toEntryRow(entry: SessionEntry): EntryRow {
-  const data = sanitizeForPersist(entry);
+  return rowOfSanitized(sanitizeForPersist(entry));
+}
+
+/**
+ * The row of an entry that sanitizing would not change (the caller proved it: the import's
+ * storableLine), used as it is: saves the deep copy. Else use toEntryRow.
+ */
+export function rowOfSanitized(data: SessionEntry): EntryRow {
   const loose = data as Loose;
   const text = cap(entryText(loose));
   const message = loose.message;
