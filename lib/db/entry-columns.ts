@@ -164,7 +164,14 @@ function rawModel(entry: Loose): string | undefined {
  * (optional) counts the strings the sanitizing cut.
  */
 export function toEntryRow(entry: SessionEntry, cuts?: PersistCuts): EntryRow {
-  const data = sanitizeForPersist(entry, cuts);
+  return rowOfSanitized(sanitizeForPersist(entry, cuts));
+}
+
+/**
+ * The row of an entry that sanitizing would not change (the caller proved it: the import's
+ * storableLine), used as it is: saves the deep copy. Else use toEntryRow.
+ */
+export function rowOfSanitized(data: SessionEntry): EntryRow {
   const loose = data as Loose;
   const text = cap(entryText(loose));
   const message = loose.message;

@@ -6,7 +6,8 @@ import "server-only";
  * - Streams the source line by line (LineReader): memory is bounded by the batch, not the file.
  *   Each line is parsed leniently (spec §1.8): blank lines are ignored, lines that are not a JSON
  *   object are skipped and reported as `{ line, reason }`. Entries are migrated on the fly
- *   (createStreamMigrator, spec §1.7) and inserted in batches of `batchSize` (or ~8 MB).
+ *   (createStreamMigrator, spec §1.7) and streamed to the server through ONE binary COPY
+ *   (entry-load.ts), handed over (and progress reported) every `batchSize` entries or ~8 MB.
  * - Everything happens in ONE transaction (on a dedicated connection: withBulkTransaction): any
  *   error, or an abort through `signal`, rolls it back and leaves no session and no entries.
  *   Errors are ImportError / LimitError with a message that names the file (and line / field
@@ -35,8 +36,9 @@ import { generateSessionId } from "@/lib/session/ids";
 import { parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
 import { createStreamMigrator, type StreamMigrator } from "@/lib/session/migrate-stream";
 import type { SessionHeader } from "@/lib/session/types";
-import type { PersistCuts } from "@/lib/session/sanitize";
-import { toEntryRow } from "./entry-columns";
+import { MAX_PERSIST_CHARS, type PersistCuts } from "@/lib/session/sanitize";
+import { rowOfSanitized, toEntryRow } from "./entry-columns";
+import { EntryLoader } from "./entry-load";
 import { DATABASE_UNAVAILABLE_MESSAGE, formatBytes, ImportError, isDatabaseUnavailable, LimitError, SessionExistsError } from "./errors";
 import {
   checkVersion,
@@ -60,7 +62,7 @@ import {
 } from "@/lib/import-limits";
 import { findSessionMeta } from "./store-read";
 import { finishSessionRow, insertSessionRow } from "./store-session";
-import { analyzeAfterBulkWrite, applyLabels, insertEntryRows, type Sql, withBulkTransaction } from "./store-sql";
+import { analyzeAfterBulkWrite, applyLabels, type BulkSql, withBulkTransaction } from "./store-sql";
 
 export { DEFAULT_IMPORT_TIME_BUDGET_MS, DEFAULT_MAX_BLANK_LINES, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_SKIPPED_LINES };
 export type { TruncatedEntry };
@@ -119,15 +121,29 @@ interface Plan {
   opts: ImportOptions;
 }
 
-async function flush(sql: Sql, sessionId: string, state: ImportState, plan: Plan, reader: LineReader): Promise<void> {
+/** Hands the rows encoded since the last flush to the COPY, then reports progress. */
+async function flush(loader: EntryLoader, state: ImportState, plan: Plan, reader: LineReader): Promise<void> {
   if (state.batch.length === 0) return;
-  await insertEntryRows(sql, { sessionId, rows: state.batch, firstSeq: state.count - state.batch.length });
+  await loader.flush();
   state.batch = [];
   state.batchBytes = 0;
   plan.opts.onProgress?.({ bytes: reader.bytesRead, entries: state.count, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
 }
 
-async function importEntries(sql: Sql, lines: Lines, reader: LineReader, plan: Plan, state: ImportState, sessionId: string): Promise<void> {
+/**
+ * The line itself as the entry's JSON when storing it is the same as storing toPgJson of the
+ * sanitized entry: the entry is not migrated, sanitizing cannot change it (no line is longer
+ * than MAX_PERSIST_CHARS, so no string is; neither dropped key occurs), and it has no `\u`
+ * escape (U+0000 and lone surrogates need toPgJson's replacement; a key could hide behind one).
+ * Saves re-serialising every entry. Else undefined.
+ */
+function storableLine(text: string, migrated: boolean): string | undefined {
+  if (migrated || text.length > MAX_PERSIST_CHARS) return undefined;
+  if (text.includes("\\u") || text.includes("partialJson") || text.includes("jsonlEvents")) return undefined;
+  return text;
+}
+
+async function importEntries(loader: EntryLoader, lines: Lines, reader: LineReader, plan: Plan, state: ImportState): Promise<void> {
   const { file, migrator } = plan;
   for await (const line of lines) {
     const { text, number } = line;
@@ -149,15 +165,37 @@ async function importEntries(sql: Sql, lines: Lines, reader: LineReader, plan: P
         message: `${file}:${number}: duplicate entry id ${entry.id} (first used on line ${first})`,
       });
     }
-    const cuts: PersistCuts = { strings: 0, charsRemoved: 0, longest: 0 };
-    const row = toEntryRow(entry, cuts);
-    state.noteCuts(number, row.id, cuts);
+    // A line sanitizing cannot change is stored as the file wrote it (no cuts to report); any
+    // other entry is sanitized, and what the sanitizing cut is reported.
+    const json = storableLine(text, migrator.changed);
+    let row: ReturnType<typeof toEntryRow>;
+    if (json === undefined) {
+      const cuts: PersistCuts = { strings: 0, charsRemoved: 0, longest: 0 };
+      row = toEntryRow(entry, cuts);
+      state.noteCuts(number, row.id, cuts);
+    } else {
+      row = rowOfSanitized(entry);
+    }
+    loader.add(row, state.count, json);
     state.count += 1;
     state.add(row, text.length);
     state.firstLine.set(entry.id, number);
-    if (state.batch.length >= plan.batchSize || state.batchBytes >= BATCH_BYTES) await flush(sql, sessionId, state, plan, reader);
+    if (state.batch.length >= plan.batchSize || state.batchBytes >= BATCH_BYTES) await flush(loader, state, plan, reader);
   }
-  await flush(sql, sessionId, state, plan, reader);
+  await flush(loader, state, plan, reader);
+}
+
+/** All entries through one COPY; any failure aborts it (the transaction then rolls back). */
+async function loadEntries(sql: BulkSql, lines: Lines, reader: LineReader, plan: Plan, state: ImportState, sessionId: string): Promise<void> {
+  const loader = EntryLoader.open(sql, sessionId);
+  try {
+    await importEntries(loader, lines, reader, plan, state);
+    plan.opts.signal?.throwIfAborted();
+    await loader.finish();
+  } catch (error) {
+    loader.abort(error);
+    throw error;
+  }
 }
 
 function leafOf(plan: Plan, state: ImportState): string | null {
@@ -183,7 +221,7 @@ async function sizeOfPath(file: string, source: string, maxBytes: number): Promi
 
 /** Inside the transaction: the session row, every entry, then the session's bookkeeping. */
 async function writeSession(
-  sql: Sql,
+  sql: BulkSql,
   ctx: { plan: Plan; state: ImportState; lines: Lines; reader: LineReader; header: SessionHeader; sessionId: string; givenTitle?: string },
 ): Promise<{ leafId: string | null; title: string | null }> {
   const { plan, state, header, sessionId, givenTitle } = ctx;
@@ -191,8 +229,7 @@ async function writeSession(
   const storedHeader: SessionHeader = { ...header, id: sessionId, ...(givenTitle ? { title: givenTitle } : {}) };
   await insertSessionRow(sql, { header: storedHeader, sourceFileName: plan.file, ...(Number.isNaN(created) ? {} : { createdAt: new Date(created) }) });
   plan.opts.onProgress?.({ bytes: ctx.reader.bytesRead, entries: 0, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
-  await importEntries(sql, ctx.lines, ctx.reader, plan, state, sessionId);
-  plan.opts.signal?.throwIfAborted();
+  await loadEntries(sql, ctx.lines, ctx.reader, plan, state, sessionId);
 
   const leafId = leafOf(plan, state);
   const derived = givenTitle ?? normalizeTitle(header.title) ?? state.sessionInfoName ?? state.firstUserText;

@@ -9,7 +9,9 @@ import "server-only";
  * parameter expanded by `jsonb_to_recordset`, so a batch of 1000 entries is one round trip
  * and one parse on the server, and no statement ever has thousands of bind parameters.
  */
+import type { Writable } from "node:stream";
 import pg from "pg";
+import { from as copyFromStdin } from "pg-copy-streams";
 import type { Prisma } from "@/generated/prisma/client";
 import type { LabelEntry, SessionEntry } from "@/lib/session/types";
 import { databaseUrl, getDb } from "./client";
@@ -22,6 +24,12 @@ export type Tx = Prisma.TransactionClient;
 /** A connection inside a transaction: `$1`-style SQL text and parameters, rows back. */
 export interface Sql {
   query<T>(text: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+/** The Sql of withBulkTransaction, which can also stream a `COPY … FROM STDIN` (lib/db/entry-load.ts). */
+export interface BulkSql extends Sql {
+  /** Starts `text` (a COPY … FROM STDIN); write the data, then end the stream. */
+  copyFrom(text: string): Writable;
 }
 
 /** The Sql of a Prisma interactive transaction. */
@@ -40,7 +48,7 @@ export function withTransaction<T>(fn: (tx: Tx) => Promise<T>, opts: { timeoutMs
  * ring buffer, even with logging off, so 100 batch payloads of ~1 MB each would stay in
  * memory; this connection keeps nothing. No timeout: an import may stream for minutes.
  */
-export async function withBulkTransaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+export async function withBulkTransaction<T>(fn: (sql: BulkSql) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl() });
   // A dropped connection also fails the pending query, which is what reports it; without a
   // listener the 'error' event would crash the process (e.g. the Next server).
@@ -48,8 +56,10 @@ export async function withBulkTransaction<T>(fn: (sql: Sql) => Promise<T>): Prom
   // Only this client's own failures are mapped: `fn` also reads other streams (an upload).
   const driver = <R>(p: Promise<R>) => p.catch((error: unknown) => Promise.reject(toDatabaseError(error, { fromDriver: true })));
   await driver(client.connect());
-  const sql: Sql = {
+  const sql: BulkSql = {
     query: async <T>(text: string, params: readonly unknown[] = []) => (await driver(client.query(text, [...params]))).rows as T[],
+    // The stream's own errors are mapped by its user (EntryLoader), like `driver` does here.
+    copyFrom: (text: string) => client.query(copyFromStdin(text)),
   };
   try {
     await driver(client.query("BEGIN"));

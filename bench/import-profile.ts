@@ -1,0 +1,176 @@
+/**
+ * Where an import's time goes (not part of `npm run bench`): each stage of lib/db/import.ts
+ * timed on its own, on the bench's 100k-entry session (or `--n N`).
+ *
+ *   tsx --conditions=react-server bench/import-profile.ts [--n 100000] [--only js|db]
+ *
+ * JS stages are cumulative (read + parse, + migrate + columns, + serialisation). Database
+ * stages load the prepared rows into scratch copies of `entries` (CREATE TABLE … LIKE), one
+ * transaction each, rolled back, so only the server's share is timed: the current
+ * jsonb_to_recordset insert, COPY, and each with / without the full-text column and its index.
+ * `--variants 0,4` runs only those database stages (by index, see `variants`).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
+import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import { toEntryRow, type EntryRow } from "@/lib/db/entry-columns";
+import { ENTRY_COPY_COLUMNS, EntryCopyEncoder } from "@/lib/db/entry-copy";
+import { LineReader } from "@/lib/db/line-reader";
+import { toPgJson } from "@/lib/db/pg-json";
+import { parseJsonlLine } from "@/lib/session/jsonl";
+import { createStreamMigrator } from "@/lib/session/migrate-stream";
+import type { SessionHeader } from "@/lib/session/types";
+import { benchSession } from "./lib/sessions";
+
+const args = process.argv.slice(2);
+const arg = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const n = Number(arg("n") ?? 100_000);
+const only = arg("only");
+const BATCH = 1000;
+
+async function timed(name: string, fn: () => Promise<unknown>, base?: number): Promise<number> {
+  const t = performance.now();
+  await fn();
+  const ms = performance.now() - t;
+  console.log(`${name.padEnd(58)} ${ms.toFixed(0).padStart(7)} ms${base ? `  (${(ms / base).toFixed(2)}× read + parse)` : ""}`);
+  return ms;
+}
+
+async function* objects(file: string): AsyncGenerator<Record<string, unknown>> {
+  const reader = new LineReader({ source: file, file, maxBytes: Number.POSITIVE_INFINITY, maxLineLength: 2 ** 26 });
+  for await (const line of reader.lines()) {
+    const { value } = parseJsonlLine(line.text, line.number);
+    if (value) yield value;
+  }
+}
+
+async function rowsOf(file: string, each: (row: EntryRow) => void): Promise<void> {
+  let migrate: ((e: Record<string, unknown>) => unknown) | undefined;
+  const seen = new Map<string, number>();
+  for await (const value of objects(file)) {
+    if (!migrate) {
+      migrate = createStreamMigrator(value as unknown as SessionHeader).migrate;
+      continue;
+    }
+    const row = toEntryRow(migrate(value) as never);
+    seen.set(row.id, seen.size);
+    each(row);
+  }
+}
+
+async function jsStages(file: string): Promise<void> {
+  const base = await timed("read + parseJsonlLine", async () => {
+    for await (const _ of objects(file));
+  });
+  await timed("+ migrate + toEntryRow (sanitize, columns)", () => rowsOf(file, () => undefined), base);
+  await timed("+ batch JSON payload (toPgJson, today)", async () => {
+    let batch: unknown[] = [];
+    await rowsOf(file, (r) => {
+      batch.push({ id: r.id, parent_id: r.parentId, type: r.type, ts: r.timestamp, seq: 0, data: r.data, role: r.role, tokens: r.tokens, text: r.text });
+      if (batch.length < BATCH) return;
+      toPgJson(batch);
+      batch = [];
+    });
+  }, base);
+  await timed("+ binary COPY encoding (EntryCopyEncoder)", async () => {
+    const enc = new EntryCopyEncoder();
+    let seq = 0;
+    await rowsOf(file, (r) => {
+      enc.add("s", r, seq++);
+      if (enc.size > 2 ** 20) enc.take();
+    });
+  }, base);
+}
+
+async function dbStages(file: string, url: string): Promise<void> {
+  const rows: EntryRow[] = [];
+  await rowsOf(file, (r) => rows.push(r));
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const run = async (name: string, ddl: string, load: (table: string) => Promise<void>) => {
+    await client.query("BEGIN");
+    await client.query("CREATE TEMP TABLE IF NOT EXISTS _noop (x int)");
+    await client.query(`CREATE TABLE prof_entries (LIKE entries INCLUDING ALL)`);
+    if (ddl) await client.query(ddl);
+    await client.query("INSERT INTO sessions (id, header) VALUES ('s', '{}') ON CONFLICT DO NOTHING");
+    await timed(name, () => load("prof_entries"));
+    await client.query("ROLLBACK");
+  };
+  const insertJson = (search: string) => async (table: string) => {
+    for (let i = 0; i < rows.length; i += BATCH) {
+      const payload = rows.slice(i, i + BATCH).map((r, j) => ({ id: r.id, parent_id: r.parentId, type: r.type, ts: r.timestamp, seq: i + j, data: r.data, role: r.role, tokens: r.tokens, text: r.text }));
+      await client.query(
+        `INSERT INTO ${table} (session_id, id, parent_id, type, "timestamp", seq, data, role, tokens, text${search ? ", search" : ""})
+         SELECT 's', x.id, x.parent_id, x.type, x.ts, x.seq, x.data, x.role, x.tokens, x.text${search ? `, ${search}` : ""}
+         FROM jsonb_to_recordset($1::jsonb) AS x(id text, parent_id text, type text, ts text, seq int, data jsonb, role text, tokens int, text text)`,
+        [toPgJson(payload)],
+      );
+    }
+  };
+  const copy = () => async (table: string) => {
+    const enc = new EntryCopyEncoder();
+    const chunks = function* () {
+      yield enc.header();
+      for (let i = 0; i < rows.length; i++) {
+        enc.add("s", rows[i]!, i);
+        if (enc.size > 2 ** 20) yield enc.take();
+      }
+      yield enc.take();
+      yield enc.trailer();
+    };
+    await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${table} (${ENTRY_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`)));
+  };
+  const plainSearch = "ALTER TABLE prof_entries DROP COLUMN search; ALTER TABLE prof_entries ADD COLUMN search tsvector; CREATE INDEX ON prof_entries USING gin (search)";
+  const tsv = "to_tsvector('simple', coalesce(x.text, ''))";
+  const only = arg("variants")?.split(",");
+  const variants: [string, string, (t: string) => Promise<void>][] = [
+    ["INSERT jsonb_to_recordset, generated search + GIN (today)", "", insertJson("")],
+    ["INSERT jsonb_to_recordset, no search column", "ALTER TABLE prof_entries DROP COLUMN search", insertJson("")],
+    ["INSERT jsonb_to_recordset, search generated, no GIN", "DROP INDEX prof_entries_search_idx", insertJson("")],
+    ["INSERT jsonb_to_recordset, plain search in the select + GIN", plainSearch, insertJson(tsv)],
+    ["COPY binary, generated search + GIN", "", copy()],
+    ["COPY binary, no search column", "ALTER TABLE prof_entries DROP COLUMN search", copy()],
+    ["COPY binary, no search, storage external (no pglz)", "ALTER TABLE prof_entries DROP COLUMN search, ALTER COLUMN data SET STORAGE EXTERNAL, ALTER COLUMN text SET STORAGE EXTERNAL", copy()],
+    ["COPY binary, generated search + GIN, pending list 256MB", "SET LOCAL gin_pending_list_limit = '256MB'; SET LOCAL work_mem = '256MB'", async (t) => {
+      await copy()(t);
+      await client.query("SELECT gin_clean_pending_list('prof_entries_search_idx')");
+    }],
+    ["COPY binary, generated search + GIN fastupdate off", "ALTER INDEX prof_entries_search_idx SET (fastupdate = off)", copy()],
+    ["COPY binary, search generated, GIN built after", "DROP INDEX prof_entries_search_idx", async (t) => {
+      await copy()(t);
+      await client.query(`CREATE INDEX ON ${t} USING gin (search)`);
+    }],
+  ];
+  for (const [i, v] of variants.entries()) if (!only || only.includes(String(i))) await run(...v);
+  await client.end();
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), "arbor-profile-"));
+  try {
+    const s = await benchSession(n, dir);
+    console.log(`${n} entries, ${(s.bytes / 2 ** 20).toFixed(1)} MB`);
+    if (only !== "db") await jsStages(s.file);
+    if (only !== "js") {
+      const { openBenchDatabase } = await import("./lib/database");
+      const db = await openBenchDatabase();
+      try {
+        await dbStages(s.file, db.url);
+      } finally {
+        await db.close();
+      }
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
+process.exit(0);

@@ -1,0 +1,82 @@
+import "server-only";
+/**
+ * Bulk loading of a session's entries with ONE `COPY entries … FROM STDIN (FORMAT binary)` for
+ * the whole import (lib/db/import.ts).
+ *
+ * Why COPY: one statement streams every row, so the server stores rows while the import is
+ * still reading and parsing the file (the two run on different cores), with no per-batch
+ * round trip and no batch-sized JSON parameter for the server to parse before it can split it
+ * (jsonb_to_recordset). The generated `search` column and its GIN index are filled by the
+ * server as each row arrives, exactly as for insertEntryRows.
+ *
+ * Contract:
+ * - `open` starts the COPY on the bulk connection (inside its transaction); `add` encodes a
+ *   row; `flush` hands the encoded rows to the socket and waits while the socket is full, so
+ *   memory stays bounded by one chunk plus the socket's buffer, whatever the file size;
+ *   `finish` ends the COPY and resolves once the server has stored every row.
+ * - `abort(reason)` (on any failure: a bad line, a limit, cancellation) sends CopyFail; the
+ *   caller's transaction then rolls back and nothing is left. After abort nothing else may be
+ *   called. A server error during the COPY rejects the next `flush` or `finish`. (Duplicate
+ *   ids cannot reach the server: the import refuses them first, with their line numbers.)
+ */
+import { once } from "node:events";
+import { finished } from "node:stream/promises";
+import type { Writable } from "node:stream";
+import type { EntryRow } from "./entry-columns";
+import { ENTRY_COPY_COLUMNS, EntryCopyEncoder } from "./entry-copy";
+import { toDatabaseError } from "./errors";
+
+/** A connection that can stream a `COPY … FROM STDIN` (withBulkTransaction's). */
+export interface CopyTarget {
+  copyFrom(text: string): Writable;
+}
+
+export class EntryLoader {
+  private failure: unknown;
+  private readonly done: Promise<void>;
+  private readonly encoder = new EntryCopyEncoder();
+
+  private constructor(
+    private readonly stream: Writable,
+    private readonly sessionId: string,
+  ) {
+    // Raw SQL: COPY has no Prisma equivalent; binary format (see entry-copy.ts).
+    this.done = finished(stream).catch((error: unknown) => {
+      this.failure = toDatabaseError(error, { fromDriver: true });
+      throw this.failure;
+    });
+    this.done.catch(() => undefined);
+    stream.write(this.encoder.header());
+  }
+
+  static open(target: CopyTarget, sessionId: string): EntryLoader {
+    return new EntryLoader(target.copyFrom(`COPY entries (${ENTRY_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`), sessionId);
+  }
+
+  /** Encodes one row (see EntryCopyEncoder.add for `json`). */
+  add(row: EntryRow, seq: number, json?: string): void {
+    this.encoder.add(this.sessionId, row, seq, json);
+  }
+
+  /** Sends what was added; waits while the socket is full (backpressure). */
+  async flush(): Promise<void> {
+    this.check();
+    if (this.encoder.size === 0) return;
+    if (!this.stream.write(this.encoder.take())) await Promise.race([once(this.stream, "drain"), this.done]);
+    this.check();
+  }
+
+  async finish(): Promise<void> {
+    await this.flush();
+    this.stream.end(this.encoder.trailer());
+    await this.done;
+  }
+
+  abort(reason: unknown): void {
+    if (!this.stream.destroyed) this.stream.destroy(reason instanceof Error ? reason : new Error(String(reason)));
+  }
+
+  private check(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+}

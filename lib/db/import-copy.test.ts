@@ -1,0 +1,132 @@
+/**
+ * The bulk load of imports (one binary COPY, lib/db/entry-load.ts): an imported session is
+ * stored exactly as the commit path (insertEntryRows) stores the same entries — every column,
+ * seq, labels and the full-text data the session list searches — and a cancelled or failing
+ * import leaves nothing, whenever in the COPY it stops.
+ */
+import { describe, expect, it } from "vitest";
+import { serializeSession } from "@/lib/session/jsonl";
+import { generateSession } from "@/lib/session/generate";
+import type { SessionEntry } from "@/lib/session/types";
+import { useTestDatabase } from "@/test/db";
+import { getDb } from "./client";
+import { commitEntries, createSession, ImportError, importSession, listSessions } from "./session-store";
+
+useTestDatabase();
+
+const enc = new TextEncoder();
+
+async function* chunked(text: string, size = 64 * 1024): AsyncGenerator<Uint8Array> {
+  const bytes = enc.encode(text);
+  for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
+}
+
+/** Entries that take the slow path (toPgJson) or need escaping, appended to a chain. */
+function awkward(parentId: string): SessionEntry[] {
+  const texts = ["nul \u0000 byte", "lone \ud800 surrogate", "tab\tand\nnewline \\ backslash", "emoji 👋🏽 日本語 \u001b[31mred", "x".repeat(600_000)];
+  let parent = parentId;
+  const out: SessionEntry[] = texts.map((text, i) => {
+    const e = { type: "message", id: `aw${i}`, parentId: parent, timestamp: `2026-01-01T00:00:0${i}.000Z`, message: { role: "user", content: text, timestamp: i } };
+    parent = e.id;
+    return e as unknown as SessionEntry;
+  });
+  const streaming = { type: "message", id: "aw-stream", parentId: parent, timestamp: "2026-01-01T00:01:00.000Z", message: { role: "assistant", content: [{ type: "toolCall", id: "t", name: "bash", arguments: {}, partialJson: "{" }], provider: "p", model: "m", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop", timestamp: 9 } };
+  return [...out, streaming as unknown as SessionEntry];
+}
+
+const COLUMNS = `id, parent_id, type, "timestamp", seq, data::text AS data, role, tokens, label, text, pruned_original::text AS pruned, search::text AS search`;
+
+async function rowsOf(sessionId: string): Promise<Record<string, unknown>[]> {
+  return getDb().$queryRawUnsafe(`SELECT ${COLUMNS} FROM entries WHERE session_id = $1 ORDER BY seq`, sessionId);
+}
+
+async function counts(): Promise<{ sessions: number; entries: number }> {
+  const [row] = await getDb().$queryRaw<{ sessions: number; entries: number }[]>`
+    SELECT (SELECT count(*)::int FROM sessions) AS sessions, (SELECT count(*)::int FROM entries) AS entries`;
+  return row!;
+}
+
+async function failure(p: Promise<unknown>): Promise<ImportError> {
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ImportError);
+  return error as ImportError;
+}
+
+/** A v3 file of `n` chained user messages, with `bad` put in as line `bad.line`. */
+function chainFile(id: string, n: number, bad?: { line: number; text: string }): string {
+  const lines = [JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" })];
+  for (let i = 0; i < n; i++) {
+    if (bad && lines.length + 1 === bad.line) lines.push(bad.text);
+    lines.push(JSON.stringify({ type: "message", id: `c${i}`, parentId: i === 0 ? null : `c${i - 1}`, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: `words ${i} ${"filler ".repeat(20)}`, timestamp: i } }));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+describe("importSession: bulk load through COPY", () => {
+  it("stores exactly what the commit path stores: columns, seq, labels and search data", async () => {
+    const { header, entries: generated } = generateSession({ seed: 12, entries: 2500, branches: 3, labels: 4 });
+    const entries = [...generated, ...awkward(generated.at(-1)!.id)];
+    const imported = await importSession({ source: chunked(serializeSession(header, entries)), fileName: "gen.jsonl", batchSize: 700 });
+    expect(imported.entryCount).toBe(entries.length);
+
+    const committed = await createSession({ header: { ...header, id: "via-commit" } });
+    let leaf: string | null = null;
+    for (let i = 0; i < entries.length; i += 400) {
+      leaf = (await commitEntries({ sessionId: committed.id, expectedLeafId: leaf, entries: entries.slice(i, i + 400) })).leafId;
+    }
+
+    const a = await rowsOf(imported.sessionId);
+    const b = await rowsOf(committed.id);
+    expect(a.length).toBe(entries.length);
+    expect(a).toEqual(b);
+    expect(a.filter((r) => r.label !== null).length).toBeGreaterThan(0);
+    expect(a.every((r, i) => r.seq === i)).toBe(true);
+
+    // The session list's full-text search finds both, at the same entry.
+    const word = String((a.find((r) => typeof r.text === "string" && /^\p{L}{5,}/u.test(r.text as string))!.text as string).match(/^\p{L}+/u)![0]);
+    const page = await listSessions({ query: word });
+    const hits = new Map(page.sessions.map((s) => [s.id, s.match?.entryId]));
+    expect(hits.get(imported.sessionId)).toBeDefined();
+    expect(hits.get(imported.sessionId)).toBe(hits.get(committed.id));
+    const nul = await listSessions({ query: "surrogate" });
+    expect(nul.sessions.map((s) => s.match?.entryId).filter(Boolean)).toEqual(["aw1", "aw1"]);
+  });
+
+  it("leaves nothing when cancelled in the middle of the COPY", async () => {
+    const before = await counts();
+    const controller = new AbortController();
+    const error = await failure(
+      importSession({
+        source: chunked(chainFile("s-cancel", 20_000)),
+        fileName: "cancel.jsonl",
+        batchSize: 1000,
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (p.entries >= 12_000) controller.abort();
+        },
+      }),
+    );
+    expect(error.code).toBe("cancelled");
+    expect(await counts()).toEqual(before);
+    // The bulk connection is gone, not left idle in its transaction.
+    const [open] = await getDb().$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`;
+    expect(open!.n).toBe(0);
+  });
+
+  it("rolls everything back for a bad line late in a big file, naming its line", async () => {
+    const before = await counts();
+    const bad = JSON.stringify({ type: "message", parentId: null, timestamp: "x", message: { role: "user", content: "no id" } });
+    const error = await failure(importSession({ source: chunked(chainFile("s-late", 30_000, { line: 29_990, text: bad })), fileName: "late.jsonl" }));
+    expect(error).toMatchObject({ code: "invalid_entry", line: 29_990, field: "id" });
+    expect(error.message).toBe("late.jsonl:29990: entry has no id (field id)");
+    expect(await counts()).toEqual(before);
+    const dup = chainFile("s-late-dup", 30_000, { line: 29_000, text: JSON.stringify({ type: "message", id: "c5", parentId: null, timestamp: "x", message: { role: "user", content: "again" } }) });
+    const dupError = await failure(importSession({ source: chunked(dup), fileName: "dup.jsonl" }));
+    expect(dupError.message).toBe("dup.jsonl:29000: duplicate entry id c5 (first used on line 7)");
+    expect(await counts()).toEqual(before);
+  });
+});
