@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { disconnectDb, useDatabase } from "@/lib/db/client";
+import { closeRunChannel } from "@/lib/db/run-channel";
 
 export interface TestDatabase {
   /** Connection string of this file's database. */
@@ -50,6 +51,7 @@ export function useTestDatabase(): TestDatabase {
   });
   afterAll(async () => {
     await disconnectDb();
+    await closeRunChannel();
     await dropTestDatabase(db.name);
   });
   return db;
