@@ -7,13 +7,16 @@
  * - `claim { session, kind, preempt?, finishOnAbort? }` — claimRun / claimRunPreempting; with
  *   `finishOnAbort` the run finishes by itself 20 ms after its signal is aborted.
  * - `finish { session }`, `abort { session }` (→ abortRun's boolean),
- * - `commit { session, expectedLeafId, entryId, text }` — one user message through commitEntries.
+ * - `commit { session, expectedLeafId, entryId, text }` — one user message through commitEntries;
+ * - `registryPid {}` — the backend pid of the run-registry connection, null while it is down
+ *   (it is never connected by this command, so the test sees the registry's own reconnecting).
  * stdout: one JSON line per command, `{ id, ok: true, value }` or `{ id, ok: false, error: { name,
  * message } }`, and `{ event: "aborted", session }` when a run's signal is aborted. The first line
  * is `{ event: "ready", pid }`.
  */
 import { createInterface } from "node:readline";
 import { claimRun, claimRunPreempting, type RunHandle, type RunKind, abortRun } from "@/lib/chat/running";
+import { connectedRunClient, runQuery } from "@/lib/db/run-channel";
 import { commitEntries } from "@/lib/db/session-store";
 
 interface Command {
@@ -59,6 +62,12 @@ async function handle(c: Command): Promise<unknown> {
       };
       const result = await commitEntries({ sessionId: c.session, expectedLeafId: c.expectedLeafId ?? null, entries: [entry] });
       return result.leafId;
+    }
+    case "registryPid": {
+      const client = connectedRunClient();
+      if (!client) return null;
+      const rows = await runQuery<{ pid: number }>(client, "SELECT pg_backend_pid() AS pid");
+      return rows[0]?.pid ?? null;
     }
     default:
       throw new Error(`unknown op ${c.op}`);

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as stopPost } from "@/app/api/chat/stop/route";
+import { getDb } from "@/lib/db/client";
 import { appendEntries, createSession, getSessionMeta, loadEntries, loadPath } from "@/lib/db/session-store";
 import { userMsg } from "@/lib/session/test-factories";
 import { useTestDatabase } from "@/test/db";
@@ -77,6 +78,16 @@ describe("one run per session across processes", () => {
     expect(Date.now() - started).toBeLessThan(1_500); // nobody holds it: no waiting for an answer
   });
 
+  it("a second Stop of a run that is already stopping answers false at once", async () => {
+    const s = session();
+    await a.call("claim", { session: s, kind: "turn" });
+    expect(await b.call("abort", { session: s })).toBe(true);
+    const started = Date.now();
+    expect(await b.call("abort", { session: s })).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1_500); // A answered; B did not wait out the 2 s
+    await a.call("finish", { session: s });
+  });
+
   it("POST /api/chat/stop in this process stops a turn running in another", async () => {
     const s = session();
     await a.call("claim", { session: s, kind: "turn", finishOnAbort: true });
@@ -111,6 +122,22 @@ describe("one run per session across processes", () => {
     await c.kill();
     expect(await claimSoon(b, { session: s, kind: "turn" }, 2_000)).toBeLessThan(1_000);
     await b.call("finish", { session: s });
+  });
+});
+
+describe("a lost registry connection", () => {
+  it("reconnects by itself, takes its run's lock again and still hears Stop", async () => {
+    const s = session();
+    await a.call("claim", { session: s, kind: "turn", finishOnAbort: true });
+    const before = await a.call<number>("registryPid", {});
+    // What a database restart does to A's connection (its locks go with it).
+    await getDb().$queryRaw`SELECT pg_terminate_backend(${before}::int)`;
+    await expect
+      .poll(() => a.call<number | null>("registryPid", {}), { timeout: 10_000 })
+      .toSatisfy((pid) => typeof pid === "number" && pid !== before);
+    await expect(b.call("claim", { session: s, kind: "turn" })).rejects.toThrow("A turn is already running in this session");
+    expect(await b.call("abort", { session: s })).toBe(true);
+    await a.aborted(s);
   });
 });
 

@@ -31,7 +31,7 @@ import "server-only";
  */
 import { connectedRunClient, onRunReconnect, setRunChannelDemand } from "@/lib/db/run-channel";
 import { lockHolder, type RunKind, tryLockSession, unlockSession } from "@/lib/db/run-locks";
-import { requestRunStop, serveRunStops } from "@/lib/db/run-stop";
+import { type LocalStop, requestRunStop, serveRunStops } from "@/lib/db/run-stop";
 
 export type { RunKind } from "@/lib/db/run-locks";
 
@@ -117,12 +117,13 @@ function start(sessionId: string, kind: RunKind): Run {
   return run;
 }
 
-/** Aborts this process's run of the session; true if one was running (and not yet aborted). */
-function abortLocal(sessionId: string): boolean {
+/** Aborts this process's run of the session, if it has one that can be stopped. */
+function abortLocal(sessionId: string): LocalStop {
   const current = runs().get(sessionId);
-  if (!current || current.kind === "edit" || current.signal.aborted) return false;
+  if (!current) return "not_running";
+  if (current.kind === "edit" || current.signal.aborted) return "not_stoppable";
   current.controller.abort();
-  return true;
+  return "stopped";
 }
 
 serveRunStops(abortLocal);
@@ -148,16 +149,23 @@ onRunReconnect("running", (client) => {
  */
 async function lockAcrossProcesses(run: Run): Promise<RunKind | undefined> {
   try {
-    if (await tryLockSession(run.sessionId, run.kind)) {
-      // finish() may have run meanwhile (a local preempt aborted and ended it): then unlock now.
-      run.locked = true;
-      if (runs().get(run.sessionId) !== run) releaseLock(run);
-      return undefined;
+    // A holder that lets go between the two queries: try again (a few times) rather than call it busy.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await tryLockSession(run.sessionId, run.kind)) {
+        // finish() may have run meanwhile (a local preempt aborted and ended it): then unlock now.
+        run.locked = true;
+        if (runs().get(run.sessionId) !== run) releaseLock(run);
+        return undefined;
+      }
+      const holder = await lockHolder(run.sessionId);
+      if (holder) {
+        run.finish();
+        // Kind not readable (the holder is between its two lock calls): the most general message.
+        return holder.kind ?? "edit";
+      }
     }
-    const holder = await lockHolder(run.sessionId);
     run.finish();
-    // Freed between the two queries: report the most general "being updated" and let them retry.
-    return holder?.kind ?? "edit";
+    return "edit";
   } catch (error) {
     run.finish();
     throw error;
@@ -221,9 +229,9 @@ export async function withRun<T>(sessionId: string, kind: RunKind, fn: (run: Run
  * if one was running. Rejects with DatabaseUnavailableError only when it had to ask the others.
  */
 export async function abortRun(sessionId: string): Promise<boolean> {
-  if (abortLocal(sessionId)) return true;
-  // Running here but not stoppable (an edit, or already aborted): nobody else can hold it.
-  if (runs().has(sessionId)) return false;
+  const here = abortLocal(sessionId);
+  // Running here (stopped now, or an edit / already stopped): nobody else can hold it.
+  if (here !== "not_running") return here === "stopped";
   const holder = await lockHolder(sessionId);
   if (!holder || holder.kind === "edit") return false;
   return requestRunStop(sessionId);

@@ -44,6 +44,8 @@ interface ChannelState {
   attempt: number;
   /** The connection was lost and not yet restored: the next connect runs the reconnect hooks. */
   lost: boolean;
+  /** Per client, the last query issued (see runQuery); here so every module copy shares it. */
+  tails: WeakMap<pg.Client, Promise<unknown>>;
 }
 
 const KEY = Symbol.for("arbor.db.runChannel");
@@ -51,7 +53,7 @@ type Global = typeof globalThis & { [KEY]?: ChannelState };
 
 function state(): ChannelState {
   const g = globalThis as Global;
-  g[KEY] ??= { notified: new Map(), reconnected: new Map(), demand: () => false, attempt: 0, lost: false };
+  g[KEY] ??= { notified: new Map(), reconnected: new Map(), demand: () => false, attempt: 0, lost: false, tails: new WeakMap() };
   return g[KEY];
 }
 
@@ -131,8 +133,6 @@ export function runChannel(): Promise<pg.Client> {
   return promise;
 }
 
-const queues = new WeakMap<pg.Client, Promise<unknown>>();
-
 /**
  * Runs a query on `client` after every query issued on it before (pg 8 warns about, and pg 9
  * refuses, overlapping queries on one client). The order is the order of the calls, so an
@@ -140,8 +140,9 @@ const queues = new WeakMap<pg.Client, Promise<unknown>>();
  * by runChannelError.
  */
 export function runQuery<R extends pg.QueryResultRow>(client: pg.Client, text: string, params: unknown[] = []): Promise<R[]> {
-  const result = (queues.get(client) ?? Promise.resolve()).then(() => client.query<R>(text, params));
-  queues.set(
+  const { tails } = state();
+  const result = (tails.get(client) ?? Promise.resolve()).then(() => client.query<R>(text, params));
+  tails.set(
     client,
     result.catch(() => undefined),
   );
