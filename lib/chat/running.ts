@@ -27,9 +27,10 @@ import "server-only";
  * process, and answers 503 only when it has to ask the others. When the registry connection is
  * lost DURING a run, the server drops its locks: the run goes on, the lock is taken again on
  * reconnect, and in between the store's optimistic leaf check keeps a second writer from
- * another process from corrupting the tree (one of them gets ConflictError).
+ * another process from corrupting the tree (one of them gets ConflictError). With no database
+ * configured at all, nothing can be shared: the registry is then this process's alone.
  */
-import { connectedRunClient, onRunReconnect, setRunChannelDemand } from "@/lib/db/run-channel";
+import { connectedRunClient, onRunReconnect, runDatabaseConfigured, setRunChannelDemand } from "@/lib/db/run-channel";
 import { lockHolder, type RunKind, tryLockSession, unlockSession } from "@/lib/db/run-locks";
 import { type LocalStop, requestRunStop, serveRunStops } from "@/lib/db/run-stop";
 
@@ -148,6 +149,7 @@ onRunReconnect("running", (client) => {
  * another process runs (the reservation is then released). Rejects (and releases) on a lost database.
  */
 async function lockAcrossProcesses(run: Run): Promise<RunKind | undefined> {
+  if (!runDatabaseConfigured()) return undefined;
   try {
     // A holder that lets go between the two queries: try again (a few times) rather than call it busy.
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -232,6 +234,7 @@ export async function abortRun(sessionId: string): Promise<boolean> {
   const here = abortLocal(sessionId);
   // Running here (stopped now, or an edit / already stopped): nobody else can hold it.
   if (here !== "not_running") return here === "stopped";
+  if (!runDatabaseConfigured()) return false;
   const holder = await lockHolder(sessionId);
   if (!holder || holder.kind === "edit") return false;
   return requestRunStop(sessionId);

@@ -27,6 +27,8 @@ import { DatabaseUnavailableError, isDatabaseUnavailable } from "./errors";
 
 export const RUN_CHANNEL = "arbor_runs";
 const CONNECT_TIMEOUT_MS = 5_000;
+/** The registry's queries are instant; one that gets no answer means a dead connection. */
+const QUERY_TIMEOUT_MS = 5_000;
 const RETRY_MS = [250, 500, 1_000, 2_000, 5_000];
 
 type NotificationHandler = (payload: string) => void;
@@ -85,7 +87,13 @@ function lose(s: ChannelState, client: pg.Client, error?: unknown): void {
 }
 
 async function connect(s: ChannelState, url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: "arbor run registry" });
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    application_name: "arbor run registry",
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   // Without an 'error' listener a dropped connection would crash the process.
   client.on("error", (error) => lose(s, client, error));
   client.on("end", () => lose(s, client));
@@ -113,6 +121,19 @@ async function connect(s: ChannelState, url: string): Promise<pg.Client> {
   return client;
 }
 
+/**
+ * Whether a database is configured at all. Without one (a tool or test that never opens one) no
+ * other process can share this one's sessions, so the registry is this process's alone.
+ */
+export function runDatabaseConfigured(): boolean {
+  try {
+    databaseUrl();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The connected registry client; connects on demand. Throws DatabaseUnavailableError. */
 export function runChannel(): Promise<pg.Client> {
   const s = state();
@@ -137,11 +158,33 @@ export function runChannel(): Promise<pg.Client> {
  * Runs a query on `client` after every query issued on it before (pg 8 warns about, and pg 9
  * refuses, overlapping queries on one client). The order is the order of the calls, so an
  * unlock issued before a claim is also executed before it. Driver failures come back mapped
- * by runChannelError.
+ * by runChannelError. A query without an answer within QUERY_TIMEOUT_MS drops the connection
+ * (a silently dead one would otherwise block every claim; and a lock taken after we gave up
+ * waiting must not outlive that): its locks go with it and the reconnect takes them again.
  */
 export function runQuery<R extends pg.QueryResultRow>(client: pg.Client, text: string, params: unknown[] = []): Promise<R[]> {
-  const { tails } = state();
-  const result = (tails.get(client) ?? Promise.resolve()).then(() => client.query<R>(text, params));
+  const s = state();
+  const { tails } = s;
+  const result = (tails.get(client) ?? Promise.resolve()).then(
+    () =>
+      new Promise<pg.QueryResult<R>>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          const error = new Error(`the run registry's database connection gave no answer within ${QUERY_TIMEOUT_MS} ms`);
+          lose(s, client, error);
+          reject(new DatabaseUnavailableError({ cause: error }));
+        }, QUERY_TIMEOUT_MS);
+        client.query<R>(text, params).then(
+          (r) => {
+            clearTimeout(timer);
+            resolve(r);
+          },
+          (e: unknown) => {
+            clearTimeout(timer);
+            reject(e);
+          },
+        );
+      }),
+  );
   tails.set(
     client,
     result.catch(() => undefined),
