@@ -8,6 +8,8 @@ export const E2E_PORTS = {
   offlineApp: base + 1,
   /** The fake OpenAI-compatible model server (scripted over HTTP by the tests). */
   fakeLlm: base + 2,
+  /** A second process of the main app: same build, same database (e2e/multi-process.spec.ts). */
+  appB: base + 3,
 };
 
 /** Context window the app is told the fake models have (small, so compaction is easy to reach). */

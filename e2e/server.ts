@@ -1,10 +1,13 @@
 /**
  * The e2e servers, one process: the fake OpenAI-compatible model server, and the built app
- * (`next start`) twice — with the fake server configured, and with no model at all (offline) —
- * each on its own port and its own fresh database, so browser tests never touch a developer's
- * sessions. With DATABASE_URL set the databases are created on that server; otherwise on the
- * embedded server in .data/postgres-e2e (each database given to and migrated as its app role,
- * which the apps then connect as: lib/db/app-role.ts). Playwright waits for the main app's URL, which starts last.
+ * (`next start`) three times — with the fake server configured; the same again as a second
+ * process on the SAME database and data folder (port `appB`: several processes on one
+ * DATABASE_URL); and with no model at all (offline) — each on its own port, the offline app and
+ * the main pair each on a fresh database, so browser tests never touch a developer's sessions.
+ * With DATABASE_URL set the databases are created on that server; otherwise on the embedded
+ * server in .data/postgres-e2e (each database given to and migrated as its app role, which the
+ * apps then connect as: lib/db/app-role.ts). Playwright waits for the main app's URL, which
+ * starts last.
  * Usage: tsx --conditions=react-server e2e/server.ts
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -44,13 +47,19 @@ const children: ChildProcess[] = [];
 const databases: string[] = [];
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 
-async function startApp(name: string, port: number, extra: Record<string, string>): Promise<void> {
+/** A fresh, migrated database of this run; returns the URL the apps connect with. */
+async function createDatabase(name: string): Promise<string> {
   const db = `arbor_e2e_${name}_${run}`;
   databases.push(db);
-  const url = embedded ? (await prepareAppDatabase(embedded, db)).url : await createAndMigrate(adminUrl, db);
+  return embedded ? (await prepareAppDatabase(embedded, db)).url : await createAndMigrate(adminUrl, db);
+}
+
+/** `next start` on `port` with `databaseUrl` (default: a fresh one); the data folder is named by `dataName`. */
+async function startApp(name: string, port: number, extra: Record<string, string>, opts: { databaseUrl?: string; dataName?: string } = {}): Promise<void> {
+  const databaseUrl = opts.databaseUrl ?? (await createDatabase(name));
   const child = spawn(process.execPath, [nextBin, "start", "--port", String(port), "--hostname", "127.0.0.1"], {
     stdio: "inherit",
-    env: { ...baseEnv(), ...extra, PORT: String(port), DATABASE_URL: url, ARBOR_DATA_DIR: path.join(process.cwd(), ".data", `e2e-${name}`) },
+    env: { ...baseEnv(), ...extra, PORT: String(port), DATABASE_URL: databaseUrl, ARBOR_DATA_DIR: path.join(process.cwd(), ".data", `e2e-${opts.dataName ?? name}`) },
   });
   children.push(child);
   child.on("exit", (code) => void shutdown(code ?? 0));
@@ -62,13 +71,19 @@ async function startApp(name: string, port: number, extra: Record<string, string
   throw new Error(`e2e: the ${name} app did not start on port ${port}`);
 }
 
-// The offline app also answers to one listed name, so e2e/security.spec.ts can check ARBOR_ALLOWED_HOSTS.
-await startApp("offline", E2E_PORTS.offlineApp, { ARBOR_ALLOWED_HOSTS: E2E_ALLOWED_HOST });
-await startApp("main", E2E_PORTS.app, {
+const withFakeModel = {
   ARBOR_OPENAI_BASE_URL: fake.url,
   ARBOR_OPENAI_MODELS: FAKE_MODELS.join(","),
   ARBOR_OPENAI_CONTEXT_WINDOW: String(FAKE_CONTEXT_WINDOW),
-});
+};
+// The second process shares the main app's database and data folder (its session workspaces).
+const mainDatabase = await createDatabase("main");
+await Promise.all([
+  // The offline app also answers to one listed name, so e2e/security.spec.ts can check ARBOR_ALLOWED_HOSTS.
+  startApp("offline", E2E_PORTS.offlineApp, { ARBOR_ALLOWED_HOSTS: E2E_ALLOWED_HOST }),
+  startApp("main-b", E2E_PORTS.appB, withFakeModel, { databaseUrl: mainDatabase, dataName: "main" }),
+]);
+await startApp("main", E2E_PORTS.app, withFakeModel, { databaseUrl: mainDatabase });
 
 let stopping = false;
 async function shutdown(code: number) {

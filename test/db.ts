@@ -10,6 +10,7 @@ import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { giveDatabaseToApp } from "@/lib/db/app-role";
 import { disconnectDb, useDatabase } from "@/lib/db/client";
+import { closeRunChannel } from "@/lib/db/run-channel";
 
 export interface TestDatabase {
   /** The app's connection string of this file's database. */
@@ -69,6 +70,7 @@ export function useTestDatabase(): TestDatabase {
   });
   afterAll(async () => {
     await disconnectDb();
+    await closeRunChannel();
     await dropTestDatabase(db.name);
   });
   return db;

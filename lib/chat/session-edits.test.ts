@@ -40,7 +40,7 @@ describe("setLabel", () => {
       error: "not_found",
       message: "Entry nope not found",
     });
-    const run = claimRun(s.id, "turn");
+    const run = await claimRun(s.id, "turn");
     try {
       expect(await setLabel({ sessionId: s.id, entryId: u0!.id, label: "a" })).toEqual({
         ok: false,

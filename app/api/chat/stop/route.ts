@@ -1,10 +1,12 @@
 /**
  * POST /api/chat/stop — the Stop button: aborts the session's running turn, manual compaction
  * or branch summary. Body `{ id: sessionId }`. 200 `{ ok: true, stopped }` (`stopped: false`
- * when nothing was running); 400 for a bad body. An aborted turn saves its partial message with
+ * when nothing was running, here or in another app process on the same database — the process
+ * that runs it is asked and must answer within 2 s); 400 for a bad body; 503 when the database is
+ * unreachable and the run is not in this process. An aborted turn saves its partial message with
  * stopReason "aborted"; an aborted compaction or summary writes nothing.
  */
-import { parseJsonBody } from "@/lib/chat/http";
+import { parseJsonBody, withDatabaseErrors } from "@/lib/chat/http";
 import { abortRun } from "@/lib/chat/running";
 import { stopBodySchema } from "../schema";
 import { refuseAnonymous } from "@/lib/auth/guard";
@@ -16,5 +18,6 @@ export async function POST(request: Request): Promise<Response> {
   if (refused) return refused;
   const body = await parseJsonBody(request, stopBodySchema);
   if (!body.ok) return body.response;
-  return Response.json({ ok: true, stopped: abortRun(body.value.id) });
+  const { id } = body.value;
+  return withDatabaseErrors(async () => Response.json({ ok: true, stopped: await abortRun(id) }));
 }
