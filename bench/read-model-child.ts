@@ -4,9 +4,10 @@
  *
  *   tsx --conditions=react-server bench/read-model-child.ts <database url> <session id>
  *
- * Reads the session once (warming connections and JIT, then drops it), forces a full GC, reads
- * it into the read model again, forces a full GC, and prints ONE JSON line: the live heap growth,
- * the cache's own size estimate, and the entries' JSON text length.
+ * Warms the connection with a query for an unknown session, forces a full GC, reads the session
+ * into the read model, forces a full GC, and prints ONE JSON line: the live heap growth (so it
+ * includes whatever the driver keeps, conservatively), the cache's own size estimate, and the
+ * entries' JSON text length.
  */
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -21,13 +22,11 @@ async function main(): Promise<void> {
   const { configureReadModel, readModelStats, readSession } = await import("@/lib/db/read-model");
   await useDatabase(url);
   configureReadModel({ maxBytes: 4 * 1024 * 1024 * 1024 });
-  let view: unknown = await readSession({ sessionId });
-  view = undefined;
-  configureReadModel({ clear: true });
+  await readSession({ sessionId: "no-such-session" }).catch(() => undefined);
   gc();
   gc();
   const before = process.memoryUsage().heapUsed;
-  view = await readSession({ sessionId });
+  const view: unknown = await readSession({ sessionId });
   gc();
   gc();
   const after = process.memoryUsage().heapUsed;
