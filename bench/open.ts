@@ -6,9 +6,18 @@
  *   (`findSessionMeta` + `loadEntries`, what app/sessions/[id]/page.tsx awaits) are timed
  *   against JSON.parse of every entry, and their statements counted (every `pg` query of this
  *   process; bench/lib/database.ts).
+ * - Read model (lib/db/read-model): `readSession` + the tree's buildContext with a warm cache
+ *   (1 statement: the version check) and a cold one (cache cleared before each round), against
+ *   the same in-memory baseline; the agent's own working tree (`fork`) is timed too; and what a
+ *   100k-entry session costs in the cache (live heap after GC, in a child process:
+ *   bench/read-model-child.ts) against its JSONL size.
  * - Append: `commitEntries` of one user message at 100 vs 100k entries, the two sessions
  *   interleaved so machine noise hits both alike; must stay flat (ratio ≈ 1).
  */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { configureReadModel, readSession } from "@/lib/db/read-model";
 import { commitEntries } from "@/lib/db/store-commit";
 import { findSessionMeta, loadEntries, loadPath } from "@/lib/db/store-read";
 import { buildSessionContext } from "@/lib/session/context";
@@ -39,7 +48,25 @@ async function interleaved(db: () => Promise<unknown>, mem: () => unknown, repea
   return { db: median(dbRuns), mem: median(memRuns) };
 }
 
-export async function openBench(imported: Imported): Promise<void> {
+const memoryScript = path.join(path.dirname(fileURLToPath(import.meta.url)), "read-model-child.ts");
+
+function memoryChild(url: string, sessionId: string): Promise<{ heapGrowth: number; estimated: number; json: number }> {
+  return new Promise((resolve, reject) => {
+    const { NODE_OPTIONS: _heapLimits, ...env } = process.env;
+    const proc = spawn(process.execPath, [...process.execArgv, memoryScript, url, sessionId], { env, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    proc.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    proc.on("error", reject);
+    proc.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`read-model-child exited with ${code}`));
+      resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}"));
+    });
+  });
+}
+
+export async function openBench(imported: Imported, dbUrl?: string): Promise<void> {
   console.log("\nopen: loadPath + buildSessionContext from PostgreSQL vs the engine from memory");
   for (const n of [1000, 10_000, 100_000]) {
     const s = imported.get(n);
@@ -59,6 +86,59 @@ export async function openBench(imported: Imported): Promise<void> {
       ratio: ctx.db / ctx.mem,
       note: `${q.total} statement`,
     });
+
+    // A view's context is built from the tree (the id index is already there), like a turn does.
+    const warm = async () => (await readSession({ sessionId })).tree.buildContext();
+    const warmTimes = await interleaved(warm, () => buildSessionContext(entries), repeat);
+    const wq = await countStatements(warm);
+    addRow({
+      section: "open",
+      name: "readSession + buildContext, warm cache",
+      n: label(n),
+      value: formatMs(warmTimes.db),
+      baseline: `buildSessionContext in memory ${formatMs(warmTimes.mem)}`,
+      ratio: warmTimes.db / warmTimes.mem,
+      note: `${wq.total} statement`,
+    });
+    const cold = async () => {
+      configureReadModel({ clear: true });
+      return (await readSession({ sessionId })).tree.buildContext();
+    };
+    const coldTimes = await interleaved(cold, () => buildSessionContext(entries), repeat);
+    const cq = await countStatements(cold);
+    addRow({
+      section: "open",
+      name: "readSession + buildContext, cold cache",
+      n: label(n),
+      value: formatMs(coldTimes.db),
+      baseline: `buildSessionContext in memory ${formatMs(coldTimes.mem)}`,
+      ratio: coldTimes.db / coldTimes.mem,
+      note: `${cq.total} statements: ${cq.kinds}`,
+    });
+    const view = await readSession({ sessionId });
+    const forkTimes = await interleaved(async () => view.tree.fork(), () => buildSessionContext(entries), repeat);
+    addRow({
+      section: "open",
+      name: "the agent's working tree (SessionTree.fork of the view)",
+      n: label(n),
+      value: formatMs(forkTimes.db),
+      baseline: `buildSessionContext in memory ${formatMs(forkTimes.mem)}`,
+      ratio: forkTimes.db / forkTimes.mem,
+      note: "own index over the shared entry objects",
+    });
+    if (n >= 100_000 && dbUrl) {
+      const m = await memoryChild(dbUrl, sessionId);
+      const file = s.session.lines.reduce((sum, l) => sum + l.length + 1, 0);
+      addRow({
+        section: "open",
+        name: "read model: live heap of one cached session (after GC)",
+        n: label(n),
+        value: `${(m.heapGrowth / 1024 / 1024).toFixed(1)} MB`,
+        baseline: `JSONL ${(file / 1024 / 1024).toFixed(1)} MB`,
+        ratio: m.heapGrowth / file,
+        note: `child process; the cache's own estimate ${(m.estimated / 1024 / 1024).toFixed(1)} MB (${(m.estimated / m.heapGrowth).toFixed(2)}× the heap)`,
+      });
+    }
 
     const page = async () => {
       const meta = await findSessionMeta({ id: sessionId });

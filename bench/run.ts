@@ -56,7 +56,7 @@ async function main(): Promise<void> {
       if (wants("import")) await importBench(db, sessions, imported);
       if (wants("big")) await (await import("./import")).bigImportBench(db, dir);
       const open = await import("./open");
-      if (wants("open")) await open.openBench(imported);
+      if (wants("open")) await open.openBench(imported, db.url);
       if (wants("append")) await open.appendBench(imported);
       if (wants("chat")) await (await import("./chat")).chatBench(dir, imported);
       if (wants("canvas")) await (await import("./canvas")).canvasBench(db, dir, imported, { build: !flag("no-build") });

@@ -47,6 +47,11 @@ const envSchema = z.object({
   /** A model call that sends nothing for this long ends with an error; default 120000, 0 = never. */
   ARBOR_MODEL_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).optional(),
   /**
+   * Size of the in-process session read model (lib/db/read-model), in MB of estimated heap;
+   * least recently used sessions are evicted beyond it. Default 256; 0 turns caching off.
+   */
+  ARBOR_CACHE_MB: z.coerce.number().min(0).optional(),
+  /**
    * Turns sign-in on (lib/auth): every page, action and route then needs a session. Required to
    * listen on a non-loopback ARBOR_HOST. Not trimmed: spaces are part of the password.
    */

@@ -2,9 +2,10 @@
  * checkCompaction(msg, skipAborted = true) — spec §13.2, with pruning integrated as §8 says.
  *
  * 1. `compaction.enabled` false → nothing (it also gates pruning).
- * 2. Prune the current branch's tool outputs (§8); if anything was pruned, the store rewrites
- *    those entries (`persistPrune`), a `prune` event is emitted, and the working context is
- *    rebuilt (it is read from the tree, which pruning changed in place).
+ * 2. Prune the current branch's tool outputs (§8); if anything was pruned, the pruned copies
+ *    replace their entries in the tree (never the original objects: they may be shared), the
+ *    store rewrites those entries (`persistPrune`), a `prune` event is emitted, and the working
+ *    context is rebuilt (it is read from the tree).
  * 3. `skipAborted` and an aborted msg → stop.
  * 4–6. contextWindow, sameModel, and `errorIsFromBeforeCompaction` against the LATEST
  *    compaction on the branch (§18.6).
@@ -33,9 +34,15 @@ export interface CheckCompactionOptions extends AutoCompactionOptions {
 
 /** Step 2: prune and persist; undefined when nothing was pruned. */
 export async function pruneBranch(rt: AgentRuntime): Promise<PruneResult | undefined> {
-  const branch = rt.tree.getBranch();
+  // pruneToolOutputs rewrites tool results in place (spec §8). The tree's entry objects may be
+  // shared with a cache of committed entries (lib/db/read-model), so it prunes shallow copies of
+  // the tool-result entries and the pruned copies replace their originals in this tree only.
+  const branch = rt.tree.getBranch().map((e) =>
+    e.type === "message" && e.message.role === "toolResult" ? ({ ...e, message: { ...e.message } } as SessionEntry) : e,
+  );
   const result = pruneToolOutputs(branch, DEFAULT_PRUNE_CONFIG, rt.now());
   if (result.prunedCount === 0) return undefined;
+  rt.tree.replaceEntries(result.pruned.map((p) => branch[p.index]!));
   await rt.store.persistPrune(
     result.pruned.map((p) => {
       const entry = branch[p.index];

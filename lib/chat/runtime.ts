@@ -2,7 +2,10 @@ import "server-only";
 /**
  * `openSessionAgent`: everything a request needs to run the agent on a stored session.
  *
- * It loads the session's tree (positioned on the stored leaf) and meta from the database,
+ * It reads the session from the read model (lib/db/read-model: fresh meta, cached committed
+ * entries) and gives the agent its OWN tree (a fork of the cached one: own index, shared entry
+ * objects that nothing mutates; the agent's appends and prunes never reach the cache, which
+ * only learns what the store committed),
  * reads the session's settings column (session-config.ts: defaults + the override via
  * mergeSettings, plus the `agent` options), picks the chat and compaction models
  * (model-selection.ts) from the runtime's provider registry (runtime-config.ts), and builds a
@@ -24,7 +27,7 @@ import { SessionAgent } from "@/lib/agent/session-agent";
 import { createAgentStore } from "@/lib/db/agent-store";
 import { createDbRecorder } from "@/lib/db/model-calls";
 import { NotFoundError, type SessionMeta } from "@/lib/db/session-store";
-import { loadTree } from "@/lib/db/store-read";
+import { readSession } from "@/lib/db/read-model";
 import { createAgentModel, createModelResolver, withCompactionModel } from "@/lib/llm/agent-adapter";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { createWorkspaceTools, TOOL_NAMES, type WorkspaceTools } from "@/lib/tools/registry";
@@ -71,7 +74,8 @@ async function workspaceTools(sessionId: string, config: SessionConfig): Promise
 
 export async function openSessionAgent(input: OpenSessionAgentInput): Promise<OpenedSession> {
   const { sessionId } = input;
-  const { meta, tree } = await loadTree({ sessionId });
+  const view = await readSession({ sessionId });
+  const { meta } = view;
   if (meta.deletedAt) throw new NotFoundError({ sessionId });
   input.signal?.throwIfAborted();
 
@@ -92,7 +96,7 @@ export async function openSessionAgent(input: OpenSessionAgentInput): Promise<Op
   const [hooks, tools] = await Promise.all([createHookRegistry(), workspaceTools(sessionId, config)]);
   const recorder = createDbRecorder({ sessionId });
   const agent = new SessionAgent({
-    tree,
+    tree: view.tree.fork(),
     store: createAgentStore({ sessionId }),
     model: withCompactionModel(chatModel, compactionModel),
     models: createModelResolver({ registry, idleTimeoutMs }),

@@ -20,8 +20,9 @@ import { buildTurnView, type PreviousTurn, type TurnViewInput, toMessageRefs } f
 import type { EntryMatchIndex } from "@/lib/inspector/sources";
 import type { ModelCallDetail, PendingEffects, TurnView } from "@/lib/inspector/types";
 import type { PromptSet, SessionEntry } from "@/lib/session/types";
+import { NotFoundError } from "./errors";
 import { entryMatchIndexFor, findCallForEntry, getModelCall, latestChatSetup } from "./model-call-read";
-import { findSessionMeta, loadEntries } from "./store-read";
+import { readSession } from "./read-model";
 
 const KIND_LABELS: Record<string, string> = {
   history: "history summary",
@@ -114,10 +115,15 @@ async function recordedView(ctx: Ctx, detail: ModelCallDetail): Promise<TurnView
   return buildTurnView(recordedInput(detail), ctx.entries, previous);
 }
 
+/** The session from the read model (one query when cached) and its match index. */
 async function contextFor(sessionId: string, prompts: PromptSet): Promise<{ ctx: Ctx; leafId: string | null } | null> {
-  const meta = await findSessionMeta({ id: sessionId });
-  if (!meta || meta.deletedAt) return null;
-  const entries = await loadEntries({ sessionId });
+  const view = await readSession({ sessionId }).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  });
+  if (!view || view.meta.deletedAt) return null;
+  const { meta } = view;
+  const entries = view.tree.getEntries();
   const matchIndex = await entryMatchIndexFor({ sessionId, entries, prompts });
   return { ctx: { sessionId, prompts, entries, matchIndex }, leafId: meta.leafId };
 }

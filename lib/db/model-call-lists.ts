@@ -92,3 +92,44 @@ export async function readHashList(db: Reader, call: { id: string; messageCount:
   }
   return rows.map((r) => r.hash);
 }
+
+/**
+ * `readHashList` and the contents of those hashes plus `extra` ones, in ONE query (the
+ * inspector's read of a call). Missing contents are simply absent from the map.
+ */
+export async function readListWithContents(
+  db: Reader,
+  call: { id: string; messageCount: number },
+  extra: readonly string[],
+): Promise<{ hashes: string[]; contents: Map<string, unknown> }> {
+  const rows = await db.$queryRaw<{ position: number | null; hash: string; data: unknown }[]>`
+    WITH RECURSIVE chain AS (
+      SELECT id, base_call_id, base_keep, message_count AS lim, 0 AS depth
+      FROM model_calls WHERE id = ${call.id}
+      UNION ALL
+      SELECT b.id, b.base_call_id, b.base_keep, LEAST(c.lim, c.base_keep), c.depth + 1
+      FROM chain c JOIN model_calls b ON b.id = c.base_call_id
+      WHERE c.base_keep > 0 AND c.depth < 100000
+    ), list AS (
+      SELECT m.position, m.hash
+      FROM chain c JOIN model_call_messages m
+        ON m.call_id = c.id AND m.position >= c.base_keep AND m.position < c.lim
+    ), wanted AS (
+      SELECT hash FROM list UNION SELECT unnest(${[...extra]}::text[])
+    )
+    SELECT position, hash, NULL::jsonb AS data FROM list
+    UNION ALL
+    SELECT NULL, mc.hash, mc.data FROM wanted w JOIN model_call_contents mc ON mc.hash = w.hash
+    ORDER BY 1 NULLS LAST`;
+  const hashes: string[] = [];
+  const contents = new Map<string, unknown>();
+  for (const r of rows) {
+    if (r.position === null) contents.set(r.hash, r.data);
+    else if (r.position === hashes.length) hashes.push(r.hash);
+    else throw new Error(`Model call ${call.id}: stored message list is out of order`);
+  }
+  if (hashes.length !== call.messageCount) {
+    throw new Error(`Model call ${call.id}: stored message list is incomplete (${hashes.length} of ${call.messageCount} messages)`);
+  }
+  return { hashes, contents };
+}

@@ -13,8 +13,8 @@ import "server-only";
  * - `previousCallId` is the session's previous chat call (by seq), for the diff.
  */
 import type { AgentModelInfo, AgentToolDefinition } from "@/lib/agent/ports";
-import { contentHash } from "@/lib/inspector/canonical";
-import { buildEntryMatchIndex, type EntryMatchIndex, matchRecordedSources } from "@/lib/inspector/sources";
+import { contentHashOf } from "@/lib/inspector/canonical";
+import { buildEntryMatchIndex, type EntryMatchIndex, entryMatchKey, matchRecordedSources } from "@/lib/inspector/sources";
 import type { ModelCallDetail, ModelCallKind, ModelCallSummary, SourcedMessage } from "@/lib/inspector/types";
 import { loadPrompts } from "@/lib/llm/prompts";
 import type {
@@ -29,8 +29,8 @@ import type {
 } from "@/lib/session/types";
 import { getDb } from "./client";
 import { loadContents } from "./model-call-contents";
-import { readHashList } from "./model-call-lists";
-import { loadEntries } from "./store-read";
+import { readListWithContents } from "./model-call-lists";
+import { memoPerEntry, readSession } from "./read-model";
 
 interface CallRow {
   id: string;
@@ -67,7 +67,7 @@ const COLUMNS = `c.id, c.session_id, c.seq, c.kind, c.model, c.model_info, c.ent
 export function producedEntryResolver(entries: readonly SessionEntry[]): (row: CallRow) => string | null {
   const byResponse = new Map<string, string>();
   for (const e of entries) {
-    if (e.type === "message" && e.message.role === "assistant") byResponse.set(contentHash(e.message), e.id);
+    if (e.type === "message" && e.message.role === "assistant") byResponse.set(contentHashOf(e.message), e.id);
   }
   const summaries = entries.filter((e) => e.type === "compaction" || e.type === "branch_summary");
   return (row) => {
@@ -109,13 +109,17 @@ export async function listModelCalls(input: { sessionId: string }): Promise<Mode
     input.sessionId,
   );
   if (rows.length === 0) return [];
-  const resolve = producedEntryResolver(await loadEntries({ sessionId: input.sessionId }));
+  const resolve = producedEntryResolver((await readSession({ sessionId: input.sessionId })).tree.getEntries());
   return rows.map((row) => toSummary(row, resolve(row)));
 }
 
-async function prunedOriginals(sessionId: string): Promise<Map<string, (TextContent | ImageContent)[]>> {
+/** Kept originals of the entries that are pruned now; no query when none is. */
+async function prunedOriginals(sessionId: string, entries: readonly SessionEntry[]): Promise<Map<string, (TextContent | ImageContent)[]>> {
+  const pruned = entries.filter((e) => e.type === "message" && e.message.role === "toolResult" && e.message.prunedAt !== undefined).map((e) => e.id);
+  if (pruned.length === 0) return new Map();
   const rows = await getDb().$queryRaw<{ id: string; pruned_original: (TextContent | ImageContent)[] }[]>`
-    SELECT id, pruned_original FROM entries WHERE session_id = ${sessionId} AND pruned_original IS NOT NULL`;
+    SELECT id, pruned_original FROM entries
+    WHERE session_id = ${sessionId} AND id = ANY(${pruned}::text[]) AND pruned_original IS NOT NULL`;
   return new Map(rows.map((r) => [r.id, r.pruned_original]));
 }
 
@@ -130,32 +134,44 @@ export interface GetModelCallInput {
   matchIndex?: EntryMatchIndex;
 }
 
-/** The index mapping sent messages to entries, pruned originals included (one query). */
+const matchKeyMemos = new WeakMap<PromptSet, (entry: SessionEntry) => string | undefined>();
+
+/** matchKey of each entry's context message, once per entry object and prompt set. */
+function matchKeysFor(prompts: PromptSet): (entry: SessionEntry) => string | undefined {
+  let memo = matchKeyMemos.get(prompts);
+  if (!memo) {
+    memo = memoPerEntry((entry) => entryMatchKey(entry, prompts));
+    matchKeyMemos.set(prompts, memo);
+  }
+  return memo;
+}
+
+/** The index mapping sent messages to entries, pruned originals included (a query only if some are pruned). */
 export async function entryMatchIndexFor(input: {
   sessionId: string;
   entries: readonly SessionEntry[];
   prompts: PromptSet;
 }): Promise<EntryMatchIndex> {
-  return buildEntryMatchIndex(input.entries, input.prompts, await prunedOriginals(input.sessionId));
+  return buildEntryMatchIndex(input.entries, input.prompts, await prunedOriginals(input.sessionId, input.entries), matchKeysFor(input.prompts));
 }
 
 /** One call in full, or null when the session has no such call. */
 export async function getModelCall(input: GetModelCallInput): Promise<ModelCallDetail | null> {
   const db = getDb();
-  const [row] = await db.$queryRawUnsafe<CallRow[]>(
-    `SELECT ${COLUMNS} FROM model_calls c WHERE c.id = $1 AND c.session_id = $2`,
+  const [row] = await db.$queryRawUnsafe<(CallRow & { previous_id: string | null })[]>(
+    `SELECT ${COLUMNS},
+       (SELECT p.id FROM model_calls p WHERE p.session_id = c.session_id AND p.kind = 'chat' AND p.seq < c.seq
+        ORDER BY p.seq DESC LIMIT 1) AS previous_id
+     FROM model_calls c WHERE c.id = $1 AND c.session_id = $2`,
     input.callId,
     input.sessionId,
   );
   if (!row) return null;
-  const hashes = await readHashList(db, { id: row.id, messageCount: row.message_count });
   const extra = [row.system_hash, row.tools_hash, row.response_hash].filter((h): h is string => h !== null);
-  const contents = await loadContents(db, [...hashes, ...extra]);
-  const [previous] = await db.$queryRaw<{ id: string }[]>`
-    SELECT id FROM model_calls WHERE session_id = ${input.sessionId} AND kind = 'chat' AND seq < ${row.seq}
-    ORDER BY seq DESC LIMIT 1`;
+  const { hashes, contents } = await readListWithContents(db, { id: row.id, messageCount: row.message_count }, extra);
+  const previous = row.previous_id === null ? undefined : { id: row.previous_id };
 
-  const entries = input.entries ?? (await loadEntries({ sessionId: input.sessionId }));
+  const entries = input.entries ?? (await readSession({ sessionId: input.sessionId })).tree.getEntries();
   const index =
     input.matchIndex ?? (await entryMatchIndexFor({ sessionId: input.sessionId, entries, prompts: input.prompts ?? loadPrompts() }));
   const sent = hashes.map((h) => contents.get(h) as LlmMessage);
@@ -192,7 +208,7 @@ export async function getModelCall(input: GetModelCallInput): Promise<ModelCallD
 
 /** The latest chat call that produced `entryId` (attached, or matched by its response). */
 export async function findCallForEntry(input: { sessionId: string; entryId: string; entry?: SessionEntry }): Promise<string | null> {
-  const responseHash = input.entry?.type === "message" ? contentHash(input.entry.message) : null;
+  const responseHash = input.entry?.type === "message" ? contentHashOf(input.entry.message) : null;
   const [row] = await getDb().$queryRaw<{ id: string }[]>`
     SELECT id FROM model_calls
     WHERE session_id = ${input.sessionId} AND kind = 'chat'

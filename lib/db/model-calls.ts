@@ -5,11 +5,13 @@ import "server-only";
  * Contract:
  * - `recordModelCall` stores one call exactly as sent (system prompt, messages after
  *   convertToLlm, tool definitions, settings, model) with its response (assistant message or
- *   summary text, usage, stop reason, error) and timing, in ONE transaction. Contents are
- *   content-addressed (model-call-contents.ts) and the message list is a delta on the session's
- *   previous chat call (model-call-lists.ts). `seq` numbers the session's calls 0, 1, … under a
- *   per-session advisory lock, so concurrent recorders (a split-turn compaction runs two
- *   summaries at once) never collide. An unknown session throws NotFoundError.
+ *   summary text, usage, stop reason, error) and timing, in ONE statement (model-call-write.ts;
+ *   plus one read of the previous chat call's list when this process has not recorded one for
+ *   the session). Contents are content-addressed (model-call-contents.ts) and hashed once per
+ *   message object; the message list is a delta on an earlier chat call (model-call-lists.ts).
+ *   `seq` numbers the session's calls 0, 1, …; concurrent recorders (a split-turn compaction
+ *   runs two summaries at once) that draw the same seq retry. An unknown session throws
+ *   NotFoundError.
  * - The port's ModelCallRecord carries no entry ids, and the call is recorded before the agent
  *   appends the entry it produced. So `entryId` is optional here; `attachCallEntry` sets it
  *   later, and reads (model-call-read.ts) match unattached calls to their entries.
@@ -17,15 +19,15 @@ import "server-only";
  */
 import { randomUUID } from "node:crypto";
 import type { ModelCallRecord, ModelCallRecorder } from "@/lib/agent/ports";
-import { addressContent } from "@/lib/inspector/canonical";
+import { addressContent, contentHashOf } from "@/lib/inspector/canonical";
 import { calculatePromptTokens } from "@/lib/compaction/tokens";
 import type { Usage } from "@/lib/session/types";
 import { getDb } from "./client";
-import { NotFoundError } from "./errors";
-import { type AddressedContent, storeContents } from "./model-call-contents";
-import { planMessageList, readHashList, writeListRows } from "./model-call-lists";
+import { NotFoundError, pgErrorOf } from "./errors";
+import type { AddressedContent } from "./model-call-contents";
+import { planMessageList } from "./model-call-lists";
+import { type CallRowValues, forgetBase, isSeqRace, readChatBase, rememberBase, rememberedBase, writeCall } from "./model-call-write";
 import { toPgJson, toPgText } from "./pg-json";
-import { withTransaction } from "./store-sql";
 
 export { getModelCall, listModelCalls } from "./model-call-read";
 
@@ -61,56 +63,66 @@ function promptTokensOf(usage: Usage | undefined): number | null {
   return Number.isFinite(tokens) && tokens > 0 ? Math.round(tokens) : null;
 }
 
+function isForeignKeyViolation(error: unknown, constraint: string): boolean {
+  const pg = pgErrorOf(error);
+  return pg.code === "23503" && pg.constraint === constraint;
+}
+
+const MAX_ATTEMPTS = 5;
+
 export async function recordModelCall(input: RecordModelCallInput): Promise<RecordedCall> {
   const { sessionId, call } = input;
-  // Hashing happens before the transaction: it is the only cost that grows with the list.
-  const messages = call.request.messages.map((m) => address(m, "message"));
+  // Hashing is the only cost that grows with the list: once per message object (the messages of
+  // cached entries are the same objects call after call); canonical texts only for what is sent.
+  const sent = call.request.messages;
+  const hashes = sent.map((m) => contentHashOf(m));
   const system = call.request.system !== undefined ? address(call.request.system, "system") : null;
   const tools = call.request.tools?.length ? address(call.request.tools, "tools") : null;
   const response = call.response.message ? address(call.response.message, "message") : null;
   const usage = call.response.usage ?? call.response.message?.usage;
-  const hashes = messages.map((m) => m.hash);
   const callId = randomUUID();
-
-  return withTransaction(async (tx) => {
-    const locked = await tx.$queryRaw<{ ok: number }[]>`
-      SELECT 1 AS ok FROM sessions s, LATERAL (SELECT pg_advisory_xact_lock(hashtextextended(${`arbor.model_calls:${sessionId}`}, 0))) l
-      WHERE s.id = ${sessionId}`;
-    if (locked.length === 0) throw new NotFoundError({ sessionId });
-
-    const [last] = await tx.$queryRaw<{ seq: number }[]>`
-      SELECT seq FROM model_calls WHERE session_id = ${sessionId} ORDER BY seq DESC LIMIT 1`;
-    const seq = last ? last.seq + 1 : 0;
-    let base = null;
-    if (call.kind === "chat") {
-      const [prev] = await tx.$queryRaw<{ id: string; chain_depth: number; message_count: number }[]>`
-        SELECT id, chain_depth, message_count FROM model_calls
-        WHERE session_id = ${sessionId} AND kind = 'chat' ORDER BY seq DESC LIMIT 1`;
-      if (prev) {
-        const prevHashes = await readHashList(tx, { id: prev.id, messageCount: prev.message_count });
-        base = { id: prev.id, chainDepth: prev.chain_depth, hashes: prevHashes };
-      }
-    }
+  const row: CallRowValues = {
+    id: callId,
+    sessionId,
+    kind: call.kind,
+    model: call.model.ref,
+    modelInfo: toPgJson(call.model),
+    entryId: input.entryId ?? null,
+    systemHash: system?.hash ?? null,
+    toolsHash: tools?.hash ?? null,
+    settings: toPgJson(settingsOf(call.request)),
+    messageCount: hashes.length,
+    responseHash: response?.hash ?? null,
+    responseText: call.response.text === undefined ? null : toPgText(call.response.text),
+    usage: usage ? toPgJson(usage) : null,
+    stopReason: call.response.stopReason,
+    errorMessage: call.response.errorMessage === undefined ? null : toPgText(call.response.errorMessage),
+    startedAt: new Date(call.startedAt),
+    durationMs: Math.max(0, Math.round(call.durationMs)),
+    promptTokens: promptTokensOf(usage),
+  };
+  const db = getDb();
+  for (let attempt = 1; ; attempt++) {
+    const base = call.kind !== "chat" ? null : (rememberedBase(sessionId) ?? (await readChatBase(db, sessionId)));
     const plan = planMessageList(base, hashes);
-    const contents = [...messages, ...(system ? [system] : []), ...(tools ? [tools] : []), ...(response ? [response] : [])];
-    const newContents = await storeContents(tx, contents);
-
-    await tx.$executeRaw`
-      INSERT INTO model_calls (
-        id, session_id, seq, kind, model, model_info, entry_id, system_hash, tools_hash, settings,
-        base_call_id, base_keep, chain_depth, message_count, response_hash, response_text, usage,
-        stop_reason, error_message, started_at, duration_ms, prompt_tokens)
-      VALUES (
-        ${callId}, ${sessionId}, ${seq}, ${call.kind}, ${call.model.ref}, ${toPgJson(call.model)}::jsonb,
-        ${input.entryId ?? null}, ${system?.hash ?? null}, ${tools?.hash ?? null}, ${toPgJson(settingsOf(call.request))}::jsonb,
-        ${plan.baseCallId}, ${plan.baseKeep}, ${plan.chainDepth}, ${hashes.length}, ${response?.hash ?? null},
-        ${call.response.text === undefined ? null : toPgText(call.response.text)},
-        ${usage ? toPgJson(usage) : null}::jsonb, ${call.response.stopReason},
-        ${call.response.errorMessage === undefined ? null : toPgText(call.response.errorMessage)},
-        ${new Date(call.startedAt)}, ${Math.max(0, Math.round(call.durationMs))}, ${promptTokensOf(usage)})`;
-    await writeListRows(tx, callId, plan);
-    return { callId, seq, storedMessages: plan.appended.length, newContents };
-  });
+    // Contents the base's kept prefix covers are stored already (its list references them).
+    const contents = [
+      ...sent.slice(plan.baseKeep).map((m) => address(m, "message")),
+      ...(system ? [system] : []),
+      ...(tools ? [tools] : []),
+      ...(response ? [response] : []),
+    ];
+    try {
+      const { seq, newContents } = await writeCall(db, { call: row, plan, contents });
+      if (call.kind === "chat") rememberBase(sessionId, { id: callId, chainDepth: plan.chainDepth, hashes });
+      return { callId, seq, storedMessages: plan.appended.length, newContents };
+    } catch (error) {
+      if (isForeignKeyViolation(error, "model_calls_session_id_fkey")) throw new NotFoundError({ sessionId });
+      const retry = isSeqRace(error) || isForeignKeyViolation(error, "model_calls_base_call_id_fkey");
+      if (!retry || attempt >= MAX_ATTEMPTS) throw error;
+      forgetBase(sessionId);
+    }
+  }
 }
 
 /** Records which entry a call produced. Throws NotFoundError for a call of another session. */

@@ -2,7 +2,8 @@ import "server-only";
 /**
  * The store's one write primitive for a session's tree: `commitEntries`.
  *
- * Contract (all in ONE transaction; on any error nothing is written):
+ * Contract (ONE statement, store-commit-sql.ts, hence one implicit transaction; on any error
+ * nothing is written):
  * 1. Compare-and-set of the session's leaf: the write names the leaf it expects; if the stored
  *    leaf is different (another tab wrote first) it throws ConflictError and writes nothing.
  *    The UPDATE takes the session row's lock, so concurrent commits to one session serialize:
@@ -13,17 +14,21 @@ import "server-only";
  * 3. Entries are inserted with seq = previous entry count + i (file order), sanitized
  *    (spec §1.9), with their query columns; label entries update their targets' `label`
  *    column (last one wins; cleared by undefined / "").
- * 4. The session's `leaf_id`, `entry_count`, `last_activity_at` and `model` (the last assistant's
- *    provider/model, or a model_change) are updated; an untitled session takes its first user
- *    message as title.
+ * 4. The session's `leaf_id`, `entry_count`, `rev` (+1), `last_activity_at` and `model` (the
+ *    last assistant's provider/model, or a model_change) are updated; an untitled session takes
+ *    its first user message as title. The result carries the new `rev`, and this process's
+ *    read model is told (noteCommitted: it adds the entries only if it was at rev − 1).
  * Entries are never updated or deleted here; a soft-deleted session refuses writes (NotFoundError).
  */
 import { sessionDisplayName } from "@/lib/session/display-name";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
+import { getDb } from "./client";
 import { entryModel, toEntryRow } from "./entry-columns";
 import { ConflictError, IdCollisionError, NotFoundError, StoreError } from "./errors";
 import { normalizeTitle } from "./session-rows";
-import { applyLabels, insertEntryRows, labelChanges, prismaSql, type Tx, withTransaction } from "./store-sql";
+import { noteCommitted } from "./read-model";
+import { type CommitStatementRow, commitStatement } from "./store-commit-sql";
+import { isUniqueViolation, labelChanges } from "./store-sql";
 
 export interface CommitInput {
   sessionId: string;
@@ -42,38 +47,22 @@ export interface CommitResult {
   entryCount: number;
   /** The entries as stored (sanitized). */
   entries: SessionEntry[];
+  /** The session's data version after this commit (sessions.rev). */
+  rev: number;
 }
 
 const EMPTY_HEADER = { type: "session", id: "", timestamp: "", cwd: "" } satisfies SessionHeader;
 
-async function checkReferences(
-  tx: Tx,
-  input: { sessionId: string; newIds: string[]; needed: Set<string> },
-): Promise<void> {
-  const { sessionId, newIds, needed } = input;
-  if (newIds.length === 0 && needed.size === 0) return;
-  const lookup = [...new Set([...newIds, ...needed])];
-  const hits = await tx.$queryRaw<{ hit: string; kind: "id" | "parent" }[]>`
-    SELECT id AS hit, 'id' AS kind FROM entries WHERE session_id = ${sessionId} AND id = ANY(${lookup}::text[])
-    UNION ALL
-    SELECT DISTINCT parent_id AS hit, 'parent' AS kind FROM entries
-    WHERE session_id = ${sessionId} AND parent_id = ANY(${newIds}::text[])`;
-  const existing = new Set(hits.filter((h) => h.kind === "id").map((h) => h.hit));
-  const referenced = new Set(hits.filter((h) => h.kind === "parent").map((h) => h.hit));
-  const collisions = newIds.filter((id) => existing.has(id) || referenced.has(id));
-  if (collisions.length > 0) throw new IdCollisionError({ sessionId, ids: collisions });
-  for (const id of needed) if (!existing.has(id)) throw new NotFoundError({ sessionId, entryId: id });
-}
-
-async function explainNoUpdate(tx: Tx, input: { sessionId: string; expectedLeafId: string | null }): Promise<never> {
-  const rows = await tx.$queryRaw<{ leaf_id: string | null; deleted_at: Date | null }[]>`
-    SELECT leaf_id, deleted_at FROM sessions WHERE id = ${input.sessionId}`;
-  const row = rows[0];
-  if (!row) throw new NotFoundError({ sessionId: input.sessionId });
-  if (row.deleted_at) {
-    throw new NotFoundError({ sessionId: input.sessionId, message: `Session ${input.sessionId} is deleted; restore it first` });
-  }
-  throw new ConflictError({ sessionId: input.sessionId, expectedLeafId: input.expectedLeafId, actualLeafId: row.leaf_id });
+function refusal(input: { sessionId: string; expectedLeafId: string | null }, row: CommitStatementRow | undefined): Error {
+  const { sessionId, expectedLeafId } = input;
+  if (!row?.exists) return new NotFoundError({ sessionId });
+  if (row.deleted) return new NotFoundError({ sessionId, message: `Session ${sessionId} is deleted; restore it first` });
+  if (row.leaf_id !== expectedLeafId) return new ConflictError({ sessionId, expectedLeafId, actualLeafId: row.leaf_id });
+  if (row.collisions.length > 0) return new IdCollisionError({ sessionId, ids: row.collisions });
+  const missing = row.missing[0];
+  if (missing !== undefined) return new NotFoundError({ sessionId, entryId: missing });
+  // The snapshot saw the expected leaf, but the locked row had moved: another writer won.
+  return new ConflictError({ sessionId, expectedLeafId, actualLeafId: null });
 }
 
 export async function commitEntries(input: CommitInput): Promise<CommitResult> {
@@ -104,20 +93,25 @@ export async function commitEntries(input: CommitInput): Promise<CommitResult> {
   const title = normalizeTitle(sessionDisplayName(EMPTY_HEADER, rows.map((r) => r.data))) ?? null;
   const data = rows.map((r) => r.data);
 
-  const entryCount = await withTransaction(async (tx) => {
-    const updated = await tx.$queryRaw<{ entry_count: number }[]>`
-      UPDATE sessions
-      SET leaf_id = ${newLeafId}, entry_count = entry_count + ${rows.length}::int,
-          last_activity_at = now(), updated_at = now(),
-          model = COALESCE(${model}::text, model), title = COALESCE(title, ${title}::text)
-      WHERE id = ${sessionId} AND deleted_at IS NULL AND leaf_id IS NOT DISTINCT FROM ${expectedLeafId}::text
-      RETURNING entry_count`;
-    const count = updated[0]?.entry_count;
-    if (count === undefined) return explainNoUpdate(tx, { sessionId, expectedLeafId });
-    await checkReferences(tx, { sessionId, newIds, needed });
-    await insertEntryRows(prismaSql(tx), { sessionId, rows, firstSeq: count - rows.length });
-    await applyLabels(prismaSql(tx), { sessionId, labels: labelChanges(data) });
-    return count;
+  const statement = commitStatement({
+    sessionId,
+    expectedLeafId,
+    newLeafId,
+    rows,
+    newIds,
+    needed: [...needed],
+    labels: labelChanges(data),
+    model,
+    title,
   });
-  return { leafId: newLeafId, entryCount, entries: data };
+  let row: CommitStatementRow | undefined;
+  try {
+    [row] = await getDb().$queryRawUnsafe<CommitStatementRow[]>(statement.text, ...statement.params);
+  } catch (error) {
+    if (isUniqueViolation(error, "entries_pkey")) throw new IdCollisionError({ sessionId, ids: newIds });
+    throw error;
+  }
+  if (row?.entry_count === null || row?.entry_count === undefined || row.rev === null) throw refusal(input, row);
+  noteCommitted({ sessionId, rev: row.rev, entries: data });
+  return { leafId: newLeafId, entryCount: row.entry_count, entries: data, rev: row.rev };
 }

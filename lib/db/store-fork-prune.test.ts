@@ -105,7 +105,7 @@ describe("applyPrune / undoPrune", () => {
     expect(target.id).toBe(entries[2]!.id);
     const fullTokens = await tokensOf(id, target.id);
 
-    const stored = await applyPrune({
+    const { entries: stored } = await applyPrune({
       sessionId: id,
       pruned: pruned.map((e) => ({ entryId: e.id, message: e.message as ToolResultMessage, originalContent: (before.get(e.id) as MessageEntry).message })),
     });
@@ -121,13 +121,13 @@ describe("applyPrune / undoPrune", () => {
     await applyPrune({ sessionId: id, pruned: [{ entryId: target.id, message: { ...msg, content: [{ type: "text", text: "[again]" }] } }] });
     expect((await getPrunedOriginals({ sessionId: id, entryIds: [target.id] })).get(target.id)).toEqual([{ type: "text", text: big }]);
 
-    const restored = await undoPrune({ sessionId: id, entryIds: [target.id] });
+    const { entries: restored } = await undoPrune({ sessionId: id, entryIds: [target.id] });
     expect(restored).toHaveLength(1);
     const back = (await loadEntries({ sessionId: id })).find((e) => e.id === target.id);
     expect(back).toEqual(before.get(target.id));
     expect(await tokensOf(id, target.id)).toBe(fullTokens);
     expect((await getPrunedOriginals({ sessionId: id })).size).toBe(0);
-    expect(await undoPrune({ sessionId: id, entryIds: [target.id] })).toEqual([]); // nothing left to undo
+    expect(await undoPrune({ sessionId: id, entryIds: [target.id] })).toEqual({ entries: [], rev: null }); // nothing left to undo
   });
 
   it("writes nothing when one of the entries is not a tool result", async () => {

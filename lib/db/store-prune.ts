@@ -13,6 +13,8 @@ import "server-only";
  * - `undoPrune` puts the original content back and removes `prunedAt`; entries that are not
  *   pruned are left alone. One transaction.
  * - `getPrunedOriginals` returns the kept originals, for showing what a prune removed.
+ * - Both bump the session's `rev` and set `rewrite_rev` to it (they rewrite entries in place,
+ *   so a cached copy must reload: lib/db/read-model) and return the new rev with the entries.
  * - Only `message` entries with role `toolResult` can be pruned; any other id (or an unknown
  *   one) throws NotFoundError and nothing is written. The `text` column keeps the original
  *   words, so search still finds a pruned output; `tokens` follows the current content.
@@ -23,7 +25,8 @@ import { entryTokens } from "./entry-columns";
 import { NotFoundError } from "./errors";
 import { toPgJson } from "./pg-json";
 import { sanitizeForPersist } from "@/lib/session/sanitize";
-import { withTransaction } from "./store-sql";
+import { noteRewritten } from "./read-model";
+import { type Tx, withTransaction } from "./store-sql";
 
 export interface PrunedEntry {
   entryId: string;
@@ -35,6 +38,20 @@ export interface PrunedEntry {
 
 type Row = { id: string; data: SessionEntry; pruned_original: unknown };
 
+/** The rewritten entries as stored, and the session's rev after the rewrite (unchanged when none). */
+export interface RewriteResult {
+  entries: SessionEntry[];
+  rev: number | null;
+}
+
+const NOTHING: RewriteResult = { entries: [], rev: null };
+
+async function bumpRewrite(tx: Tx, sessionId: string): Promise<number> {
+  const [row] = await tx.$queryRaw<{ rev: number }[]>`
+    UPDATE sessions SET rev = rev + 1, rewrite_rev = rev + 1, updated_at = now() WHERE id = ${sessionId} RETURNING rev`;
+  return row?.rev ?? 0;
+}
+
 function missing(sessionId: string, wanted: readonly string[], found: Iterable<string>): void {
   const have = new Set(found);
   const absent = wanted.find((id) => !have.has(id));
@@ -43,14 +60,14 @@ function missing(sessionId: string, wanted: readonly string[], found: Iterable<s
   }
 }
 
-export async function applyPrune(input: { sessionId: string; pruned: readonly PrunedEntry[] }): Promise<SessionEntry[]> {
+export async function applyPrune(input: { sessionId: string; pruned: readonly PrunedEntry[] }): Promise<RewriteResult> {
   const { sessionId } = input;
-  if (input.pruned.length === 0) return [];
+  if (input.pruned.length === 0) return NOTHING;
   const payload = input.pruned.map((p) => {
     const message = sanitizeForPersist(p.message);
     return { id: p.entryId, message, original: p.originalContent ?? null, tokens: entryTokens({ type: "message", message }) };
   });
-  return withTransaction(async (tx) => {
+  const result = await withTransaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string; data: SessionEntry }[]>`
       UPDATE entries AS e SET
         pruned_original = COALESCE(
@@ -63,15 +80,16 @@ export async function applyPrune(input: { sessionId: string; pruned: readonly Pr
       WHERE e.session_id = ${sessionId} AND e.id = x.id AND e.type = 'message' AND e.role = 'toolResult'
       RETURNING e.id, e.data`;
     missing(sessionId, payload.map((p) => p.id), rows.map((r) => r.id));
-    await tx.$executeRaw`UPDATE sessions SET updated_at = now() WHERE id = ${sessionId}`;
-    return rows.map((r) => r.data);
+    return { entries: rows.map((r) => r.data), rev: await bumpRewrite(tx, sessionId) };
   });
+  noteRewritten({ sessionId, ...result });
+  return result;
 }
 
-export async function undoPrune(input: { sessionId: string; entryIds: readonly string[] }): Promise<SessionEntry[]> {
+export async function undoPrune(input: { sessionId: string; entryIds: readonly string[] }): Promise<RewriteResult> {
   const { sessionId } = input;
-  if (input.entryIds.length === 0) return [];
-  return withTransaction(async (tx) => {
+  if (input.entryIds.length === 0) return NOTHING;
+  const result = await withTransaction(async (tx): Promise<RewriteResult> => {
     const rows = await tx.$queryRaw<Row[]>`
       SELECT id, data, pruned_original FROM entries
       WHERE session_id = ${sessionId} AND id = ANY(${[...input.entryIds]}::text[]) AND type = 'message' AND role = 'toolResult'
@@ -84,14 +102,15 @@ export async function undoPrune(input: { sessionId: string; entryIds: readonly s
         const data = { ...r.data, message: { ...message, content: r.pruned_original } } as SessionEntry;
         return { id: r.id, data, tokens: entryTokens(data) };
       });
-    if (restored.length === 0) return [];
+    if (restored.length === 0) return NOTHING;
     await tx.$executeRaw`
       UPDATE entries AS e SET data = x.data, tokens = x.tokens, pruned_original = NULL
       FROM jsonb_to_recordset(${toPgJson(restored)}::jsonb) AS x(id text, data jsonb, tokens int)
       WHERE e.session_id = ${sessionId} AND e.id = x.id`;
-    await tx.$executeRaw`UPDATE sessions SET updated_at = now() WHERE id = ${sessionId}`;
-    return restored.map((r) => r.data);
+    return { entries: restored.map((r) => r.data), rev: await bumpRewrite(tx, sessionId) };
   });
+  noteRewritten({ sessionId, ...result });
+  return result;
 }
 
 /** entryId → the content the entry had before it was pruned (only pruned entries). */

@@ -19,7 +19,7 @@ import { entryModel, toEntryRow } from "./entry-columns";
 import { NotFoundError, SessionExistsError } from "./errors";
 import { toPgJson, toPgText } from "./pg-json";
 import { normalizeTitle, SESSION_COLUMNS, type SessionMeta, type SessionRow, toSessionMeta } from "./session-rows";
-import { loadTree } from "./store-read";
+import { readSession } from "./read-model";
 import {
   analyzeAfterBulkWrite,
   applyLabels,
@@ -65,13 +65,13 @@ export async function insertSessionRow(sql: Sql, input: NewSessionRow): Promise<
   }
 }
 
-/** Sets the bookkeeping of a session written in bulk (import, fork). */
+/** Sets the bookkeeping of a session written in bulk (import, fork); a bulk write counts as a rewrite (rev, rewrite_rev). */
 export async function finishSessionRow(
   sql: Sql,
   input: { id: string; leafId: string | null; entryCount: number; model: string | null; title?: string | null; lastActivityAt?: Date | null },
 ): Promise<void> {
   await sql.query(
-    `UPDATE sessions SET leaf_id = $2, entry_count = $3::int, model = $4::text,
+    `UPDATE sessions SET leaf_id = $2, entry_count = $3::int, model = $4::text, rev = rev + 1, rewrite_rev = rev + 1,
        title = CASE WHEN $5::boolean THEN $6::text ELSE title END,
        last_activity_at = COALESCE($7::timestamptz, last_activity_at)
      WHERE id = $1`,
@@ -156,7 +156,7 @@ export interface ForkResult {
  * leaf). The new session's title is `title`, else the source's. Returns the new session's id.
  */
 export async function forkSession(input: { sessionId: string; leafId?: string; title?: string }): Promise<ForkResult> {
-  const { meta, tree } = await loadTree({ sessionId: input.sessionId });
+  const { meta, tree } = await readSession({ sessionId: input.sessionId });
   const leafId = input.leafId ?? meta.leafId;
   if (leafId === null || !tree.getEntry(leafId)) {
     throw new NotFoundError({ sessionId: input.sessionId, entryId: leafId ?? "null" });

@@ -59,6 +59,21 @@ export function contentHash(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }
 
+const hashes = new WeakMap<object, string>();
+
+/**
+ * contentHash memoized per object. Only for objects nobody mutates: the read model's entries and
+ * their messages (lib/db/read-model), which stay the same objects from call to call.
+ */
+export function contentHashOf(value: object): string {
+  let hash = hashes.get(value);
+  if (hash === undefined) {
+    hash = contentHash(value);
+    hashes.set(value, hash);
+  }
+  return hash;
+}
+
 /** The canonical text, its hash and its UTF-8 size, computed once. */
 export function addressContent(value: unknown): { hash: string; json: string; bytes: number } {
   const json = canonicalJson(value);

@@ -1,7 +1,8 @@
 /**
  * previewNextTurn: what the model will be sent if the user sends a message now.
- * Pure: no network, disk or database access. Works on a deep copy of the path, so the caller's
- * entries are never changed (pruning mutates in place, spec §8).
+ * Pure: no network, disk or database access. Works on a copy of the path whose tool-result
+ * entries and messages are copied (the only objects pruning mutates in place, spec §8), so the
+ * caller's entries are never changed; copying only those keeps a long path cheap.
  *
  * It replays the pre-prompt check (spec §13.1, §13.2; lib/agent/compaction-check.ts), which runs
  * only when the working context has an assistant message:
@@ -70,7 +71,11 @@ export function previewNextTurn(
   const now = opts.now ?? Date.now();
   const byId = new Map(entries.map((e) => [e.id, e]));
   const leaf = leafId === null ? undefined : byId.get(leafId);
-  const path: SessionEntry[] = leaf ? structuredClone(pathToRoot(leaf, byId)) : [];
+  const path: SessionEntry[] = leaf
+    ? pathToRoot(leaf, byId).map((e) =>
+        e.type === "message" && e.message.role === "toolResult" ? ({ ...e, message: { ...e.message } } as SessionEntry) : e,
+      )
+    : [];
   const pending: PendingEffects = { pruning: null, compaction: null };
   const before = sourcedContext(path, prompts);
   const last = lastAssistantOf(path, before);

@@ -119,27 +119,38 @@ export function sourcedContext(path: readonly SessionEntry[], prompts: PromptSet
 /** matchKey → entry ids (file order) for every form in which an entry can have been sent. */
 export type EntryMatchIndex = Map<string, string[]>;
 
+/** matchKey of the message an entry puts into a context (after convertToLlm), or undefined. */
+export function entryMatchKey(entry: SessionEntry, prompts: PromptSet): string | undefined {
+  const message = entryContextMessage(entry);
+  const [converted] = message ? convertToLlm([message], prompts) : [];
+  return converted ? matchKey(converted) : undefined;
+}
+
+/**
+ * `keyOf` computes an entry's current-form key (default entryMatchKey; callers pass a memo per
+ * entry object, since hashing every entry per request is most of the cost).
+ */
 export function buildEntryMatchIndex(
   entries: readonly SessionEntry[],
   prompts: PromptSet,
   prunedOriginals: ReadonlyMap<string, (TextContent | ImageContent)[]> = new Map(),
+  keyOf: (entry: SessionEntry) => string | undefined = (entry) => entryMatchKey(entry, prompts),
 ): EntryMatchIndex {
   const index: EntryMatchIndex = new Map();
-  const add = (message: AgentMessage | undefined, id: string) => {
-    const [converted] = message ? convertToLlm([message], prompts) : [];
-    if (!converted) return;
-    const key = matchKey(converted);
+  const addKey = (key: string | undefined, id: string) => {
+    if (key === undefined) return;
     const ids = index.get(key);
     if (!ids) index.set(key, [id]);
     else if (ids.at(-1) !== id) ids.push(id);
   };
   for (const entry of entries) {
-    const message = entryContextMessage(entry);
-    add(message, entry.id);
+    addKey(keyOf(entry), entry.id);
     const original = prunedOriginals.get(entry.id);
+    const message = original ? entryContextMessage(entry) : undefined;
     if (original && message?.role === "toolResult") {
       const { prunedAt: _prunedAt, ...unpruned } = message;
-      add({ ...unpruned, content: original }, entry.id);
+      const [converted] = convertToLlm([{ ...unpruned, content: original }], prompts);
+      addKey(converted ? matchKey(converted) : undefined, entry.id);
     }
   }
   return index;

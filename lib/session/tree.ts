@@ -10,6 +10,12 @@
  *   entry is then available from `getEntry(id)`.
  * - Indexing is O(n) on load (one pass) and O(1) per append; getBranch is O(path length).
  * - Clock and id generator are injectable for deterministic tests.
+ * - Shared, already-committed state (lib/db/read-model): `addCommitted` indexes entries that
+ *   already have ids (no listeners, leaf unchanged); `view(leafId)` is an O(1) read-only tree
+ *   over the same entries and index with its own leaf (appenders and `addCommitted` throw);
+ *   `fork()` is an independent tree over the same entry objects (own index, O(n)) for a writer;
+ *   `replaceEntries` swaps entry objects of the same ids (a prune rewrites copies, never the
+ *   shared objects).
  */
 
 import { buildSessionContext } from "@/lib/session/context";
@@ -68,6 +74,8 @@ export class SessionTree {
   private readonly newId: (taken: TakenIds) => string;
   private readonly appendListeners = new Set<AppendListener>();
   private readonly leafListeners = new Set<LeafListener>();
+  /** Set on views: they share entries and index with another tree, so they must not add to them. */
+  private readonly readOnly: boolean = false;
   /**
    * Ids an append must avoid: existing entries and dangling parent references, so a new entry
    * can never adopt a file's orphans by accident.
@@ -152,6 +160,71 @@ export class SessionTree {
     return new Map(this.index.labels);
   }
 
+  // ── Shared committed state ───────────────────────────────────────────────
+
+  /**
+   * Adds entries that already have ids and parents (e.g. committed by another process), in file
+   * order, after the existing ones. The leaf does not move and no listener is told: they are not
+   * appends of this tree. Throws on a duplicate or missing id, like loading would.
+   */
+  addCommitted(entries: readonly SessionEntry[]): void {
+    this.assertWritable();
+    for (const entry of entries) {
+      indexEntry(this.index, entry);
+      this.entries.push(entry);
+    }
+  }
+
+  /**
+   * A read-only tree over the same entries and index, positioned on `leafId` (not checked: an
+   * unknown leaf reads as an empty branch, like getBranch), with `header` (default: this one).
+   * O(1). Its appenders and `addCommitted` throw; its leaf moves are its own. Entries later
+   * added to this tree show in it.
+   */
+  view(leafId: string | null, header: SessionHeader = this.header): SessionTree {
+    const view = Object.create(SessionTree.prototype) as Record<string, unknown>;
+    Object.assign(view, this, { header, leafId, readOnly: true, appendListeners: new Set(), leafListeners: new Set() });
+    return view as unknown as SessionTree;
+  }
+
+  /** An independent tree (own index and entry list) over the same entry objects, on the same leaf. O(n). */
+  fork(opts: SessionTreeOptions = {}): SessionTree {
+    const tree = new SessionTree(this.header, this.entries, opts);
+    if (this.leafId === null) tree.resetLeaf();
+    else if (tree.getEntry(this.leafId)) tree.branch(this.leafId);
+    return tree;
+  }
+
+  /**
+   * Replaces entries by new objects with the same ids (same parent and type: a rewrite of their
+   * content, e.g. a prune). Unknown ids throw and nothing changes. O(n) for the file-order list.
+   */
+  replaceEntries(replacements: readonly SessionEntry[]): void {
+    this.assertWritable();
+    const byId = new Map<string, SessionEntry>();
+    for (const next of replacements) {
+      const old = this.index.byId.get(next.id);
+      if (!old) throw new Error(`Entry ${next.id} not found`);
+      if (old.parentId !== next.parentId || old.type !== next.type) throw new Error(`Entry ${next.id}: a replacement keeps parent and type`);
+      byId.set(next.id, next);
+    }
+    if (byId.size === 0) return;
+    for (let i = 0; i < this.entries.length; i++) {
+      const next = byId.get(this.entries[i]!.id);
+      if (next) this.entries[i] = next;
+    }
+    for (const next of byId.values()) {
+      this.index.byId.set(next.id, next);
+      const siblings = typeof next.parentId === "string" ? this.index.children.get(next.parentId) : undefined;
+      const at = siblings?.findIndex((e) => e.id === next.id) ?? -1;
+      if (siblings && at >= 0) siblings[at] = next;
+    }
+  }
+
+  private assertWritable(): void {
+    if (this.readOnly) throw new Error("This session tree is a read-only view");
+  }
+
   // ── Listeners ────────────────────────────────────────────────────────────
 
   /** Called synchronously after each append, in order. Returns an unsubscribe function. */
@@ -173,6 +246,7 @@ export class SessionTree {
    * Returns the stored entry (the typed appenders return its id).
    */
   appendEntry(fields: NewEntry): SessionEntry {
+    this.assertWritable();
     const { timestamp, ...rest } = fields;
     const entry = {
       ...rest,

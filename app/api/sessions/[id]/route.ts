@@ -10,7 +10,8 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { withDatabaseErrors } from "@/lib/chat/http";
-import { exportSession, findSessionMeta, loadEntries, NotFoundError } from "@/lib/db/session-store";
+import { readSession } from "@/lib/db/read-model";
+import { exportSession, findSessionMeta, NotFoundError } from "@/lib/db/session-store";
 import { CONTENT_SECURITY_POLICY, htmlExportFileName, renderSessionHtml } from "@/lib/export-html/render-session-html";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { invalid, sessionParamsSchema } from "./calls/params";
@@ -47,7 +48,7 @@ async function answer(id: string, format: z.output<typeof formatSchema>): Promis
 
   try {
     if (format === "html") {
-      const entries = await loadEntries({ sessionId: id });
+      const entries = (await readSession({ sessionId: id })).tree.getEntries();
       const html = renderSessionHtml({ header: meta.header, entries, leafId: meta.leafId, title: meta.title ?? "Untitled session" });
       const timestamp = typeof meta.header.timestamp === "string" ? meta.header.timestamp : meta.createdAt;
       return new Response(html, {

@@ -1,0 +1,42 @@
+/**
+ * Child process of the open benchmark (bench/open.ts): what one session costs in the read model,
+ * in a process that holds nothing else.
+ *
+ *   tsx --conditions=react-server bench/read-model-child.ts <database url> <session id>
+ *
+ * Warms the connection with a query for an unknown session, forces a full GC, reads the session
+ * into the read model, forces a full GC, and prints ONE JSON line: the live heap growth (so it
+ * includes whatever the driver keeps, conservatively), the cache's own size estimate, and the
+ * entries' JSON text length.
+ */
+import v8 from "node:v8";
+import vm from "node:vm";
+
+v8.setFlagsFromString("--expose-gc");
+const gc = vm.runInNewContext("gc") as () => void;
+
+async function main(): Promise<void> {
+  const [url, sessionId] = process.argv.slice(2);
+  if (!url || !sessionId) throw new Error("usage: read-model-child.ts <database url> <session id>");
+  const { useDatabase, disconnectDb } = await import("@/lib/db/client");
+  const { configureReadModel, readModelStats, readSession } = await import("@/lib/db/read-model");
+  await useDatabase(url);
+  configureReadModel({ maxBytes: 4 * 1024 * 1024 * 1024 });
+  await readSession({ sessionId: "no-such-session" }).catch(() => undefined);
+  gc();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const view: unknown = await readSession({ sessionId });
+  gc();
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  const stats = readModelStats();
+  const json = (view as { tree: { getEntries(): readonly unknown[] } }).tree.getEntries().reduce<number>((n, e) => n + JSON.stringify(e).length, 0);
+  process.stdout.write(`\n${JSON.stringify({ heapGrowth: after - before, estimated: stats.bytes, json })}\n`);
+  await disconnectDb();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

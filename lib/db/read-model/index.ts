@@ -1,0 +1,171 @@
+import "server-only";
+/**
+ * The per-session read model: a bounded in-process cache of each session's COMMITTED entries as
+ * an engine SessionTree, kept current by version checks instead of reloading per request.
+ *
+ * Versions (sessions.rev / rewrite_rev, migration 20261221000000_session_revisions): every change to a session's
+ * entries or leaf bumps `rev`; a change that rewrites existing entries in place (prune, undo
+ * prune, a bulk write) also sets `rewrite_rev` to its rev.
+ *
+ * `readSession` = ONE indexed query for the meta row, then:
+ * - cached rev = meta rev: nothing else is read;
+ * - only appends since (rewrite_rev ≤ cached rev): read seq ∈ [cached count, meta.entry_count)
+ *   and add them (SessionTree.addCommitted); the statement also returns rewrite_rev, so a prune
+ *   that lands meanwhile is seen and leads to a reload instead;
+ * - else (or no cache): reload meta + entries in one snapshot.
+ *
+ * Invariants (why a stale cache can never produce a wrong context):
+ * 1. A cached state {tree, rev, count} is exactly the database's entries at `rev` (count =
+ *    entry_count at rev). It is only ever built from database reads with that rev, or from a
+ *    state at rev−1 plus the entries of the write that returned rev (`noteCommitted`,
+ *    `noteRewritten`): a write whose returned rev is not exactly the next one is ignored and
+ *    the next read catches up.
+ * 2. Only committed data enters: the agent writes through its own fork of the tree
+ *    (SessionTree.fork), and the cache takes a JSON copy of what the store committed, never the
+ *    agent's objects. A failed commit reports nothing, so the cache stays at the last commit.
+ * 3. Entry objects in the cache are never mutated (in tests they are deep-frozen to prove it);
+ *    a rewrite (prune) builds a new state with new entry objects, so views handed out earlier
+ *    keep theirs. Appends are added to the shared tree: an older view may show entries
+ *    committed after its rev, never fewer and never uncommitted ones.
+ * 4. Several processes: each has its own cache and checks the database's rev on every read.
+ *
+ * The view's tree is READ-ONLY for callers (SessionTree.view: appenders throw); writers fork it.
+ */
+import { env } from "@/lib/env";
+import type { SessionTree } from "@/lib/session/tree";
+import type { SessionEntry } from "@/lib/session/types";
+import { toPgJson } from "../pg-json";
+import type { SessionMeta } from "../session-rows";
+import { ByteLru } from "./lru";
+import { readNewEntries, readVersionedMeta, readWholeSession, type VersionedMeta } from "./queries";
+import { type CachedSession, copyCommitted, grow, newState, rewrite } from "./state";
+
+export interface SessionView {
+  /** Fresh from the database on every call (one indexed query). */
+  meta: SessionMeta;
+  /**
+   * Every committed entry, positioned on meta.leafId. READ-ONLY for callers: never append to
+   * it, never mutate its entry objects.
+   */
+  tree: SessionTree;
+  /** The session's data version this view reflects. */
+  rev: number;
+}
+
+const DEFAULT_CACHE_MB = 256;
+const cache = new ByteLru<CachedSession>((env.ARBOR_CACHE_MB ?? DEFAULT_CACHE_MB) * 1024 * 1024);
+const stats = { hits: 0, catchUps: 0, reloads: 0, noted: 0 };
+
+/** Resizes the cache (tests, bench); `clear` empties it, as a restart would. */
+export function configureReadModel(input: { maxBytes?: number; clear?: boolean }): void {
+  if (input.clear) cache.clear();
+  if (input.maxBytes !== undefined) cache.resize(input.maxBytes);
+}
+
+export function readModelStats(): { sessions: number; bytes: number; limit: number } & typeof stats {
+  return { sessions: cache.size, bytes: cache.bytes, limit: cache.limit, ...stats };
+}
+
+/** The cached state of a session, or undefined (tests). Does not count as a use. */
+export function peekCachedSession(sessionId: string): { rev: number; count: number } | undefined {
+  const s = cache.peek(sessionId);
+  return s ? { rev: s.rev, count: s.count } : undefined;
+}
+
+function viewOf(v: VersionedMeta, state: CachedSession): SessionView {
+  return { meta: v.meta, tree: state.tree.view(v.meta.leafId, v.meta.header), rev: v.rev };
+}
+
+async function reload(sessionId: string): Promise<SessionView> {
+  stats.reloads++;
+  const whole = await readWholeSession(sessionId);
+  const state = newState(whole.meta.header, whole.entries, { rev: whole.rev, chars: whole.chars });
+  const current = cache.peek(sessionId);
+  if (!current || current.rev < state.rev) cache.set(sessionId, state);
+  return viewOf(whole, state);
+}
+
+/**
+ * Throws NotFoundError (lib/db/errors) for an unknown session; a soft-deleted one still reads
+ * (meta.deletedAt).
+ */
+export async function readSession(input: { sessionId: string }): Promise<SessionView> {
+  const { sessionId } = input;
+  let v = await readVersionedMeta(sessionId);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const state = cache.get(sessionId);
+    if (!state) break;
+    if (state.rev === v.rev) {
+      stats.hits++;
+      return viewOf(v, state);
+    }
+    if (state.rev > v.rev) {
+      // This process committed (or caught up) past the meta just read: read the meta again.
+      v = await readVersionedMeta(sessionId);
+      continue;
+    }
+    if (v.rewriteRev > state.rev || v.meta.entryCount < state.count) break;
+    if (v.meta.entryCount === state.count) {
+      // Only the leaf moved (no rewrite up to the meta's rev, no new entries): nothing to read.
+      stats.catchUps++;
+      const next = grow(state, [], { rev: v.rev, chars: 0 });
+      cache.set(sessionId, next);
+      return viewOf(v, next);
+    }
+    const added = await readNewEntries(sessionId, { from: state.count, to: v.meta.entryCount });
+    if (added.rewriteRev === null || added.rewriteRev > state.rev) break;
+    if (cache.peek(sessionId) !== state) continue; // another request moved the state meanwhile
+    if (added.entries.length !== v.meta.entryCount - state.count) break;
+    stats.catchUps++;
+    const next = grow(state, added.entries, { rev: v.rev, chars: added.chars });
+    cache.set(sessionId, next);
+    return viewOf(v, next);
+  }
+  return reload(sessionId);
+}
+
+/**
+ * After a successful commit that returned `rev`: adds (a JSON copy of) its entries to the cached
+ * state when that state is exactly at rev − 1. Otherwise nothing: the next read catches up.
+ */
+export function noteCommitted(input: { sessionId: string; rev: number; entries: readonly SessionEntry[] }): void {
+  const state = cache.peek(input.sessionId);
+  if (!state || state.rev !== input.rev - 1) return;
+  stats.noted++;
+  const { entries, chars } = copyCommitted(input.entries, toPgJson);
+  cache.set(input.sessionId, grow(state, entries, { rev: input.rev, chars }));
+}
+
+/**
+ * After a successful in-place rewrite (prune / undo prune) that returned `rev`: a NEW state whose
+ * rewritten entries are new objects (copies of what the store returned), when the cached state
+ * is exactly at rev − 1; otherwise the state is dropped (the next read reloads).
+ */
+export function noteRewritten(input: { sessionId: string; rev: number | null; entries: readonly SessionEntry[] }): void {
+  if (input.rev === null) return;
+  const state = cache.peek(input.sessionId);
+  if (!state) return;
+  if (state.rev !== input.rev - 1) {
+    cache.delete(input.sessionId);
+    return;
+  }
+  stats.noted++;
+  const { entries } = copyCommitted(input.entries, toPgJson);
+  cache.set(input.sessionId, rewrite(state, entries, input.rev));
+}
+
+/**
+ * Memo keyed by entry object (WeakMap): derived per-entry data (row texts, token counts, hashes,
+ * source keys) is computed once per entry; valid because read-model entry objects are never
+ * mutated (a prune replaces the entry object).
+ */
+export function memoPerEntry<T>(fn: (entry: SessionEntry) => T): (entry: SessionEntry) => T {
+  const memo = new WeakMap<SessionEntry, T>();
+  return (entry) => {
+    const hit = memo.get(entry);
+    if (hit !== undefined || memo.has(entry)) return hit as T;
+    const value = fn(entry);
+    memo.set(entry, value);
+    return value;
+  };
+}

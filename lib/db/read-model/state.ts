@@ -1,0 +1,78 @@
+import "server-only";
+/**
+ * One session's cached state: its committed entries as a SessionTree, the rev they are exactly
+ * the database's entries at, their count, and an estimate of their heap cost (for the LRU).
+ *
+ * States are replaced, never edited, except that `grow` adds the new entries to the shared tree
+ * (appends never change what an older view's leaf path holds). Entries are deep-frozen under
+ * NODE_ENV=test so any in-place mutation of cached data fails loudly in the test suite.
+ *
+ * Size estimate: JSON text length × CHAR_COST + PER_ENTRY (objects, index maps, arrays);
+ * calibrated against the live heap of a 100k-entry session (bench/read-model-memory.ts).
+ */
+import { env } from "@/lib/env";
+import { SessionTree } from "@/lib/session/tree";
+import type { SessionEntry, SessionHeader } from "@/lib/session/types";
+
+export interface CachedSession {
+  readonly tree: SessionTree;
+  readonly rev: number;
+  readonly count: number;
+  readonly bytes: number;
+}
+
+export const CHAR_COST = 1;
+export const PER_ENTRY = 160;
+
+const FREEZE = env.NODE_ENV === "test";
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+}
+
+function admit(entries: readonly SessionEntry[]): void {
+  if (FREEZE) for (const e of entries) deepFreeze(e);
+}
+
+function estimate(chars: number, entries: number): number {
+  return Math.ceil(chars * CHAR_COST) + entries * PER_ENTRY;
+}
+
+export function newState(header: SessionHeader, entries: SessionEntry[], at: { rev: number; chars: number }): CachedSession {
+  admit(entries);
+  return { tree: new SessionTree(header, entries), rev: at.rev, count: entries.length, bytes: estimate(at.chars, entries.length) };
+}
+
+/** `state` plus entries committed after it (in seq order), now at `at.rev`. */
+export function grow(state: CachedSession, entries: readonly SessionEntry[], at: { rev: number; chars: number }): CachedSession {
+  admit(entries);
+  if (entries.length > 0) state.tree.addCommitted(entries);
+  return { tree: state.tree, rev: at.rev, count: state.count + entries.length, bytes: state.bytes + estimate(at.chars, entries.length) };
+}
+
+/** A new state (own tree and index) with `entries` replacing the entries of the same ids. */
+export function rewrite(state: CachedSession, entries: readonly SessionEntry[], rev: number): CachedSession {
+  admit(entries);
+  const tree = state.tree.fork();
+  let delta = 0;
+  for (const e of entries) {
+    const old = tree.getEntry(e.id);
+    delta += JSON.stringify(e).length - (old ? JSON.stringify(old).length : 0);
+  }
+  tree.replaceEntries(entries);
+  return { tree, rev, count: state.count, bytes: Math.max(0, state.bytes + Math.ceil(delta * CHAR_COST)) };
+}
+
+/** Copies of committed entries as the database holds them (its JSON form), and their text size. */
+export function copyCommitted(entries: readonly SessionEntry[], toJson: (v: unknown) => string): { entries: SessionEntry[]; chars: number } {
+  let chars = 0;
+  const out: SessionEntry[] = [];
+  for (const e of entries) {
+    const json = toJson(e);
+    chars += json.length;
+    out.push(JSON.parse(json) as SessionEntry);
+  }
+  return { entries: out, chars };
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "sessions" ADD COLUMN     "rev" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "rewrite_rev" INTEGER NOT NULL DEFAULT 0;
