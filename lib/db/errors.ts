@@ -199,7 +199,9 @@ function prismaUnavailable(e: ErrorShape): boolean {
   if (typeof cause?.kind === "string" && UNREACHABLE_KINDS.has(cause.kind)) return true;
   const sqlState = cause?.originalCode ?? cause?.code;
   if (typeof sqlState === "string" && UNAVAILABLE_SQLSTATE.test(sqlState)) return true;
-  return typeof e.clientVersion === "string" && typeof e.code === "string" && UNREACHABLE_PRISMA_CODES.has(e.code);
+  // A pooled connection whose server died answers its next write with a socket error, which
+  // Prisma passes on as the error's code (e.g. "EPIPE" over the embedded server's Unix socket).
+  return typeof e.clientVersion === "string" && typeof e.code === "string" && (UNREACHABLE_PRISMA_CODES.has(e.code) || SOCKET_CODES.has(e.code));
 }
 
 /** A node-postgres (or socket) error about a lost connection; only meaningful for a pg client's errors. */
