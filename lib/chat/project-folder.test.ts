@@ -45,7 +45,7 @@ describe("project folder of a session", () => {
     const r = await updateSessionSettings({ sessionId: s.id, projectDir: project });
     expect(r.ok).toBe(true);
 
-    const files = await listFiles(new Request(`http://x/api/sessions/${s.id}/files`), { params: Promise.resolve({ id: s.id }) });
+    const files = await listFiles(new Request(`http://127.0.0.1/api/sessions/${s.id}/files`), { params: Promise.resolve({ id: s.id }) });
     expect(JSON.stringify(await files.json())).toContain("README.md");
 
     h.fake.script(
