@@ -1,5 +1,5 @@
 /**
- * `import FILE… [--title T] [--as-copy] [--json]`: imports pi / oh-my-pi JSONL sessions into
+ * `import FILE… [--title T] [--as-copy] [--json]`: imports pi / oh-my-pi, Claude Code and Codex CLI sessions into
  * the database (lib/db/import.ts: streamed, migrated, one transaction per file).
  *
  * Output: one result line per file on stdout (`--json`: one JSON document instead); skipped
@@ -12,6 +12,7 @@ import { parseNodeArgs } from "@/cli/args";
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_USAGE, UsageError, writeJson } from "@/cli/command";
 import { type DbRuntime, processDbRuntime, withDatabase } from "@/cli/commands/db-runtime";
 import type { ImportProgress, ImportResult } from "@/lib/db/import";
+import { FORMAT_LABELS } from "@/lib/formats/types";
 
 const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;
 
@@ -38,7 +39,7 @@ function progressPrinter(io: CliIo, file: string): (p: ImportProgress) => void {
 }
 
 function resultLine(file: string, r: ImportResult): string {
-  const parts = [`${r.entryCount} ${r.entryCount === 1 ? "entry" : "entries"}`];
+  const parts = [`${FORMAT_LABELS[r.format]}, ${r.records} ${r.records === 1 ? "record" : "records"}`, `${r.entryCount} ${r.entryCount === 1 ? "entry" : "entries"}`];
   if (r.migrated) parts.push(`migrated from v${r.fromVersion}`);
   if (r.skippedCount > 0) parts.push(`${r.skippedCount} skipped ${r.skippedCount === 1 ? "line" : "lines"}`);
   const title = r.title ? ` "${r.title}"` : "";
@@ -51,7 +52,8 @@ export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCom
     summary: "import JSONL session files into the database",
     usage: [
       "import FILE… [--title T] [--as-copy] [--json]",
-      "  Imports each FILE (pi / oh-my-pi JSONL, v1–v3) as a session; prints one line per file.",
+      "  Imports each FILE as a session: pi / oh-my-pi JSONL (v1–v3), Claude Code or Codex CLI",
+      "  sessions (the format is read from the content); prints one line per file.",
       "  --title T   the session's title (one FILE only); default: the file's title or first message",
       "  --as-copy   import a session that is already in the database again, under a new id",
       "  --json      print { imported: [...], failed: [...] } on stdout",

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { formatBytes, ImportError } from "@/lib/db/errors";
 import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/db/import";
 import { type ImportResult, importSession } from "@/lib/db/session-store";
+import { FORMAT_LABELS } from "@/lib/formats/types";
 import type { ImportErrorCode, ImportErrorEvent, ImportEvent } from "./events";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
@@ -100,8 +101,8 @@ function drainableSource(body: ReadableStream<Uint8Array>) {
 }
 
 function doneEvent(r: ImportResult): ImportEvent {
-  const { sessionId, title, entryCount, skipped, skippedCount, migrated } = r;
-  return { type: "done", sessionId, title, entryCount, skipped, skippedCount, migrated };
+  const { sessionId, title, entryCount, skipped, skippedCount, migrated, format, records } = r;
+  return { type: "done", sessionId, title, entryCount, skipped, skippedCount, migrated, format, formatLabel: FORMAT_LABELS[format], records };
 }
 
 export async function POST(request: Request) {
