@@ -148,3 +148,15 @@ describe("Codex mapping", () => {
     expect(() => mapSessionText(text)).toThrowError(/line 2: Codex response_item record has no payload object \(field payload\)/);
   });
 });
+
+describe("reconstructionGaps", () => {
+  it("says what each format does not record", async () => {
+    const { reconstructionGaps, CLAUDE_CODE_GAP, CODEX_GAP, PI_GAP } = await import("./gaps");
+    expect(reconstructionGaps({ sourceFormat: "claude-code" }, [])).toEqual([CLAUDE_CODE_GAP]);
+    expect(reconstructionGaps({}, [])).toEqual([PI_GAP]);
+    const codex = mapSessionText(generateCodexSession({ seed: 5, turns: 6, compactions: 1 }).text)!;
+    const notes = reconstructionGaps(codex.header, codex.entries);
+    expect(notes[0]).toBe(CODEX_GAP);
+    expect(notes[1]).toMatch(/replacement history \(2 items, kept on compaction entry L\d+\)/);
+  });
+});
