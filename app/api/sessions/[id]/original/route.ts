@@ -26,7 +26,8 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
   const { id } = params.data;
   return withDatabaseErrors(async () => {
     const meta = await findSessionMeta({ id });
-    const source = meta && !meta.deletedAt ? await findSessionSource({ sessionId: id }) : null;
+    if (!meta || meta.deletedAt) return NextResponse.json({ error: `Session ${id} not found` }, { status: 404 });
+    const source = await findSessionSource({ sessionId: id });
     if (!source) return NextResponse.json({ error: `Session ${id} has no original file stored` }, { status: 404 });
     return new Response(source.stream(), {
       headers: {
