@@ -244,6 +244,12 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
   },
   "sessions/[id]/tree/route.ts": { GET: sessionIdCases(sessionUrl("/tree")) },
   "sessions/[id]/calls/route.ts": { GET: sessionIdCases(sessionUrl("/calls")) },
+  "sessions/[id]/original/route.ts": {
+    GET: [
+      ...sessionIdCases(sessionUrl("/original")),
+      { name: "a session with no stored original", url: () => sessionUrl("/original")(fx.session), params: sid, expect: { status: 404, error: /has no original file stored$/ } },
+    ],
+  },
   "sessions/[id]/calls/[callId]/route.ts": {
     GET: [
       { name: "a call id that is not a UUID", url: `${BASE}/api/sessions/s/calls/42`, params: () => ({ id: fx.session, callId: "42" }), expect: { status: 400, error: "call id must be a UUID" } },

@@ -35,8 +35,8 @@ describe("import", () => {
     expect(r.code).toBe(0);
     const out = r.out.trimEnd().split("\n");
     expect(out).toHaveLength(2);
-    expect(out[0]).toMatch(new RegExp(`^imported ${a} → ${session.header.id} ".+" \\(60 entries\\)$`));
-    expect(out[1]).toMatch(/\(5 entries, 1 skipped line\)$/);
+    expect(out[0]).toMatch(new RegExp(`^imported ${a} → ${session.header.id} ".+" \\(pi \\/ oh-my-pi session, 61 records, 60 entries\\)$`));
+    expect(out[1]).toMatch(/, 5 entries, 1 skipped line\)$/);
     expect(r.err).toMatch(new RegExp(`^${b}:3: invalid JSON`, "m"));
     expect((await loadEntries({ sessionId: session.header.id })).length).toBe(60);
   });

@@ -1,7 +1,7 @@
 /**
- * `import PATH… [--title T] [--as-copy] [--json]`: imports pi / oh-my-pi JSONL sessions into
- * the database (lib/db/import.ts: streamed, migrated, one transaction per file). A PATH is a
- * file, a folder (its `*.jsonl`, recursively) or a quoted glob (import-paths.ts).
+ * `import PATH… [--title T] [--as-copy] [--json]`: imports pi / oh-my-pi, Claude Code and Codex
+ * CLI sessions into the database (lib/db/import.ts: streamed, migrated, one transaction per
+ * file). A PATH is a file, a folder (its `*.jsonl`, recursively) or a quoted glob (import-paths.ts).
  *
  * Output: one result line per file on stdout (`--json`: one JSON document instead); skipped
  * malformed lines on stderr as `file:line: reason`, entries cut to 500,000 characters per text
@@ -16,6 +16,7 @@ import { type CliCommand, type CliIo, EXIT_OK, EXIT_USAGE, UsageError, writeJson
 import { type DbRuntime, processDbRuntime, withDatabase } from "@/cli/commands/db-runtime";
 import { expandImportPaths } from "@/cli/commands/import-paths";
 import type { ImportProgress, ImportResult } from "@/lib/db/import";
+import { FORMAT_LABELS } from "@/lib/formats/types";
 import { describeTruncation, truncationHeadline } from "@/lib/import-report";
 
 const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;
@@ -43,7 +44,7 @@ function progressPrinter(io: CliIo, file: string): (p: ImportProgress) => void {
 }
 
 function resultLine(file: string, r: ImportResult): string {
-  const parts = [`${r.entryCount} ${r.entryCount === 1 ? "entry" : "entries"}`];
+  const parts = [`${FORMAT_LABELS[r.format]}, ${r.records} ${r.records === 1 ? "record" : "records"}`, `${r.entryCount} ${r.entryCount === 1 ? "entry" : "entries"}`];
   if (r.migrated) parts.push(`migrated from v${r.fromVersion}`);
   if (r.skippedCount > 0) parts.push(`${r.skippedCount} skipped ${r.skippedCount === 1 ? "line" : "lines"}`);
   if (r.truncatedCount > 0) parts.push(`${r.truncatedCount} cut ${r.truncatedCount === 1 ? "entry" : "entries"}`);
@@ -57,7 +58,8 @@ export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCom
     summary: "import JSONL session files into the database",
     usage: [
       "import PATH… [--title T] [--as-copy] [--json]",
-      "  Imports each session file (pi / oh-my-pi JSONL, v1–v3); prints one line per file.",
+      "  Imports each session file: pi / oh-my-pi JSONL (v1–v3), Claude Code or Codex CLI sessions",
+      "  (the format is read from the content); prints one line per file.",
       "  PATH is a FILE, a DIRECTORY (every *.jsonl below it, recursively) or a quoted GLOB",
       "  expanded by the CLI itself, e.g. 'sessions/**/*.jsonl' (no argument-list limit).",
       "  --title T   the session's title (one file only); default: the file's title or first message",

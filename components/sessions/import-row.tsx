@@ -120,7 +120,8 @@ export function ImportRow({ item, actions }: { item: ImportItem; actions: Import
       <div aria-live="polite">
         {item.status === "done" && r && (
           <p className="text-sm">
-            Imported {r.title ?? "Untitled session"} ({formatCount(r.entryCount, "entry", "entries")}
+            Imported {r.title ?? "Untitled session"} ({r.formatLabel ? `${r.formatLabel}, ${formatCount(r.records, "record", "records")} → ` : ""}
+            {formatCount(r.entryCount, "entry", "entries")}
             {r.migrated ? ", migrated from an older file version" : ""}){" "}
             <Link href={`/sessions/${encodeURIComponent(r.sessionId)}`} className="font-medium text-[var(--color-accent)] underline">
               Open

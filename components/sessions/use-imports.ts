@@ -93,7 +93,7 @@ export function useImports() {
     for (const file of files) {
       const base = { key: `import-${nextKey++}`, file, asCopy: false, sent: 0, entries: 0 };
       if (!/\.jsonl$/i.test(file.name)) {
-        added.push({ ...base, status: "failed", error: `${file.name}: not a .jsonl file — choose a session file saved by pi or oh-my-pi` });
+        added.push({ ...base, status: "failed", error: `${file.name}: not a .jsonl file — choose a session file saved by pi, oh-my-pi, Claude Code or Codex` });
       } else if (file.size > IMPORT_LIMIT_BYTES) {
         added.push({ ...base, status: "failed", error: `${file.name}: file is larger than the ${formatSize(IMPORT_LIMIT_BYTES)} import limit` });
       } else {

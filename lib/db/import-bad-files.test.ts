@@ -119,7 +119,7 @@ describe("a truncated file", () => {
     const text = sessionText(freshId(), 3);
     const r = await viaCli("cli-cut.jsonl", text.slice(0, text.length - 10));
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/\(2 entries, 1 skipped line\)/);
+    expect(r.out).toMatch(/, 2 entries, 1 skipped line\)/);
     expect(r.err).toContain(`${r.file}:4: invalid JSON`);
     expect(r.err).toContain("the file ends in the middle of this line");
   });

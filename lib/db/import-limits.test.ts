@@ -147,7 +147,7 @@ describe("oversized messages", () => {
     const text = headerLine(freshId()) + userLine("a", null, "x".repeat(500_100));
     const file = tempDir().write("cut.jsonl", text);
     const run = await runCommand(makeImportCommand(inProcessDbRuntime()), [file]);
-    expect(run.out).toMatch(/\(1 entry, 1 cut entry\)\n$/);
+    expect(run.out).toMatch(/\(pi \/ oh-my-pi session, 2 records, 1 entry, 1 cut entry\)\n$/);
     expect(run.err).toContain(
       `${file}: 1 entry was cut to 500,000 characters per text:\n${file}: line 2 (entry a): 1 string cut from 500,100 characters, 147 characters removed\n`,
     );

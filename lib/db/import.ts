@@ -1,8 +1,11 @@
 import "server-only";
 /**
- * Importing a pi / oh-my-pi session file (JSONL, versions 1–3) into the store.
+ * Importing a session file into the store: pi / oh-my-pi JSONL (versions 1–3), or a Claude Code
+ * or Codex CLI file, told apart by content (import-formats.ts maps those to entries first).
  *
  * Contract:
+ * - The file's bytes are kept as they are (source-capture.ts: spilled to a temp file while the
+ *   entries stream, written in the same transaction after them) for "Download original"; the result names the format and its record count.
  * - Streams the source line by line (LineReader): memory is bounded by the batch, not the file.
  *   Each line is parsed leniently (spec §1.8): blank lines are ignored, lines that are not a JSON
  *   object are skipped and reported as `{ line, reason }`. Entries are migrated on the fly
@@ -63,6 +66,9 @@ import {
 import { findSessionMeta } from "./store-read";
 import { finishSessionRow, insertSessionRow } from "./store-session";
 import { analyzeAfterBulkWrite, applyLabels, type BulkSql, withBulkTransaction } from "./store-sql";
+import type { FormatId } from "@/lib/formats/types";
+import { type DetectedLines, detectLines } from "./import-formats";
+import { SourceCapture } from "./source-capture";
 
 export { DEFAULT_IMPORT_TIME_BUDGET_MS, DEFAULT_MAX_BLANK_LINES, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_SKIPPED_LINES };
 export type { TruncatedEntry };
@@ -111,6 +117,10 @@ export interface ImportResult {
   migrated: boolean;
   fromVersion: number;
   bytes: number;
+  /** The format detected from the content (lib/formats). */
+  format: FormatId;
+  /** JSON records in the file (the header and entries of a pi file). */
+  records: number;
 }
 
 interface Plan {
@@ -119,6 +129,8 @@ interface Plan {
   arborLeafId: unknown;
   batchSize: number;
   opts: ImportOptions;
+  detected: DetectedLines;
+  capture: SourceCapture;
 }
 
 /** Hands the rows encoded since the last flush to the COPY, then reports progress. */
@@ -228,8 +240,11 @@ async function writeSession(
   const created = Date.parse(header.timestamp);
   const storedHeader: SessionHeader = { ...header, id: sessionId, ...(givenTitle ? { title: givenTitle } : {}) };
   await insertSessionRow(sql, { header: storedHeader, sourceFileName: plan.file, ...(Number.isNaN(created) ? {} : { createdAt: new Date(created) }) });
+  await plan.capture.attach(sql, { sessionId, format: plan.detected.format, fileName: plan.file });
   plan.opts.onProgress?.({ bytes: ctx.reader.bytesRead, entries: 0, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
   await loadEntries(sql, ctx.lines, ctx.reader, plan, state, sessionId);
+  // The COPY is over, so the connection is free for the original file's chunks.
+  await plan.capture.finish(recordsOf(plan, state));
 
   const leafId = leafOf(plan, state);
   const derived = givenTitle ?? normalizeTitle(header.title) ?? state.sessionInfoName ?? state.firstUserText;
@@ -261,17 +276,21 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES;
   const totalBytes = typeof opts.source === "string" ? await sizeOfPath(file, opts.source, maxBytes) : opts.totalBytes;
   const maxLineLength = opts.maxLineLength ?? DEFAULT_MAX_LINE_BYTES;
+  const capture = new SourceCapture(opts.source);
   const reader = new LineReader({
-    source: opts.source,
+    source: capture.source,
     file,
     maxBytes,
     maxLineLength: Math.min(maxLineLength, HEADER_SCAN_BYTES),
     maxBlankLines: opts.maxBlankLines ?? DEFAULT_MAX_BLANK_LINES,
     signal: opts.signal,
   });
-  const lines = reader.lines();
+  const raw = reader.lines();
+  let lines: Lines = raw;
   const state = new ImportState(file, opts.maxSkippedLines ?? DEFAULT_MAX_SKIPPED_LINES);
   try {
+    const detected = await detectLines(raw, file);
+    lines = detected.lines;
     const { header: fileHeader, line: headerLine } = await readHeader(lines, reader, file, state);
     checkVersion(file, headerLine, fileHeader);
     reader.maxLineLength = maxLineLength;
@@ -286,6 +305,8 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
       arborLeafId,
       batchSize: Math.max(1, opts.batchSize ?? DEFAULT_IMPORT_BATCH),
       opts: { ...opts, ...(totalBytes ? { totalBytes } : {}) },
+      detected,
+      capture,
     };
     const result = await withBulkTransaction((sql) =>
       writeSession(sql, { plan, state, lines, reader, header, sessionId, ...(givenTitle ? { givenTitle } : {}) }),
@@ -303,12 +324,21 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
       migrated: migrator.changed,
       fromVersion: migrator.fromVersion,
       bytes: reader.bytesRead,
+      format: detected.format,
+      records: recordsOf(plan, state),
     };
   } catch (error) {
     throw asImportError(error, file, opts.signal, callerSignal);
   } finally {
     await lines.return(undefined).catch(() => undefined);
+    await raw.return(undefined).catch(() => undefined);
+    await capture.dispose().catch(() => undefined);
   }
+}
+
+/** pi files are not re-parsed to count: their records are the header and the entries. */
+function recordsOf(plan: Plan, state: ImportState): number {
+  return plan.detected.format === "pi" ? state.count + 1 : plan.detected.records();
 }
 
 /** v1 headers name the model; used when no entry does. */

@@ -15,11 +15,12 @@ import "server-only";
  */
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";
 import { previewNextTurn } from "@/lib/inspector/preview";
+import { reconstructionGaps } from "@/lib/formats/gaps";
 import { RECONSTRUCTED_NOTE, previousAssistantId, type ReconstructedTurn, reconstructTurn } from "@/lib/inspector/reconstruct";
 import { buildTurnView, type PreviousTurn, type TurnViewInput, toMessageRefs } from "@/lib/inspector/turn-view";
 import type { EntryMatchIndex } from "@/lib/inspector/sources";
 import type { ModelCallDetail, PendingEffects, TurnView } from "@/lib/inspector/types";
-import type { PromptSet, SessionEntry } from "@/lib/session/types";
+import type { PromptSet, SessionEntry, SessionHeader } from "@/lib/session/types";
 import { NotFoundError } from "./errors";
 import { entryMatchIndexFor, findCallForEntry, getModelCall, latestChatSetup } from "./model-call-read";
 import { readSession } from "./read-model";
@@ -59,7 +60,7 @@ function recordedInput(detail: ModelCallDetail): TurnViewInput {
   };
 }
 
-function reconstructedInput(sessionId: string, turn: ReconstructedTurn): TurnViewInput {
+function reconstructedInput(sessionId: string, turn: ReconstructedTurn, header?: SessionHeader): TurnViewInput {
   const a = turn.assistant;
   return {
     origin: "reconstructed",
@@ -83,7 +84,7 @@ function reconstructedInput(sessionId: string, turn: ReconstructedTurn): TurnVie
     startedAt: Number.isFinite(a.timestamp) ? new Date(a.timestamp).toISOString() : null,
     durationMs: typeof a.duration === "number" ? a.duration : null,
     pending: null,
-    notes: [RECONSTRUCTED_NOTE, "System prompt and tool definitions are not stored in the session file"],
+    notes: [RECONSTRUCTED_NOTE, ...reconstructionGaps(header, turn.path)],
   };
 }
 
@@ -91,6 +92,8 @@ interface Ctx {
   sessionId: string;
   prompts: PromptSet;
   entries: readonly SessionEntry[];
+  /** The session header: its `sourceFormat` says what the file does not record. */
+  header?: SessionHeader;
   /** Built once per request, shared by the call and its previous call. */
   matchIndex: EntryMatchIndex;
 }
@@ -125,7 +128,7 @@ async function contextFor(sessionId: string, prompts: PromptSet): Promise<{ ctx:
   const { meta } = view;
   const entries = view.tree.getEntries();
   const matchIndex = await entryMatchIndexFor({ sessionId, entries, prompts });
-  return { ctx: { sessionId, prompts, entries, matchIndex }, leafId: meta.leafId };
+  return { ctx: { sessionId, prompts, entries, matchIndex, header: meta.header }, leafId: meta.leafId };
 }
 
 export async function inspectCall(input: { sessionId: string; callId: string; prompts: PromptSet }): Promise<TurnView | null> {
@@ -150,7 +153,7 @@ export async function inspectEntry(input: {
   if (detail) return recordedView(ctx, detail);
   const turn = reconstructTurn(ctx.entries, entry.id, ctx.prompts)!;
   const previous = await previousForEntry(ctx, previousAssistantId(ctx.entries, entry.id));
-  return buildTurnView(reconstructedInput(ctx.sessionId, turn), ctx.entries, previous);
+  return buildTurnView(reconstructedInput(ctx.sessionId, turn, ctx.header), ctx.entries, previous);
 }
 
 function pendingNotes(pending: PendingEffects): string[] {

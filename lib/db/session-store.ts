@@ -17,3 +17,4 @@ export { applyPrune, getPrunedOriginals, type PrunedEntry, undoPrune } from "./s
 export { listSessions, type ListSessionsInput, type SessionPage, toPrefixTsQuery } from "./session-list";
 export { type ImportOptions, type ImportProgress, type ImportResult, importSession } from "./import";
 export { exportSession, type SessionExport } from "./export";
+export { findSessionSource, type SessionSourceInfo } from "./source-read";

@@ -2,6 +2,7 @@
  * The NDJSON events of `POST /api/import`, one JSON object a line, shared by the route and the
  * browser (type-only on the client). Order: `progress`* then exactly one `done` or `error`.
  */
+import type { FormatId } from "@/lib/formats/types";
 
 export interface ImportProgressEvent {
   type: "progress";
@@ -28,6 +29,11 @@ export interface ImportDoneEvent {
   truncatedCount: number;
   /** True when an older file version was migrated to the current one. */
   migrated: boolean;
+  /** The format found in the content (lib/formats) and its words: "Claude Code session". */
+  format: FormatId;
+  formatLabel: string;
+  /** JSON records in the file. */
+  records: number;
 }
 
 /**

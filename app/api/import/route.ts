@@ -16,6 +16,7 @@ import { z } from "zod";
 import { formatBytes, ImportError } from "@/lib/db/errors";
 import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/db/import";
 import { type ImportResult, importSession } from "@/lib/db/session-store";
+import { FORMAT_LABELS } from "@/lib/formats/types";
 import type { ImportErrorCode, ImportErrorEvent, ImportEvent } from "./events";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { refuseForeign } from "@/lib/http/guard-request";
@@ -108,8 +109,21 @@ function drainableSource(body: ReadableStream<Uint8Array>) {
 }
 
 function doneEvent(r: ImportResult): ImportEvent {
-  const { sessionId, title, entryCount, skipped, skippedCount, truncated, truncatedCount, migrated } = r;
-  return { type: "done", sessionId, title, entryCount, skipped, skippedCount, truncated, truncatedCount, migrated };
+  const { sessionId, title, entryCount, skipped, skippedCount, truncated, truncatedCount, migrated, format, records } = r;
+  return {
+    type: "done",
+    sessionId,
+    title,
+    entryCount,
+    skipped,
+    skippedCount,
+    truncated,
+    truncatedCount,
+    migrated,
+    format,
+    formatLabel: FORMAT_LABELS[format],
+    records,
+  };
 }
 
 export async function POST(request: Request) {

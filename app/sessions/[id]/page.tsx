@@ -44,6 +44,11 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
             Download JSONL
           </a>
           <a href={`/api/sessions/${encodeURIComponent(id)}?format=html`} className="text-sm text-muted underline" download>Download HTML</a>
+          {session.sourceFileName && (
+            <a href={`/api/sessions/${encodeURIComponent(id)}/original`} className="text-sm text-muted underline" download>
+              Download original
+            </a>
+          )}
         </div>
         <div className="min-h-0 flex-1">
           <Suspense>

@@ -1,0 +1,42 @@
+/**
+ * GET /api/sessions/[id]/original — "Download original": the file the session was imported
+ * from, byte for byte, whatever its format (pi, Claude Code, Codex), as an attachment under its
+ * own file name. 404 `{ error }` for an unknown or deleted session, or one with no stored
+ * original (created in Arbor, or imported before originals were kept); 400 for a malformed id.
+ */
+import { NextResponse } from "next/server";
+import { withDatabaseErrors } from "@/lib/chat/http";
+import { findSessionMeta, findSessionSource } from "@/lib/db/session-store";
+import { refuseAnonymous } from "@/lib/auth/guard";
+import { invalid, sessionParamsSchema } from "../calls/params";
+
+export const dynamic = "force-dynamic";
+
+function attachment(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() || "session.jsonl";
+  const ascii = base.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(base)}`;
+}
+
+export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
+  const params = sessionParamsSchema.safeParse(await ctx.params);
+  if (!params.success) return invalid(params.error);
+  const { id } = params.data;
+  return withDatabaseErrors(async () => {
+    const meta = await findSessionMeta({ id });
+    if (!meta || meta.deletedAt) return NextResponse.json({ error: `Session ${id} not found` }, { status: 404 });
+    const source = await findSessionSource({ sessionId: id });
+    if (!source) return NextResponse.json({ error: `Session ${id} has no original file stored` }, { status: 404 });
+    return new Response(source.stream(), {
+      headers: {
+        "content-type": "application/octet-stream",
+        "content-length": String(source.bytes),
+        "content-disposition": attachment(source.fileName),
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
+    });
+  });
+}

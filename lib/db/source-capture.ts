@@ -1,0 +1,113 @@
+import "server-only";
+/**
+ * Keeping an imported file byte for byte ("Download original"), while it streams.
+ *
+ * Contract: `capture.source` yields the same chunks as the wrapped ByteSource (the import reads
+ * it) and keeps a copy in a spill file in the OS temp folder (memory stays bounded by one
+ * chunk; the database connection stays free for the entries' COPY, which holds it until the
+ * last entry). `attach` (inside the import's transaction, once the session row exists) creates
+ * the `session_sources` row; `finish` (after the last entry) writes the spill file as ~1 MB
+ * `session_source_chunks` rows in the same transaction — a failed import leaves nothing — with
+ * the file's size and sha256. `dispose` removes the spill file, whatever happened.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { type FileHandle, mkdtemp, open, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { FormatId } from "@/lib/formats/types";
+import type { ByteSource } from "./line-reader";
+import type { Sql } from "./store-sql";
+
+export const SOURCE_CHUNK_BYTES = 1024 * 1024;
+
+function chunksOf(source: ByteSource): AsyncIterable<Uint8Array> {
+  if (typeof source === "string") return createReadStream(source, { highWaterMark: SOURCE_CHUNK_BYTES });
+  if (typeof (source as ReadableStream<Uint8Array>).getReader === "function") return source as unknown as AsyncIterable<Uint8Array>;
+  return source as AsyncIterable<Uint8Array>;
+}
+
+export class SourceCapture {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private total = 0;
+  private readonly hash = createHash("sha256");
+  private spill: { dir: string; file: string; handle: FileHandle } | null = null;
+  private target: { sql: Sql; sessionId: string } | null = null;
+  readonly source: AsyncIterable<Uint8Array>;
+
+  constructor(input: ByteSource) {
+    const inner = chunksOf(input);
+    const self = this;
+    this.source = {
+      async *[Symbol.asyncIterator]() {
+        for await (const chunk of inner) {
+          self.keep(Buffer.from(chunk));
+          if (self.pendingBytes >= SOURCE_CHUNK_BYTES) await self.spillPending();
+          yield chunk;
+        }
+      },
+    };
+  }
+
+  private keep(copy: Buffer): void {
+    this.hash.update(copy);
+    this.total += copy.length;
+    this.pending.push(copy);
+    this.pendingBytes += copy.length;
+  }
+
+  private async spillPending(): Promise<void> {
+    if (this.pendingBytes === 0) return;
+    if (!this.spill) {
+      const dir = await mkdtemp(path.join(tmpdir(), "arbor-import-"));
+      const file = path.join(dir, "original");
+      this.spill = { dir, file, handle: await open(file, "w", 0o600) };
+    }
+    const data = Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    await this.spill.handle.write(data);
+  }
+
+  /** Inside the import's transaction, once the session row exists. */
+  async attach(sql: Sql, input: { sessionId: string; format: FormatId; fileName: string }): Promise<void> {
+    await sql.query(`INSERT INTO session_sources (session_id, format, file_name) VALUES ($1, $2, $3)`, [input.sessionId, input.format, input.fileName]);
+    this.target = { sql, sessionId: input.sessionId };
+  }
+
+  /** After the whole source was read and the entries written: the chunks and the file's facts. */
+  async finish(records: number): Promise<void> {
+    if (!this.target) return;
+    const { sql, sessionId } = this.target;
+    await this.spillPending();
+    let seq = 0;
+    if (this.spill) {
+      await this.spill.handle.close();
+      const spilled = this.spill;
+      this.spill = { ...spilled, handle: await open(spilled.file, "r") };
+      const chunk = Buffer.alloc(SOURCE_CHUNK_BYTES);
+      for (let position = 0; ; ) {
+        const { bytesRead } = await this.spill.handle.read(chunk, 0, SOURCE_CHUNK_BYTES, position);
+        if (bytesRead === 0) break;
+        position += bytesRead;
+        await sql.query(`INSERT INTO session_source_chunks (session_id, seq, data) VALUES ($1, $2, $3)`, [sessionId, seq++, chunk.subarray(0, bytesRead)]);
+      }
+    }
+    await sql.query(`UPDATE session_sources SET bytes = $2, sha256 = $3, records = $4 WHERE session_id = $1`, [
+      sessionId,
+      this.total,
+      this.hash.digest("hex"),
+      records,
+    ]);
+  }
+
+  /** Removes the spill file (after finish, or after a failed or cancelled import). */
+  async dispose(): Promise<void> {
+    const spill = this.spill;
+    this.spill = null;
+    if (!spill) return;
+    await spill.handle.close().catch(() => undefined);
+    await rm(spill.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * Claude Code session files (`~/.claude/projects/<project>/<sessionId>.jsonl`) → Arbor entries,
+ * one record at a time (the FormatMapper contract in types.ts).
+ * Pure: no network, disk or database access.
+ *
+ * Mapping (docs/formats.md):
+ * - The header comes from the first record with a `sessionId` (id, cwd, timestamp; the CLI
+ *   version, git branch and user type are kept under `claudeCode`).
+ * - `uuid` / `parentUuid` become `id` / `parentId`, so siblings are branches.
+ * - Assistant records sharing one `message.id` (Claude Code writes one record per content
+ *   block) become ONE assistant message with the first record's uuid. Records arriving while
+ *   that response is open (its tool results, progress records) are held and placed after it,
+ *   chained in file order; the later uuids of the response resolve to the last placed entry.
+ * - `system` / `compact_boundary` + the following `isCompactSummary` user record become one
+ *   compaction entry: the boundary's uuid, hung under `logicalParentUuid`, summary = the
+ *   summary record's text, `tokensBefore` = `compactMetadata.preTokens`, `firstKeptEntryId` =
+ *   the first entry placed after it (nothing before the boundary is kept, as in Claude Code).
+ * - `summary` records (`leafUuid`) become label entries on the entry they name, appended at the
+ *   end; one naming an entry of another file is kept as a custom entry.
+ * - Everything else (`file-history-snapshot`, `queue-operation`, `attachment`, `progress`, other
+ *   `system` subtypes, `isMeta` user records, unknown types) becomes a `custom` entry
+ *   (`claude-code/<type>[/<subtype>]`) holding the record: never sent to a model. Records
+ *   without a uuid are inserted after the current tail, and the next record that named the tail
+ *   as its parent hangs under them instead, so they add no branches.
+ * - A uuid seen twice keeps both records: the second becomes `<uuid>~<line>`.
+ */
+import type { CompactionEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
+import { type AssistantPiece, assistantPiece, customPiece, mergeAssistant, type Piece, SESSION_KEYS, userPieces } from "./claude-code-records";
+import { userContent } from "./claude-code-content";
+import { FormatError, type FormatMapper, isObject, type JsonObject, type MappedItem, num, str } from "./types";
+
+/** Records read without finding a sessionId before a header is made up from what is known. */
+const HEADER_WAIT_RECORDS = 200;
+
+interface Group {
+  piece: AssistantPiece;
+  messageId: string | undefined;
+  /** Source uuids of the response and of the records held with it. */
+  uuids: Set<string>;
+  laterUuids: string[];
+  held: Piece[];
+}
+
+export function createClaudeCodeMapper(): FormatMapper {
+  return new ClaudeCodeMapper();
+}
+
+class ClaudeCodeMapper implements FormatMapper {
+  readonly format = "claude-code" as const;
+  private header: SessionHeader | null = null;
+  private session: JsonObject = {};
+  private queue: MappedItem[] = [];
+  private waited = 0;
+  private firstTimestamp: string | undefined;
+  private readonly ids = new Set<string>();
+  private readonly alias = new Map<string, string>();
+  private readonly after = new Map<string, string>();
+  private readonly toolNames = new Map<string, string>();
+  private lastId: string | null = null;
+  /** The last of the records placed before any conversation record, while there are only such. */
+  private leadingTail: string | null = null;
+  private group: Group | null = null;
+  private compaction: { entry: CompactionEntry; line: number; awaitingSummary: boolean; held: MappedItem[] } | null = null;
+  private readonly summaries: { leafUuid: string; summary: string; record: JsonObject; line: number }[] = [];
+
+  push(record: JsonObject, line: number): MappedItem[] {
+    const type = record.type;
+    if (typeof type !== "string" || type === "") throw new FormatError(line, "Claude Code record has no type", "type");
+    this.firstTimestamp ??= str(record.timestamp);
+    if (!this.header && typeof record.sessionId === "string") this.makeHeader(record);
+    this.map(record, type, line);
+    if (!this.header && ++this.waited >= HEADER_WAIT_RECORDS) this.makeHeader(record);
+    return this.drain();
+  }
+
+  end(): MappedItem[] {
+    this.flushGroup();
+    for (const s of this.summaries) this.placeSummary(s);
+    if (this.compaction) this.releaseCompaction(this.compaction.held[0]?.kind === "entry" ? this.compaction.held[0].entry.id : this.compaction.entry.id);
+    if (!this.header) this.makeHeader({});
+    return this.drain();
+  }
+
+  private drain(): MappedItem[] {
+    if (!this.header) return [];
+    const out = this.queue;
+    this.queue = [];
+    return out;
+  }
+
+  private makeHeader(record: JsonObject): void {
+    const claudeCode: JsonObject = {};
+    for (const k of SESSION_KEYS) if (record[k] !== undefined) claudeCode[k] = record[k];
+    this.session = claudeCode;
+    this.header = {
+      type: "session",
+      version: 3,
+      id: str(record.sessionId) ?? "claude-code-session",
+      timestamp: str(record.timestamp) ?? this.firstTimestamp ?? new Date(0).toISOString(),
+      cwd: str(record.cwd) ?? "",
+      sourceFormat: "claude-code",
+      claudeCode,
+    };
+    this.queue.unshift({ kind: "header", header: this.header, line: 0 });
+  }
+
+  private get fallbackTs(): string {
+    return this.firstTimestamp ?? new Date(0).toISOString();
+  }
+
+  private map(record: JsonObject, type: string, line: number): void {
+    const chained = type === "user" || type === "assistant";
+    if (chained && typeof record.uuid !== "string") throw new FormatError(line, `Claude Code ${type} record has no uuid`, "uuid");
+    const message = record.message;
+    if (type === "assistant" && isObject(message) && record.isMeta !== true) {
+      this.mapAssistant(record, line, message);
+      return;
+    }
+    if (type === "user" && isObject(message) && record.isCompactSummary === true && this.compaction?.awaitingSummary) {
+      this.mapCompactSummary(record, message);
+      return;
+    }
+    if (type === "user" && isObject(message) && record.isMeta !== true && record.isCompactSummary !== true) {
+      this.mapUser(record, line, message);
+      return;
+    }
+    if (type === "system" && record.subtype === "compact_boundary") {
+      this.mapBoundary(record, line);
+      return;
+    }
+    if (type === "summary" && typeof record.leafUuid === "string") {
+      this.summaries.push({ leafUuid: record.leafUuid, summary: str(record.summary) ?? "", record, line });
+      return;
+    }
+    this.offer(customPiece(record, line, this.fallbackTs));
+  }
+
+  private mapAssistant(record: JsonObject, line: number, message: JsonObject): void {
+    const messageId = str(message.id);
+    const g = this.group;
+    if (g && messageId !== undefined && g.messageId === messageId) {
+      mergeAssistant(g.piece, record, this.session);
+      g.uuids.add(record.uuid as string);
+      g.laterUuids.push(record.uuid as string);
+      this.noteToolNames(g.piece);
+      return;
+    }
+    this.flushGroup();
+    const piece = assistantPiece(record, line, this.session, this.fallbackTs);
+    this.noteToolNames(piece);
+    this.group = { piece, messageId, uuids: new Set([record.uuid as string]), laterUuids: [], held: [] };
+  }
+
+  private noteToolNames(piece: AssistantPiece): void {
+    for (const part of piece.message.content) if (part.type === "toolCall") this.toolNames.set(part.id, part.name);
+  }
+
+  private mapUser(record: JsonObject, line: number, message: JsonObject): void {
+    const pieces = userPieces(record, line, this.session, this.toolNames, this.fallbackTs);
+    const g = this.group;
+    const onlyResults = userContent(message.content).parts.length === 0;
+    if (g && onlyResults && g.uuids.has(str(record.parentUuid) ?? "")) {
+      g.held.push(...pieces);
+      g.uuids.add(record.uuid as string);
+      return;
+    }
+    this.flushGroup();
+    for (const p of pieces) this.place(p);
+  }
+
+  private mapBoundary(record: JsonObject, line: number): void {
+    this.flushGroup();
+    if (this.compaction) this.releaseCompaction(this.compaction.entry.id);
+    const meta = isObject(record.compactMetadata) ? record.compactMetadata : {};
+    const entry: CompactionEntry = {
+      type: "compaction",
+      id: record.uuid as string,
+      parentId: null,
+      timestamp: str(record.timestamp) ?? this.fallbackTs,
+      summary: "",
+      firstKeptEntryId: "",
+      tokensBefore: num(meta.preTokens),
+      details: { boundary: record },
+    };
+    if (typeof entry.id !== "string") entry.id = `L${line}`;
+    const parentUuid = str(record.logicalParentUuid) ?? str(record.parentUuid) ?? null;
+    this.assignId(entry as SessionEntry, line);
+    entry.parentId = parentUuid === null ? null : this.resolve(parentUuid);
+    this.lastId = entry.id;
+    this.compaction = { entry, line, awaitingSummary: true, held: [] };
+  }
+
+  private mapCompactSummary(record: JsonObject, message: JsonObject): void {
+    const c = this.compaction!;
+    const { parts } = userContent(message.content);
+    c.entry.summary = parts.map((p) => (p.type === "text" ? p.text : "")).join("\n");
+    (c.entry.details as JsonObject).summaryRecord = record;
+    c.awaitingSummary = false;
+    this.alias.set(record.uuid as string, c.entry.id);
+  }
+
+  /** A piece while a response may be open: held if it belongs to it, else placed. */
+  private offer(piece: Piece): void {
+    const g = this.group;
+    if (g && (piece.parent.kind !== "uuid" || (piece.parent.uuid !== null && g.uuids.has(piece.parent.uuid)))) {
+      g.held.push(piece);
+      const uuid = str((piece.entry as JsonObject).id);
+      if (piece.parent.kind === "uuid" && uuid) g.uuids.add(uuid);
+      return;
+    }
+    this.flushGroup();
+    this.place(piece);
+  }
+
+  private flushGroup(): void {
+    const g = this.group;
+    if (!g) return;
+    this.group = null;
+    this.place(g.piece);
+    for (const held of g.held) {
+      const linear = held.parent.kind !== "uuid" || (held.parent.uuid !== null && g.uuids.has(held.parent.uuid));
+      this.place(held, linear ? this.lastId : undefined);
+    }
+    for (const u of g.laterUuids) this.alias.set(u, this.lastId!);
+  }
+
+  private resolve(uuid: string): string {
+    let id = this.alias.get(uuid) ?? uuid;
+    for (let next = this.after.get(id); next !== undefined; next = this.after.get(id)) id = next;
+    return id;
+  }
+
+  private assignId(entry: SessionEntry, line: number): void {
+    const original = entry.id;
+    if (this.ids.has(entry.id)) {
+      let id = `${original}~${line}`;
+      for (let k = 2; this.ids.has(id); k++) id = `${original}~${line}.${k}`;
+      entry.id = id;
+      this.alias.set(original, id);
+    }
+    this.ids.add(entry.id);
+  }
+
+  /** Places `piece` under `parentId` (default: from its ParentRef) and queues it. */
+  private place(piece: Piece, parentId?: string | null): void {
+    const { entry, parent } = piece;
+    this.assignId(entry, piece.line);
+    if (parentId !== undefined) entry.parentId = parentId;
+    else if (parent.kind === "uuid") entry.parentId = parent.uuid === null ? this.leadingTail : this.resolve(parent.uuid);
+    else if (parent.kind === "previous") entry.parentId = this.lastId;
+    else {
+      entry.parentId = this.lastId === null ? null : this.resolve(this.lastId);
+      if (entry.parentId !== null) this.after.set(entry.parentId, entry.id);
+    }
+    for (const u of piece.aliases ?? []) if (u !== entry.id) this.alias.set(u, entry.id);
+    // Records before the first conversation record (a leading snapshot) head the first root.
+    this.leadingTail = parent.kind === "inline" && (this.leadingTail !== null || this.lastId === null) ? entry.id : null;
+    this.lastId = entry.id;
+    const item: MappedItem = { kind: "entry", entry, line: piece.line };
+    const c = this.compaction;
+    if (c?.awaitingSummary && entry.type === "custom") {
+      // A snapshot between the boundary and its summary: the summary may still come.
+      c.held.push(item);
+      return;
+    }
+    if (c) this.releaseCompaction(c.held[0]?.kind === "entry" ? c.held[0].entry.id : entry.id);
+    this.queue.push(item);
+  }
+
+  private releaseCompaction(firstKeptEntryId: string): void {
+    const c = this.compaction!;
+    this.compaction = null;
+    c.entry.firstKeptEntryId = firstKeptEntryId;
+    this.queue.push({ kind: "entry", entry: c.entry as SessionEntry, line: c.line }, ...c.held);
+  }
+
+  private placeSummary(s: { leafUuid: string; summary: string; record: JsonObject; line: number }): void {
+    const target = this.resolve(s.leafUuid);
+    const entry: SessionEntry = this.ids.has(target)
+      ? ({ type: "label", id: `L${s.line}`, parentId: null, timestamp: str(s.record.timestamp) ?? this.fallbackTs, targetId: target, label: s.summary, source: s.record } as SessionEntry)
+      : (customPiece(s.record, s.line, this.fallbackTs).entry as SessionEntry);
+    this.place({ entry, parent: { kind: "previous" }, line: s.line });
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Shapes shared by the format adapters (lib/formats): which format a file is in, and the
+ * streaming mapper contract every non-pi format implements.
+ * Pure: no network, disk or database access.
+ *
+ * Mapper contract:
+ * - `push(record, line)` takes one parsed JSON object of the file (1-based source line) and
+ *   returns what is ready, in file order: first the header (exactly once), then entries. It may
+ *   hold a few records back (the parts of one assistant response, a compaction waiting for the
+ *   entry it keeps from); `end()` returns whatever is still held. Memory stays bounded by one
+ *   model response plus one short string per id that needs renaming.
+ * - Entries are Arbor v3 entries (spec §1.4) with unique string ids and parents that come
+ *   earlier in the output. Fields of the source that Arbor does not model are kept on the entry
+ *   under `source` (or in `details` / `data`), so nothing is lost.
+ * - A record that cannot be mapped (no `type`, a conversation record without its id) throws a
+ *   FormatError naming the line and field; callers prefix the file name.
+ */
+import type { SessionEntry, SessionHeader } from "@/lib/session/types";
+
+export type FormatId = "pi" | "claude-code" | "codex";
+
+export const FORMAT_LABELS: Record<FormatId, string> = {
+  pi: "pi / oh-my-pi session",
+  "claude-code": "Claude Code session",
+  codex: "Codex CLI session",
+};
+
+export type MappedItem =
+  | { kind: "header"; header: SessionHeader; line: number }
+  | { kind: "entry"; entry: SessionEntry; line: number };
+
+export interface FormatMapper {
+  readonly format: Exclude<FormatId, "pi">;
+  push(record: Record<string, unknown>, line: number): MappedItem[];
+  end(): MappedItem[];
+}
+
+export class FormatError extends Error {
+  readonly line: number;
+  readonly field: string | undefined;
+  /** The message without the line prefix. */
+  readonly what: string;
+  constructor(line: number, what: string, field?: string) {
+    super(`line ${line}: ${what}${field ? ` (field ${field})` : ""}`);
+    this.name = "FormatError";
+    this.line = line;
+    this.field = field;
+    this.what = what;
+  }
+}
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}
+
+export function num(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : 0;
+}
+
+/** `value` without the keys listed (the ones a mapper moved into Arbor's fields). */
+export function rest(value: JsonObject, taken: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(value)) if (!taken.includes(k)) out[k] = v;
+  return out;
+}
+
+/** Epoch ms of an ISO timestamp, or `fallback` when it does not parse. */
+export function epochMs(iso: string | undefined, fallback: number): number {
+  const t = iso ? Date.parse(iso) : Number.NaN;
+  return Number.isNaN(t) ? fallback : t;
+}
