@@ -15,6 +15,7 @@ import { type InspectTarget, modelCallsOptions } from "@/lib/query/inspector";
 import { sessionDataOptions } from "@/lib/query/session";
 import { pathToRoot } from "@/lib/session/branch-path";
 import { CallsList } from "./calls-list";
+import { CompactionReviewPanel } from "./compaction-review";
 import { ContextView } from "./context-view";
 import { EntryJson } from "./entry-json";
 import { resolveSelection } from "./selection";
@@ -52,7 +53,9 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
     const byId = new Map(entries.map((e) => [e.id, e]));
     const leaf = leafId ? byId.get(leafId) : undefined;
     const activePath = new Set(leaf ? pathToRoot(leaf, byId).map((e) => e.id) : []);
-    return resolveSelection({ entryId: selectedEntryId, entries, activePath, calls: calls.data });
+    const resolved = resolveSelection({ entryId: selectedEntryId, entries, activePath, calls: calls.data });
+    // A compaction also gets its fact check, undo and comparison (compaction-review.tsx).
+    return { ...resolved, isCompaction: selectedEntryId !== null && byId.get(selectedEntryId)?.type === "compaction" };
   }, [session.data, calls.data, selectedEntryId]);
 
   const target: InspectTarget | null = preview
@@ -103,6 +106,9 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
       >
         {tab === "Context" && (
           <div className="space-y-2">
+            {selectedEntryId && selection.isCompaction ? (
+              <CompactionReviewPanel sessionId={sessionId} entryId={selectedEntryId} onFocusEntry={onFocusEntry} />
+            ) : null}
             <div className="flex flex-wrap items-center gap-2">
               <button
                 type="button"
