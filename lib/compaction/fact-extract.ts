@@ -56,9 +56,9 @@ const FENCE = /```[^\n]*\n([\s\S]*?)```/g;
 const INLINE_CODE = /`([^`\n]{2,80})`/g;
 const DECLARATION = /\b(?:function|class|interface|type|enum|struct|def|fn|const|let)\s+([A-Za-z_$][\w$]{1,60})/g;
 const URL = /https?:\/\/[^\s<>"'`)\]}]+/g;
-const NUMBER_UNIT =
+export const NUMBER_UNIT =
   /(?<![\w.])(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|kib|mib|gib|kb|mb|gb|tb|bytes?|tokens?|k|px|%|lines?|files?|tests?|chars?|characters?|entries|requests?|x)(?![\w%])/gi;
-const TODO_LINE = /\b(?:TODO|FIXME)\b|\b(?:next|remaining|must)\b/i;
+export const TODO_LINE = /\b(?:TODO|FIXME)\b|\b(?:next|remaining|must)\b/i;
 const IMPERATIVE_OPENERS = new Set(
   (
     "add use keep make fix write run remove delete rename create update change move check test avoid ensure implement " +
@@ -80,7 +80,8 @@ function splitCode(text: string): { prose: string; code: string[] } {
   return { prose, code };
 }
 
-function isImperative(sentence: string): boolean {
+/** Whether a sentence reads as an instruction (an imperative, or don't / never / always …). */
+export function isImperative(sentence: string): boolean {
   if (sentence.endsWith("?") || sentence.length < 8) return false;
   let s = sentence.replace(/^(?:[-*]|\d+[.)])\s+/, "");
   for (let i = 0; i < 3 && FILLER.test(s); i++) s = s.replace(FILLER, "");
@@ -89,7 +90,8 @@ function isImperative(sentence: string): boolean {
   return first !== undefined && IMPERATIVE_OPENERS.has(first);
 }
 
-function sentencesOf(prose: string): string[] {
+/** Sentences of prose (split at . ! ? and line breaks). */
+export function sentencesOf(prose: string): string[] {
   return prose
     .split(/(?<=[.!?])\s+|\n+/)
     .map((s) => s.trim())
