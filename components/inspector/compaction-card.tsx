@@ -16,7 +16,7 @@ export function CardFacts({ card, onFocusEntry }: { card: CompactionCard; onFocu
         <span className="font-semibold">{scoreText(card.check)}</span>
         <span className="text-muted">
           {" "}
-          · {card.check.spanEntries} entries summarised · summary {formatTokens(card.summaryTokens)} tokens (from {formatTokens(card.tokensBefore)})
+          · {card.check.spanEntries} entries summarised · summary {formatTokens(card.summaryTokens)} (context before: {formatTokens(card.tokensBefore)})
         </span>
       </p>
       <FactList check={card.check} onFocusEntry={onFocusEntry} label={`Fact check of ${card.id}`} />

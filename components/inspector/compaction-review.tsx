@@ -9,7 +9,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { undoNavigation } from "@/app/sessions/[id]/actions";
-import { StatusToast, type Toast } from "@/components/session/status-toast";
+import type { Toast } from "@/components/session/status-toast";
 import { compactionReviewOptions } from "@/lib/query/compaction-review";
 import { keys } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
@@ -36,16 +36,17 @@ export function CompactionReviewPanel({
   sessionId,
   entryId,
   onFocusEntry,
+  onToast,
 }: {
   sessionId: string;
   entryId: string;
   onFocusEntry(entryId: string): void;
+  /** Shown by the inspector, so it outlives this panel (an undo moves the selection away). */
+  onToast(toast: Toast): void;
 }) {
   const { data, error, isPending } = useQuery(compactionReviewOptions(sessionId, entryId));
-  const [toast, setToast] = useState<Toast | null>(null);
   const [busy, setBusy] = useState(false);
   const moveLeaf = useLeafMove(sessionId);
-  const closeToast = useCallback(() => setToast(null), []);
 
   if (isPending) return <p className="text-sm text-muted">Checking the summary…</p>;
   if (error) return <p role="alert" className="text-sm text-red-700 dark:text-red-300">Could not check this compaction: {error.message}</p>;
@@ -56,13 +57,13 @@ export function CompactionReviewPanel({
     setBusy(true);
     const failed = await moveLeaf(undo.undoLeafId, undo.redoLeafId);
     setBusy(false);
-    if (failed) return setToast({ text: failed });
-    setToast({
+    if (failed) return onToast({ text: failed });
+    onToast({
       text: "Compaction undone: the next message sees the full history",
       action: {
         label: "Redo",
         run: () => {
-          void moveLeaf(undo.redoLeafId, undo.undoLeafId).then((f) => setToast({ text: f ?? "Compaction restored" }));
+          void moveLeaf(undo.redoLeafId, undo.undoLeafId).then((f) => onToast({ text: f ?? "Compaction restored" }));
         },
       },
     });
@@ -85,8 +86,7 @@ export function CompactionReviewPanel({
         <SummaryText card={card} />
       </details>
       <CardFacts card={card} onFocusEntry={onFocusEntry} />
-      <CompactionCompare sessionId={sessionId} review={data} onFocusEntry={onFocusEntry} onMove={moveLeaf} onStatus={(text) => setToast({ text })} />
-      {toast ? <StatusToast toast={toast} onDone={closeToast} /> : null}
+      <CompactionCompare sessionId={sessionId} review={data} onFocusEntry={onFocusEntry} onMove={moveLeaf} onStatus={(text) => onToast({ text })} />
     </section>
   );
 }

@@ -9,8 +9,9 @@
  * Tabs follow the WAI-ARIA tabs pattern: arrow keys move between tabs, one tab stop.
  */
 import { useQuery } from "@tanstack/react-query";
-import { type KeyboardEvent, useId, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, useCallback, useId, useMemo, useRef, useState } from "react";
 import { FilePanel } from "@/components/files/file-panel";
+import { StatusToast, type Toast } from "@/components/session/status-toast";
 import { type InspectTarget, modelCallsOptions } from "@/lib/query/inspector";
 import { sessionDataOptions } from "@/lib/query/session";
 import { pathToRoot } from "@/lib/session/branch-path";
@@ -33,6 +34,8 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
   const [tab, setTab] = useState<Tab>("Context");
   const [callId, setCallId] = useState<string | null>(null);
   const [preview, setPreview] = useState(false);
+  const [toast, setToast] = useState<Toast | null>(null);
+  const closeToast = useCallback(() => setToast(null), []);
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const baseId = useId();
 
@@ -107,7 +110,7 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
         {tab === "Context" && (
           <div className="space-y-2">
             {selectedEntryId && selection.isCompaction ? (
-              <CompactionReviewPanel sessionId={sessionId} entryId={selectedEntryId} onFocusEntry={onFocusEntry} />
+              <CompactionReviewPanel sessionId={sessionId} entryId={selectedEntryId} onFocusEntry={onFocusEntry} onToast={setToast} />
             ) : null}
             <div className="flex flex-wrap items-center gap-2">
               <button
@@ -148,6 +151,7 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
           />
         )}
       </div>
+      {toast ? <StatusToast toast={toast} onDone={closeToast} /> : null}
     </div>
   );
 }
