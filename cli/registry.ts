@@ -7,6 +7,7 @@ import type { CliCommand } from "@/cli/command";
 import { contextCommand } from "@/cli/commands/context";
 import { cutPointCommand } from "@/cli/commands/cut-point";
 import { exportCommand } from "@/cli/commands/export";
+import { factcheckCommand } from "@/cli/commands/factcheck";
 import { hashPasswordCommand } from "@/cli/commands/hash-password";
 import { importCommand } from "@/cli/commands/import";
 import { planCommand } from "@/cli/commands/plan";
@@ -20,7 +21,7 @@ export function registerCommand(command: CliCommand): void {
   commands.set(command.name, command);
 }
 
-for (const command of [contextCommand, cutPointCommand, planCommand, pruneCommand, treeCommand, importCommand, exportCommand, hashPasswordCommand]) {
+for (const command of [contextCommand, cutPointCommand, planCommand, pruneCommand, treeCommand, factcheckCommand, importCommand, exportCommand, hashPasswordCommand]) {
   registerCommand(command);
 }
 

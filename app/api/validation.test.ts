@@ -258,6 +258,23 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
       { name: "a session id with a NUL character", url: `${BASE}/api/sessions/x/calls/${MISSING_UUID}`, params: { id: NUL_ID, callId: MISSING_UUID }, expect: { status: 400, error: /session id/i } },
     ],
   },
+  "sessions/[id]/compactions/[entryId]/route.ts": {
+    GET: [
+      { name: "an unknown session", url: `${BASE}/api/sessions/x/compactions/e`, params: { id: "no-such-session", entryId: "e" }, expect: { status: 404, error: "Session no-such-session not found" } },
+      { name: "a session id with a NUL character", url: `${BASE}/api/sessions/x/compactions/e`, params: { id: NUL_ID, entryId: "e" }, expect: { status: 400, error: /session id/i } },
+      { name: "an entry id with a NUL character", url: `${BASE}/api/sessions/s/compactions/x`, params: () => ({ id: fx.session, entryId: "a\u0000b" }), expect: { status: 400, error: /entry/i } },
+      { name: "an entry that is not a compaction", url: `${BASE}/api/sessions/s/compactions/u`, params: () => ({ id: fx.session, entryId: fx.user }), expect: { status: 404, error: /is not a compaction/ } },
+    ],
+  },
+  "sessions/[id]/compactions/[entryId]/again/route.ts": {
+    POST: [
+      ...jsonBodyCases(() => `${BASE}/api/sessions/s/compactions/u/again`, () => ({ id: fx.session, entryId: fx.user })),
+      { name: "a session id with a NUL character", url: `${BASE}/api/sessions/x/compactions/e/again`, params: { id: NUL_ID, entryId: "e" }, init: jsonInit({}), expect: { status: 400, error: /session id/i } },
+      { name: "focus of the wrong type", url: `${BASE}/api/sessions/s/compactions/u/again`, params: () => ({ id: fx.session, entryId: fx.user }), init: jsonInit({ focus: 3 }), expect: { status: 400, error: "focus: expected the focus as text" } },
+      { name: "an unknown field", url: `${BASE}/api/sessions/s/compactions/u/again`, params: () => ({ id: fx.session, entryId: fx.user }), init: jsonInit({ focs: "typo" }), expect: { status: 400, error: /focs/ } },
+      { name: "an entry that is not a compaction", url: `${BASE}/api/sessions/s/compactions/u/again`, params: () => ({ id: fx.session, entryId: fx.user }), init: jsonInit({}), expect: { streamError: /is not a compaction/ } },
+    ],
+  },
   "sessions/[id]/compact/route.ts": {
     GET: [
       ...sessionIdCases(sessionUrl("/compact")),

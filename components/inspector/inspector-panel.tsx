@@ -9,12 +9,14 @@
  * Tabs follow the WAI-ARIA tabs pattern: arrow keys move between tabs, one tab stop.
  */
 import { useQuery } from "@tanstack/react-query";
-import { type KeyboardEvent, useId, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, useCallback, useId, useMemo, useRef, useState } from "react";
 import { FilePanel } from "@/components/files/file-panel";
+import { StatusToast, type Toast } from "@/components/session/status-toast";
 import { type InspectTarget, modelCallsOptions } from "@/lib/query/inspector";
 import { sessionDataOptions } from "@/lib/query/session";
 import { pathToRoot } from "@/lib/session/branch-path";
 import { CallsList } from "./calls-list";
+import { CompactionReviewPanel } from "./compaction-review";
 import { ContextView } from "./context-view";
 import { EntryJson } from "./entry-json";
 import { resolveSelection } from "./selection";
@@ -32,6 +34,8 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
   const [tab, setTab] = useState<Tab>("Context");
   const [callId, setCallId] = useState<string | null>(null);
   const [preview, setPreview] = useState(false);
+  const [toast, setToast] = useState<Toast | null>(null);
+  const closeToast = useCallback(() => setToast(null), []);
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const baseId = useId();
 
@@ -52,7 +56,9 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
     const byId = new Map(entries.map((e) => [e.id, e]));
     const leaf = leafId ? byId.get(leafId) : undefined;
     const activePath = new Set(leaf ? pathToRoot(leaf, byId).map((e) => e.id) : []);
-    return resolveSelection({ entryId: selectedEntryId, entries, activePath, calls: calls.data });
+    const resolved = resolveSelection({ entryId: selectedEntryId, entries, activePath, calls: calls.data });
+    // A compaction also gets its fact check, undo and comparison (compaction-review.tsx).
+    return { ...resolved, isCompaction: selectedEntryId !== null && byId.get(selectedEntryId)?.type === "compaction" };
   }, [session.data, calls.data, selectedEntryId]);
 
   const target: InspectTarget | null = preview
@@ -103,6 +109,9 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
       >
         {tab === "Context" && (
           <div className="space-y-2">
+            {selectedEntryId && selection.isCompaction ? (
+              <CompactionReviewPanel sessionId={sessionId} entryId={selectedEntryId} onFocusEntry={onFocusEntry} onToast={setToast} />
+            ) : null}
             <div className="flex flex-wrap items-center gap-2">
               <button
                 type="button"
@@ -142,6 +151,7 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
           />
         )}
       </div>
+      {toast ? <StatusToast toast={toast} onDone={closeToast} /> : null}
     </div>
   );
 }

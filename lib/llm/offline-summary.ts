@@ -12,6 +12,8 @@
  * capped and the whole text is cut to `maxChars`, so the size stays bounded.
  */
 
+import { focusItems, focusOf } from "@/lib/llm/offline-focus";
+
 export type SummaryKind = "history" | "turnPrefix" | "short" | "branch";
 
 type Role = "User" | "Assistant" | "Assistant thinking" | "Assistant tool calls" | "Tool result";
@@ -177,6 +179,8 @@ interface Facts {
   files: string[];
   last?: Part;
   lastToolCall?: string;
+  /** Verbatim sentences the compaction focus asks about (offline-focus.ts). */
+  focus: string[];
 }
 
 function collectFacts(parsed: ParsedPrompt): Facts {
@@ -208,7 +212,18 @@ function collectFacts(parsed: ParsedPrompt): Facts {
       blocked.push(`- ${clip(p.text.split("\n")[0] ?? "", 160)}`);
     }
   }
-  return { users, done, decisions, constraints, blocked, files: filePaths(parsed.parts, parsed.previous), last: parsed.parts.at(-1), lastToolCall };
+  const focus = focusOf(parsed.instructions);
+  return {
+    users,
+    done,
+    decisions,
+    constraints,
+    blocked,
+    files: filePaths(parsed.parts, parsed.previous),
+    last: parsed.parts.at(-1),
+    lastToolCall,
+    focus: focus ? focusItems(parsed.parts, focus).map((s) => `- Focus: ${s}`) : [],
+  };
 }
 
 function sectionBody(heading: string, f: Facts, prev: Map<string, string[]>, parsed: ParsedPrompt): string[] {
@@ -244,7 +259,8 @@ function sectionBody(heading: string, f: Facts, prev: Map<string, string[]>, par
       const items = f.files.slice(0, 20).map((p) => `- ${p}`);
       if (f.last?.role === "Assistant" && f.last.text.trim().endsWith("?")) items.push(`- Open question: ${f.last.text.trim()}`);
       if (name === "context for suffix" && f.last?.role === "Assistant") items.push(`- Last statement: ${firstSentence(f.last.text)}`);
-      return dedupe([...(name === "critical context" ? old.filter((o) => !f.files.includes(o.slice(2))) : []), ...items, ...parsed.extra.map((e) => `- ${clip(e)}`)]).slice(0, 30);
+      const focus = name === "critical context" ? f.focus : [];
+      return dedupe([...focus, ...(name === "critical context" ? old.filter((o) => !f.files.includes(o.slice(2))) : []), ...items, ...parsed.extra.map((e) => `- ${clip(e)}`)]).slice(0, 30);
     }
     case "original request":
       return f.users[0] ? [clip(f.users[0], 400)] : [];
@@ -281,7 +297,9 @@ export function extractiveSummary(prompt: string, opts: { kind?: SummaryKind; ma
   const prev = previousSections(parsed.previous);
   const asked = requestedHeadings(parsed.instructions);
   const kind = opts.kind ?? (asked.includes("## Original Request") ? "turnPrefix" : asked.length ? "history" : "short");
-  const maxChars = opts.maxChars ?? DEFAULT_MAX_CHARS;
+  // What a focus asks for is quoted on top of the usual budget, so the cut never drops it.
+  const focusChars = facts.focus.reduce((n, s) => n + s.length + 1, 0);
+  const maxChars = opts.maxChars ?? DEFAULT_MAX_CHARS + focusChars;
   if (kind === "short" && asked.length === 0) return cut(shortSummary(facts, prev), maxChars);
 
   const headings = asked.length ? asked : kind === "turnPrefix" ? TURN_PREFIX_HEADINGS : HISTORY_HEADINGS;

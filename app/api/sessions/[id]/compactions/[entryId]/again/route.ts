@@ -1,0 +1,39 @@
+/**
+ * POST /api/sessions/[id]/compactions/[entryId]/again — "Compact again with…" (issue #16;
+ * lib/chat/compact-again.ts): another compaction of the same span, stored as a sibling of
+ * `entryId`, with body `{ focus? }`; the leaf returns to where it was. Streams like POST …/compact
+ * (`data-compaction`, `data-entry`, `data-navigated`, `data-error`); aborting the request cancels
+ * it and nothing is written. 400 bad body or ids, 404 unknown session, 409 when something runs,
+ * 415 a body that is not JSON, 503 when the database is unreachable.
+ */
+import { z } from "zod";
+import { refuseAnonymous } from "@/lib/auth/guard";
+import { startCompactAgain } from "@/lib/chat/compact-again";
+import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/chat/http";
+import { entryIdSchema, sessionIdSchema } from "../../../calls/params";
+
+export const dynamic = "force-dynamic";
+
+const paramsSchema = z.object({ id: sessionIdSchema, entryId: entryIdSchema });
+const bodySchema = z
+  .object({
+    focus: z
+      .string({ error: "expected the focus as text" })
+      .trim()
+      .max(10_000, { error: "the focus is too long (at most 10000 characters)" })
+      .optional(),
+  })
+  .strict();
+
+export async function POST(request: Request, ctx: { params: Promise<{ id: string; entryId: string }> }): Promise<Response> {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
+  const params = paramsSchema.safeParse(await ctx.params);
+  if (!params.success) return jsonError(400, describeIssues(params.error), "invalid_input");
+  const body = await parseJsonBody(request, bodySchema);
+  if (!body.ok) return body.response;
+  const focus = body.value.focus || undefined;
+  return withDatabaseErrors(() =>
+    startCompactAgain({ sessionId: params.data.id, compactionId: params.data.entryId, signal: request.signal, ...(focus ? { focus } : {}) }),
+  );
+}

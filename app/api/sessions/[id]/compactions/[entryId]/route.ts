@@ -1,0 +1,41 @@
+/**
+ * GET /api/sessions/[id]/compactions/[entryId] — what the inspector shows beside a compaction
+ * (issue #16): 200 `{ review: CompactionReview }` (lib/compaction/compaction-review.ts) — the
+ * compaction and its siblings (the other summaries of the same span), each with summary, token
+ * counts and fact check, and whether it can be undone now. Read-only.
+ * 400 malformed ids, 404 unknown session or an entry that is not a compaction, 503 when the
+ * database is unreachable.
+ */
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { refuseAnonymous } from "@/lib/auth/guard";
+import { withDatabaseErrors } from "@/lib/chat/http";
+import { reviewCompaction } from "@/lib/compaction/compaction-review";
+import { NotFoundError } from "@/lib/db/errors";
+import { loadTree } from "@/lib/db/store-read";
+import { entryIdSchema, invalid, jsonError, sessionIdSchema, sessionNotFound } from "../../calls/params";
+
+export const dynamic = "force-dynamic";
+
+const paramsSchema = z.object({ id: sessionIdSchema, entryId: entryIdSchema });
+
+export async function GET(request: Request, ctx: { params: Promise<{ id: string; entryId: string }> }) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
+  const params = paramsSchema.safeParse(await ctx.params);
+  if (!params.success) return invalid(params.error);
+  const { id, entryId } = params.data;
+  return withDatabaseErrors(async () => {
+    let loaded: Awaited<ReturnType<typeof loadTree>>;
+    try {
+      loaded = await loadTree({ sessionId: id });
+    } catch (err) {
+      if (err instanceof NotFoundError) return sessionNotFound(id);
+      throw err;
+    }
+    if (loaded.meta.deletedAt) return sessionNotFound(id);
+    const review = reviewCompaction(loaded.tree, entryId);
+    if (!review) return jsonError(404, `Entry ${entryId} is not a compaction of session ${id}`);
+    return NextResponse.json({ review }, { headers: { "cache-control": "no-store" } });
+  });
+}

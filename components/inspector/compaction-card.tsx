@@ -1,0 +1,26 @@
+"use client";
+/** One compaction's summary and fact check, as the review and the comparison show it (issue #16). */
+import type { CompactionCard } from "@/lib/compaction/compaction-review";
+import { scoreText } from "@/lib/compaction/fact-check";
+import { FactList } from "./fact-list";
+import { formatTokens } from "./format";
+
+export function SummaryText({ card }: { card: CompactionCard }) {
+  return <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-panel p-2 font-mono text-xs">{card.summary}</pre>;
+}
+
+export function CardFacts({ card, onFocusEntry }: { card: CompactionCard; onFocusEntry(entryId: string): void }) {
+  return (
+    <>
+      <p className="text-xs">
+        <span className="font-semibold">{scoreText(card.check)}</span>
+        <span className="text-muted">
+          {" "}
+          · {card.check.spanEntries} entries summarised · summary {formatTokens(card.summaryTokens)} (context before: {formatTokens(card.tokensBefore)})
+        </span>
+      </p>
+      <FactList check={card.check} onFocusEntry={onFocusEntry} label={`Fact check of ${card.id}`} />
+    </>
+  );
+}
+

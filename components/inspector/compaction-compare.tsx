@@ -1,0 +1,140 @@
+"use client";
+/**
+ * Compare compactions of the same span (issue #16): "Compact again with…" runs another one with
+ * another focus as a sibling (the summary streams in; Cancel writes nothing), and the summaries of
+ * every sibling are shown side by side with their fact checks and token counts; "Use this one"
+ * moves the leaf to it.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import type { CompactionReview } from "@/lib/compaction/compaction-review";
+import { errorText, readUIStream } from "@/lib/chat/read-ui-stream";
+import type { ArborDataParts } from "@/lib/chat/ui-types";
+import { keys } from "@/lib/query/keys";
+import { CardFacts, SummaryText } from "./compaction-card";
+
+type Phase = { kind: "idle" } | { kind: "asking" } | { kind: "running"; text: string } | { kind: "error"; message: string };
+
+export function CompactionCompare({
+  sessionId,
+  review,
+  onFocusEntry,
+  onMove,
+  onStatus,
+}: {
+  sessionId: string;
+  review: CompactionReview;
+  onFocusEntry(entryId: string): void;
+  onMove(leafId: string | null, expectedLeafId: string | null): Promise<string | undefined>;
+  onStatus(text: string): void;
+}) {
+  const qc = useQueryClient();
+  const [phase, setPhase] = useState<Phase>({ kind: "idle" });
+  const [focus, setFocus] = useState("");
+  const abort = useRef<AbortController | null>(null);
+  const id = review.compaction.id;
+
+  const run = async () => {
+    const ctrl = new AbortController();
+    abort.current = ctrl;
+    setPhase({ kind: "running", text: "" });
+    try {
+      const res = await fetch(`/api/sessions/${encodeURIComponent(sessionId)}/compactions/${encodeURIComponent(id)}/again`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(focus.trim() ? { focus: focus.trim() } : {}),
+        signal: ctrl.signal,
+      });
+      if (!res.ok) return setPhase({ kind: "error", message: await errorText(res) });
+      let failed: string | undefined;
+      for await (const chunk of readUIStream(res)) {
+        if (chunk.type === "data-compaction") {
+          const d = chunk.data as ArborDataParts["compaction"];
+          if (d.phase === "delta") setPhase((p) => (p.kind === "running" ? { kind: "running", text: p.text + d.delta } : p));
+          if (d.phase === "end" && d.errorMessage) failed = d.errorMessage;
+        } else if (chunk.type === "data-error") failed = (chunk.data as ArborDataParts["error"]).message;
+      }
+      await qc.invalidateQueries({ queryKey: keys.session(sessionId) });
+      if (failed) return setPhase({ kind: "error", message: failed });
+      setPhase({ kind: "idle" });
+      onStatus("Second compaction ready: compare them below");
+    } catch (e) {
+      setPhase(ctrl.signal.aborted ? { kind: "idle" } : { kind: "error", message: (e as Error).message });
+      if (ctrl.signal.aborted) onStatus("Compaction cancelled — nothing was written.");
+    } finally {
+      abort.current = null;
+    }
+  };
+
+  const use = async (targetId: string) => {
+    const failed = await onMove(targetId, review.leafId);
+    onStatus(failed ?? `Using compaction ${targetId}`);
+  };
+
+  const others = review.alternatives.length > 1;
+  return (
+    <div className="space-y-2">
+      {phase.kind === "idle" || phase.kind === "error" ? (
+        <button type="button" onClick={() => setPhase({ kind: "asking" })} className="rounded border border-line px-2 py-0.5 text-xs">
+          Compact again with…
+        </button>
+      ) : null}
+      {phase.kind === "error" ? <p role="alert" className="text-xs text-red-700 dark:text-red-300">{phase.message}</p> : null}
+      {phase.kind === "asking" ? (
+        <form
+          className="flex flex-wrap items-center gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run();
+          }}
+        >
+          <label className="flex items-center gap-1 text-xs">
+            Focus for the new summary
+            <input value={focus} onChange={(e) => setFocus(e.target.value)} className="rounded border border-line bg-transparent px-1" />
+          </label>
+          <button type="submit" className="rounded border border-line px-2 py-0.5 text-xs font-medium">
+            Compact again
+          </button>
+          <button type="button" onClick={() => setPhase({ kind: "idle" })} className="text-xs underline">
+            Cancel
+          </button>
+        </form>
+      ) : null}
+      {phase.kind === "running" ? (
+        <div>
+          <p className="text-xs font-medium">
+            Summarizing again…{" "}
+            <button type="button" className="underline" onClick={() => abort.current?.abort()}>
+              Cancel
+            </button>
+          </p>
+          <pre role="log" aria-label="New summary so far" className="max-h-40 overflow-auto whitespace-pre-wrap rounded bg-panel p-2 text-xs">
+            {phase.text || " "}
+          </pre>
+        </div>
+      ) : null}
+      {others ? (
+        <section aria-label="Compare compactions" className="grid gap-2" style={{ gridTemplateColumns: `repeat(${review.alternatives.length}, minmax(14rem, 1fr))` }}>
+          {review.alternatives.map((c) => (
+            <article key={c.id} aria-label={`Compaction ${c.id}`} className="min-w-0 space-y-1 rounded border border-line p-2">
+              <div className="flex items-center gap-2 text-xs">
+                <span className="font-mono font-semibold">{c.id}</span>
+                {c.focus ? <span className="text-muted">focus: {c.focus}</span> : null}
+                <span className="flex-1" />
+                {c.active ? (
+                  <span className="font-medium">in use</span>
+                ) : (
+                  <button type="button" onClick={() => void use(c.id)} className="rounded border border-line px-2 py-0.5 font-medium">
+                    Use this one
+                  </button>
+                )}
+              </div>
+              <SummaryText card={c} />
+              <CardFacts card={c} onFocusEntry={onFocusEntry} />
+            </article>
+          ))}
+        </section>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+"use client";
+/**
+ * Beside a selected compaction in the inspector (issue #16): its summary with the fact check
+ * ("38 of 45 facts carried", facts grouped by kind, each linking to its source entry), "Undo
+ * compaction" (the leaf moves back to the entry before it; the compaction stays as a branch and a
+ * toast offers Redo), and, when the span was summarised more than once, the summaries side by
+ * side (compaction-compare.tsx).
+ */
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useState } from "react";
+import { undoNavigation } from "@/app/sessions/[id]/actions";
+import type { Toast } from "@/components/session/status-toast";
+import { compactionReviewOptions } from "@/lib/query/compaction-review";
+import { keys } from "@/lib/query/keys";
+import type { SessionData } from "@/lib/query/session";
+import { withLeaf } from "@/lib/query/session-cache";
+import { CompactionCompare } from "./compaction-compare";
+import { CardFacts, SummaryText } from "./compaction-card";
+
+/** Moves the leaf (conditionally on where it is now) and updates the cached session. */
+function useLeafMove(sessionId: string) {
+  const qc = useQueryClient();
+  return useCallback(
+    async (leafId: string | null, expectedLeafId: string | null): Promise<string | undefined> => {
+      const r = await undoNavigation({ sessionId, leafId, expectedLeafId });
+      if (!r.ok) return r.message ?? "Could not move the leaf.";
+      qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, leafId));
+      await qc.invalidateQueries({ queryKey: keys.session(sessionId) });
+      return undefined;
+    },
+    [qc, sessionId],
+  );
+}
+
+export function CompactionReviewPanel({
+  sessionId,
+  entryId,
+  onFocusEntry,
+  onToast,
+}: {
+  sessionId: string;
+  entryId: string;
+  onFocusEntry(entryId: string): void;
+  /** Shown by the inspector, so it outlives this panel (an undo moves the selection away). */
+  onToast(toast: Toast): void;
+}) {
+  const { data, error, isPending } = useQuery(compactionReviewOptions(sessionId, entryId));
+  const [busy, setBusy] = useState(false);
+  const moveLeaf = useLeafMove(sessionId);
+
+  if (isPending) return <p className="text-sm text-muted">Checking the summary…</p>;
+  if (error) return <p role="alert" className="text-sm text-red-700 dark:text-red-300">Could not check this compaction: {error.message}</p>;
+  const { compaction: card, undo } = data;
+
+  const runUndo = async () => {
+    if (!undo.ok) return;
+    setBusy(true);
+    const failed = await moveLeaf(undo.undoLeafId, undo.redoLeafId);
+    setBusy(false);
+    if (failed) return onToast({ text: failed });
+    onToast({
+      text: "Compaction undone: the next message sees the full history",
+      action: {
+        label: "Redo",
+        run: () => {
+          void moveLeaf(undo.redoLeafId, undo.undoLeafId).then((f) => onToast({ text: f ?? "Compaction restored" }));
+        },
+      },
+    });
+  };
+
+  return (
+    <section aria-label="Compaction fact check" className="space-y-2 rounded border border-line p-2">
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 className="text-sm font-semibold">Compaction {card.id}</h3>
+        {card.focus ? <span className="text-xs text-muted">focus: {card.focus}</span> : null}
+        <span className="flex-1" />
+        {undo.ok ? (
+          <button type="button" disabled={busy} onClick={() => void runUndo()} className="rounded border border-line px-2 py-0.5 text-xs">
+            Undo compaction
+          </button>
+        ) : null}
+      </div>
+      <details open>
+        <summary className="cursor-pointer text-xs font-medium">Summary</summary>
+        <SummaryText card={card} />
+      </details>
+      <CardFacts card={card} onFocusEntry={onFocusEntry} />
+      <CompactionCompare sessionId={sessionId} review={data} onFocusEntry={onFocusEntry} onMove={moveLeaf} onStatus={(text) => onToast({ text })} />
+    </section>
+  );
+}
