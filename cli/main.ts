@@ -8,17 +8,14 @@
  */
 import { pathToFileURL } from "node:url";
 import { type CliIo, CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "@/cli/command";
-import { commands, PLANNED_COMMANDS } from "@/cli/registry";
+import { commands } from "@/cli/registry";
 
 const PROGRAM = "npm run cli --";
 
 export function helpText(): string {
   const lines = [`Usage: ${PROGRAM} <command> [options]`, "", "Commands:"];
-  const width = Math.max(...[...commands.keys(), ...Object.keys(PLANNED_COMMANDS)].map((n) => n.length));
+  const width = Math.max(...[...commands.keys()].map((n) => n.length));
   for (const c of commands.values()) lines.push(`  ${c.name.padEnd(width)}  ${c.summary}`);
-  for (const [name, text] of Object.entries(PLANNED_COMMANDS)) {
-    if (!commands.has(name)) lines.push(`  ${name.padEnd(width)}  (not available yet) ${text}`);
-  }
   lines.push("", "Usage of each command:");
   for (const c of commands.values()) lines.push("", ...c.usage.map((u) => `  ${u}`));
   lines.push(
@@ -60,10 +57,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return EXIT_OK;
     }
     const command = commands.get(name);
-    if (!command) {
-      const planned = Object.hasOwn(PLANNED_COMMANDS, name) ? " (not available yet: added with the database layer)" : "";
-      throw new CliError(`unknown command "${name}"${planned}; see "${PROGRAM} help"`);
-    }
+    if (!command) throw new CliError(`unknown command "${name}"; see "${PROGRAM} help"`);
     if (wantsHelp(rest)) {
       io.out(`${command.usage.join("\n")}\n`);
       return EXIT_OK;

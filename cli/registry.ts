@@ -24,9 +24,3 @@ export function registerCommand(command: CliCommand): void {
 for (const command of [contextCommand, cutPointCommand, planCommand, pruneCommand, treeCommand, factcheckCommand, importCommand, exportCommand, hashPasswordCommand]) {
   registerCommand(command);
 }
-
-/**
- * Commands other layers are expected to register; help lists them as not yet available until
- * they are. Remove a line here when its command is registered for real.
- */
-export const PLANNED_COMMANDS: Readonly<Record<string, string>> = {};

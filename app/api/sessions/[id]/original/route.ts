@@ -19,7 +19,7 @@ function attachment(fileName: string): string {
 }
 
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const params = sessionParamsSchema.safeParse(await ctx.params);
   if (!params.success) return invalid(params.error);

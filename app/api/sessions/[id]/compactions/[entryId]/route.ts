@@ -12,7 +12,7 @@ import { refuseAnonymous } from "@/lib/auth/guard";
 import { withDatabaseErrors } from "@/lib/chat/http";
 import { reviewCompaction } from "@/lib/compaction/compaction-review";
 import { NotFoundError } from "@/lib/db/errors";
-import { loadTree } from "@/lib/db/store-read";
+import { readSession } from "@/lib/db/read-model";
 import { entryIdSchema, invalid, jsonError, sessionIdSchema, sessionNotFound } from "../../calls/params";
 
 export const dynamic = "force-dynamic";
@@ -20,15 +20,15 @@ export const dynamic = "force-dynamic";
 const paramsSchema = z.object({ id: sessionIdSchema, entryId: entryIdSchema });
 
 export async function GET(request: Request, ctx: { params: Promise<{ id: string; entryId: string }> }) {
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const params = paramsSchema.safeParse(await ctx.params);
   if (!params.success) return invalid(params.error);
   const { id, entryId } = params.data;
   return withDatabaseErrors(async () => {
-    let loaded: Awaited<ReturnType<typeof loadTree>>;
+    let loaded: Awaited<ReturnType<typeof readSession>>;
     try {
-      loaded = await loadTree({ sessionId: id });
+      loaded = await readSession({ sessionId: id });
     } catch (err) {
       if (err instanceof NotFoundError) return sessionNotFound(id);
       throw err;

@@ -26,7 +26,7 @@ const bodySchema = z
   .strict();
 
 export async function POST(request: Request, ctx: { params: Promise<{ id: string; entryId: string }> }): Promise<Response> {
-  const refused = refuseAnonymous(request);
+  const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const params = paramsSchema.safeParse(await ctx.params);
   if (!params.success) return jsonError(400, describeIssues(params.error), "invalid_input");
