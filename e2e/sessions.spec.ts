@@ -63,7 +63,8 @@ async function importRenameExportDeleteCopy(page: Page, f: FlowFile) {
   await chooseFiles(page, f.path);
 
   const row = importRow(page, f.fileName);
-  await expect(row).toContainText(`(${count} entries`, { timeout: 30_000 });
+  // The row names the format it found and what it became (lib/formats).
+  await expect(row).toContainText(`(pi / oh-my-pi session, ${(f.entries + 1).toLocaleString("en-US")} records → ${count} entries)`, { timeout: 30_000 });
   const open = row.getByRole("link", { name: "Open" });
   const href = await open.getAttribute("href");
   const id = href!.split("/").pop()!;
@@ -132,7 +133,9 @@ async function importRenameExportDeleteCopy(page: Page, f: FlowFile) {
   const again = importRow(page, f.fileName);
   await expect(again).toContainText("This session is already imported. Import as a copy?");
   await again.getByRole("button", { name: "Import as copy" }).click();
-  await expect(again).toContainText(`Imported ${f.title} (copy) (${count} entries`, { timeout: 30_000 });
+  await expect(again).toContainText(`Imported ${f.title} (copy) (pi / oh-my-pi session, ${(f.entries + 1).toLocaleString("en-US")} records → ${count} entries)`, {
+    timeout: 30_000,
+  });
   const copyId = (await again.getByRole("link", { name: "Open" }).getAttribute("href"))!.split("/").pop()!;
   expect(copyId).not.toBe(id);
   await expect(sessionRow(page, copyId).getByRole("link")).toHaveText(`${f.title} (copy)`);
@@ -174,7 +177,7 @@ test("import reports skipped lines, refuses a non-session file, and Cancel saves
   ]);
 
   const ok = importRow(page, "with-garbage.jsonl");
-  await expect(ok).toContainText("Imported Skipped lines check (2 entries)");
+  await expect(ok).toContainText("Imported Skipped lines check (pi / oh-my-pi session, 3 records → 2 entries)");
   await ok.getByText(/^Skipped 1 malformed line: line 3: /).click();
   await expect(ok.getByRole("listitem")).toHaveText(/^line 3: /);
   await expect(importRow(page, "notes.jsonl").getByRole("alert")).toContainText("notes.jsonl: not a session file");
