@@ -12,8 +12,7 @@ import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, useId, useMemo, useRef, useState } from "react";
 import { FilePanel } from "@/components/files/file-panel";
 import { type InspectTarget, modelCallsOptions } from "@/lib/query/inspector";
-import { sessionDataOptions } from "@/lib/query/session";
-import { pathToRoot } from "@/lib/session/branch-path";
+import { sessionDataOptions, sessionView } from "@/lib/query/session";
 import { CallsList } from "./calls-list";
 import { ContextView } from "./context-view";
 import { EntryJson } from "./entry-json";
@@ -47,12 +46,9 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
   const session = useQuery(sessionDataOptions(sessionId));
   const calls = useQuery(modelCallsOptions(sessionId));
   const selection = useMemo(() => {
-    const entries = session.data?.entries ?? [];
-    const leafId = session.data?.session.leafId ?? null;
-    const byId = new Map(entries.map((e) => [e.id, e]));
-    const leaf = leafId ? byId.get(leafId) : undefined;
-    const activePath = new Set(leaf ? pathToRoot(leaf, byId).map((e) => e.id) : []);
-    return resolveSelection({ entryId: selectedEntryId, entries, activePath, calls: calls.data });
+    const view = session.data ? sessionView(session.data) : undefined;
+    const activePath = new Set(view?.path.map((e) => e.id) ?? []);
+    return resolveSelection({ entryId: selectedEntryId, entries: view?.rows ?? [], activePath, calls: calls.data });
   }, [session.data, calls.data, selectedEntryId]);
 
   const target: InspectTarget | null = preview

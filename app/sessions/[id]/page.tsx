@@ -2,21 +2,40 @@ import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { SessionWorkspace } from "@/components/session/session-workspace";
-import { findSessionMeta, loadEntries } from "@/lib/db/store-read";
-import { getQueryClient } from "@/lib/query/client";
-import { keys } from "@/lib/query/keys";
 import { requirePageUser } from "@/lib/auth/guard";
+import { NotFoundError } from "@/lib/db/errors";
+import { readSession, type SessionView } from "@/lib/db/read-model";
+import { getQueryClient } from "@/lib/query/client";
+import { seedEntries } from "@/lib/query/entries";
+import { keys } from "@/lib/query/keys";
+import { mergePayload } from "@/lib/query/session";
+import { latestChatEntries, skeletonPayload } from "@/lib/session-view/server";
 
 export const dynamic = "force-dynamic";
 
-/** RSC: prefetch the session (metadata + entries) and render the workspace (conventions rule 7). */
+async function readOrNull(sessionId: string): Promise<SessionView | null> {
+  try {
+    return await readSession({ sessionId });
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+/**
+ * RSC: prefetch the session's skeleton (no entry contents) and the contents of the newest chat
+ * page, from ONE read of the read model, and render the workspace (conventions rule 7, issue #12).
+ * Everything else (older chat pages, the inspector's entry JSON, search) loads on demand.
+ */
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   await requirePageUser(`/sessions/${encodeURIComponent(id)}`);
-  const session = await findSessionMeta({ id });
-  if (!session || session.deletedAt) notFound();
+  const view = await readOrNull(id);
+  if (!view || view.meta.deletedAt) notFound();
+  const session = view.meta;
   const qc = getQueryClient();
-  await qc.prefetchQuery({ queryKey: keys.session(id), queryFn: async () => ({ session, entries: await loadEntries({ sessionId: id }) }) });
+  qc.setQueryData(keys.session(id), mergePayload(undefined, skeletonPayload(view)));
+  seedEntries(qc, id, latestChatEntries(view));
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <div className="flex h-[calc(100vh-3rem)] flex-col">

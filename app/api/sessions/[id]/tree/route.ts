@@ -1,25 +1,14 @@
 /**
  * GET /api/sessions/[id]/tree: the session's metadata and every entry (file order) with the stored
- * leaf. 400 for a malformed id, 404 for an unknown session, 503 when the database is unreachable.
+ * leaf — the whole session, for tools and tests (the session page uses …/skeleton and
+ * …/entries instead). 400 for a malformed id, 404 for an unknown session, 503 when the database
+ * is unreachable.
  */
-import { NextResponse } from "next/server";
-import { withDatabaseErrors } from "@/lib/chat/http";
-import { findSessionMeta, loadEntries } from "@/lib/db/store-read";
-import { invalid, sessionParamsSchema } from "../calls/params";
-import { refuseAnonymous } from "@/lib/auth/guard";
+import { z } from "zod";
+import { sessionViewRoute } from "../session-view";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
-  const refused = refuseAnonymous(request);
-  if (refused) return refused;
-  const params = sessionParamsSchema.safeParse(await ctx.params);
-  if (!params.success) return invalid(params.error);
-  const { id } = params.data;
-  return withDatabaseErrors(async () => {
-    const session = await findSessionMeta({ id });
-    if (!session || session.deletedAt) return NextResponse.json({ error: `Session ${id} not found` }, { status: 404 });
-    const entries = await loadEntries({ sessionId: id });
-    return NextResponse.json({ session, entries });
-  });
+export function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  return sessionViewRoute(request, ctx, z.object({}), (view) => ({ session: view.meta, entries: view.tree.getEntries() }));
 }
