@@ -79,11 +79,19 @@ export function TreeCanvas(props: TreeCanvasProps) {
 
 const EMPTY: ReadonlySet<string> = new Set();
 
+/**
+ * Above this many canvas nodes the minimap starts off (the toggle still turns it on). React Flow's
+ * MiniMap renders and subscribes one component per node: mounting 67k of them at once took over a
+ * minute of main thread on a 100k-entry session (React's host-sibling search is quadratic in a
+ * list mounted in one update), and every pan then re-ran 67k store selectors.
+ */
+export const MINIMAP_AUTO_MAX_NODES = 10_000;
+
 function TreeCanvasInner(props: TreeCanvasProps) {
   const { skeleton, leafId, labels, selectedId, onActivate, onContextAction, filter, search } = props;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(EMPTY);
   const [view, setView] = useState<TreeView>(props.defaultView ?? "canvas");
-  const [minimap, setMinimap] = useState(true);
+  const [minimapChoice, setMinimap] = useState<boolean | null>(null);
   const [menu, setMenu] = useState<MenuRequest | null>(null);
   const regionRef = useRef<HTMLElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -91,6 +99,7 @@ function TreeCanvasInner(props: TreeCanvasProps) {
 
   const model = useTreeModel({ skeleton, leafId, filter, matches: props.searchMatches, expanded, labels, stale: props.searchPending });
   const { flow: graph, layout, visible } = model;
+  const minimap = minimapChoice ?? graph.nodes.length <= MINIMAP_AUTO_MAX_NODES;
 
   const unfold = useCallback((entryIds: readonly string[]) => {
     setExpanded((prev) => {
