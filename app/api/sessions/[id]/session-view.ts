@@ -1,11 +1,10 @@
 /**
- * The shared shape of the light-page routes (skeleton, entries, search): refuse anonymous
- * requests, validate the session id and the query, read the session through the read model,
+ * The shared shape of the light-page routes (skeleton, entries, search, tree), after the
+ * handler itself has refused anonymous requests (`refuseAnonymous`): validate the session id and the query, read the session through the read model,
  * answer 404 for an unknown or deleted session and 503 for a lost database.
  */
 import { NextResponse } from "next/server";
 import type { z } from "zod";
-import { refuseAnonymous } from "@/lib/auth/guard";
 import { withDatabaseErrors } from "@/lib/chat/http";
 import { NotFoundError } from "@/lib/db/errors";
 import { readSession, type SessionView } from "@/lib/db/read-model";
@@ -17,8 +16,6 @@ export async function sessionViewRoute<Q>(
   query: z.ZodType<Q>,
   answer: (view: SessionView, query: Q) => unknown,
 ): Promise<Response> {
-  const refused = refuseAnonymous(request);
-  if (refused) return refused;
   const params = sessionParamsSchema.safeParse(await ctx.params);
   if (!params.success) return invalid(params.error);
   const parsed = query.safeParse(Object.fromEntries(new URL(request.url).searchParams));

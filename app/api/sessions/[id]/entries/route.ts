@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { entriesPayload, MAX_IDS } from "@/lib/session-view/server";
 import { entryIdSchema } from "../calls/params";
+import { refuseAnonymous } from "@/lib/auth/guard";
 import { sessionViewRoute } from "../session-view";
 
 export const dynamic = "force-dynamic";
@@ -18,6 +19,8 @@ const querySchema = z.object({
     .pipe(z.array(entryIdSchema).min(1, "ids must name at least one entry").max(MAX_IDS, `ids may name at most ${MAX_IDS} entries`)),
 });
 
-export function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
   return sessionViewRoute(request, ctx, querySchema, (view, q) => entriesPayload(view, q.ids));
 }

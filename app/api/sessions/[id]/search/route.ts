@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { searchSession } from "@/lib/session-view/server";
+import { refuseAnonymous } from "@/lib/auth/guard";
 import { sessionViewRoute } from "../session-view";
 
 export const dynamic = "force-dynamic";
@@ -15,6 +16,8 @@ const querySchema = z.object({
   q: z.string({ message: "q is the search query" }).max(500, "q may be at most 500 characters"),
 });
 
-export function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
   return sessionViewRoute(request, ctx, querySchema, (view, q) => ({ ids: searchSession(view, q.q) }));
 }

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { skeletonPayload } from "@/lib/session-view/server";
+import { refuseAnonymous } from "@/lib/auth/guard";
 import { sessionViewRoute } from "../session-view";
 
 export const dynamic = "force-dynamic";
@@ -15,6 +16,8 @@ const querySchema = z.object({
   since: z.coerce.number({ message: "since must be an entry count" }).int("since must be an entry count").min(0, "since must be an entry count").optional(),
 });
 
-export function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
   return sessionViewRoute(request, ctx, querySchema, (view, q) => skeletonPayload(view, q.since ?? 0));
 }

@@ -5,10 +5,13 @@
  * is unreachable.
  */
 import { z } from "zod";
+import { refuseAnonymous } from "@/lib/auth/guard";
 import { sessionViewRoute } from "../session-view";
 
 export const dynamic = "force-dynamic";
 
-export function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  const refused = refuseAnonymous(request);
+  if (refused) return refused;
   return sessionViewRoute(request, ctx, z.object({}), (view) => ({ session: view.meta, entries: view.tree.getEntries() }));
 }
