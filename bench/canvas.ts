@@ -11,8 +11,12 @@
  *   records `performance.now()` (0 = navigation start) when the first `.react-flow__node` is
  *   visible (in the DOM, laid out, not `visibility: hidden` as React Flow keeps unmeasured nodes).
  * - Statements per page load: pg_stat_statements of the bench database, reset before one load
- *   of the 1k session and read once the network is idle (every request the page makes,
- *   including the client's follow-up fetches). Needs the embedded bench server (see database.ts).
+ *   of the 1k and of the 10k session and read once the network is idle (every request the page
+ *   makes, including the client's follow-up fetches). Needs the embedded bench server (see database.ts).
+ * - 100k (when imported, i.e. with the open/import sections): one load, then pans (mouse drags)
+ *   and zooms (wheel) on the canvas; a PerformanceObserver records every long task (> 50 ms)
+ *   from navigation start, and the report gives the longest while opening and while panning
+ *   and zooming (target: none over 200 ms, issue #12).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -76,6 +80,19 @@ const FIRST_NODE_PROBE = `(() => {
   requestAnimationFrame(tick);
 })();`;
 
+/** Runs in the page before any script: every long task (main-thread stall over 50 ms). */
+const LONG_TASK_PROBE = `(() => {
+  const w = window;
+  w.__longTasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+  } catch {}
+})();`;
+
+type LongTask = { start: number; duration: number };
+
 interface Load {
   firstNode: number;
   /** First byte and last byte of the HTML, DOMContentLoaded, first contentful paint (ms). */
@@ -123,6 +140,56 @@ export async function canvasBench(db: BenchDatabase, dir: string, imported: Impo
       await context.close();
     }
   };
+  /** 100k entries: open, then pan and zoom, recording long tasks (issue #12: none over 200 ms). */
+  const hugeSession = async (sessionId: string) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.addInitScript(FIRST_NODE_PROBE);
+      await page.addInitScript(LONG_TASK_PROBE);
+      await page.goto(`${app.url}/sessions/${encodeURIComponent(sessionId)}`, { waitUntil: "commit", timeout: 300_000 });
+      await page.waitForFunction(() => (window as { __firstNode?: number }).__firstNode !== undefined, undefined, { timeout: 300_000 });
+      await page.waitForLoadState("networkidle", { timeout: 300_000 });
+      await page.waitForTimeout(1000);
+      const opened = await page.evaluate(() => ({
+        firstNode: (window as { __firstNode?: number }).__firstNode!,
+        html: (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined)?.decodedBodySize ?? 0,
+        tasks: (window as unknown as { __longTasks: LongTask[] }).__longTasks.slice(),
+        now: performance.now(),
+      }));
+      const pane = page.locator(".react-flow__pane");
+      const box = await pane.boundingBox();
+      if (box) {
+        const cx = box.x + box.width / 2;
+        const cy = box.y + box.height / 2;
+        for (let i = 0; i < 4; i++) {
+          await page.mouse.move(cx, cy);
+          await page.mouse.down();
+          await page.mouse.move(cx + (i % 2 ? -300 : 300), cy + (i % 2 ? 200 : -200), { steps: 10 });
+          await page.mouse.up();
+          await page.mouse.wheel(0, i % 2 ? 400 : -400);
+          await page.waitForTimeout(300);
+        }
+      }
+      await page.waitForTimeout(500);
+      const after = await page.evaluate(() => (window as unknown as { __longTasks: LongTask[] }).__longTasks.slice());
+      const during = after.filter((t) => t.start >= opened.now);
+      const longest = (list: LongTask[]) => list.reduce((m, t) => Math.max(m, t.duration), 0);
+      const openMax = longest(opened.tasks);
+      const panMax = longest(during);
+      addRow({
+        section: "canvas",
+        name: "100k session: first tree node; longest main-thread stall opening / panning and zooming",
+        n: label(100_000),
+        value: formatMs(opened.firstNode),
+        baseline: "no stall over 200 ms",
+        ratio: Math.max(openMax, panMax) / 200,
+        note: `HTML ${(opened.html / 2 ** 20).toFixed(1)} MB; longest long task while opening ${formatMs(openMax)} (${opened.tasks.length} over 50 ms), while panning and zooming ${formatMs(panMax)} (${during.length} over 50 ms)`,
+      });
+    } finally {
+      await context.close();
+    }
+  };
   try {
     const results = new Map<number, Load[]>();
     const sizes = [10, 1000, 10_000].filter((n) => imported.has(n));
@@ -149,8 +216,9 @@ export async function canvasBench(db: BenchDatabase, dir: string, imported: Impo
           `DOMContentLoaded ${at("dcl")}, FCP ${at("fcp")}`,
       });
     }
-    const one = imported.get(1000);
-    if (one && db.statementStats) {
+    for (const n of [1000, 10_000]) {
+      const one = imported.get(n);
+      if (!one || !db.statementStats) continue;
       let counted: Awaited<ReturnType<typeof serverStatements>> | undefined;
       await resetServerStatements(db);
       await load(one.id, async () => {
@@ -161,14 +229,16 @@ export async function canvasBench(db: BenchDatabase, dir: string, imported: Impo
         addRow({
           section: "canvas",
           name: "statements per page load (pg_stat_statements)",
-          n: label(1000),
+          n: label(n),
           value: String(counted.total),
-          baseline: "the page's own reads: 2 (findSessionMeta + loadEntries)",
-          ratio: counted.total / 2,
+          baseline: "target ≤ 4 (issue #12)",
+          ratio: counted.total / 4,
           note: top,
         });
       }
     }
+    const huge = imported.get(100_000);
+    if (huge) await hugeSession(huge.id);
   } finally {
     await browser.close();
     app.child.kill("SIGTERM");

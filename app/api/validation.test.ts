@@ -243,6 +243,34 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
     ],
   },
   "sessions/[id]/tree/route.ts": { GET: sessionIdCases(sessionUrl("/tree")) },
+  "sessions/[id]/skeleton/route.ts": {
+    GET: [
+      ...sessionIdCases(sessionUrl("/skeleton")),
+      { name: "a negative since", url: () => `${sessionUrl("/skeleton")(fx.session)}?since=-1`, params: sid, expect: { status: 400, error: "since must be an entry count" } },
+      { name: "a since that is not a number", url: () => `${sessionUrl("/skeleton")(fx.session)}?since=abc`, params: sid, expect: { status: 400, error: "since must be an entry count" } },
+    ],
+  },
+  "sessions/[id]/entries/route.ts": {
+    GET: [
+      ...sessionIdCases((id) => `${sessionUrl("/entries")(id)}?ids=a`),
+      { name: "no ids", url: () => sessionUrl("/entries")(fx.session), params: sid, expect: { status: 400, error: "ids must list entry ids, separated by commas" } },
+      { name: "an empty id list", url: () => `${sessionUrl("/entries")(fx.session)}?ids=,`, params: sid, expect: { status: 400, error: "ids must name at least one entry" } },
+      {
+        name: "more than 200 ids",
+        url: () => `${sessionUrl("/entries")(fx.session)}?ids=${Array.from({ length: 201 }, (_, i) => `e${i}`).join(",")}`,
+        params: sid,
+        expect: { status: 400, error: "ids may name at most 200 entries" },
+      },
+      { name: "an entry id with a NUL character", url: () => `${sessionUrl("/entries")(fx.session)}?ids=a%00b`, params: sid, expect: { status: 400, error: /entry id/ } },
+    ],
+  },
+  "sessions/[id]/search/route.ts": {
+    GET: [
+      ...sessionIdCases((id) => `${sessionUrl("/search")(id)}?q=x`),
+      { name: "no query", url: () => sessionUrl("/search")(fx.session), params: sid, expect: { status: 400, error: "q is the search query" } },
+      { name: "a query over 500 characters", url: () => `${sessionUrl("/search")(fx.session)}?q=${"q".repeat(501)}`, params: sid, expect: { status: 400, error: "q may be at most 500 characters" } },
+    ],
+  },
   "sessions/[id]/calls/route.ts": { GET: sessionIdCases(sessionUrl("/calls")) },
   "sessions/[id]/original/route.ts": {
     GET: [

@@ -3,9 +3,12 @@
  * path that a person reads (messages, custom messages, compactions, branch summaries), in order,
  * each marked with whether the model still sees it. Entries before the latest compaction's
  * `firstKeptEntryId` were summarised away (spec §2 step 7): they stay visible, muted.
- * Pure: no DOM, no network.
+ * Which entries are chat rows is decided on the skeleton (lib/session-view/chat-plan.ts); the
+ * items are built from the contents of the rows in view. Pure: no DOM, no network.
  */
+import { skeletonFacts } from "@/lib/session/tree-skeleton";
 import type { SessionEntry, ToolCall, ToolResultMessage } from "@/lib/session/types";
+import { type ChatPlanItem, chatPlan } from "@/lib/session-view/chat-plan";
 
 export type ChatItem =
   | { kind: "message"; entry: SessionEntry & { type: "message" }; inContext: boolean }
@@ -21,52 +24,48 @@ export interface ChatItems {
   callsById: Map<string, ToolCall>;
 }
 
+/** The chat items of a whole path of full entries (tests, tools): chatPlan + chatItemsOf. */
 export function buildChatItems(path: readonly SessionEntry[]): ChatItems {
-  let lastCompaction = -1;
-  for (let i = path.length - 1; i >= 0; i--) {
-    if (path[i]?.type === "compaction") {
-      lastCompaction = i;
-      break;
-    }
-  }
-  // Index of the first entry still in context before the compaction; -1 = none kept.
-  let firstKept = -1;
-  if (lastCompaction >= 0) {
-    const keepId = (path[lastCompaction] as { firstKeptEntryId?: string }).firstKeptEntryId;
-    for (let i = 0; i < lastCompaction; i++) {
-      if (path[i]?.id === keepId) {
-        firstKept = i;
-        break;
-      }
-    }
-  }
-  const inContext = (i: number) => lastCompaction < 0 || i > lastCompaction || (firstKept >= 0 && i >= firstKept);
+  const byId = new Map(path.map((e) => [e.id, e]));
+  return chatItemsOf(chatPlan(path.map(skeletonFacts)), (id) => byId.get(id));
+}
 
+/**
+ * The chat items of a window of the plan whose contents are loaded (`entryOf` returns
+ * undefined for one still loading: it is listed in `pending` and has no item yet). A tool call
+ * shows its result inline when both are in the window.
+ */
+export function chatItemsOf(plan: readonly ChatPlanItem[], entryOf: (id: string) => SessionEntry | undefined): ChatItems & { pending: string[] } {
   const items: ChatItem[] = [];
+  const pending: string[] = [];
   const resultsByCallId = new Map<string, ToolResultMessage>();
   const callsById = new Map<string, ToolCall>();
-  path.forEach((entry, i) => {
-    const visible = inContext(i) || i === lastCompaction;
+  for (const { id, inContext } of plan) {
+    const entry = entryOf(id);
+    if (!entry) {
+      pending.push(id);
+      continue;
+    }
     switch (entry.type) {
       case "message": {
         const m = entry.message;
         if (m.role === "toolResult") resultsByCallId.set(m.toolCallId, m);
         if (m.role === "assistant") for (const c of m.content) if (c.type === "toolCall") callsById.set(c.id, c);
-        items.push({ kind: "message", entry, inContext: inContext(i) });
+        items.push({ kind: "message", entry, inContext });
         break;
       }
       case "custom_message":
-        if (entry.display !== false) items.push({ kind: "custom", entry, inContext: inContext(i) });
+        items.push({ kind: "custom", entry, inContext });
         break;
       case "compaction":
-        items.push({ kind: "compaction", entry, inContext: visible });
+        items.push({ kind: "compaction", entry, inContext });
         break;
       case "branch_summary":
-        if (entry.summary) items.push({ kind: "branchSummary", entry, inContext: inContext(i) });
+        items.push({ kind: "branchSummary", entry, inContext });
         break;
       default:
         break;
     }
-  });
-  return { items, resultsByCallId, callsById };
+  }
+  return { items, pending, resultsByCallId, callsById };
 }

@@ -2,11 +2,20 @@
 /**
  * The Chat pane (ui.md): the messages of the active path, the live message while a turn runs,
  * then the toolbar (model picker, context meter, Compact) and the composer.
+ *
+ * The path comes as skeleton rows (no contents). The pane shows the newest CHAT_PAGE chat rows
+ * and loads their contents as per-entry queries (the newest page is prefetched with the page);
+ * scrolling to the top, or "Show earlier messages", adds a page, and a selected entry further
+ * back is always brought in.
  */
+import { type UseQueryResult, useQueries } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import type { MeterReading } from "@/lib/chat/context-meter";
+import { entryOptions } from "@/lib/query/entries";
+import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
-import { buildChatItems } from "./chat-items";
+import { CHAT_PAGE, chatPlan, firstShownIndex } from "@/lib/session-view/chat-plan";
+import { chatItemsOf } from "./chat-items";
 import { CompactDialog } from "./compact-dialog";
 import { Composer } from "./composer";
 import { ContextMeter } from "./context-meter";
@@ -14,8 +23,7 @@ import { Markdown } from "./markdown";
 import { MessageView } from "./message-view";
 import { liveParts, useSessionChat } from "./use-session-chat";
 
-/** How many chat rows are rendered at first, and added per "Show earlier messages". */
-const CHAT_PAGE = 150;
+const contentsOf = (results: UseQueryResult<SessionEntry>[]) => results.map((r) => r.data);
 
 export function ChatPane({
   sessionId,
@@ -28,7 +36,7 @@ export function ChatPane({
   toolbar,
 }: {
   sessionId: string;
-  path: SessionEntry[];
+  path: readonly SkeletonEntry[];
   meter: MeterReading | undefined;
   selectedEntryId?: string | null;
   onInspect: (entryId: string) => void;
@@ -38,20 +46,44 @@ export function ChatPane({
   toolbar?: ReactNode;
 }) {
   const { chat, send, stop, busy, savedSteps, compaction, retry, turnError, notice } = useSessionChat(sessionId);
-  const items = useMemo(() => buildChatItems(path), [path]);
+  const plan = useMemo(() => chatPlan(path), [path]);
   const [compactFocus, setCompactFocus] = useState<string | undefined>();
   const [compactOpen, setCompactOpen] = useState(false);
   const bottom = useRef<HTMLDivElement>(null);
-  // Long sessions render only their newest messages at first (a 10k-entry path is thousands of
-  // rows); older ones come in pages, and a selected entry further back is always brought in.
+  const top = useRef<HTMLButtonElement>(null);
   const [shown, setShown] = useState(CHAT_PAGE);
-  const selectedIndex = selectedEntryId ? items.items.findIndex((i) => i.entry.id === selectedEntryId) : -1;
-  const firstShown = Math.max(0, Math.min(items.items.length - shown, selectedIndex >= 0 ? selectedIndex : Number.POSITIVE_INFINITY));
-  const visibleItems = firstShown > 0 ? items.items.slice(firstShown) : items.items;
+  const firstShown = firstShownIndex(plan, shown, selectedEntryId);
+  const windowPlan = useMemo(() => plan.slice(firstShown), [plan, firstShown]);
+  const contents = useQueries({ queries: windowPlan.map((p) => entryOptions(sessionId, p.id)), combine: contentsOf });
+  const items = useMemo(() => {
+    const byId = new Map<string, SessionEntry>();
+    for (const e of contents) if (e) byId.set(e.id, e);
+    return chatItemsOf(windowPlan, (id) => byId.get(id));
+  }, [windowPlan, contents]);
+  const visibleItems = items.items;
+  const showEarlier = () => setShown(plan.length - firstShown + CHAT_PAGE);
+
+  // Scrolling up to the "earlier messages" button loads the next page (the button stays for keyboards).
+  const hasEarlier = firstShown > 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-arm after every page
+  useEffect(() => {
+    const el = top.current;
+    if (!el || !hasEarlier) return;
+    let armed = false; // not while the log first scrolls to the bottom
+    const arm = setTimeout(() => (armed = true), 500);
+    const observer = new IntersectionObserver((seen) => {
+      if (armed && seen.some((s) => s.isIntersecting)) setShown((n) => n + CHAT_PAGE);
+    });
+    observer.observe(el);
+    return () => {
+      clearTimeout(arm);
+      observer.disconnect();
+    };
+  }, [hasEarlier, firstShown]);
 
   const live = busy ? liveParts(chat.messages, savedSteps) : [];
   const pendingUser = busy && chat.messages.at(-1)?.role === "user" ? chat.messages.at(-1) : undefined;
-  const liveKey = `${path.length}:${live.length}:${compaction?.text.length ?? 0}`;
+  const liveKey = `${path.length}:${visibleItems.at(-1)?.entry.id ?? ""}:${live.length}:${compaction?.text.length ?? 0}`;
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the visible content grows
   useEffect(() => {
     bottom.current?.scrollIntoView({ block: "end" });
@@ -60,11 +92,16 @@ export function ChatPane({
   return (
     <section aria-label="Chat" className="flex h-full min-h-0 flex-col">
       <div role="log" aria-label="Messages" className="min-h-0 flex-1 space-y-3 overflow-y-auto p-3">
-        {items.items.length === 0 && !busy && <p className="text-muted">This session is empty. Send a message to start it.</p>}
-        {firstShown > 0 && (
-          <button type="button" onClick={() => setShown(items.items.length - firstShown + CHAT_PAGE)} className="w-full rounded border border-line py-1 text-sm text-muted">
+        {plan.length === 0 && !busy && <p className="text-muted">This session is empty. Send a message to start it.</p>}
+        {hasEarlier && (
+          <button ref={top} type="button" onClick={showEarlier} className="w-full rounded border border-line py-1 text-sm text-muted">
             Show {Math.min(CHAT_PAGE, firstShown)} earlier messages ({firstShown} not shown)
           </button>
+        )}
+        {items.pending.length > 0 && (
+          <p role="status" className="text-sm text-muted">
+            Loading {items.pending.length} {items.pending.length === 1 ? "message" : "messages"}…
+          </p>
         )}
         {visibleItems.map((item) => (
           <MessageView key={item.entry.id} item={item} items={items} selected={selectedEntryId === item.entry.id} onInspect={onInspect} />

@@ -8,8 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { errorText, readUIStream } from "@/lib/chat/read-ui-stream";
 import type { ArborDataParts } from "@/lib/chat/ui-types";
 import { keys } from "@/lib/query/keys";
-import type { SessionData } from "@/lib/query/session";
-import { withSavedEntry } from "@/lib/query/session-cache";
+import { applySavedEntry } from "@/lib/query/session-cache";
 import { Modal } from "./modal";
 
 export interface CompactionPreview {
@@ -62,7 +61,7 @@ export function CompactDialog({ sessionId, focus, open, onClose }: { sessionId: 
           if (d.phase === "end" && d.errorMessage) failed = d.errorMessage;
         } else if (chunk.type === "data-entry") {
           const d = chunk.data as ArborDataParts["entry"];
-          qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withSavedEntry(old, d.entry, d.leafId));
+          applySavedEntry(qc, sessionId, d.entry, d.leafId);
         } else if (chunk.type === "data-error") {
           failed = (chunk.data as ArborDataParts["error"]).message;
         }

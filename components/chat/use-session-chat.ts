@@ -2,7 +2,8 @@
 /**
  * The chat of one session: `useChat` over `POST /api/chat` (conventions rule 5: only the newest
  * message is sent; the server rebuilds the context). Saved entries stream in as `data-entry`
- * parts and go straight into the cached session data, so the chat and the canvas update live;
+ * parts and go straight into the cache (their contents, and a skeleton row), so the chat and the
+ * canvas update live; the turn's end refreshes the skeleton with a `?since=` delta;
  * compaction, retry and usage parts drive the status shown above the composer.
  */
 import { useChat } from "@ai-sdk/react";
@@ -11,8 +12,9 @@ import { DefaultChatTransport } from "ai";
 import { useCallback, useMemo, useState } from "react";
 import type { ArborDataParts, CompactionReason, SessionUIMessage } from "@/lib/chat/ui-types";
 import { keys } from "@/lib/query/keys";
-import type { SessionData } from "@/lib/query/session";
-import { withSavedEntry } from "@/lib/query/session-cache";
+import { invalidateEntries } from "@/lib/query/entries";
+import { requestFullRefresh } from "@/lib/query/session";
+import { applySavedEntry } from "@/lib/query/session-cache";
 
 export interface CompactionStatus {
   reason: CompactionReason;
@@ -48,7 +50,7 @@ export function useSessionChat(sessionId: string) {
       switch (part.type) {
         case "data-entry": {
           const { entry, leafId } = part.data;
-          qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withSavedEntry(old, entry, leafId));
+          applySavedEntry(qc, sessionId, entry, leafId);
           if (entry.type === "message" && entry.message.role === "assistant") setSavedSteps((n) => n + 1);
           break;
         }
@@ -63,6 +65,9 @@ export function useSessionChat(sessionId: string) {
           setRetry(part.data.phase === "end" && part.data.success ? null : part.data);
           break;
         case "data-prune":
+          // Pruning rewrites stored tool results in place: reload their contents and the skeleton.
+          requestFullRefresh(sessionId);
+          void invalidateEntries(qc, sessionId);
           setNotice(`Pruned ${part.data.prunedCount} old tool outputs (${part.data.tokensSaved.toLocaleString()} tokens); the originals are kept.`);
           break;
         case "data-error":

@@ -1,20 +1,23 @@
 "use client";
 /**
  * The Entry JSON tab: the selected entry exactly as stored, pretty-printed, with a copy button.
- * Reads the session's entries from the workspace's own query (no extra request).
+ * The page ships no entry contents: the entry loads on demand (its per-entry query, shared with
+ * the chat, so an entry the chat shows costs no request).
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { sessionDataOptions } from "@/lib/query/session";
+import { entryOptions } from "@/lib/query/entries";
 
 export function EntryJson({ sessionId, entryId }: { sessionId: string; entryId: string | null }) {
-  const { data, error } = useQuery(sessionDataOptions(sessionId));
-  const [status, setStatus] = useState<string>("");
   if (!entryId) return <p className="text-sm text-muted">Select an entry in the chat or on the canvas to see its raw JSON.</p>;
-  if (error) return <p role="alert" className="text-sm text-red-700 dark:text-red-300">Could not load the session: {error.message}</p>;
-  if (!data) return <p className="text-sm text-muted" role="status">Loading entry…</p>;
-  const entry = data.entries.find((e) => e.id === entryId);
-  if (!entry) return <p className="text-sm text-muted">Entry {entryId} is not in this session.</p>;
+  return <LoadedEntryJson sessionId={sessionId} entryId={entryId} />;
+}
+
+function LoadedEntryJson({ sessionId, entryId }: { sessionId: string; entryId: string }) {
+  const { data: entry, error } = useQuery(entryOptions(sessionId, entryId));
+  const [status, setStatus] = useState<string>("");
+  if (error) return <p className="text-sm text-muted">{error.message.startsWith("Entry ") ? error.message : `Could not load entry ${entryId}: ${error.message}`}</p>;
+  if (!entry) return <p className="text-sm text-muted" role="status">Loading entry…</p>;
   const json = JSON.stringify(entry, null, 2);
 
   const copy = async () => {

@@ -13,8 +13,7 @@ import { type KeyboardEvent, useCallback, useId, useMemo, useRef, useState } fro
 import { FilePanel } from "@/components/files/file-panel";
 import { StatusToast, type Toast } from "@/components/session/status-toast";
 import { type InspectTarget, modelCallsOptions } from "@/lib/query/inspector";
-import { sessionDataOptions } from "@/lib/query/session";
-import { pathToRoot } from "@/lib/session/branch-path";
+import { sessionDataOptions, sessionView } from "@/lib/query/session";
 import { CallsList } from "./calls-list";
 import { CompactionReviewPanel } from "./compaction-review";
 import { ContextView } from "./context-view";
@@ -51,14 +50,12 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
   const session = useQuery(sessionDataOptions(sessionId));
   const calls = useQuery(modelCallsOptions(sessionId));
   const selection = useMemo(() => {
-    const entries = session.data?.entries ?? [];
-    const leafId = session.data?.session.leafId ?? null;
-    const byId = new Map(entries.map((e) => [e.id, e]));
-    const leaf = leafId ? byId.get(leafId) : undefined;
-    const activePath = new Set(leaf ? pathToRoot(leaf, byId).map((e) => e.id) : []);
-    const resolved = resolveSelection({ entryId: selectedEntryId, entries, activePath, calls: calls.data });
+    const view = session.data ? sessionView(session.data) : undefined;
+    const activePath = new Set(view?.path.map((e) => e.id) ?? []);
+    const rows = view?.rows ?? [];
+    const resolved = resolveSelection({ entryId: selectedEntryId, entries: rows, activePath, calls: calls.data });
     // A compaction also gets its fact check, undo and comparison (compaction-review.tsx).
-    return { ...resolved, isCompaction: selectedEntryId !== null && byId.get(selectedEntryId)?.type === "compaction" };
+    return { ...resolved, isCompaction: selectedEntryId !== null && rows.some((r) => r.id === selectedEntryId && r.type === "compaction") };
   }, [session.data, calls.data, selectedEntryId]);
 
   const target: InspectTarget | null = preview

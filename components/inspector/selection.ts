@@ -12,15 +12,25 @@ import type { ModelCallSummary } from "@/lib/inspector/types";
 import type { InspectTarget } from "@/lib/query/inspector";
 import type { SessionEntry } from "@/lib/session/types";
 
+/** What the rules read of an entry: a full entry or its skeleton row. */
+type EntryShape = { id: string; parentId: string | null; type: string; role?: string };
+type Shape = SessionEntry | EntryShape;
+
 export type Selection = { target: InspectTarget; note?: string } | { hint: string };
 
 const MAX_STEPS = 200;
 
-const isAssistant = (e: SessionEntry | undefined) => e?.type === "message" && e.message.role === "assistant";
+function roleOf(e: Shape): string | undefined {
+  if ("role" in e && typeof e.role === "string") return e.role;
+  const message = (e as { message?: { role?: unknown } }).message;
+  return typeof message?.role === "string" ? message.role : undefined;
+}
+
+const isAssistant = (e: Shape | undefined) => e?.type === "message" && roleOf(e) === "assistant";
 
 export function resolveSelection(input: {
   entryId: string | null;
-  entries: readonly SessionEntry[];
+  entries: readonly Shape[];
   /** Root → current leaf ids, to follow the active path below the entry. */
   activePath: ReadonlySet<string>;
   calls: readonly ModelCallSummary[] | undefined;
@@ -39,17 +49,17 @@ export function resolveSelection(input: {
     return { hint: "No recorded call wrote this summary (it was imported, or made before calls were recorded)." };
   }
 
-  const children = new Map<string, SessionEntry[]>();
+  const children = new Map<string, Shape[]>();
   for (const e of entries) {
     if (typeof e.parentId !== "string") continue;
     const list = children.get(e.parentId);
     if (list) list.push(e);
     else children.set(e.parentId, [e]);
   }
-  let current: SessionEntry | undefined = entry;
+  let current: Shape | undefined = entry;
   for (let step = 0; current && step < MAX_STEPS; step++) {
-    const kids: SessionEntry[] = children.get(current.id) ?? [];
-    const next: SessionEntry | undefined = kids.find((k) => input.activePath.has(k.id)) ?? kids.at(-1);
+    const kids: Shape[] = children.get(current.id) ?? [];
+    const next: Shape | undefined = kids.find((k) => input.activePath.has(k.id)) ?? kids.at(-1);
     if (isAssistant(next)) return { target: { kind: "entry", entryId: next!.id }, note: `Showing the turn that first sent entry ${entryId}` };
     current = next;
   }

@@ -12,7 +12,7 @@ import { errorText, readUIStream } from "@/lib/chat/read-ui-stream";
 import type { ArborDataParts } from "@/lib/chat/ui-types";
 import { keys } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
-import { withLeaf, withSavedEntry } from "@/lib/query/session-cache";
+import { applySavedEntry, withLeaf } from "@/lib/query/session-cache";
 
 export interface NavigationOutcome {
   previousLeafId: string | null;
@@ -97,7 +97,7 @@ export function NavigateDialog({
         customInstructions,
         signal: ctrl.signal,
         onSummaryText: (d) => setStep((s) => (s.kind === "running" ? { kind: "running", text: s.text + d } : s)),
-        apply: (d) => qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withSavedEntry(old, d.entry, d.leafId)),
+        apply: (d) => applySavedEntry(qc, sessionId, d.entry, d.leafId),
       });
       if (result.aborted) return onClose("Branch summarization cancelled");
       if (result.cancelled) return onClose("Navigation cancelled");

@@ -12,8 +12,7 @@ import type { ActionResult } from "@/lib/action-result";
 import { readSessionConfig, type SessionConfig } from "@/lib/chat/session-config";
 import { keys } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
-import { buildToolCallIndex, rowText as engineRowText } from "@/lib/session/tree-row-text";
-import type { SessionEntry } from "@/lib/session/types";
+import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
 import { FALLBACK_CONTEXT_WINDOW, type Settings } from "@/lib/settings";
 import { type ModelOption, modelsOptions } from "./models-query";
 
@@ -23,7 +22,8 @@ export interface SessionControls {
   chatModel: ModelOption | undefined;
   contextWindow: number;
   toolbar: ReactNode;
-  rowText(entry: SessionEntry): string;
+  /** §16.2 row text (from the skeleton). */
+  rowText(entry: SkeletonEntry): string;
   setLabel(entryId: string, label: string): Promise<ActionResult<unknown>>;
   fork(entryId: string): Promise<ActionResult<{ id: string }>>;
   undoNavigation(leafId: string | null, expectedLeafId: string | null): Promise<ActionResult<unknown>>;
@@ -34,7 +34,6 @@ export function useSessionControls(sessionId: string, data: SessionData): Sessio
   const { data: models } = useQuery(modelsOptions());
   const config = useMemo(() => readSessionConfig(data.session.settings), [data.session.settings]);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const toolCalls = useMemo(() => buildToolCallIndex(data.entries), [data.entries]);
 
   const chosenRef = config.agent.chatModel ?? config.settings.modelRoles.default ?? models?.defaultModel;
   const chatModel = models?.models.find((m) => m.ref === chosenRef) ?? models?.models.find((m) => m.ref === models.defaultModel);
@@ -93,7 +92,7 @@ export function useSessionControls(sessionId: string, data: SessionData): Sessio
     chatModel,
     contextWindow,
     toolbar,
-    rowText: (entry) => engineRowText(entry, { toolCallsById: toolCalls }),
+    rowText: (entry) => entry.text,
     setLabel: async (entryId, label) => {
       const r = await setLabelAction({ sessionId, entryId, label });
       if (r.ok) await refresh();

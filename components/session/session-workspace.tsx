@@ -5,25 +5,24 @@
  * follows the leaf. Implements spec §16.5 selection: "Already at this point", the
  * "Summarize branch?" dialog, the editor-text rule (§11.4) and Undo after a move without summary.
  */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useDeferredValue, useMemo, useState } from "react";
 import { ChatPane } from "@/components/chat/chat-pane";
 import { TreeCanvas } from "@/components/tree";
 import { type ContextAction, entryIdOf } from "@/components/tree/types";
-import { readContextMeter } from "@/lib/chat/context-meter";
+import { meterReading } from "@/lib/chat/context-meter";
+import { entryOptions, searchOptions } from "@/lib/query/entries";
 import { keys } from "@/lib/query/keys";
-import { type SessionData, sessionDataOptions } from "@/lib/query/session";
+import { type SessionData, sessionDataOptions, sessionView } from "@/lib/query/session";
 import { withLeaf } from "@/lib/query/session-cache";
-import { buildSessionContext } from "@/lib/session/context";
 import { contentText } from "@/lib/session/tree-row-text";
-import type { TreeFilter } from "@/lib/session/tree-filter";
+import { parseSearch, type TreeFilter } from "@/lib/session/tree-filter";
 import { InspectorSlot } from "./inspector-slot";
 import { LabelDialog } from "./label-dialog";
 import { NavigateDialog, type NavigationOutcome, runNavigation } from "./navigate-dialog";
 import { type SessionControls, useSessionControls } from "./session-controls";
 import { StatusToast, type Toast } from "./status-toast";
-import { useSessionView } from "./use-session-view";
 import { WorkspaceLayout } from "./workspace-layout";
 
 export function SessionWorkspace({ sessionId }: { sessionId: string }) {
@@ -38,7 +37,7 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
   const router = useRouter();
   const params = useSearchParams();
   const leafId = data.session.leafId;
-  const view = useSessionView(data.entries, leafId);
+  const view = sessionView(data);
   const controls: SessionControls = useSessionControls(sessionId, data);
 
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -49,6 +48,14 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
   const [navTarget, setNavTarget] = useState<string | null>(null);
   const [labelTarget, setLabelTarget] = useState<string | null>(null);
   const centerOn = params.get("entry") ?? undefined;
+
+  // §16.3 search reads whole entry texts, which the skeleton does not carry: the server answers
+  // with the matching ids. Typing is deferred; the previous answer stays until the next arrives.
+  const deferredSearch = useDeferredValue(search);
+  const searching = parseSearch(deferredSearch).length > 0;
+  const found = useQuery({ ...searchOptions(sessionId, deferredSearch.trim()), enabled: searching, placeholderData: keepPreviousData });
+  const searchMatches = useMemo(() => (searching && found.data ? new Set(found.data) : null), [searching, found.data]);
+  const searchPending = search !== deferredSearch || (searching && (found.isPlaceholderData || found.isFetching));
 
   // The selection follows the current leaf (a sent message, a compaction, a move) unless the user
   // has selected something else: spec §16.3's initial selection, kept as the session grows.
@@ -65,10 +72,9 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
     }
   }
 
-  const messages = useMemo(() => buildSessionContext(view.path, leafId ?? undefined).messages, [view.path, leafId]);
   const meter = useMemo(
-    () => readContextMeter(view.path, messages, controls.contextWindow, controls.settings.compaction.reserveTokens),
-    [view.path, messages, controls.contextWindow, controls.settings.compaction.reserveTokens],
+    () => meterReading(data.meter, controls.contextWindow, controls.settings.compaction.reserveTokens),
+    [data.meter, controls.contextWindow, controls.settings.compaction.reserveTokens],
   );
 
   const say = useCallback((text: string, action?: Toast["action"]) => setToast({ text, action }), []);
@@ -129,17 +135,20 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
         );
       } else if (action === "fork") {
         void controls.fork(entryId).then((r) => (r.ok ? router.push(`/sessions/${r.data.id}`) : say(r.message ?? "Could not fork the session.")));
-      } else if (action === "edit-resend" && entry?.type === "message" && entry.message.role === "user") {
-        const text = contentText(entry.message.content);
-        void moveWithoutSummary(entryId)
-          .then(() => {
+      } else if (action === "edit-resend" && entry?.type === "message" && entry.role === "user") {
+        // The draft is the message's whole text: its contents load on demand.
+        void qc
+          .fetchQuery(entryOptions(sessionId, entryId))
+          .then((full) => (full.type === "message" && full.message.role === "user" ? contentText(full.message.content) : ""))
+          .then(async (text) => {
+            await moveWithoutSummary(entryId);
             setDraft(text);
             say("Edit the message and send it to start a new branch");
           })
           .catch((e: Error) => say(e.message));
       }
     },
-    [view.byId, sessionId, controls, router, say, moveWithoutSummary],
+    [view.byId, sessionId, controls, router, say, moveWithoutSummary, qc],
   );
 
   const navEntry = navTarget ? view.byId.get(navTarget) : undefined;
@@ -160,9 +169,11 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
         }
         tree={
           <TreeCanvas
-            entries={data.entries}
+            skeleton={view.rows}
             leafId={leafId}
             labels={view.labels}
+            searchMatches={searchMatches}
+            searchPending={searchPending}
             selectedId={selectedId}
             onSelect={setSelectedId}
             onActivate={activate}

@@ -21,7 +21,7 @@ export interface CompactionRegions {
   firstKept: Map<number, number>;
 }
 
-export function compactionRegions(rows: readonly TreeRow[], rowOfId: ReadonlyMap<string, number>): CompactionRegions {
+export function compactionRegions(rows: readonly TreeRow<{ id: string; type: string }>[], rowOfId: ReadonlyMap<string, number>): CompactionRegions {
   const summarisedBy: (string[] | undefined)[] = new Array(rows.length);
   const firstKept = new Map<number, number>();
   const depth = new Int32Array(rows.length);
@@ -43,7 +43,8 @@ export function compactionRegions(rows: readonly TreeRow[], rowOfId: ReadonlyMap
 
     const entry = row.entry;
     if (entry.type !== "compaction") continue;
-    const keptId = typeof entry.firstKeptEntryId === "string" ? entry.firstKeptEntryId : undefined;
+    const kept: unknown = (entry as { firstKeptEntryId?: unknown }).firstKeptEntryId;
+    const keptId = typeof kept === "string" && kept !== "" ? kept : undefined;
     const keptRow = keptId === undefined ? undefined : rowOfId.get(keptId);
     if (keptRow !== undefined) firstKept.set(i, keptRow);
 

@@ -1,12 +1,12 @@
 /**
- * Per-entry facts for canvas nodes: role mark, token estimate, labels from label entries,
+ * Per-entry facts for canvas nodes: role mark, labels from label entries (the token estimate
+ * lives in lib/session/tree-skeleton),
  * and the static handle positions every node declares. Pure: no React, no DOM.
  */
 import type { Position } from "@xyflow/react";
 import { nodeSize } from "@/components/tree/layout";
 import type { RoleMark, TreeNode } from "@/components/tree/types";
-import { estimateTokens } from "@/lib/compaction/tokens";
-import type { AgentMessage, SessionEntry } from "@/lib/session/types";
+import type { SessionEntry } from "@/lib/session/types";
 
 export function str(v: unknown): string {
   return typeof v === "string" ? v : "";
@@ -23,10 +23,11 @@ export function labelsFromEntries(entries: readonly SessionEntry[]): Map<string,
   return labels;
 }
 
-export function roleMark(entry: SessionEntry): RoleMark {
+/** The role mark of an entry, from its type and message role (a skeleton row carries both). */
+export function roleMark(entry: { type: string; role?: string }): RoleMark {
   switch (entry.type) {
     case "message": {
-      const role = (entry.message as { role?: unknown } | undefined)?.role;
+      const role = entry.role;
       if (role === "user" || role === "assistant") return role;
       if (role === "toolResult" || role === "bashExecution" || role === "pythonExecution") return "tool";
       return "other";
@@ -41,30 +42,7 @@ export function roleMark(entry: SessionEntry): RoleMark {
   }
 }
 
-/** Estimated tokens of what the entry puts in the context (spec §4); 0 for settings. */
-export function entryTokens(entry: SessionEntry): number {
-  try {
-    switch (entry.type) {
-      case "message":
-        return estimateTokens(entry.message);
-      case "custom_message":
-        return estimateTokens({
-          role: "custom",
-          customType: str(entry.customType),
-          content: entry.content,
-          display: true,
-          timestamp: 0,
-        } as AgentMessage);
-      case "compaction":
-      case "branch_summary":
-        return Math.ceil(str(entry.summary).length / 4);
-      default:
-        return 0;
-    }
-  } catch {
-    return 0; // malformed imported content: no badge rather than a broken canvas
-  }
-}
+export { entryTokens } from "@/lib/session/tree-skeleton";
 
 type Handles = NonNullable<TreeNode["handles"]>;
 

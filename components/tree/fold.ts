@@ -11,31 +11,11 @@
  *   (the current leaf, the selected entry, a search match, a labelled entry: the caller
  *   decides) or expanded by the user.
  */
-import type { SessionEntry } from "@/lib/session/types";
 
 export const MIN_FOLD_RUN = 3;
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null;
-}
-
-/** Whether an entry is a tool step (see the contract above). */
-export function isToolStepEntry(entry: SessionEntry): boolean {
-  if (entry.type !== "message") return false;
-  const msg: unknown = entry.message;
-  if (!isRecord(msg)) return false;
-  if (msg.role === "toolResult") return true;
-  if (msg.role !== "assistant" || !Array.isArray(msg.content)) return false;
-  let calls = 0;
-  for (const block of msg.content) {
-    if (!isRecord(block)) return false;
-    if (block.type === "toolCall") calls++;
-    else if (block.type === "text") {
-      if (typeof block.text === "string" && block.text.trim() !== "") return false;
-    } else if (block.type !== "thinking") return false;
-  }
-  return calls > 0;
-}
+/** Whether an entry is a tool step (see the contract above); the skeleton carries it as FLAG.toolStep. */
+export { isToolStepEntry } from "@/lib/session/tree-skeleton";
 
 /** The visible graph, nodes in display (pre-)order; parents precede their children. */
 export interface FoldGraph {

@@ -20,22 +20,4 @@ export function bodyText(text: string, role: RoleMark): string {
   return (role === "user" || role === "assistant") && text.startsWith(prefix) ? text.slice(prefix.length) : text;
 }
 
-/** A Markdown line without its heading, list or task-box marker: "## Goal" → "Goal". */
-export function plainLine(line: string): string {
-  return line.replace(/^\s*(#+|[-*+]( \[[ xX]\])?|\d+\.)\s+/, "").trim();
-}
-
-/**
- * The first `lines` non-empty lines of a Markdown summary as plain lines (hover cards),
- * cut to `chars` characters with "…" when longer.
- */
-export function previewLines(text: string, lines: number, chars: number): string {
-  const out: string[] = [];
-  for (const raw of text.split("\n")) {
-    const line = plainLine(raw);
-    if (line !== "") out.push(line);
-    if (out.length >= lines) break;
-  }
-  const joined = out.join("\n");
-  return joined.length > chars ? `${joined.slice(0, chars)}…` : joined;
-}
+export { plainLine, previewLines } from "@/lib/session/tree-skeleton";

@@ -1,10 +1,15 @@
 /**
- * Session entries → React Flow graph of the tree canvas (spec §16, ui.md "visual language").
+ * Skeleton rows → React Flow graph of the tree canvas (spec §16, ui.md "visual language").
  * Pure: no React, no DOM. Linear in the number of entries (plus sibling sorting and the
  * compaction regions, see compaction-regions.ts); every walk is iterative.
  *
+ * The canvas's one data input is the session's skeleton (lib/session/tree-skeleton: no entry
+ * contents) plus the leaf, labels, filter, the search's matching ids and the unfolded runs:
+ * `skeletonToFlow`. `toFlow` is the same over full entries (tests, tools): it derives the
+ * skeleton and runs the search locally.
+ *
  * Contract:
- * - Rows come from the engine (`flattenTree`): §16.1 order, §16.2 row text, §16.3
+ * - Rows come from the engine (`flattenSkeleton`): §16.1 order, §16.2 row text, §16.3
  *   visibility (hidden assistants, filter, search). Only visible rows become nodes.
  * - Nodes are emitted in display pre-order (the current leaf's subtree first), which is the
  *   sibling order `layoutTree` relies on. Node id = entry id; folded runs get `fold:<id>`.
@@ -17,16 +22,16 @@
  * - Branch summaries are ordinary children of the entry they hang under (their parent).
  */
 import { compactionRegions } from "@/components/tree/compaction-regions";
-import { entryTokens, HANDLES, labelsFromEntries, roleMark, str } from "@/components/tree/entry-info";
-import { findFoldRuns, isToolStepEntry } from "@/components/tree/fold";
-import { previewLines } from "@/components/tree/format";
+import { HANDLES, labelsFromEntries, roleMark } from "@/components/tree/entry-info";
+import { findFoldRuns } from "@/components/tree/fold";
 import { nodeSize } from "@/components/tree/layout";
 import { type CommonData, foldId, type TreeEdge, type TreeNode } from "@/components/tree/types";
-import { buildTreeNodes } from "@/lib/session/tree-build";
-import { parseSearch, type TreeFilter } from "@/lib/session/tree-filter";
-import { flattenTree, type TreeRow } from "@/lib/session/tree-flatten";
+import { matchingIds } from "@/lib/session/search-text";
+import type { TreeFilter } from "@/lib/session/tree-filter";
 import { nearestVisibleAncestors } from "@/lib/session/tree-graph";
 import { displayText } from "@/lib/session/tree-row-text";
+import { FLAG, resolveSkeleton, type SkeletonEntry } from "@/lib/session/tree-skeleton";
+import { flattenSkeleton, type SkeletonRow } from "@/lib/session/tree-skeleton-view";
 import type { SessionEntry } from "@/lib/session/types";
 
 export interface ToFlowOptions {
@@ -42,11 +47,18 @@ export interface ToFlowOptions {
   selectedId?: string | null;
 }
 
+export interface SkeletonFlowOptions extends Omit<ToFlowOptions, "search" | "labels"> {
+  /** Resolved labels (skeletonLabels). */
+  labels: ReadonlyMap<string, string>;
+  /** Ids matching the active search; null/undefined: no search (§16.3). */
+  matches?: ReadonlySet<string> | null;
+}
+
 export interface FlowGraph {
   nodes: TreeNode[];
   edges: TreeEdge[];
   /** All navigator rows (§16.1, with `visible`), for the list view and selection rules. */
-  rows: TreeRow[];
+  rows: SkeletonRow[];
   /** Entry id → row index. */
   rowOf: Map<string, number>;
   /** Visible entry id → id of the node showing it (itself, or the fold holding it). */
@@ -54,7 +66,6 @@ export interface FlowGraph {
 }
 
 const FOLD_SUFFIX = "tool steps";
-const PREVIEW_CHARS = 280;
 
 function nodeBase(id: string, type: TreeNode["type"], ariaLabel: string) {
   const { width, height } = nodeSize(type);
@@ -63,14 +74,17 @@ function nodeBase(id: string, type: TreeNode["type"], ariaLabel: string) {
   return { id, position: { x: 0, y: 0 }, width, height, measured: { width, height }, handles: HANDLES[type], ariaLabel };
 }
 
+/** toFlow over full entries: their skeleton, with the §16.3 search run here. */
 export function toFlow(entries: readonly SessionEntry[], opts: ToFlowOptions): FlowGraph {
   const labels = opts.labels ?? labelsFromEntries(entries);
-  const byId = new Map<string, SessionEntry>();
-  for (const e of entries) if (!byId.has(e.id)) byId.set(e.id, e);
-  const unique = byId.size === entries.length ? entries : [...byId.values()];
-  const roots = buildTreeNodes(unique, byId, labels);
-  const rows = flattenTree(roots, { leafId: opts.leafId, filter: opts.filter ?? "default", search: opts.search });
-  const searching = parseSearch(opts.search).length > 0;
+  const ids = matchingIds({ entries, labels, query: opts.search ?? "" });
+  const { search: _search, labels: _labels, ...rest } = opts;
+  return skeletonToFlow(resolveSkeleton(entries), { ...rest, labels, matches: ids ? new Set(ids) : null });
+}
+
+export function skeletonToFlow(skeleton: readonly SkeletonEntry[], opts: SkeletonFlowOptions): FlowGraph {
+  const rows = flattenSkeleton(skeleton, { leafId: opts.leafId, filter: opts.filter ?? "default", labels: opts.labels, matches: opts.matches });
+  const searching = opts.matches != null;
 
   const rowOf = new Map<string, number>();
   for (let i = 0; i < rows.length; i++) rowOf.set(rows[i]!.entry.id, i);
@@ -113,7 +127,7 @@ export function toFlow(entries: readonly SessionEntry[], opts: ToFlowOptions): F
   const folds = findFoldRuns({
     size: vis.length,
     parent: vparent,
-    isToolStep: (k) => isToolStepEntry(rows[vis[k]!]!.entry),
+    isToolStep: (k) => (rows[vis[k]!]!.entry.flags & FLAG.toolStep) !== 0,
     isPinned: (k) => {
       const row = rows[vis[k]!]!;
       return row.isLeaf || searching || row.label !== undefined || (opts.selectedId != null && row.entry.id === opts.selectedId);
@@ -127,7 +141,7 @@ export function toFlow(entries: readonly SessionEntry[], opts: ToFlowOptions): F
       entryId: row.entry.id,
       text: row.text,
       ...(row.label !== undefined ? { label: row.label } : {}),
-      tokens: entryTokens(row.entry),
+      tokens: row.entry.tokens,
       isActive: row.isActive,
       isLeaf: row.isLeaf,
       isFirstKept: isFirstKept[i] === 1,
@@ -160,7 +174,7 @@ export function toFlow(entries: readonly SessionEntry[], opts: ToFlowOptions): F
         data: {
           ...common(i),
           text,
-          tokens: memberRows.reduce((sum, r) => sum + entryTokens(rows[r]!.entry), 0),
+          tokens: memberRows.reduce((sum, r) => sum + rows[r]!.entry.tokens, 0),
           isActive: rows[memberRows.at(-1)!]!.isActive,
           isFirstKept: memberRows.some((r) => isFirstKept[r] === 1),
           summarisedBy,
@@ -174,22 +188,21 @@ export function toFlow(entries: readonly SessionEntry[], opts: ToFlowOptions): F
     nodeOf.set(entry.id, entry.id);
     const aria = displayText(row.text, row.label);
     if (entry.type === "compaction") {
-      const summary = str(entry.summary);
       nodes.push({
         ...nodeBase(entry.id, "compaction", aria),
         type: "compaction",
         data: {
           ...common(i),
-          tokensBefore: typeof entry.tokensBefore === "number" ? entry.tokensBefore : 0,
-          shortSummary: str(entry.shortSummary) || previewLines(summary, 3, PREVIEW_CHARS),
-          firstKeptEntryId: str(entry.firstKeptEntryId),
+          tokensBefore: entry.tokensBefore ?? 0,
+          shortSummary: entry.preview ?? "",
+          firstKeptEntryId: entry.firstKeptEntryId ?? "",
         },
       });
     } else if (entry.type === "branch_summary") {
       nodes.push({
         ...nodeBase(entry.id, "branchSummary", aria),
         type: "branchSummary",
-        data: { ...common(i), preview: previewLines(str(entry.summary), 4, PREVIEW_CHARS) },
+        data: { ...common(i), preview: entry.preview ?? "" },
       });
     } else {
       const role = roleMark(entry);

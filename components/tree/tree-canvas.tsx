@@ -6,11 +6,12 @@
  *
  * Props (the session page owns the state; the canvas owns only view state — canvas or list,
  * minimap, unfolded runs, the open menu):
- * - `entries`: every entry of the session (all branches), e.g. `SessionTree.getEntries()`.
- *   Pass a stable array (a new identity re-lays out the tree).
+ * - `skeleton`: every entry's skeleton row (lib/session/tree-skeleton; all branches, file
+ *   order, no contents). Pass a stable array (a new identity re-lays out the tree).
  * - `leafId`: the current leaf (null after resetLeaf). When it changes, the canvas scrolls to it.
- * - `labels`: resolved labels (`SessionTree.getLabels()`); memoise it. Optional: derived
- *   from the label entries when omitted.
+ * - `labels`: resolved labels (`skeletonLabels`); memoise it.
+ * - `searchMatches`: ids matching `search` (the server's §16.3 search); null/undefined while
+ *   there is no search. `searchPending`: a newer search is still on its way.
  * - `selectedId` / `onSelect(id | null)`: the selection (spec §16.3). Ids are entry ids, or
  *   `fold:<first entry id>` while the keyboard rests on a folded run (`isFoldId`,
  *   `entryIdOf`). On mount with no selection the canvas selects the current leaf (or its
@@ -46,13 +47,15 @@ import { useTreeKeyboard } from "@/components/tree/use-tree-keyboard";
 import { useTreeModel } from "@/components/tree/use-tree-model";
 import { emptyText, formatFooter, type TreeFilter } from "@/lib/session/tree-filter";
 import { initialSelection } from "@/lib/session/tree-graph";
-import type { SessionEntry } from "@/lib/session/types";
+import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
 import type { NodeMouseHandler } from "@xyflow/react";
 
 export interface TreeCanvasProps {
-  entries: readonly SessionEntry[];
+  skeleton: readonly SkeletonEntry[];
   leafId: string | null;
-  labels?: ReadonlyMap<string, string>;
+  labels: ReadonlyMap<string, string>;
+  searchMatches?: ReadonlySet<string> | null;
+  searchPending?: boolean;
   selectedId: string | null;
   onSelect: (id: string | null) => void;
   onActivate: (entryId: string) => void;
@@ -76,18 +79,27 @@ export function TreeCanvas(props: TreeCanvasProps) {
 
 const EMPTY: ReadonlySet<string> = new Set();
 
+/**
+ * Above this many canvas nodes the minimap starts off (the toggle still turns it on). React Flow's
+ * MiniMap renders and subscribes one component per node: mounting 67k of them at once took over a
+ * minute of main thread on a 100k-entry session (React's host-sibling search is quadratic in a
+ * list mounted in one update), and every pan then re-ran 67k store selectors.
+ */
+export const MINIMAP_AUTO_MAX_NODES = 10_000;
+
 function TreeCanvasInner(props: TreeCanvasProps) {
-  const { entries, leafId, labels, selectedId, onActivate, onContextAction, filter, search } = props;
+  const { skeleton, leafId, labels, selectedId, onActivate, onContextAction, filter, search } = props;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(EMPTY);
   const [view, setView] = useState<TreeView>(props.defaultView ?? "canvas");
-  const [minimap, setMinimap] = useState(true);
+  const [minimapChoice, setMinimap] = useState<boolean | null>(null);
   const [menu, setMenu] = useState<MenuRequest | null>(null);
   const regionRef = useRef<HTMLElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const flow = useReactFlow<CanvasNode, TreeEdge>();
 
-  const model = useTreeModel({ entries, leafId, filter, search, expanded, ...(labels ? { labels } : {}) });
+  const model = useTreeModel({ skeleton, leafId, filter, matches: props.searchMatches, expanded, labels, stale: props.searchPending });
   const { flow: graph, layout, visible } = model;
+  const minimap = minimapChoice ?? graph.nodes.length <= MINIMAP_AUTO_MAX_NODES;
 
   const unfold = useCallback((entryIds: readonly string[]) => {
     setExpanded((prev) => {
@@ -244,14 +256,14 @@ function TreeCanvasInner(props: TreeCanvasProps) {
             />
             {visible.length === 0 ? (
               <p className="pointer-events-none absolute inset-x-0 top-6 text-center text-muted">
-                {emptyText(entries.length)}
+                {emptyText(skeleton.length)}
               </p>
             ) : null}
           </TreeActionsContext.Provider>
         ) : (
           <TreeList
             rows={visible}
-            totalEntries={entries.length}
+            totalEntries={skeleton.length}
             selectedId={selectedEntry}
             onSelect={select}
             onActivate={onActivate}

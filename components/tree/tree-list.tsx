@@ -16,7 +16,7 @@
 import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { moveInRows } from "@/components/tree/tree-nav";
 import { emptyText } from "@/lib/session/tree-filter";
-import type { TreeRow } from "@/lib/session/tree-flatten";
+import type { SkeletonRow } from "@/lib/session/tree-skeleton-view";
 import { displayText } from "@/lib/session/tree-row-text";
 
 export const LIST_ROW_HEIGHT = 28;
@@ -25,7 +25,7 @@ const INDENT_PX = 14;
 
 export interface TreeListProps {
   /** Visible rows in display order. */
-  rows: readonly TreeRow[];
+  rows: readonly SkeletonRow[];
   /** Entries in the session, to tell "No entries found" from "No entries in session". */
   totalEntries: number;
   /** Selected entry id. */

@@ -53,7 +53,7 @@ export function moveInTree(layout: TreeLayout, fromId: string | null | undefined
 }
 
 /** Row movement in the list: ±1 wraps at the ends (§16.6); pages clamp. */
-export function moveInRows(visible: readonly TreeRow[], fromId: string | null | undefined, delta: number, wrap: boolean) {
+export function moveInRows(visible: readonly TreeRow<{ id: string }>[], fromId: string | null | undefined, delta: number, wrap: boolean) {
   const n = visible.length;
   if (n === 0) return null;
   const id = fromId == null ? undefined : entryIdOf(fromId);
@@ -76,7 +76,7 @@ export type SelectionFix =
  */
 export function reconcileSelection(
   selectedId: string | null | undefined,
-  graph: { rows: readonly TreeRow[]; nodeOf: ReadonlyMap<string, string>; hasNode: (id: string) => boolean },
+  graph: { rows: readonly TreeRow<{ id: string }>[]; nodeOf: ReadonlyMap<string, string>; hasNode: (id: string) => boolean },
 ): SelectionFix {
   if (selectedId == null) return { kind: "keep" };
   if (isFoldId(selectedId)) {
@@ -90,7 +90,7 @@ export function reconcileSelection(
 }
 
 /** Footer position: the 0-based index of the selection among visible rows (folds: first entry). */
-export function footerIndex(visible: readonly TreeRow[], selectedId: string | null | undefined): number {
+export function footerIndex(visible: readonly TreeRow<{ id: string }>[], selectedId: string | null | undefined): number {
   if (selectedId == null) return -1;
   const id = entryIdOf(selectedId);
   return visible.findIndex((r) => r.entry.id === id);

@@ -1,28 +1,31 @@
 "use client";
 /**
- * useTreeModel: the memoised canvas model (toFlow + layoutTree + band nodes).
+ * useTreeModel: the memoised canvas model (skeletonToFlow + layoutTree + band nodes).
  *
- * Recomputes only when `entries`, `leafId`, `filter`, `search`, `expanded` or `labels`
- * change identity, so callers must pass stable references (memoise the labels Map, keep
- * `expanded` in state). Selection is NOT an input: moving the selection never re-lays out
- * the tree (the canvas unfolds a selected folded entry through `expanded` instead).
- * The search is deferred (useDeferredValue), so typing stays responsive on big sessions.
+ * Recomputes only when `skeleton`, `leafId`, `filter`, `matches`, `expanded` or `labels`
+ * change identity, so callers must pass stable references (memoise the labels Map and the
+ * match set, keep `expanded` in state). Selection is NOT an input: moving the selection never
+ * re-lays out the tree (the canvas unfolds a selected folded entry through `expanded` instead).
+ * The search itself runs on the server (the caller passes the matching ids, `matches`).
  */
-import { useDeferredValue, useMemo } from "react";
+import { useMemo } from "react";
 import { layoutTree, type TreeLayout } from "@/components/tree/layout";
-import { type FlowGraph, toFlow } from "@/components/tree/to-flow";
+import { type FlowGraph, skeletonToFlow } from "@/components/tree/to-flow";
 import type { BandNodeType, TreeEdge } from "@/components/tree/types";
 import type { TreeFilter } from "@/lib/session/tree-filter";
-import { type TreeRow, visibleRows } from "@/lib/session/tree-flatten";
-import type { SessionEntry } from "@/lib/session/types";
+import { visibleRows } from "@/lib/session/tree-flatten";
+import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
+import type { SkeletonRow } from "@/lib/session/tree-skeleton-view";
 
 export interface TreeModelInput {
-  entries: readonly SessionEntry[];
+  /** Every entry's skeleton row (all branches), file order. */
+  skeleton: readonly SkeletonEntry[];
   leafId: string | null | undefined;
   filter: TreeFilter;
-  search: string;
+  /** Ids matching the active search (§16.3); null/undefined: no search. */
+  matches?: ReadonlySet<string> | null;
   expanded: ReadonlySet<string>;
-  labels?: ReadonlyMap<string, string>;
+  labels: ReadonlyMap<string, string>;
 }
 
 export interface TreeModel {
@@ -32,7 +35,7 @@ export interface TreeModel {
   /** Summarised-region bands as background nodes (zIndex -1, not focusable). */
   bandNodes: BandNodeType[];
   /** The rows shown under the filter and search, in display order (list view, footer). */
-  visible: TreeRow[];
+  visible: SkeletonRow[];
   /** True while a newer search is still being applied. */
   stale: boolean;
 }
@@ -40,12 +43,12 @@ export interface TreeModel {
 export const BAND_CAPTION = "Summarised by compaction";
 
 export function buildTreeModel(input: TreeModelInput): Omit<TreeModel, "stale"> {
-  const flow = toFlow(input.entries, {
+  const flow = skeletonToFlow(input.skeleton, {
     leafId: input.leafId,
     filter: input.filter,
-    search: input.search,
+    matches: input.matches,
     expanded: input.expanded,
-    ...(input.labels ? { labels: input.labels } : {}),
+    labels: input.labels,
   });
   const layout = layoutTree(flow);
   const textOf = new Map<string, string>();
@@ -73,12 +76,11 @@ export function buildTreeModel(input: TreeModelInput): Omit<TreeModel, "stale"> 
   return { flow, layout, edges: flow.edges, bandNodes, visible: visibleRows(flow.rows) };
 }
 
-export function useTreeModel(input: TreeModelInput): TreeModel {
-  const search = useDeferredValue(input.search);
-  const { entries, leafId, filter, expanded, labels } = input;
+export function useTreeModel(input: TreeModelInput & { stale?: boolean }): TreeModel {
+  const { skeleton, leafId, filter, matches, expanded, labels } = input;
   const model = useMemo(
-    () => buildTreeModel({ entries, leafId, filter, search, expanded, ...(labels ? { labels } : {}) }),
-    [entries, leafId, filter, search, expanded, labels],
+    () => buildTreeModel({ skeleton, leafId, filter, matches, expanded, labels }),
+    [skeleton, leafId, filter, matches, expanded, labels],
   );
-  return { ...model, stale: search !== input.search };
+  return { ...model, stale: input.stale ?? false };
 }

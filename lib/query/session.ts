@@ -1,25 +1,100 @@
-/** Query options for one session's data (metadata + all entries), the client's source of truth. */
+/**
+ * The session's skeleton in the TanStack cache (conventions rule 7), the client's source of
+ * truth for the tree, the chat's page plan and the inspector's selection. Contents of entries
+ * are separate per-entry queries (entries.ts).
+ *
+ * The cached value keeps the wire chunks as the server sent them (the page's prefetch, then
+ * one chunk per `?since=` delta) plus rows the client appended itself from streamed entries
+ * (`live`, replaced by the server's rows on the next refresh). `sessionView(data)` decodes it,
+ * memoised per cached value.
+ */
 import { queryOptions } from "@tanstack/react-query";
+import type { MeterBasis } from "@/lib/chat/context-meter";
 import type { SessionMeta } from "@/lib/db/session-rows";
-import type { SessionEntry } from "@/lib/session/types";
-import { keys } from "./keys";
+import { decodeRows, type WireRow } from "@/lib/session/skeleton-wire";
+import { type SkeletonEntry, skeletonLabels } from "@/lib/session/tree-skeleton";
+import { skeletonPath } from "@/lib/session/tree-skeleton-view";
+import type { SkeletonPayload } from "@/lib/session-view/types";
+import { getQueryClient } from "./client";
+import { getJson, keys } from "./keys";
 
 export interface SessionData {
   session: SessionMeta;
-  entries: SessionEntry[];
+  rev: number;
+  /** Entries covered by `chunks` (the server's count at the last refresh). */
+  count: number;
+  chunks: WireRow[][];
+  /** Rows added from streamed entries since the last refresh (not yet in `chunks`). */
+  live: SkeletonEntry[];
+  meter: MeterBasis;
 }
 
+/** A full payload, or a delta merged onto `prev`. */
+export function mergePayload(prev: SessionData | undefined, p: SkeletonPayload): SessionData {
+  const chunks = p.from === 0 || !prev ? [p.rows] : p.rows.length > 0 ? [...prev.chunks, p.rows] : prev.chunks;
+  return { session: p.session, rev: p.rev, count: p.count, chunks, live: [], meter: p.meter };
+}
+
+const url = (id: string, since: number) => `/api/sessions/${encodeURIComponent(id)}/skeleton${since > 0 ? `?since=${since}` : ""}`;
+
+/**
+ * Refetches ask only for what was appended since the cached count (`?since=`); `full` (after
+ * pruning, which changes entries in place) asks for everything.
+ */
 export function sessionDataOptions(id: string) {
   return queryOptions({
     queryKey: keys.session(id),
-    queryFn: async (): Promise<SessionData> => {
-      const res = await fetch(`/api/sessions/${encodeURIComponent(id)}/tree`, { headers: { accept: "application/json" } });
-      if (!res.ok) {
-        const body = (await res.json().catch(() => ({}))) as { error?: string };
-        throw new Error(body.error ?? `${res.status} ${res.statusText}`);
-      }
-      return (await res.json()) as SessionData;
+    queryFn: async ({ signal }): Promise<SessionData> => {
+      const prev = getQueryClient().getQueryData<SessionData>(keys.session(id));
+      const since = prev && !fullRefresh.has(id) ? prev.count : 0;
+      fullRefresh.delete(id);
+      return mergePayload(prev, await getJson<SkeletonPayload>(url(id, since), { signal }));
     },
     staleTime: 5_000,
   });
+}
+
+const fullRefresh = new Set<string>();
+
+/** The next refresh of this session's skeleton reloads all of it (entries changed in place). */
+export function requestFullRefresh(id: string): void {
+  fullRefresh.add(id);
+}
+
+export interface DecodedSession {
+  rows: SkeletonEntry[];
+  byId: Map<string, SkeletonEntry>;
+  labels: Map<string, string>;
+  /** Root → current leaf. */
+  path: SkeletonEntry[];
+}
+
+const chunkCache = new WeakMap<WireRow[], SkeletonEntry[]>();
+const viewCache = new WeakMap<SessionData, DecodedSession>();
+
+function decodeChunk(chunk: WireRow[]): SkeletonEntry[] {
+  let rows = chunkCache.get(chunk);
+  if (!rows) {
+    rows = decodeRows(chunk);
+    chunkCache.set(chunk, rows);
+  }
+  return rows;
+}
+
+/** The decoded skeleton of a cached value (memoised per value; chunks decode once each). */
+export function sessionView(data: SessionData): DecodedSession {
+  let view = viewCache.get(data);
+  if (view) return view;
+  const rows: SkeletonEntry[] = [];
+  const byId = new Map<string, SkeletonEntry>();
+  const add = (s: SkeletonEntry) => {
+    if (byId.has(s.id)) return;
+    byId.set(s.id, s);
+    rows.push(s);
+  };
+  for (const chunk of data.chunks) for (const s of decodeChunk(chunk)) add(s);
+  for (const s of data.live) add(s);
+  view = { rows, byId, labels: skeletonLabels(rows), path: skeletonPath(byId, data.session.leafId) };
+  viewCache.set(data, view);
+  return view;
 }

@@ -8,16 +8,25 @@
 
 import type { SessionEntry } from "@/lib/session/types";
 
-export interface TreeNode {
-  entry: SessionEntry;
-  children: TreeNode[];
+export interface TreeNode<E = SessionEntry> {
+  entry: E;
+  children: TreeNode<E>[];
   label?: string;
 }
 
-/** Date.parse for sorting; an unparsable timestamp compares equal (keeps file order). */
-function byTimestamp(a: TreeNode, b: TreeNode): number {
-  return Date.parse(a.entry.timestamp) - Date.parse(b.entry.timestamp) || 0;
+/** What building the tree reads of an entry (a full entry or its skeleton). */
+export interface NodeKeys<E> {
+  id(entry: E): string;
+  parentId(entry: E): unknown;
+  /** Timestamp in ms; NaN compares equal (keeps file order). */
+  time(entry: E): number;
 }
+
+const ENTRY_KEYS: NodeKeys<SessionEntry> = {
+  id: (e) => e.id,
+  parentId: (e) => e.parentId,
+  time: (e) => Date.parse(e.timestamp),
+};
 
 /**
  * Roots are entries whose parentId is null, equals their own id, or names a missing entry
@@ -29,26 +38,37 @@ export function buildTreeNodes(
   byId: ReadonlyMap<string, SessionEntry>,
   labels: ReadonlyMap<string, string>,
 ): TreeNode[] {
-  const nodes = new Map<string, TreeNode>();
+  return buildNodesBy(entries, byId, labels, ENTRY_KEYS);
+}
+
+/** buildTreeNodes over any entry shape; `entries` must have unique ids (all in `byId`). */
+export function buildNodesBy<E>(
+  entries: readonly E[],
+  byId: ReadonlyMap<string, E>,
+  labels: ReadonlyMap<string, string>,
+  keys: NodeKeys<E>,
+): TreeNode<E>[] {
+  const nodes = new Map<string, TreeNode<E>>();
   for (const entry of entries) {
-    const node: TreeNode = { entry, children: [] };
-    const label = labels.get(entry.id);
+    const node: TreeNode<E> = { entry, children: [] };
+    const label = labels.get(keys.id(entry));
     if (label !== undefined) node.label = label;
-    nodes.set(entry.id, node);
+    nodes.set(keys.id(entry), node);
   }
 
-  const roots: TreeNode[] = [];
+  const roots: TreeNode<E>[] = [];
   for (const entry of entries) {
-    const node = nodes.get(entry.id)!;
-    const parentId: unknown = entry.parentId;
-    const parent =
-      typeof parentId === "string" && parentId !== entry.id && byId.has(parentId) ? nodes.get(parentId) : undefined;
+    const id = keys.id(entry);
+    const node = nodes.get(id)!;
+    const parentId: unknown = keys.parentId(entry);
+    const parent = typeof parentId === "string" && parentId !== id && byId.has(parentId) ? nodes.get(parentId) : undefined;
     if (parent) parent.children.push(node);
     else roots.push(node);
   }
 
+  const byTime = (a: TreeNode<E>, b: TreeNode<E>) => keys.time(a.entry) - keys.time(b.entry) || 0;
   for (const node of nodes.values()) {
-    if (node.children.length > 1) node.children.sort(byTimestamp);
+    if (node.children.length > 1) node.children.sort(byTime);
   }
   return roots;
 }

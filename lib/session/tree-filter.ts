@@ -74,13 +74,18 @@ const SETTINGS_TYPES = new Set(["label", "custom", "model_change", "thinking_lev
 
 /** Whether the filter alone lets the entry through (§16.3 "Filters"). */
 export function passesFilter(entry: SessionEntry, label: string | undefined, filter: TreeFilter): boolean {
+  return passesFilterBy(entry.type, messageRole(entry), label, filter);
+}
+
+/** passesFilter from the entry's type and message role alone (skeleton rows carry both). */
+export function passesFilterBy(type: string, role: string | undefined, label: string | undefined, filter: TreeFilter): boolean {
   switch (filter) {
     case "default":
-      return !SETTINGS_TYPES.has(entry.type);
+      return !SETTINGS_TYPES.has(type);
     case "no-tools":
-      return !SETTINGS_TYPES.has(entry.type) && messageRole(entry) !== "toolResult";
+      return !SETTINGS_TYPES.has(type) && role !== "toolResult";
     case "user-only":
-      return messageRole(entry) === "user";
+      return role === "user";
     case "labeled-only":
       return label !== undefined && label !== "";
     case "all":

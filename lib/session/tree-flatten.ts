@@ -13,15 +13,15 @@ import {
 import { addToolCalls, rowText } from "@/lib/session/tree-row-text";
 import type { SessionEntry, ToolCall } from "@/lib/session/types";
 
-/** The node shape of `SessionTree.getTree()` (spec §1.6). */
-export interface TreeNodeLike {
-  entry: SessionEntry;
-  children: readonly TreeNodeLike[];
+/** The node shape of `SessionTree.getTree()` (spec §1.6); `E` is a full entry or its skeleton. */
+export interface TreeNodeLike<E = SessionEntry> {
+  entry: E;
+  children: readonly TreeNodeLike<E>[];
   label?: string;
 }
 
-export interface TreeRow {
-  entry: SessionEntry;
+export interface TreeRow<E = SessionEntry> {
+  entry: E;
   /** Indentation steps (§16.1 list indentation). */
   depth: number;
   /** Row text without the label prefix (§16.2); see displayText for the `[label] ` form. */
@@ -47,8 +47,19 @@ export interface TreeViewOptions {
   toolCallsById?: ReadonlyMap<string, ToolCall>;
 }
 
-function timeOf(node: TreeNodeLike): number {
-  const t = Date.parse(node.entry.timestamp);
+/** What the generic flattening needs to know about one row's entry (full entry or skeleton). */
+export interface RowRules<E> {
+  id(entry: E): string;
+  /** Timestamp in ms (NaN: unknown, sorts as 0). */
+  time(entry: E): number;
+  /** §16.2 row text. */
+  text(entry: E): string;
+  /** §16.3 visibility (hidden assistants with the leaf exempt, filter, search). */
+  visible(entry: E, label: string | undefined, isLeaf: boolean): boolean;
+}
+
+function timeOf<E>(node: TreeNodeLike<E>, rules: RowRules<E>): number {
+  const t = rules.time(node.entry);
   return Number.isNaN(t) ? 0 : t;
 }
 
@@ -57,9 +68,9 @@ function timeOf(node: TreeNodeLike): number {
  * timestamp (stable, so ties keep their given order). `getTree()` children are already in
  * timestamp order; roots may not be, so both are sorted here.
  */
-function orderSiblings(nodes: readonly TreeNodeLike[], active: ReadonlySet<TreeNodeLike>): readonly TreeNodeLike[] {
+function orderSiblings<E>(nodes: readonly TreeNodeLike<E>[], active: ReadonlySet<TreeNodeLike<E>>, rules: RowRules<E>): readonly TreeNodeLike<E>[] {
   if (nodes.length <= 1) return nodes;
-  const keyed = nodes.map((node, i) => ({ node, i, t: timeOf(node) }));
+  const keyed = nodes.map((node, i) => ({ node, i, t: timeOf(node, rules) }));
   keyed.sort((a, b) => a.t - b.t || a.i - b.i);
   const ordered = keyed.map((k) => k.node);
   const at = ordered.findIndex((n) => active.has(n));
@@ -70,39 +81,62 @@ function orderSiblings(nodes: readonly TreeNodeLike[], active: ReadonlySet<TreeN
   return ordered;
 }
 
-interface Scan {
-  active: Set<TreeNodeLike>;
-  leaf: TreeNodeLike | undefined;
-  toolCalls: Map<string, ToolCall>;
-}
-
-/** First pass: find the leaf, its ancestors (structurally, via the tree) and all tool calls. */
-function scanTree(roots: readonly TreeNodeLike[], leafId: string | null | undefined): Scan {
-  const parentOf = new Map<TreeNodeLike, TreeNodeLike | undefined>();
-  const toolCalls = new Map<string, ToolCall>();
-  let leaf: TreeNodeLike | undefined;
-  const stack: TreeNodeLike[] = [];
+/** First pass: find the leaf and its ancestors (structurally, via the tree). */
+function scanTree<E>(roots: readonly TreeNodeLike<E>[], leafId: string | null | undefined, rules: RowRules<E>) {
+  const parentOf = new Map<TreeNodeLike<E>, TreeNodeLike<E> | undefined>();
+  let leaf: TreeNodeLike<E> | undefined;
+  const stack: TreeNodeLike<E>[] = [];
   for (const root of roots) {
     parentOf.set(root, undefined);
     stack.push(root);
   }
   while (stack.length > 0) {
     const node = stack.pop()!;
-    addToolCalls(node.entry, toolCalls);
-    if (leafId != null && node.entry.id === leafId) leaf = node;
+    if (leafId != null && rules.id(node.entry) === leafId) leaf = node;
     for (const child of node.children) {
       if (parentOf.has(child)) continue; // defensive: a node reachable twice is laid out once
       parentOf.set(child, node);
       stack.push(child);
     }
   }
-  const active = new Set<TreeNodeLike>();
+  const active = new Set<TreeNodeLike<E>>();
   for (let n = leaf; n && !active.has(n); n = parentOf.get(n)) active.add(n);
-  return { active, leaf, toolCalls };
+  return { active, leaf };
+}
+
+/** Every tool call of the tree's assistant entries, by id (toolResult row texts, §16.2). */
+function collectToolCalls(roots: readonly TreeNodeLike[]): Map<string, ToolCall> {
+  const toolCalls = new Map<string, ToolCall>();
+  const stack = [...roots];
+  const seen = new Set<TreeNodeLike>();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    addToolCalls(node.entry, toolCalls);
+    for (const child of node.children) stack.push(child);
+  }
+  return toolCalls;
 }
 
 /**
- * Flattens the tree into rows in display order (pre-order, active subtree first).
+ * Flattens a session tree of full entries into rows in display order (pre-order, active
+ * subtree first); see flattenRows for the rules.
+ */
+export function flattenTree(roots: readonly TreeNodeLike[], opts: TreeViewOptions): TreeRow[] {
+  const ctx = { toolCallsById: opts.toolCallsById ?? collectToolCalls(roots) };
+  const filter = opts.filter ?? "default";
+  const tokens = parseSearch(opts.search);
+  return flattenRows(roots, opts.leafId, {
+    id: (e) => e.id,
+    time: (e) => Date.parse(e.timestamp),
+    text: (e) => rowText(e, ctx),
+    visible: (e, label, isLeaf) => isEntryVisible(e, label, { filter, tokens, isLeaf }),
+  });
+}
+
+/**
+ * Flattens a tree into rows in display order (pre-order, active subtree first).
  *
  * Indentation (§16.1), as read here — the reference navigator's rule:
  * - a node with more than one child indents all its children one step;
@@ -112,17 +146,14 @@ function scanTree(roots: readonly TreeNodeLike[], leafId: string | null | undefi
  * Several roots are children of a virtual root that branches, so they start at depth 1.
  * Example: A→B, B→{C,D}, C→E→F gives A 0, B 0, C 1, E 2, F 2, D 1.
  */
-export function flattenTree(roots: readonly TreeNodeLike[], opts: TreeViewOptions): TreeRow[] {
-  const { active, leaf, toolCalls } = scanTree(roots, opts.leafId);
-  const ctx = { toolCallsById: opts.toolCallsById ?? toolCalls };
-  const filter = opts.filter ?? "default";
-  const tokens = parseSearch(opts.search);
+export function flattenRows<E>(roots: readonly TreeNodeLike<E>[], leafId: string | null | undefined, rules: RowRules<E>): TreeRow<E>[] {
+  const { active, leaf } = scanTree(roots, leafId, rules);
 
-  type Item = { node: TreeNodeLike; depth: number; justBranched: boolean; parentIndex: number };
+  type Item = { node: TreeNodeLike<E>; depth: number; justBranched: boolean; parentIndex: number };
   const stack: Item[] = [];
-  const seen = new Set<TreeNodeLike>();
-  const pushChildren = (children: readonly TreeNodeLike[], depth: number, branched: boolean, parentIndex: number) => {
-    const ordered = orderSiblings(children, active);
+  const seen = new Set<TreeNodeLike<E>>();
+  const pushChildren = (children: readonly TreeNodeLike<E>[], depth: number, branched: boolean, parentIndex: number) => {
+    const ordered = orderSiblings(children, active, rules);
     for (let i = ordered.length - 1; i >= 0; i--) {
       const node = ordered[i]!;
       if (seen.has(node)) continue;
@@ -133,7 +164,7 @@ export function flattenTree(roots: readonly TreeNodeLike[], opts: TreeViewOption
   const multipleRoots = roots.length > 1;
   pushChildren(roots, multipleRoots ? 1 : 0, multipleRoots, -1);
 
-  const rows: TreeRow[] = [];
+  const rows: TreeRow<E>[] = [];
   while (stack.length > 0) {
     const { node, depth, justBranched, parentIndex } = stack.pop()!;
     const { entry, children } = node;
@@ -143,11 +174,11 @@ export function flattenTree(roots: readonly TreeNodeLike[], opts: TreeViewOption
     rows.push({
       entry,
       depth,
-      text: rowText(entry, ctx),
+      text: rules.text(entry),
       ...(label !== undefined ? { label } : {}),
       isActive: active.has(node),
       isLeaf,
-      visible: isEntryVisible(entry, label, { filter, tokens, isLeaf }),
+      visible: rules.visible(entry, label, isLeaf),
       parentIndex,
       childCount: children.length,
     });
@@ -171,6 +202,6 @@ export function applyVisibility(rows: readonly TreeRow[], filter: TreeFilter, se
 }
 
 /** The rows currently shown, in display order. */
-export function visibleRows(rows: readonly TreeRow[]): TreeRow[] {
+export function visibleRows<E>(rows: readonly TreeRow<E>[]): TreeRow<E>[] {
   return rows.filter((r) => r.visible);
 }

@@ -5,10 +5,11 @@
  * every nearest visible ancestor in linear time.
  */
 import { flattenTree, type TreeNodeLike, type TreeRow, type TreeViewOptions } from "@/lib/session/tree-flatten";
+import type { SessionEntry } from "@/lib/session/types";
 
-export interface VisibleGraphNode {
+export interface VisibleGraphNode<E = SessionEntry> {
   id: string;
-  row: TreeRow;
+  row: TreeRow<E>;
 }
 
 export interface VisibleGraphEdge {
@@ -20,8 +21,8 @@ export interface VisibleGraphEdge {
   isActive: boolean;
 }
 
-export interface VisibleGraph {
-  nodes: VisibleGraphNode[];
+export interface VisibleGraph<E = SessionEntry> {
+  nodes: VisibleGraphNode<E>[];
   edges: VisibleGraphEdge[];
 }
 
@@ -29,7 +30,7 @@ export interface VisibleGraph {
  * For each row, the index of its nearest visible strict ancestor, or -1. Parents precede
  * their children in `rows`, so the answer for a parent is known when its child is reached.
  */
-export function nearestVisibleAncestors(rows: readonly TreeRow[]): Int32Array {
+export function nearestVisibleAncestors(rows: readonly TreeRow<{ id: string }>[]): Int32Array {
   const out = new Int32Array(rows.length).fill(-1);
   for (let i = 0; i < rows.length; i++) {
     const p = rows[i]!.parentIndex;
@@ -43,9 +44,9 @@ export function nearestVisibleAncestors(rows: readonly TreeRow[]): Int32Array {
  * Visible nodes, in display order, and one edge per visible node that has a visible
  * ancestor, pointing from that nearest visible ancestor (§16.3 "Graph edges").
  */
-export function graphFromRows(rows: readonly TreeRow[]): VisibleGraph {
+export function graphFromRows<E extends { id: string }>(rows: readonly TreeRow<E>[]): VisibleGraph<E> {
   const ancestors = nearestVisibleAncestors(rows);
-  const nodes: VisibleGraphNode[] = [];
+  const nodes: VisibleGraphNode<E>[] = [];
   const edges: VisibleGraphEdge[] = [];
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
@@ -69,7 +70,7 @@ export function visibleGraph(roots: readonly TreeNodeLike[], opts: TreeViewOptio
  * nearest visible ancestor, else the last visible row; `null` when no row is visible.
  * For the initial selection pass the current leaf as `selectedId`.
  */
-export function resolveSelection(rows: readonly TreeRow[], selectedId: string | null | undefined): string | null {
+export function resolveSelection(rows: readonly TreeRow<{ id: string }>[], selectedId: string | null | undefined): string | null {
   let at = selectedId == null ? -1 : rows.findIndex((r) => r.entry.id === selectedId);
   while (at >= 0) {
     const row = rows[at]!;
@@ -84,12 +85,12 @@ export function resolveSelection(rows: readonly TreeRow[], selectedId: string | 
 }
 
 /** The initial selection: the current leaf or its nearest visible ancestor (§16.3). */
-export function initialSelection(rows: readonly TreeRow[], leafId: string | null | undefined): string | null {
+export function initialSelection(rows: readonly TreeRow<{ id: string }>[], leafId: string | null | undefined): string | null {
   return resolveSelection(rows, leafId);
 }
 
 /** 0-based position of an entry among the visible rows, or -1 (for formatFooter). */
-export function visibleIndexOf(rows: readonly TreeRow[], id: string | null | undefined): number {
+export function visibleIndexOf(rows: readonly TreeRow<{ id: string }>[], id: string | null | undefined): number {
   if (id == null) return -1;
   let n = 0;
   for (const row of rows) {

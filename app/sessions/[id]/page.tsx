@@ -3,38 +3,45 @@ import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { SessionWorkspace } from "@/components/session/session-workspace";
-import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { findSessionMeta, loadEntries } from "@/lib/db/store-read";
-import { getQueryClient } from "@/lib/query/client";
-import { keys } from "@/lib/query/keys";
 import { requirePageUser } from "@/lib/auth/guard";
+import { isDatabaseUnavailable, NotFoundError } from "@/lib/db/errors";
+import { readSession, type SessionView } from "@/lib/db/read-model";
+import { getQueryClient } from "@/lib/query/client";
+import { seedEntries } from "@/lib/query/entries";
+import { keys } from "@/lib/query/keys";
+import { mergePayload } from "@/lib/query/session";
+import { latestChatEntries, skeletonPayload } from "@/lib/session-view/server";
 
 export const dynamic = "force-dynamic";
 
-/** The session's metadata, or "unavailable" when the database cannot be reached. */
-async function sessionMeta(id: string) {
+/** The session from the read model; null when unknown, "unavailable" when the database cannot be reached. */
+async function readOrNull(sessionId: string): Promise<SessionView | null | "unavailable"> {
   try {
-    return await findSessionMeta({ id });
+    return await readSession({ sessionId });
   } catch (error) {
-    if (isDatabaseUnavailable(error)) return "unavailable" as const;
+    if (error instanceof NotFoundError) return null;
+    if (isDatabaseUnavailable(error)) return "unavailable";
     throw error;
   }
 }
 
 /**
- * RSC: prefetch the session (metadata + entries) and render the workspace (conventions rule 7).
- * A lost database renders the "Database not reachable" page instead of an error; a failed
- * prefetch of the entries is left to the client's query, which reports it the same way.
+ * RSC: prefetch the session's skeleton (no entry contents) and the contents of the newest chat
+ * page, from ONE read of the read model, and render the workspace (conventions rule 7, issue #12).
+ * Everything else (older chat pages, the inspector's entry JSON, search) loads on demand.
+ * A lost database renders the "Database not reachable" page instead of an error.
  */
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const path = `/sessions/${encodeURIComponent(id)}`;
   await requirePageUser(path);
-  const session = await sessionMeta(id);
-  if (session === "unavailable") return <DatabaseUnavailable retryHref={path} />;
-  if (!session || session.deletedAt) notFound();
+  const view = await readOrNull(id);
+  if (view === "unavailable") return <DatabaseUnavailable retryHref={path} />;
+  if (!view || view.meta.deletedAt) notFound();
+  const session = view.meta;
   const qc = getQueryClient();
-  await qc.prefetchQuery({ queryKey: keys.session(id), queryFn: async () => ({ session, entries: await loadEntries({ sessionId: id }) }) });
+  qc.setQueryData(keys.session(id), mergePayload(undefined, skeletonPayload(view)));
+  seedEntries(qc, id, latestChatEntries(view));
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <div className="flex h-[calc(100vh-3rem)] flex-col">

@@ -1,0 +1,35 @@
+/**
+ * The shared shape of the light-page routes (skeleton, entries, search, tree), after the
+ * handler itself has refused anonymous requests (`refuseAnonymous`): validate the session id and the query, read the session through the read model,
+ * answer 404 for an unknown or deleted session and 503 for a lost database.
+ */
+import { NextResponse } from "next/server";
+import type { z } from "zod";
+import { withDatabaseErrors } from "@/lib/chat/http";
+import { NotFoundError } from "@/lib/db/errors";
+import { readSession, type SessionView } from "@/lib/db/read-model";
+import { invalid, sessionNotFound, sessionParamsSchema } from "./calls/params";
+
+export async function sessionViewRoute<Q>(
+  request: Request,
+  ctx: { params: Promise<{ id: string }> },
+  query: z.ZodType<Q>,
+  answer: (view: SessionView, query: Q) => unknown,
+): Promise<Response> {
+  const params = sessionParamsSchema.safeParse(await ctx.params);
+  if (!params.success) return invalid(params.error);
+  const parsed = query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) return invalid(parsed.error);
+  const { id } = params.data;
+  return withDatabaseErrors(async () => {
+    let view: SessionView;
+    try {
+      view = await readSession({ sessionId: id });
+    } catch (error) {
+      if (error instanceof NotFoundError) return sessionNotFound(id);
+      throw error;
+    }
+    if (view.meta.deletedAt) return sessionNotFound(id);
+    return NextResponse.json(answer(view, parsed.data), { headers: { "cache-control": "no-store" } });
+  });
+}

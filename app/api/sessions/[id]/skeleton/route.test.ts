@@ -1,0 +1,90 @@
+/**
+ * The light page's routes on the real database (issue #12): the skeleton (whole and as a
+ * `?since=` delta), the contents of chosen entries, and §16.3 search over whole entry texts.
+ */
+import { describe, expect, it } from "vitest";
+import { appendEntries, createSession, loadEntries } from "@/lib/db/session-store";
+import { decodeRows } from "@/lib/session/skeleton-wire";
+import { resolveSkeleton } from "@/lib/session/tree-skeleton";
+import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/lib/session/test-messages";
+import type { EntriesPayload, SkeletonPayload } from "@/lib/session-view/types";
+import { useTestDatabase } from "@/test/db";
+import { GET as entries } from "../entries/route";
+import { GET as search } from "../search/route";
+import { GET as skeleton } from "./route";
+
+// biome-ignore lint/correctness/useHookAtTopLevel: a Vitest fixture (test/db.ts), not a React hook
+useTestDatabase();
+
+const params = (id: string) => ({ params: Promise.resolve({ id }) });
+const req = (url: string) => new Request(`http://localhost${url}`);
+
+async function seeded() {
+  const { id } = await createSession({ title: "Light" });
+  await appendEntries({
+    sessionId: id,
+    expectedLeafId: null,
+    entries: [
+      { type: "message", message: userMsg("list the sources") },
+      { type: "message", message: assistantMsg("", { toolCalls: [toolCall("c1", "ls", { path: "src" })], stopReason: "toolUse" }) },
+      { type: "message", message: toolResultMsg("c1", "alpha.ts\nbeta-secret-word.ts", { toolName: "ls" }) },
+      { type: "message", message: assistantMsg("Two files.") },
+    ],
+  });
+  return { id, stored: await loadEntries({ sessionId: id }) };
+}
+
+describe("GET /api/sessions/[id]/skeleton", () => {
+  it("returns every entry's skeleton row, no contents, and the meter", async () => {
+    const { id, stored } = await seeded();
+    const res = await skeleton(req(`/api/sessions/${id}/skeleton`), params(id));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as SkeletonPayload;
+    expect(body).toMatchObject({ count: 4, from: 0, rev: 4, session: { id, leafId: stored.at(-1)!.id } });
+    const rows = decodeRows(body.rows);
+    expect(rows).toEqual(resolveSkeleton(stored).map(({ toolCallId: _, ...r }) => r));
+    expect(rows[2]!.text).toBe("[ls: src]");
+    expect(JSON.stringify(body)).not.toContain("beta-secret-word");
+    expect(body.meter).toMatchObject({ estimated: false, lastUsageIndex: 3 });
+  });
+
+  it("with ?since= returns only the entries appended after that count", async () => {
+    const { id, stored } = await seeded();
+    await appendEntries({ sessionId: id, expectedLeafId: stored.at(-1)!.id, entries: [{ type: "message", message: userMsg("and then?") }] });
+    const body = (await (await skeleton(req(`/api/sessions/${id}/skeleton?since=4`), params(id))).json()) as SkeletonPayload;
+    expect(body.from).toBe(4);
+    expect(body.count).toBe(5);
+    expect(decodeRows(body.rows).map((r) => r.text)).toEqual(["user: and then?"]);
+    // A count the session does not have (e.g. the client is ahead after a failed write): everything.
+    const all = (await (await skeleton(req(`/api/sessions/${id}/skeleton?since=99`), params(id))).json()) as SkeletonPayload;
+    expect(all.from).toBe(0);
+    expect(all.rows).toHaveLength(5);
+  });
+
+  it("answers 404 for an unknown session", async () => {
+    expect((await skeleton(req("/api/sessions/nope/skeleton"), params("nope"))).status).toBe(404);
+  });
+});
+
+describe("GET /api/sessions/[id]/entries", () => {
+  it("returns the named entries as stored, in request order, and names the missing ones", async () => {
+    const { id, stored } = await seeded();
+    const ids = [stored[2]!.id, "no-such-entry", stored[0]!.id];
+    const res = await entries(req(`/api/sessions/${id}/entries?ids=${ids.join(",")}`), params(id));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as EntriesPayload;
+    expect(body.entries).toEqual([stored[2], stored[0]]);
+    expect(body.missing).toEqual(["no-such-entry"]);
+    expect(body.deferred).toEqual([]);
+  });
+});
+
+describe("GET /api/sessions/[id]/search", () => {
+  it("finds words in a tool's output, which no row text carries (§16.3)", async () => {
+    const { id, stored } = await seeded();
+    const body = (await (await search(req(`/api/sessions/${id}/search?q=SECRET-word`), params(id))).json()) as { ids: string[] };
+    expect(body.ids).toEqual([stored[2]!.id]);
+    const none = (await (await search(req(`/api/sessions/${id}/search?q=%20`), params(id))).json()) as { ids: string[] };
+    expect(none.ids).toEqual([]);
+  });
+});

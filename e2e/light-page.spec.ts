@@ -1,0 +1,64 @@
+import { expect, test } from "@playwright/test";
+import { generateSessionJsonl } from "@/lib/session/generate";
+import { deleteFromList, importJsonl, readTree, type StoredEntry } from "./session-helpers";
+
+/**
+ * The light session page (issue #12): the page embeds the tree's skeleton and the newest chat
+ * page, not the entries, so a 10,000-entry session's HTML stays small; an entry's contents
+ * (its raw JSON, a tool's output) load on demand when it is selected.
+ */
+test.use({ trace: "off" });
+
+const MAX_HTML_BYTES = 1.5 * 1024 * 1024;
+
+function textOf(e: StoredEntry | undefined): string {
+  const content = e?.message?.content;
+  return Array.isArray(content) ? content.map((b) => (b as { text?: string }).text ?? "").join("") : typeof content === "string" ? content : "";
+}
+
+/** A line of a tool result's output (no row text shows it) that no other entry contains. */
+function hiddenWords(e: StoredEntry, others: string): string | undefined {
+  for (const raw of textOf(e).split("\n")) {
+    const line = raw.trim();
+    if (line.length >= 24 && /^[A-Za-z0-9 =();.,]+$/.test(line) && others.indexOf(line) === others.lastIndexOf(line)) return line;
+  }
+  return undefined;
+}
+
+test("a generated 10,000-entry session: small HTML, and a selected entry's JSON loads on demand", async ({ page, request }) => {
+  test.setTimeout(240_000);
+  const id = await importJsonl(request, "generated-light-10k.jsonl", generateSessionJsonl({ seed: 4, entries: 10_000 }), { asCopy: true });
+  const { entries } = await readTree(request, id);
+  const all = JSON.stringify(entries);
+  const early = entries.slice(0, 3000).find((e) => e.type === "message" && e.message?.role === "toolResult" && hiddenWords(e, all));
+  expect(early, "the generated session has a tool result with a distinctive line").toBeTruthy();
+  const words = hiddenWords(early!, all)!;
+
+  const html = await (await request.get(`/sessions/${id}`)).text();
+  expect(html.length).toBeLessThan(MAX_HTML_BYTES);
+  expect(html).toContain(early!.id); // its skeleton row…
+  expect(html).not.toContain(words); // …but not its contents
+
+  const loads: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes(`/api/sessions/${id}/entries?`)) loads.push(r.url());
+  });
+  await page.goto(`/sessions/${id}?entry=${encodeURIComponent(early!.id)}`, { timeout: 120_000 });
+  const inspector = page.getByRole("region", { name: "Context inspector" });
+  await inspector.getByRole("tab", { name: "Entry JSON" }).click();
+  await expect(inspector.getByRole("figure", { name: `Raw JSON of entry ${early!.id}` })).toContainText(words, { timeout: 30_000 });
+  expect(loads.some((u) => decodeURIComponent(u).includes(early!.id))).toBe(true);
+
+  // §16.3 search still reads whole entry texts (on the server): the words find the entry, and
+  // the list shows only the matches.
+  const found = (await (await request.get(`/api/sessions/${id}/search?q=${encodeURIComponent(words)}`)).json()) as { ids: string[] };
+  expect(found.ids).toContain(early!.id);
+  const tree = page.getByRole("region", { name: "Session tree" });
+  await tree.getByRole("button", { name: "List" }).click();
+  await tree.getByRole("searchbox", { name: "Search entries" }).fill(words);
+  await expect(tree.getByRole("listbox", { name: "Session entries" }).getByRole("option")).toHaveCount(found.ids.length, { timeout: 30_000 });
+
+  const firstUser = entries.find((e) => e.type === "message" && e.message?.role === "user");
+  const title = textOf(firstUser).split(/\s+/).slice(0, 3).join(" ");
+  await deleteFromList(page, request, id, title);
+});

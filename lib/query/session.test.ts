@@ -1,0 +1,47 @@
+/** The cached skeleton: full payloads, `?since=` deltas, rows streamed in before a refresh. */
+import { describe, expect, it } from "vitest";
+import type { SessionMeta } from "@/lib/db/session-rows";
+import { encodeRows } from "@/lib/session/skeleton-wire";
+import { chain, userEntry } from "@/lib/session/test-factories";
+import { skeletonFacts } from "@/lib/session/tree-skeleton";
+import type { SkeletonPayload } from "@/lib/session-view/types";
+import { mergePayload, sessionView } from "./session";
+import { withLeaf, withSavedEntry } from "./session-cache";
+
+const entries = chain(userEntry("a", null, "one"), userEntry("b", null, "two"), userEntry("c", null, "three"));
+const rows = entries.map(skeletonFacts);
+const meta = (leafId: string, entryCount: number) => ({ id: "s", leafId, entryCount }) as SessionMeta;
+const meter = { tokens: 0, usageTokens: 0, trailingTokens: 0, lastUsageIndex: null, estimated: true };
+const payload = (from: number, to: number): SkeletonPayload => ({
+  session: meta(rows[to - 1]!.id, to),
+  rev: to,
+  count: to,
+  from,
+  rows: encodeRows(rows.slice(from, to)),
+  meter,
+});
+
+describe("mergePayload and sessionView", () => {
+  it("appends a delta to the cached chunks and decodes them as one skeleton", () => {
+    const first = mergePayload(undefined, payload(0, 2));
+    const merged = mergePayload(first, payload(2, 3));
+    expect(merged.chunks).toHaveLength(2);
+    const view = sessionView(merged);
+    expect(view.rows.map((r) => r.id)).toEqual(["a", "b", "c"]);
+    expect(view.rows[2]!.parentId).toBe("b");
+    expect(view.path.map((r) => r.id)).toEqual(["a", "b", "c"]);
+    expect(sessionView(merged)).toBe(view);
+    expect(mergePayload(merged, payload(0, 3)).chunks).toHaveLength(1);
+  });
+
+  it("shows a streamed row at once; the next refresh replaces it with the server's", () => {
+    const first = mergePayload(undefined, payload(0, 2));
+    const live = withSavedEntry(first, rows[2]!, "c")!;
+    expect(live.session).toMatchObject({ leafId: "c", entryCount: 3 });
+    expect(sessionView(live).path.map((r) => r.id)).toEqual(["a", "b", "c"]);
+    const refreshed = mergePayload(live, payload(2, 3));
+    expect(refreshed.live).toEqual([]);
+    expect(sessionView(refreshed).rows.map((r) => r.id)).toEqual(["a", "b", "c"]);
+    expect(sessionView(withLeaf(refreshed, "a")!).path.map((r) => r.id)).toEqual(["a"]);
+  });
+});

@@ -1,0 +1,80 @@
+import "server-only";
+/**
+ * Server assembly of the light session page (issue #12) over the read model: the skeleton
+ * payload (whole or since an entry count), the contents of chosen entries, the newest chat page,
+ * and §16.3 search. Reads go through `readSession` only (lib/db/read-model), and every per-entry
+ * computation through `memoPerEntry`, so with the real read model each is done once per entry.
+ */
+import { meterBasis } from "@/lib/chat/context-meter";
+import { memoPerEntry, type SessionView } from "@/lib/db/read-model";
+import { buildSessionContext } from "@/lib/session/context";
+import { entrySearchText, matchingIds } from "@/lib/session/search-text";
+import { encodeRows } from "@/lib/session/skeleton-wire";
+import { resolveSkeleton, skeletonFacts, toolCallTexts } from "@/lib/session/tree-skeleton";
+import type { SessionEntry } from "@/lib/session/types";
+import { CHAT_PAGE, chatPlan } from "./chat-plan";
+import type { EntriesPayload, SkeletonPayload } from "./types";
+
+const memo = { facts: memoPerEntry(skeletonFacts), calls: memoPerEntry(toolCallTexts) };
+const searchText = memoPerEntry(entrySearchText);
+
+/** Most ids one entries request may name. */
+export const MAX_IDS = 200;
+/** Entries stop being added past this many bytes of JSON; the rest come back as `deferred`. */
+export const MAX_ENTRIES_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The skeleton payload. `since` (an entry count the client already has) gives only the entries
+ * appended after it; a `since` beyond the session's count (or 0) gives everything.
+ */
+export function skeletonPayload(view: SessionView, since = 0): SkeletonPayload {
+  const entries = view.tree.getEntries();
+  const from = since > 0 && since <= entries.length ? since : 0;
+  const skeleton = resolveSkeleton(entries, memo);
+  const path = view.tree.getBranch();
+  const messages = buildSessionContext(path, view.meta.leafId ?? undefined).messages;
+  return {
+    session: view.meta,
+    rev: view.rev,
+    count: entries.length,
+    from,
+    rows: encodeRows(from === 0 ? skeleton : skeleton.slice(from)),
+    meter: meterBasis(path, messages),
+  };
+}
+
+/** The named entries as stored, in request order, within MAX_ENTRIES_BYTES (at least one). */
+export function entriesPayload(view: SessionView, ids: readonly string[]): EntriesPayload {
+  const out: EntriesPayload = { entries: [], missing: [], deferred: [] };
+  let bytes = 0;
+  for (const id of ids) {
+    const entry = view.tree.getEntry(id);
+    if (!entry) {
+      out.missing.push(id);
+      continue;
+    }
+    if (out.entries.length > 0 && bytes >= MAX_ENTRIES_BYTES) {
+      out.deferred.push(id);
+      continue;
+    }
+    bytes += JSON.stringify(entry).length;
+    out.entries.push(entry);
+  }
+  return out;
+}
+
+/** The contents of the newest chat page of the current path (the page's prefetch). */
+export function latestChatEntries(view: SessionView, pageSize = CHAT_PAGE): SessionEntry[] {
+  const plan = chatPlan(view.tree.getBranch().map(memo.facts));
+  const out: SessionEntry[] = [];
+  for (const item of plan.slice(Math.max(0, plan.length - pageSize))) {
+    const entry = view.tree.getEntry(item.id);
+    if (entry) out.push(entry);
+  }
+  return out;
+}
+
+/** §16.3 search over the whole entry text: matching ids, or [] for a query without tokens. */
+export function searchSession(view: SessionView, query: string): string[] {
+  return matchingIds({ entries: view.tree.getEntries(), labels: view.tree.getLabels(), query, textOf: searchText }) ?? [];
+}

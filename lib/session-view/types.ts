@@ -1,0 +1,38 @@
+/**
+ * What the session page and its JSON routes send the browser instead of whole entries
+ * (issue #12 "a light page"): the session's meta, its skeleton in wire form, and the context
+ * meter's basis. Client-safe (types only).
+ */
+import type { MeterBasis } from "@/lib/chat/context-meter";
+import type { SessionMeta } from "@/lib/db/session-rows";
+import type { WireRow } from "@/lib/session/skeleton-wire";
+import type { SessionEntry } from "@/lib/session/types";
+
+/** GET /api/sessions/[id]/skeleton[?since=N] and the page's prefetch. */
+export interface SkeletonPayload {
+  session: SessionMeta;
+  /** The session's data version (read model `rev`). */
+  rev: number;
+  /** Entries in the session (file order) at `rev`. */
+  count: number;
+  /** `rows` are the entries from index `from` (0: the whole skeleton; > 0: a delta). */
+  from: number;
+  rows: WireRow[];
+  /** The context meter of the current path (lib/chat/context-meter `meterBasis`). */
+  meter: MeterBasis;
+}
+
+/** GET /api/sessions/[id]/entries?ids=… */
+export interface EntriesPayload {
+  entries: SessionEntry[];
+  /** Requested ids that are not in the session. */
+  missing: string[];
+  /** Requested ids left out to keep the response under its size cap: ask again. */
+  deferred: string[];
+}
+
+/** GET /api/sessions/[id]/search?q=… */
+export interface SearchPayload {
+  /** Ids of the entries matching the query (§16.3), file order. */
+  ids: string[];
+}

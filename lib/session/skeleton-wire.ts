@@ -1,0 +1,83 @@
+/**
+ * The compact wire form of skeleton rows (tree-skeleton.ts), as the session page embeds them in
+ * its HTML and the skeleton route returns them: one small array per entry instead of an object
+ * with repeated keys, so a 10k-entry session's skeleton stays well under a megabyte.
+ * Pure: no network, disk or database access. `decodeRows(encodeRows(rows))` equals `rows`
+ * except for `toolCallId`, which only the server needs (resolveSkeleton) and is not shipped.
+ *
+ * Row: `[id, parent, kind, text, tokens, flags, dt, extra?]`
+ * - parent: the parent id; `0` for none; `1` for "the previous row of this chunk" (chains are
+ *   the common case and a short id is 8 characters);
+ * - kind: `entry.type`, or `.` + role for message entries (`.user`, `.toolResult`);
+ * - dt: the timestamp minus the previous row's timestamp in this chunk (the first: since the
+ *   epoch); `null` for an unparsable timestamp;
+ * - extra: only for label / compaction / branch-summary rows: `{ k: targetId, v: labelValue,
+ *   f: firstKeptEntryId, b: tokensBefore, p: preview }` (only the keys present).
+ * Each chunk (one payload) decodes on its own, so a delta can be appended to earlier chunks.
+ */
+import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
+
+export type WireExtra = { k?: string; v?: string; f?: string; b?: number; p?: string };
+export type WireRow =
+  | [string, string | 0 | 1, string, string, number, number, number | null]
+  | [string, string | 0 | 1, string, string, number, number, number | null, WireExtra];
+
+export function encodeRows(rows: readonly SkeletonEntry[]): WireRow[] {
+  const out: WireRow[] = new Array(rows.length);
+  let prevId: string | undefined;
+  let prevT = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const s = rows[i]!;
+    const parent: string | 0 | 1 = s.parentId === null ? 0 : s.parentId === prevId ? 1 : s.parentId;
+    const kind = s.type === "message" ? `.${s.role ?? ""}` : s.type;
+    let dt: number | null = null;
+    if (!Number.isNaN(s.t)) {
+      dt = s.t - prevT;
+      prevT = s.t;
+    }
+    const extra: WireExtra = {};
+    if (s.targetId !== undefined) extra.k = s.targetId;
+    if (s.labelValue !== undefined) extra.v = s.labelValue;
+    if (s.firstKeptEntryId !== undefined) extra.f = s.firstKeptEntryId;
+    if (s.tokensBefore !== undefined) extra.b = s.tokensBefore;
+    if (s.preview !== undefined) extra.p = s.preview;
+    const row: WireRow = [s.id, parent, kind, s.text, s.tokens, s.flags, dt];
+    out[i] = Object.keys(extra).length > 0 ? [...row, extra] : row;
+    prevId = s.id;
+  }
+  return out;
+}
+
+export function decodeRows(rows: readonly WireRow[]): SkeletonEntry[] {
+  const out: SkeletonEntry[] = new Array(rows.length);
+  let prevId: string | null = null;
+  let prevT = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const [id, parent, kind, text, tokens, flags, dt, extra] = rows[i]!;
+    let t = Number.NaN;
+    if (dt !== null) {
+      t = prevT + dt;
+      prevT = t;
+    }
+    const s: SkeletonEntry = {
+      id,
+      parentId: parent === 0 ? null : parent === 1 ? prevId : parent,
+      type: kind.startsWith(".") ? "message" : kind,
+      t,
+      text,
+      tokens,
+      flags,
+    };
+    if (kind.startsWith(".")) s.role = kind.slice(1);
+    if (extra) {
+      if (extra.k !== undefined) s.targetId = extra.k;
+      if (extra.v !== undefined) s.labelValue = extra.v;
+      if (extra.f !== undefined) s.firstKeptEntryId = extra.f;
+      if (extra.b !== undefined) s.tokensBefore = extra.b;
+      if (extra.p !== undefined) s.preview = extra.p;
+    }
+    out[i] = s;
+    prevId = id;
+  }
+  return out;
+}

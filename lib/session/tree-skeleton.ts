@@ -1,0 +1,233 @@
+/**
+ * The skeleton of a session tree: per entry, only what the tree navigator (spec §16), the
+ * canvas, the list view, the chat's page plan and the inspector's selection need — never the
+ * entry's contents. The session page ships this instead of the entries; contents load on demand.
+ * Pure: no network, disk or database access.
+ *
+ * Contract:
+ * - `skeletonFacts(entry)` depends on that entry alone, so a server can memoise it per entry
+ *   (lib/db/read-model `memoPerEntry`). A toolResult's row text names the call it answers, which
+ *   lives in another entry: the facts carry the result's `toolCallId`, and `resolveSkeleton`
+ *   replaces the fallback text (`[toolName]`) with the call's text (§16.2) in one linear pass.
+ * - `text` is the §16.2 row text clipped to ROW_TEXT_MAX characters (with "…"): the canvas shows
+ *   two lines and the list one, and search runs on the full text elsewhere (search-text.ts).
+ * - `tokens` is the canvas badge estimate (spec §4; summaries: summary chars / 4).
+ */
+import { estimateTokens } from "@/lib/compaction/tokens";
+import { isHiddenAssistant } from "@/lib/session/tree-filter";
+import { rowText, toolCallText } from "@/lib/session/tree-row-text";
+import type { AgentMessage, SessionEntry, ToolCall } from "@/lib/session/types";
+
+/** Longest row text the skeleton carries (two canvas lines, one list line). */
+export const ROW_TEXT_MAX = 120;
+/** Longest hover preview of a compaction or branch summary. */
+export const PREVIEW_CHARS = 280;
+
+/** Bits of `SkeletonEntry.flags`. */
+export const FLAG = {
+  /** §16.3 hidden assistant (no text, stop/toolUse); the caller exempts the current leaf. */
+  hiddenAssistant: 1,
+  /** A tool step that may fold into an "N tool steps" pill (components/tree/fold.ts). */
+  toolStep: 2,
+  /** An assistant that ended with stopReason "error" (or carries an errorMessage). */
+  error: 4,
+  /** Not shown in the chat (custom_message with display false, empty branch summary, settings). */
+  notInChat: 8,
+  /** An assistant message with provider-reported usage (context meter, §4). */
+  usage: 16,
+} as const;
+
+export interface SkeletonEntry {
+  id: string;
+  parentId: string | null;
+  /** `entry.type`. */
+  type: string;
+  /** `message.role` for message entries. */
+  role?: string;
+  /** `Date.parse(timestamp)` (NaN when unparsable, which sorts as a tie): sibling order (§16.1). */
+  t: number;
+  /** §16.2 row text without the label prefix, clipped to ROW_TEXT_MAX. */
+  text: string;
+  tokens: number;
+  /** FLAG bits. */
+  flags: number;
+  /** label entries: the entry they label, and the label ("" = cleared, §1.6). */
+  targetId?: string;
+  labelValue?: string;
+  /** compaction entries. */
+  firstKeptEntryId?: string;
+  tokensBefore?: number;
+  /** compaction: shortSummary or first lines; branch_summary: first lines (hover cards). */
+  preview?: string;
+  /** toolResult messages: the call they answer (resolved by resolveSkeleton, not shipped). */
+  toolCallId?: string;
+}
+
+function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null;
+}
+
+export function clipText(text: string, max: number = ROW_TEXT_MAX): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A Markdown line without its heading, list or task-box marker: "## Goal" → "Goal". */
+export function plainLine(line: string): string {
+  return line.replace(/^\s*(#+|[-*+]( \[[ xX]\])?|\d+\.)\s+/, "").trim();
+}
+
+/** The first `lines` non-empty lines of a Markdown summary as plain lines, cut to `chars` with "…". */
+export function previewLines(text: string, lines: number, chars: number): string {
+  const out: string[] = [];
+  for (const raw of text.split("\n")) {
+    const line = plainLine(raw);
+    if (line !== "") out.push(line);
+    if (out.length >= lines) break;
+  }
+  const joined = out.join("\n");
+  return joined.length > chars ? `${joined.slice(0, chars)}…` : joined;
+}
+
+/** Estimated tokens of what the entry puts in the context (spec §4); 0 for settings. */
+export function entryTokens(entry: SessionEntry): number {
+  try {
+    switch (entry.type) {
+      case "message":
+        return estimateTokens(entry.message);
+      case "custom_message":
+        return estimateTokens({ role: "custom", customType: str(entry.customType), content: entry.content, display: true, timestamp: 0 } as AgentMessage);
+      case "compaction":
+      case "branch_summary":
+        return Math.ceil(str(entry.summary).length / 4);
+      default:
+        return 0;
+    }
+  } catch {
+    return 0; // malformed imported content: no badge rather than a broken canvas
+  }
+}
+
+/** Whether an entry is a tool step: a toolResult, or an assistant with only tool calls and thinking. */
+export function isToolStepEntry(entry: SessionEntry): boolean {
+  if (entry.type !== "message") return false;
+  const msg: unknown = entry.message;
+  if (!isRecord(msg)) return false;
+  if (msg.role === "toolResult") return true;
+  if (msg.role !== "assistant" || !Array.isArray(msg.content)) return false;
+  let calls = 0;
+  for (const block of msg.content) {
+    if (!isRecord(block)) return false;
+    if (block.type === "toolCall") calls++;
+    else if (block.type === "text") {
+      if (typeof block.text === "string" && block.text.trim() !== "") return false;
+    } else if (block.type !== "thinking") return false;
+  }
+  return calls > 0;
+}
+
+const NO_CALLS: ReadonlyMap<string, ToolCall> = new Map();
+const CHAT_TYPES = new Set(["message", "custom_message", "compaction", "branch_summary"]);
+
+function flagsOf(entry: SessionEntry, msg: Record<string, unknown> | undefined): number {
+  let flags = 0;
+  if (isHiddenAssistant(entry)) flags |= FLAG.hiddenAssistant;
+  if (isToolStepEntry(entry)) flags |= FLAG.toolStep;
+  if (msg?.role === "assistant") {
+    if (msg.stopReason === "error" || str(msg.errorMessage) !== "") flags |= FLAG.error;
+    if (isRecord(msg.usage)) flags |= FLAG.usage;
+  }
+  const hiddenInChat =
+    !CHAT_TYPES.has(entry.type) ||
+    (entry.type === "custom_message" && entry.display === false) ||
+    (entry.type === "branch_summary" && !entry.summary);
+  if (hiddenInChat) flags |= FLAG.notInChat;
+  return flags;
+}
+
+/** The skeleton of one entry, from that entry alone (see the module contract). */
+export function skeletonFacts(entry: SessionEntry): SkeletonEntry {
+  const msg = entry.type === "message" && isRecord(entry.message) ? (entry.message as Record<string, unknown>) : undefined;
+  const t = Date.parse(entry.timestamp);
+  const parentId = typeof entry.parentId === "string" ? entry.parentId : null;
+  const s: SkeletonEntry = {
+    id: entry.id,
+    parentId,
+    type: entry.type,
+    t,
+    text: clipText(rowText(entry, { toolCallsById: NO_CALLS })),
+    tokens: entryTokens(entry),
+    flags: flagsOf(entry, msg),
+  };
+  if (msg) s.role = str(msg.role);
+  if (msg?.role === "toolResult" && typeof msg.toolCallId === "string") s.toolCallId = msg.toolCallId;
+  if (entry.type === "label") {
+    s.targetId = str(entry.targetId);
+    s.labelValue = str(entry.label);
+  } else if (entry.type === "compaction") {
+    s.firstKeptEntryId = str(entry.firstKeptEntryId);
+    s.tokensBefore = typeof entry.tokensBefore === "number" ? entry.tokensBefore : 0;
+    s.preview = str(entry.shortSummary) || previewLines(str(entry.summary), 3, PREVIEW_CHARS);
+  } else if (entry.type === "branch_summary") {
+    s.preview = previewLines(str(entry.summary), 4, PREVIEW_CHARS);
+  }
+  return s;
+}
+
+/** The §16.2 texts of an assistant's tool calls, by call id (empty for other entries). */
+export function toolCallTexts(entry: SessionEntry): ReadonlyArray<readonly [string, string]> {
+  if (entry.type !== "message") return [];
+  const msg: unknown = entry.message;
+  if (!isRecord(msg) || msg.role !== "assistant" || !Array.isArray(msg.content)) return [];
+  const out: [string, string][] = [];
+  for (const block of msg.content) {
+    if (isRecord(block) && block.type === "toolCall" && typeof block.id === "string") {
+      out.push([block.id, clipText(toolCallText(block as unknown as ToolCall))]);
+    }
+  }
+  return out;
+}
+
+export interface SkeletonMemo {
+  facts: (entry: SessionEntry) => SkeletonEntry;
+  calls: (entry: SessionEntry) => ReadonlyArray<readonly [string, string]>;
+}
+
+const direct: SkeletonMemo = { facts: skeletonFacts, calls: toolCallTexts };
+
+/**
+ * The skeleton of every entry, in the given (file) order, toolResult texts resolved against
+ * every assistant's calls (a later duplicate call id wins, as buildToolCallIndex does).
+ * Memoised facts are never mutated: a resolved toolResult is a copy.
+ */
+export function resolveSkeleton(entries: readonly SessionEntry[], memo: SkeletonMemo = direct): SkeletonEntry[] {
+  const callText = new Map<string, string>();
+  for (const e of entries) for (const [id, text] of memo.calls(e)) callText.set(id, text);
+  const out: SkeletonEntry[] = new Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const s = memo.facts(entries[i]!);
+    const text = s.toolCallId === undefined ? undefined : callText.get(s.toolCallId);
+    out[i] = text === undefined || text === s.text ? s : { ...s, text };
+  }
+  return out;
+}
+
+/** Labels from the label skeletons in file order, the last one winning (spec §1.6). */
+export function skeletonLabels(rows: readonly SkeletonEntry[]): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const s of rows) {
+    if (s.type !== "label" || !s.targetId) continue;
+    if (s.labelValue) {
+      labels.delete(s.targetId);
+      labels.set(s.targetId, s.labelValue);
+    } else labels.delete(s.targetId);
+  }
+  return labels;
+}
+
+export function hasFlag(s: SkeletonEntry, flag: number): boolean {
+  return (s.flags & flag) !== 0;
+}
