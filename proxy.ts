@@ -44,6 +44,7 @@ export async function proxy(request: NextRequest) {
     pathname,
     search,
     method: request.method,
+    action: request.headers.has("next-action"),
     // Stateless (signature and expiry only): the database check that the session was not signed
     // out happens in every handler, page and action (lib/auth/guard.ts).
     signedIn: await hasValidSignature(request.cookies.get(sessionCookieName())?.value),

@@ -29,6 +29,13 @@ describe("decideAccess (proxy.ts with sign-in on)", () => {
     expect(anon("/sessions/abc", "PUT")).toEqual({ kind: "unauthorized" });
   });
 
+  it("answers 401 to an anonymous server action even on a public path (Next would forward it to its page)", () => {
+    const action = (pathname: string, signedIn = false) => decideAccess({ pathname, search: "", method: "POST", signedIn, action: true });
+    expect(action("/login")).toEqual({ kind: "unauthorized" });
+    expect(action("/api/auth/login")).toEqual({ kind: "unauthorized" });
+    expect(action("/login", true)).toEqual({ kind: "allow" });
+  });
+
   it("lets a signed-in request through", () => {
     expect(decideAccess({ pathname: "/api/sessions", search: "", method: "GET", signedIn: true })).toEqual({ kind: "allow" });
   });

@@ -23,8 +23,14 @@ export function isPublicPath(pathname: string): boolean {
 
 export type AccessDecision = { kind: "allow" } | { kind: "redirect"; location: string } | { kind: "unauthorized" };
 
-export function decideAccess(req: { pathname: string; search: string; method: string; signedIn: boolean }): AccessDecision {
-  if (req.signedIn || isPublicPath(req.pathname)) return { kind: "allow" };
+/**
+ * `action`: the request carries a `next-action` header. A server action is never public, whatever
+ * path it is posted to: Next forwards an action posted to a page that does not own it (e.g. to
+ * /login) to the owning page in an internal request, which this proxy then refuses — and the
+ * half-forwarded body surfaced as an `uncaughtException: Error: aborted`. So it is refused here.
+ */
+export function decideAccess(req: { pathname: string; search: string; method: string; signedIn: boolean; action?: boolean }): AccessDecision {
+  if (req.signedIn || (isPublicPath(req.pathname) && !req.action)) return { kind: "allow" };
   const isPage = (req.method === "GET" || req.method === "HEAD") && req.pathname !== "/api" && !req.pathname.startsWith("/api/");
   if (!isPage) return { kind: "unauthorized" };
   const next = `${req.pathname}${stripInternalParams(req.search)}`;
