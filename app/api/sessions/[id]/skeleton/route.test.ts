@@ -3,6 +3,7 @@
  * `?since=` delta), the contents of chosen entries, and §16.3 search over whole entry texts.
  */
 import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
 import { appendEntries, createSession, loadEntries } from "@/lib/db/session-store";
 import { decodeRows } from "@/lib/session/skeleton-wire";
 import { resolveSkeleton } from "@/lib/session/tree-skeleton";
@@ -40,7 +41,9 @@ describe("GET /api/sessions/[id]/skeleton", () => {
     const res = await skeleton(req(`/api/sessions/${id}/skeleton`), params(id));
     expect(res.status).toBe(200);
     const body = (await res.json()) as SkeletonPayload;
-    expect(body).toMatchObject({ count: 4, from: 0, rev: 4, session: { id, leafId: stored.at(-1)!.id } });
+    // rev is the session's data version in the database (sessions.rev), whatever its number.
+    const [row] = await getDb().$queryRaw<{ rev: number }[]>`SELECT rev FROM sessions WHERE id = ${id}`;
+    expect(body).toMatchObject({ count: 4, from: 0, rev: row!.rev, session: { id, leafId: stored.at(-1)!.id } });
     const rows = decodeRows(body.rows);
     expect(rows).toEqual(resolveSkeleton(stored).map(({ toolCallId: _, ...r }) => r));
     expect(rows[2]!.text).toBe("[ls: src]");
