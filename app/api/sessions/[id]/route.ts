@@ -7,6 +7,7 @@
  * 404 `{ error }` for an unknown (or deleted) session, 400 `{ error }` for a malformed id or an
  * unknown format, 503 when the database is unreachable.
  */
+import { attachmentHeader } from "@/lib/http/attachment";
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { withDatabaseErrors } from "@/lib/chat/http";
@@ -24,11 +25,6 @@ function notFound(id: string) {
   return NextResponse.json({ error: `Session ${id} not found` }, { status: 404 });
 }
 
-/** RFC 6266: a plain ASCII filename, plus filename* for anything else. */
-function attachment(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
 
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   const refused = await refuseAnonymous(request);
@@ -54,7 +50,7 @@ async function answer(id: string, format: z.output<typeof formatSchema>): Promis
       return new Response(html, {
         headers: {
           "content-type": "text/html; charset=utf-8",
-          "content-disposition": attachment(htmlExportFileName(timestamp, id)),
+          "content-disposition": attachmentHeader(htmlExportFileName(timestamp, id)),
           "content-security-policy": CONTENT_SECURITY_POLICY,
           "cache-control": "no-store",
           "x-content-type-options": "nosniff",
@@ -65,7 +61,7 @@ async function answer(id: string, format: z.output<typeof formatSchema>): Promis
     return new Response(file.stream(), {
       headers: {
         "content-type": "application/x-ndjson; charset=utf-8",
-        "content-disposition": attachment(file.fileName),
+        "content-disposition": attachmentHeader(file.fileName),
         "cache-control": "no-store",
         "x-content-type-options": "nosniff",
       },

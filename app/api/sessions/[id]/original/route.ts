@@ -4,6 +4,7 @@
  * own file name. 404 `{ error }` for an unknown or deleted session, or one with no stored
  * original (created in Arbor, or imported before originals were kept); 400 for a malformed id.
  */
+import { attachmentHeader } from "@/lib/http/attachment";
 import { NextResponse } from "next/server";
 import { withDatabaseErrors } from "@/lib/chat/http";
 import { findSessionMeta, findSessionSource } from "@/lib/db/session-store";
@@ -12,11 +13,6 @@ import { invalid, sessionParamsSchema } from "../calls/params";
 
 export const dynamic = "force-dynamic";
 
-function attachment(fileName: string): string {
-  const base = fileName.split(/[\\/]/).pop() || "session.jsonl";
-  const ascii = base.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(base)}`;
-}
 
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   const refused = await refuseAnonymous(request);
@@ -33,7 +29,7 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
       headers: {
         "content-type": "application/octet-stream",
         "content-length": String(source.bytes),
-        "content-disposition": attachment(source.fileName),
+        "content-disposition": attachmentHeader(source.fileName),
         "cache-control": "no-store",
         "x-content-type-options": "nosniff",
       },
