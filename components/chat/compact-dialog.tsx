@@ -5,8 +5,8 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { errorText, readUIStream } from "@/lib/chat/read-ui-stream";
-import type { ArborDataParts } from "@/lib/chat/ui-types";
+import { runCompactionStream } from "@/lib/chat/compaction-stream";
+import { errorText } from "@/lib/chat/read-ui-stream";
 import { keys } from "@/lib/query/keys";
 import { applySavedEntry } from "@/lib/query/session-cache";
 import { Modal } from "./modal";
@@ -46,26 +46,11 @@ export function CompactDialog({ sessionId, focus, open, onClose }: { sessionId: 
     abort.current = ctrl;
     setPhase({ kind: "running", text: "" });
     try {
-      const res = await fetch(`/api/sessions/${encodeURIComponent(sessionId)}/compact`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(focus ? { focus } : {}),
+      const failed = await runCompactionStream(`/api/sessions/${encodeURIComponent(sessionId)}/compact`, focus ? { focus } : {}, {
         signal: ctrl.signal,
+        onDelta: (delta) => setPhase((p) => (p.kind === "running" ? { kind: "running", text: p.text + delta } : p)),
+        onEntry: (entry, leafId) => applySavedEntry(qc, sessionId, entry, leafId),
       });
-      if (!res.ok) return setPhase({ kind: "error", message: await errorText(res) });
-      let failed: string | undefined;
-      for await (const chunk of readUIStream(res)) {
-        if (chunk.type === "data-compaction") {
-          const d = chunk.data as ArborDataParts["compaction"];
-          if (d.phase === "delta") setPhase((p) => (p.kind === "running" ? { kind: "running", text: p.text + d.delta } : p));
-          if (d.phase === "end" && d.errorMessage) failed = d.errorMessage;
-        } else if (chunk.type === "data-entry") {
-          const d = chunk.data as ArborDataParts["entry"];
-          applySavedEntry(qc, sessionId, d.entry, d.leafId);
-        } else if (chunk.type === "data-error") {
-          failed = (chunk.data as ArborDataParts["error"]).message;
-        }
-      }
       if (failed) return setPhase({ kind: "error", message: failed });
       setPhase({ kind: "done" });
       void qc.invalidateQueries({ queryKey: keys.session(sessionId) });

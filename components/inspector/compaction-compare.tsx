@@ -8,8 +8,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import type { CompactionReview } from "@/lib/compaction/compaction-review";
-import { errorText, readUIStream } from "@/lib/chat/read-ui-stream";
-import type { ArborDataParts } from "@/lib/chat/ui-types";
+import { runCompactionStream } from "@/lib/chat/compaction-stream";
 import { keys } from "@/lib/query/keys";
 import { CardFacts, SummaryText } from "./compaction-card";
 
@@ -39,21 +38,11 @@ export function CompactionCompare({
     abort.current = ctrl;
     setPhase({ kind: "running", text: "" });
     try {
-      const res = await fetch(`/api/sessions/${encodeURIComponent(sessionId)}/compactions/${encodeURIComponent(id)}/again`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(focus.trim() ? { focus: focus.trim() } : {}),
+      const url = `/api/sessions/${encodeURIComponent(sessionId)}/compactions/${encodeURIComponent(id)}/again`;
+      const failed = await runCompactionStream(url, focus.trim() ? { focus: focus.trim() } : {}, {
         signal: ctrl.signal,
+        onDelta: (delta) => setPhase((p) => (p.kind === "running" ? { kind: "running", text: p.text + delta } : p)),
       });
-      if (!res.ok) return setPhase({ kind: "error", message: await errorText(res) });
-      let failed: string | undefined;
-      for await (const chunk of readUIStream(res)) {
-        if (chunk.type === "data-compaction") {
-          const d = chunk.data as ArborDataParts["compaction"];
-          if (d.phase === "delta") setPhase((p) => (p.kind === "running" ? { kind: "running", text: p.text + d.delta } : p));
-          if (d.phase === "end" && d.errorMessage) failed = d.errorMessage;
-        } else if (chunk.type === "data-error") failed = (chunk.data as ArborDataParts["error"]).message;
-      }
       await qc.invalidateQueries({ queryKey: keys.session(sessionId) });
       if (failed) return setPhase({ kind: "error", message: failed });
       setPhase({ kind: "idle" });
