@@ -7,8 +7,8 @@ import { chatTurn, deleteFromList, hasLargeFixture, importJsonl, LARGE, LARGE_MI
  * The session tree canvas in the browser (issue 6; spec §11.4, §16; ui.md "canvas"): nodes and
  * the (i/N) footer, the compaction boundary with its band and "first kept" flag, going to an
  * earlier message with a branch summary (and cancelling one), labels and the labeled-only
- * filter, "Fork to new session" and the ?entry= deep link. The first render of a 10k session is
- * measured in canvas-perf.spec.ts.
+ * filter, "Fork to new session" and the ?entry= deep link. How fast a 10k or 100k session's canvas
+ * first renders is a figure of `npm run bench -- --canvas` (bench/canvas.ts), not a test.
  */
 
 test.beforeEach(async () => {
