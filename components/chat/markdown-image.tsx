@@ -19,7 +19,12 @@ export function MarkdownImage({ src, alt }: { src?: string | Blob; alt?: string 
   const remote = /^https?:/i.test(src);
   return (
     <span className="inline-flex max-w-full flex-wrap items-center gap-2 rounded border border-dashed border-line px-2 py-1 text-sm text-muted" data-image-placeholder="">
-      <span aria-hidden="true">🖼</span>
+      {/* An inline icon, not an emoji: machines without an emoji font drew a missing-glyph box. */}
+      <svg aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="1.5">
+        <rect x="1.5" y="2.5" width="13" height="11" rx="1.5" />
+        <circle cx="5.5" cy="6.5" r="1.25" />
+        <path d="M2 12l4-4 3 3 2-2 3 3" />
+      </svg>
       <span className="break-all">
         {alt ? `${alt} — ` : "Image — "}
         {src}
