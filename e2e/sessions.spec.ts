@@ -90,8 +90,14 @@ async function importRenameExportDeleteCopy(page: Page, f: FlowFile) {
   await search.fill("");
   await expect(listed).toBeVisible();
 
-  // Open it, come back.
+  // Open it from its title, come back; the rest of the row opens it too.
   await listed.getByRole("link", { name: f.title }).click();
+  await expect(page).toHaveURL(new RegExp(`/sessions/${id}$`));
+  await page.goBack();
+  await expect(page.getByRole("heading", { name: "Sessions" })).toBeVisible();
+  // A click where the entry count is (the title's link covers the row, so the mouse, not the <p>).
+  const meta = (await listed.getByText(`${count} entries`).boundingBox())!;
+  await page.mouse.click(meta.x + meta.width / 2, meta.y + meta.height / 2);
   await expect(page).toHaveURL(new RegExp(`/sessions/${id}$`));
   await page.goBack();
   await expect(page.getByRole("heading", { name: "Sessions" })).toBeVisible();

@@ -3,6 +3,8 @@
  * One row of the session list: title link, model, entry count, last activity, the search
  * snippet when the row matched a search in its entries, and the "Session actions" menu.
  * Rename edits the title in place: Enter (or leaving the field) saves, Escape cancels.
+ * The whole row opens the session: the title link's ::after covers the row (one link for
+ * keyboards and screen readers), and the actions menu sits above it.
  */
 import Link from "next/link";
 import { memo, useEffect, useRef, useState } from "react";
@@ -63,12 +65,12 @@ export const SessionRow = memo(function SessionRow({ session: s, now, onRename, 
   };
 
   return (
-    <li className="flex items-start gap-3 px-4 py-3">
+    <li className="relative flex items-start gap-3 px-4 py-3 hover:bg-[var(--panel)]">
       <div className="min-w-0 flex-1">
         {editing ? (
           <RenameField initial={s.title ?? ""} onDone={done} />
         ) : (
-          <Link href={href} className="block truncate font-medium hover:underline focus-visible:underline">
+          <Link href={href} className="block truncate font-medium after:absolute after:inset-0 after:content-[''] hover:underline focus-visible:underline">
             {title}
           </Link>
         )}
@@ -89,7 +91,9 @@ export const SessionRow = memo(function SessionRow({ session: s, now, onRename, 
           </p>
         )}
       </div>
-      <SessionActionsMenu sessionId={s.id} buttonRef={actions} onRename={() => setEditing(true)} onDelete={() => onDelete(s)} />
+      <div className="relative z-10">
+        <SessionActionsMenu sessionId={s.id} buttonRef={actions} onRename={() => setEditing(true)} onDelete={() => onDelete(s)} />
+      </div>
     </li>
   );
 });
