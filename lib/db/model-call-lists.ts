@@ -21,6 +21,7 @@ import "server-only";
  * each link only contributes the positions below every later link's `base_keep`, so every
  * position is read exactly once — no superseded rows are fetched.
  */
+import { Prisma } from "@/generated/prisma/client";
 import type { Tx } from "./store-sql";
 import { toPgJson } from "./pg-json";
 
@@ -69,20 +70,29 @@ export async function writeListRows(tx: Tx, callId: string, plan: ListPlan): Pro
 }
 
 /**
+ * The recursive `chain` CTE of a call's stored list: the call, then each base it reuses, with
+ * `lim` = how many positions of that call's own rows are part of the list (readHashList and
+ * readListWithContents both walk it).
+ */
+function callChain(callId: string): Prisma.Sql {
+  return Prisma.sql`chain AS (
+      SELECT id, base_call_id, base_keep, message_count AS lim, 0 AS depth
+      FROM model_calls WHERE id = ${callId}
+      UNION ALL
+      SELECT b.id, b.base_call_id, b.base_keep, LEAST(c.lim, c.base_keep), c.depth + 1
+      FROM chain c JOIN model_calls b ON b.id = c.base_call_id
+      WHERE c.base_keep > 0 AND c.depth < 100000
+    )`;
+}
+
+/**
  * The call's whole list of message hashes, in order. `messageCount` is the call's own column;
  * a stored chain that does not cover it exactly is an error (it never is, unless edited by hand).
  */
 export async function readHashList(db: Reader, call: { id: string; messageCount: number }): Promise<string[]> {
   if (call.messageCount === 0) return [];
   const rows = await db.$queryRaw<{ position: number; hash: string }[]>`
-    WITH RECURSIVE chain AS (
-      SELECT id, base_call_id, base_keep, message_count AS lim, 0 AS depth
-      FROM model_calls WHERE id = ${call.id}
-      UNION ALL
-      SELECT b.id, b.base_call_id, b.base_keep, LEAST(c.lim, c.base_keep), c.depth + 1
-      FROM chain c JOIN model_calls b ON b.id = c.base_call_id
-      WHERE c.base_keep > 0 AND c.depth < 100000
-    )
+    WITH RECURSIVE ${callChain(call.id)}
     SELECT m.position, m.hash
     FROM chain c JOIN model_call_messages m
       ON m.call_id = c.id AND m.position >= c.base_keep AND m.position < c.lim
@@ -103,14 +113,7 @@ export async function readListWithContents(
   extra: readonly string[],
 ): Promise<{ hashes: string[]; contents: Map<string, unknown> }> {
   const rows = await db.$queryRaw<{ position: number | null; hash: string; data: unknown }[]>`
-    WITH RECURSIVE chain AS (
-      SELECT id, base_call_id, base_keep, message_count AS lim, 0 AS depth
-      FROM model_calls WHERE id = ${call.id}
-      UNION ALL
-      SELECT b.id, b.base_call_id, b.base_keep, LEAST(c.lim, c.base_keep), c.depth + 1
-      FROM chain c JOIN model_calls b ON b.id = c.base_call_id
-      WHERE c.base_keep > 0 AND c.depth < 100000
-    ), list AS (
+    WITH RECURSIVE ${callChain(call.id)}, list AS (
       SELECT m.position, m.hash
       FROM chain c JOIN model_call_messages m
         ON m.call_id = c.id AND m.position >= c.base_keep AND m.position < c.lim
