@@ -21,8 +21,8 @@ import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
 import { makeImportCommand } from "@/cli/commands/import";
 import { runCommand, tempDir } from "@/cli/test-helpers";
 import { useTestDatabase } from "@/test/db";
-import { getDb } from "./client";
 import { ImportError, importSession, loadEntries } from "./session-store";
+import { counts } from "@/test/import-helpers";
 
 useTestDatabase();
 
@@ -44,12 +44,6 @@ async function* chunked(bytes: Uint8Array, size = 16 * 1024): AsyncGenerator<Uin
   for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
 }
 const bytesOf = (v: string | Uint8Array) => (typeof v === "string" ? enc.encode(v) : v);
-
-async function counts(): Promise<{ sessions: number; entries: number }> {
-  const [row] = await getDb().$queryRaw<{ sessions: number; entries: number }[]>`
-    SELECT (SELECT count(*)::int FROM sessions) AS sessions, (SELECT count(*)::int FROM entries) AS entries`;
-  return row!;
-}
 
 /** Imports `content` and expects an ImportError that left the database as it was. */
 async function refused(fileName: string, content: string | Uint8Array, opts: { maxLineLength?: number; maxBytes?: number } = {}) {

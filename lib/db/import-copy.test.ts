@@ -10,7 +10,8 @@ import { generateSession } from "@/lib/session/generate";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";
-import { commitEntries, createSession, ImportError, importSession, listSessions } from "./session-store";
+import { commitEntries, createSession, importSession, listSessions } from "./session-store";
+import { counts, failure } from "@/test/import-helpers";
 
 useTestDatabase();
 
@@ -38,21 +39,6 @@ const COLUMNS = `id, parent_id, type, "timestamp", seq, data::text AS data, role
 
 async function rowsOf(sessionId: string): Promise<Record<string, unknown>[]> {
   return getDb().$queryRawUnsafe(`SELECT ${COLUMNS} FROM entries WHERE session_id = $1 ORDER BY seq`, sessionId);
-}
-
-async function counts(): Promise<{ sessions: number; entries: number }> {
-  const [row] = await getDb().$queryRaw<{ sessions: number; entries: number }[]>`
-    SELECT (SELECT count(*)::int FROM sessions) AS sessions, (SELECT count(*)::int FROM entries) AS entries`;
-  return row!;
-}
-
-async function failure(p: Promise<unknown>): Promise<ImportError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ImportError);
-  return error as ImportError;
 }
 
 /** A v3 file of `n` chained user messages, with `bad` put in as line `bad.line`. */

@@ -13,8 +13,8 @@ import { makeImportCommand } from "@/cli/commands/import";
 import { runCommand, tempDir } from "@/cli/test-helpers";
 import { startRouteServer, type RouteServer } from "@/test/route-server";
 import { useTestDatabase } from "@/test/db";
-import { getDb } from "./client";
-import { ImportError, importSession, LimitError, loadEntries } from "./session-store";
+import { importSession, LimitError, loadEntries } from "./session-store";
+import { counts, failure } from "@/test/import-helpers";
 
 useTestDatabase();
 
@@ -40,21 +40,6 @@ async function* flood(id: string, fill: string, totalBytes: number, pulled?: { b
 
 async function* once(text: string): AsyncGenerator<Uint8Array> {
   yield enc.encode(text);
-}
-
-async function counts(): Promise<{ sessions: number; entries: number }> {
-  const [row] = await getDb().$queryRaw<{ sessions: number; entries: number }[]>`
-    SELECT (SELECT count(*)::int FROM sessions) AS sessions, (SELECT count(*)::int FROM entries) AS entries`;
-  return row!;
-}
-
-async function failure(p: Promise<unknown>): Promise<ImportError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ImportError);
-  return error as ImportError;
 }
 
 describe("a newline flood", () => {

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
-import { getDb } from "./client";
-import { ImportError, importSession, LimitError, loadEntries, getSessionMeta, loadPath } from "./session-store";
+import { importSession, LimitError, loadEntries, getSessionMeta, loadPath } from "./session-store";
+import { counts, failure } from "@/test/import-helpers";
 
 useTestDatabase();
 
@@ -38,21 +38,6 @@ function longFile(id: string, n: number, bad?: { at: number; line: string }): st
     lines.push(user(`e${i}`, i === 0 ? null : `e${i - 1}`, `message ${i}`, i + 1));
   }
   return `${lines.join("\n")}\n`;
-}
-
-async function counts(): Promise<{ sessions: number; entries: number }> {
-  const [row] = await getDb().$queryRaw<{ sessions: number; entries: number }[]>`
-    SELECT (SELECT count(*)::int FROM sessions) AS sessions, (SELECT count(*)::int FROM entries) AS entries`;
-  return row!;
-}
-
-async function failure(p: Promise<unknown>): Promise<ImportError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ImportError);
-  return error as ImportError;
 }
 
 describe("importSession: reading", () => {

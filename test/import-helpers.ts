@@ -1,0 +1,24 @@
+/**
+ * Shared by the import tests (lib/db/import*.test.ts): what the database holds, to prove a failed
+ * import saved nothing, and the ImportError an import must fail with.
+ */
+import { expect } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { ImportError } from "@/lib/db/errors";
+
+/** Rows in `sessions` and `entries` of this test file's database. */
+export async function counts(): Promise<{ sessions: number; entries: number }> {
+  const [row] = await getDb().$queryRaw<{ sessions: number; entries: number }[]>`
+    SELECT (SELECT count(*)::int FROM sessions) AS sessions, (SELECT count(*)::int FROM entries) AS entries`;
+  return row!;
+}
+
+/** The error `p` rejects with, which must be an ImportError (a resolved `p` fails the test). */
+export async function failure(p: Promise<unknown>): Promise<ImportError> {
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ImportError);
+  return error as ImportError;
+}
