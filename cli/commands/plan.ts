@@ -10,6 +10,7 @@ import { fileIndex, pathTo, readSessionFile, resolveLeaf } from "@/cli/session-f
 import { computeFileLists } from "@/lib/compaction/file-ops";
 import { nothingToCompactReason, prepareCompaction } from "@/lib/compaction/prepare";
 import { pruneToolOutputs } from "@/lib/compaction/pruning";
+import { pinnedIds } from "@/lib/session/pins";
 import { DEFAULT_COMPACTION_SETTINGS } from "@/lib/settings/schema";
 
 const spec = {
@@ -44,7 +45,7 @@ export const planCommand: CliCommand = {
       keepRecentTokens: options["keep-recent-tokens"] ?? DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
       reserveTokens: options["reserve-tokens"] ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens,
     };
-    const prep = prepareCompaction(path, settings);
+    const prep = prepareCompaction(path, settings, { pinnedIds: pinnedIds(session.entries) });
     const prunedLine = pruned ? `pruned: ${pruned.prunedCount} tool results, ${pruned.tokensSaved} tokens saved` : "";
     if (!prep) {
       const result = { plan: null, reason: nothingToCompactReason(path) };

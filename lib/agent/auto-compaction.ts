@@ -27,6 +27,7 @@ import type { AgentRuntime, NextAction } from "@/lib/agent/runtime";
 import { compact } from "@/lib/compaction/compact";
 import { type CompactionPreparation, prepareCompaction } from "@/lib/compaction/prepare";
 import type { CompactionResult } from "@/lib/compaction/summarize-types";
+import { pinnedIds } from "@/lib/session/pins";
 import { isRetryableErrorMessage, parseRetryAfter } from "@/lib/llm/overflow";
 import { CONTINUATION_DELAY_MS, MAX_RETRY_DELAY_MS } from "@/lib/settings/schema";
 
@@ -71,7 +72,7 @@ async function compactOnce(
   const model = rt.model;
   const available = model ? await rt.models.listAvailable() : [];
   const branch = rt.tree.getBranch();
-  const preparation = model && available.length > 0 ? prepareCompaction(branch, rt.settings.compaction) : undefined;
+  const preparation = model && available.length > 0 ? prepareCompaction(branch, rt.settings.compaction, { pinnedIds: pinnedIds(rt.tree.getEntries()) }) : undefined;
   if (!preparation) {
     await rt.lifecycle({ type: "auto_compaction_end", result: undefined, aborted: false, willRetry: false });
     return false;

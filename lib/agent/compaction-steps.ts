@@ -88,6 +88,7 @@ export async function storeCompaction(
     result.details,
     fromExtension,
     plan.preserveData,
+    result.pinnedEntryIds,
   );
   const entry = rt.tree.getEntry(id) as CompactionEntry & SessionEntry;
   await rt.persist();

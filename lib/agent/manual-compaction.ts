@@ -18,6 +18,7 @@ import type { SummaryTextListener } from "@/lib/agent/ports";
 import type { AgentRuntime } from "@/lib/agent/runtime";
 import { compact } from "@/lib/compaction/compact";
 import { computeFileLists } from "@/lib/compaction/file-ops";
+import { pinnedIds } from "@/lib/session/pins";
 import { type NothingToCompactReason, nothingToCompactReason, prepareCompaction } from "@/lib/compaction/prepare";
 import type { CompactionResult } from "@/lib/compaction/summarize-types";
 import { estimateTokens } from "@/lib/compaction/tokens";
@@ -35,7 +36,7 @@ export async function compactManually(
   if (!model) throw new Error("No model selected");
   if (!model.hasApiKey) throw new Error(`No API key for ${model.info.provider}`);
   const branch = rt.tree.getBranch();
-  const preparation = prepareCompaction(branch, rt.settings.compaction);
+  const preparation = prepareCompaction(branch, rt.settings.compaction, { pinnedIds: pinnedIds(rt.tree.getEntries()) });
   if (!preparation) throw new Error(nothingToCompactReason(branch));
 
   rt.emit({ type: "compaction_start", reason: "manual" });
@@ -106,7 +107,7 @@ const sumTokens = (messages: AgentMessage[]) => messages.reduce((n, m) => n + es
 
 export function previewCompaction(rt: AgentRuntime, customInstructions?: string): CompactionPreview {
   const branch = rt.tree.getBranch();
-  const p = prepareCompaction(branch, rt.settings.compaction);
+  const p = prepareCompaction(branch, rt.settings.compaction, { pinnedIds: pinnedIds(rt.tree.getEntries()) });
   if (!p) return { canCompact: false, reason: nothingToCompactReason(branch) };
   const { readFiles, modifiedFiles } = computeFileLists(p.fileOps);
   const preview: CompactionPreview = {

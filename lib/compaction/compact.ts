@@ -184,5 +184,7 @@ export async function compact(
     firstKeptEntryId: preparation.firstKeptEntryId,
     tokensBefore: preparation.tokensBefore,
     details: { readFiles, modifiedFiles },
+    // §19: only when pinned entries are carried, so a result without pins is exactly §6's.
+    ...(preparation.pinnedEntryIds?.length ? { pinnedEntryIds: preparation.pinnedEntryIds } : {}),
   };
 }

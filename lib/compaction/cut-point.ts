@@ -76,14 +76,26 @@ function firstAtOrAfter(points: number[], min: number): number | undefined {
 }
 
 /**
+ * Pins (Arbor, spec §19): entries that are carried verbatim whatever the cut. Their tokens are
+ * charged up front (`carriedTokens`) and the walk skips them, so each is counted once in the
+ * kept budget whether it ends up before or after the cut.
+ */
+export interface CutPointPins {
+  pinned: ReadonlySet<string>;
+  carriedTokens: number;
+}
+
+/**
  * Keeps roughly the newest `keepRecentTokens` (spec §5.3). Only `message` entries are counted;
- * custom_message and branch_summary tokens are not (oh-my-pi parity, §18).
+ * custom_message and branch_summary tokens are not (oh-my-pi parity, §18). Without `pins` (or
+ * with an empty set) the result is exactly §5.3's.
  */
 export function findCutPoint(
   entries: SessionEntry[],
   startIndex: number,
   endIndex: number,
   keepRecentTokens: number,
+  pins?: CutPointPins,
 ): CutPointResult {
   const cutPoints = findValidCutPoints(entries, startIndex, endIndex);
   const first = cutPoints[0];
@@ -91,11 +103,12 @@ export function findCutPoint(
 
   // Default: keep everything from the first cut point.
   let cutIndex = first;
-  let acc = 0;
+  const pinned = pins && pins.pinned.size > 0 ? pins : undefined;
+  let acc = pinned ? pinned.carriedTokens : 0;
   for (let i = endIndex - 1; i >= startIndex; i--) {
     const entry = entries[i];
     if (entry?.type !== "message") continue;
-    acc += estimateTokens(entry.message);
+    if (!pinned?.pinned.has(entry.id)) acc += estimateTokens(entry.message);
     if (acc >= keepRecentTokens) {
       // No cut point at or after i: the default stays (the budget is spent inside one region).
       cutIndex = firstAtOrAfter(cutPoints, i) ?? cutIndex;

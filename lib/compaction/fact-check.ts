@@ -7,7 +7,7 @@
  * - The summarised span of a compaction C on its path is the entries after the previous
  *   compaction on the path (or the root) up to, not including, the entry named by
  *   `C.firstKeptEntryId` — exactly what spec §5.4 summarised (history plus a split turn's
- *   prefix). When that entry is not on the path before C (a hook's compaction), the span runs up
+ *   prefix), less the pinned entries it carries verbatim (§19). When that entry is not on the path before C (a hook's compaction), the span runs up
  *   to C.
  * - Each extracted fact (fact-extract.ts) is `carried` when the summary contains it after
  *   normalisation (fact-normalize.ts): files, identifiers, URLs and numbers as whole tokens;
@@ -71,7 +71,10 @@ export function summarizedSpan(path: readonly SessionEntry[], compactionIndex: n
       break;
     }
   }
-  return path.slice(start, end);
+  // Pinned entries (spec §19) are carried verbatim after the summary, not summarised.
+  const pinned = Array.isArray(c.pinnedEntryIds) ? new Set(c.pinnedEntryIds) : undefined;
+  const span = path.slice(start, end);
+  return pinned?.size ? span.filter((e) => !pinned.has(e.id)) : span;
 }
 
 function isCarried(fact: Fact, hay: string, words: ReadonlySet<string>): boolean {

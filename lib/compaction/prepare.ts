@@ -11,6 +11,7 @@ import type { CompactionSettings } from "@/lib/compaction/summarize-types";
 import { calculateContextTokens, calculatePromptTokens, estimateTokens, getLastAssistantUsage } from "@/lib/compaction/tokens";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
 import { branchSummaryMessageOf, customMessageOf, isFromExtension } from "@/lib/session/entry-messages";
+import { pinnedMessageOf } from "@/lib/session/pins";
 
 export type { CompactionSettings } from "@/lib/compaction/summarize-types";
 export type { FileOperations } from "@/lib/compaction/file-ops";
@@ -33,6 +34,17 @@ export interface CompactionPreparation {
   /** …and the cut as indices into the given path (step 6). */
   firstKeptEntryIndex: number;
   turnStartIndex: number;
+  /**
+   * Arbor §19, only when some pinned entry lies before the cut: those entries (path order), left
+   * out of the summarized lists, and the `custom` messages that carry them after the summary.
+   */
+  pinnedEntryIds?: string[];
+  pinnedMessages?: AgentMessage[];
+}
+
+export interface PrepareOptions {
+  /** Ids pinned now (lib/session/pins `pinnedIds`); none means the contract's result exactly. */
+  pinnedIds?: ReadonlySet<string>;
 }
 
 export type NothingToCompactReason = "Already compacted" | "Nothing to compact (session too small)";
@@ -54,10 +66,11 @@ export function compactionMessageOf(entry: SessionEntry): AgentMessage | undefin
   }
 }
 
-function messagesIn(entries: SessionEntry[], start: number, end: number): AgentMessage[] {
+function messagesIn(entries: SessionEntry[], start: number, end: number, skip?: ReadonlySet<string>): AgentMessage[] {
   const out: AgentMessage[] = [];
   for (let i = start; i < end; i++) {
     const entry = entries[i];
+    if (entry && skip?.has(entry.id)) continue;
     const message = entry && compactionMessageOf(entry);
     if (message) out.push(message);
   }
@@ -71,9 +84,22 @@ function lastCompactionIndex(entries: SessionEntry[]): number {
 
 /** pi's `fromHook` counts as `fromExtension` (spec §1.4). */
 
+/** Pinned entries on the path before `end` that have a message, with their carried messages. */
+function pinsOnPath(pathEntries: SessionEntry[], end: number, pinnedIds: ReadonlySet<string>) {
+  const found: { index: number; id: string; message: AgentMessage }[] = [];
+  for (let i = 0; i < end; i++) {
+    const entry = pathEntries[i];
+    if (!entry || !pinnedIds.has(entry.id)) continue;
+    const message = compactionMessageOf(entry);
+    if (message) found.push({ index: i, id: entry.id, message: pinnedMessageOf(entry, message) });
+  }
+  return found;
+}
+
 export function prepareCompaction(
   pathEntries: SessionEntry[],
   settings: CompactionSettings,
+  opts: PrepareOptions = {},
 ): CompactionPreparation | undefined {
   // Step 1: nothing new since the last compaction.
   if (pathEntries.at(-1)?.type === "compaction") return undefined;
@@ -102,15 +128,19 @@ export function prepareCompaction(
   }
 
   // Steps 6–7: an empty path or unmigrated data (no ids) has nothing to anchor the cut to.
-  const cut = findCutPoint(pathEntries, boundaryStart, boundaryEnd, keep);
+  // §19: every pinned entry on the path is charged to the kept budget once, up front.
+  const pins = opts.pinnedIds?.size ? pinsOnPath(pathEntries, boundaryEnd, opts.pinnedIds) : [];
+  const pinSet = pins.length > 0 ? new Set(pins.map((p) => p.id)) : undefined;
+  const carriedTokens = pins.reduce((n, p) => n + estimateTokens(p.message), 0);
+  const cut = findCutPoint(pathEntries, boundaryStart, boundaryEnd, keep, pinSet && { pinned: pinSet, carriedTokens });
   const firstKept = pathEntries[cut.firstKeptEntryIndex];
   if (!firstKept?.id) return undefined;
 
-  // Steps 8–9.
+  // Steps 8–9 (pinned entries are never summarized: they are carried, §19).
   const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
-  const messagesToSummarize = messagesIn(pathEntries, boundaryStart, historyEnd);
+  const messagesToSummarize = messagesIn(pathEntries, boundaryStart, historyEnd, pinSet);
   const turnPrefixMessages = cut.isSplitTurn
-    ? messagesIn(pathEntries, cut.turnStartIndex, cut.firstKeptEntryIndex)
+    ? messagesIn(pathEntries, cut.turnStartIndex, cut.firstKeptEntryIndex, pinSet)
     : [];
   const recentMessages = messagesIn(pathEntries, cut.firstKeptEntryIndex, boundaryEnd);
 
@@ -127,7 +157,14 @@ export function prepareCompaction(
   for (const message of messagesToSummarize) extractFileOpsFromMessage(message, fileOps);
   if (cut.isSplitTurn) for (const message of turnPrefixMessages) extractFileOpsFromMessage(message, fileOps);
 
+  const carried = pins.filter((p) => p.index < cut.firstKeptEntryIndex);
+  const pinExtras =
+    carried.length > 0
+      ? { pinnedEntryIds: carried.map((p) => p.id), pinnedMessages: carried.map((p) => p.message) }
+      : {};
+
   return {
+    ...pinExtras,
     firstKeptEntryId: firstKept.id,
     messagesToSummarize,
     turnPrefixMessages,

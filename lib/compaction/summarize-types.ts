@@ -33,4 +33,6 @@ export interface CompactionResult {
   tokensBefore: number;
   details?: unknown;
   preserveData?: Record<string, unknown>;
+  /** Arbor §19: the pinned entries this compaction carries verbatim after its summary. */
+  pinnedEntryIds?: string[];
 }

@@ -111,11 +111,23 @@ export async function appendCompaction(
     details?: unknown;
     fromExtension?: boolean;
     preserveData?: Record<string, unknown>;
+    /** Arbor §19: the pinned entries carried after the summary. */
+    pinnedEntryIds?: string[];
     now?: Date;
   },
 ): Promise<CommitResult> {
-  const { summary, shortSummary, firstKeptEntryId, tokensBefore, details, fromExtension, preserveData } = input;
-  const fields = { type: "compaction", summary, shortSummary, firstKeptEntryId, tokensBefore, details, fromExtension, preserveData };
+  const { summary, shortSummary, firstKeptEntryId, tokensBefore, details, fromExtension, preserveData, pinnedEntryIds } = input;
+  const fields = {
+    type: "compaction",
+    summary,
+    shortSummary,
+    firstKeptEntryId,
+    tokensBefore,
+    details,
+    fromExtension,
+    preserveData,
+    ...(pinnedEntryIds?.length ? { pinnedEntryIds } : {}),
+  };
   return appendWithRetry({ ...input, fields: [fields as NewEntry], requiredIds: [firstKeptEntryId] });
 }
 

@@ -66,7 +66,7 @@ export function previewNextTurn(
   settings: CompactionSettings,
   prompts: PromptSet,
   contextWindow: number,
-  opts: { model?: { provider: string; id: string }; now?: number } = {},
+  opts: { model?: { provider: string; id: string }; now?: number; pinnedIds?: ReadonlySet<string> } = {},
 ): NextTurnPreview {
   const now = opts.now ?? Date.now();
   const byId = new Map(entries.map((e) => [e.id, e]));
@@ -108,7 +108,7 @@ export function previewNextTurn(
 
   // Overflow: the error message is dropped from the working context (spec §13.2 step 7.3).
   const dropError = (list: SourcedMessage[]) => (reason === "overflow" ? list.filter((m) => m.sourceEntryId !== last.id) : list);
-  const prep = reason ? prepareCompaction(path, settings) : undefined;
+  const prep = reason ? prepareCompaction(path, settings, opts.pinnedIds ? { pinnedIds: opts.pinnedIds } : {}) : undefined;
   if (!reason || !prep) return result(dropError(pending.pruning ? sourcedContext(path, prompts) : before));
   const compaction = {
     type: "compaction",

@@ -27,6 +27,7 @@ import type {
   TextContent,
 } from "@/lib/session/types";
 import { branchSummaryMessageOf, compactionSummaryMessageOf, customMessageOf } from "@/lib/session/entry-messages";
+import { pinnableMessageOf, pinnedEntryIdOf } from "@/lib/session/pins";
 
 /** The message an entry puts into a context (spec §2 step 6, plus the step 7.1 summary). */
 export function entryContextMessage(entry: SessionEntry): AgentMessage | undefined {
@@ -69,8 +70,11 @@ export function compactionOnPath(path: readonly SessionEntry[]): { index: number
 export function emittedEntries(path: readonly SessionEntry[]): SessionEntry[] {
   const compaction = compactionOnPath(path);
   if (!compaction) return path.filter(emits);
+  // Pinned entries the compaction carries come right after its summary (spec §19).
+  const pinned = new Set(Array.isArray(compaction.entry.pinnedEntryIds) ? compaction.entry.pinnedEntryIds : []);
   return [
     compaction.entry as SessionEntry,
+    ...(pinned.size ? path.slice(0, compaction.keptFrom).filter((e) => pinned.has(e.id) && pinnableMessageOf(e)) : []),
     ...path.slice(compaction.keptFrom, compaction.index).filter(emits),
     ...path.slice(compaction.index + 1).filter(emits),
   ];
@@ -85,7 +89,7 @@ export function sourceEntryIds(path: readonly SessionEntry[], messages: readonly
   const emitted = emittedEntries(path);
   const aligned =
     emitted.length === messages.length &&
-    emitted.every((e, i) => e.type !== "message" || e.message === messages[i]);
+    emitted.every((e, i) => e.type !== "message" || e.message === messages[i] || pinnedEntryIdOf(messages[i]!) === e.id);
   if (aligned) return emitted.map((e) => e.id);
   const byMessage = new Map<AgentMessage, string>();
   for (const e of path) if (e.type === "message") byMessage.set(e.message, e.id);

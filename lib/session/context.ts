@@ -8,6 +8,7 @@
 
 import { pathToRoot } from "@/lib/session/branch-path";
 import { branchSummaryMessageOf, compactionSummaryMessageOf, customMessageOf } from "@/lib/session/entry-messages";
+import { pinnableMessageOf, pinnedMessageOf } from "@/lib/session/pins";
 import type {
   AgentMessage,
   CompactionEntry,
@@ -117,6 +118,15 @@ export function buildSessionContext(
     if (path[i]!.id === compaction.firstKeptEntryId) {
       keptFrom = i;
       break;
+    }
+  }
+  // Arbor §19: pinned entries the compaction carried, in path order, right after the summary.
+  const pinned = Array.isArray(compaction.pinnedEntryIds) ? new Set(compaction.pinnedEntryIds) : undefined;
+  if (pinned?.size) {
+    for (let i = 0; i < keptFrom; i++) {
+      const entry = path[i]!;
+      const message = pinned.has(entry.id) ? pinnableMessageOf(entry) : undefined;
+      if (message) ctx.messages.push(pinnedMessageOf(entry, message));
     }
   }
   for (let i = keptFrom; i < compactionIndex; i++) emit(path[i]!, ctx.messages);

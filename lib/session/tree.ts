@@ -290,10 +290,13 @@ export class SessionTree {
     details?: unknown,
     fromExtension?: boolean,
     preserveData?: Record<string, unknown>,
+    /** Arbor §19: set only when pinned entries are carried. */
+    pinnedEntryIds?: string[],
   ): string {
     return this.appendEntry({
       type: "compaction",
       ...defined({ summary, shortSummary, firstKeptEntryId, tokensBefore, details, fromExtension, preserveData }),
+      ...(pinnedEntryIds?.length ? { pinnedEntryIds } : {}),
     }).id;
   }
 

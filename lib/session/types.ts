@@ -192,6 +192,8 @@ export interface CompactionEntry extends SessionEntryBase {
   fromExtension?: boolean;
   /** pi's name for fromExtension; read as fromExtension (spec §1.4). */
   fromHook?: boolean;
+  /** Arbor (§19): pinned entries before the cut, carried verbatim after the summary. */
+  pinnedEntryIds?: string[];
 }
 export interface BranchSummaryEntry extends SessionEntryBase {
   type: "branch_summary";
