@@ -2,11 +2,16 @@
 /** One compaction's summary and fact check, as the review and the comparison show it (issue #16). */
 import type { CompactionCard } from "@/lib/compaction/compaction-review";
 import { scoreText } from "@/lib/compaction/fact-check";
+import { CitedText } from "./cited-text";
 import { FactList } from "./fact-list";
 import { formatTokens } from "./format";
 
-export function SummaryText({ card }: { card: CompactionCard }) {
-  return <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-panel p-2 font-mono text-xs">{card.summary}</pre>;
+export function SummaryText({ card, onFocusEntry }: { card: CompactionCard; onFocusEntry?(entryId: string): void }) {
+  return (
+    <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-panel p-2 font-mono text-xs">
+      {onFocusEntry ? <CitedText text={card.summary} onFocusEntry={onFocusEntry} /> : card.summary}
+    </pre>
+  );
 }
 
 export function CardFacts({ card, onFocusEntry }: { card: CompactionCard; onFocusEntry(entryId: string): void }) {

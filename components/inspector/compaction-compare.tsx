@@ -1,11 +1,13 @@
 "use client";
 /**
  * Compare compactions of the same span (issue #16): "Compact again with…" runs another one with
- * another focus as a sibling (the summary streams in; Cancel writes nothing), and the summaries of
+ * another focus, prompt (it replaces the summary prompt) or model as a sibling (the summary
+ * streams in; Cancel writes nothing), and the summaries of
  * every sibling are shown side by side with their fact checks and token counts; "Use this one"
  * moves the leaf to it.
  */
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { modelsOptions } from "@/components/session/models-query";
 import { useRef, useState } from "react";
 import type { CompactionReview } from "@/lib/compaction/compaction-review";
 import { runCompactionStream } from "@/lib/chat/compaction-stream";
@@ -20,16 +22,22 @@ export function CompactionCompare({
   onFocusEntry,
   onMove,
   onStatus,
+  startAsking = false,
 }: {
   sessionId: string;
   review: CompactionReview;
   onFocusEntry(entryId: string): void;
   onMove(leafId: string | null, expectedLeafId: string | null): Promise<string | undefined>;
   onStatus(text: string): void;
+  /** Open with the form showing (the canvas's "Compact again with…"). */
+  startAsking?: boolean;
 }) {
   const qc = useQueryClient();
-  const [phase, setPhase] = useState<Phase>({ kind: "idle" });
+  const [phase, setPhase] = useState<Phase>(startAsking ? { kind: "asking" } : { kind: "idle" });
   const [focus, setFocus] = useState("");
+  const [prompt, setPrompt] = useState("");
+  const [model, setModel] = useState("");
+  const models = useQuery({ ...modelsOptions(), enabled: phase.kind === "asking" });
   const abort = useRef<AbortController | null>(null);
   const id = review.compaction.id;
 
@@ -39,7 +47,12 @@ export function CompactionCompare({
     setPhase({ kind: "running", text: "" });
     try {
       const url = `/api/sessions/${encodeURIComponent(sessionId)}/compactions/${encodeURIComponent(id)}/again`;
-      const failed = await runCompactionStream(url, focus.trim() ? { focus: focus.trim() } : {}, {
+      const body = {
+        ...(focus.trim() ? { focus: focus.trim() } : {}),
+        ...(prompt.trim() ? { prompt: prompt.trim() } : {}),
+        ...(model ? { model } : {}),
+      };
+      const failed = await runCompactionStream(url, body, {
         signal: ctrl.signal,
         onDelta: (delta) => setPhase((p) => (p.kind === "running" ? { kind: "running", text: p.text + delta } : p)),
       });
@@ -81,6 +94,21 @@ export function CompactionCompare({
             Focus for the new summary
             <input value={focus} onChange={(e) => setFocus(e.target.value)} className="rounded border border-line bg-transparent px-1" />
           </label>
+          <label className="flex items-center gap-1 text-xs">
+            Model
+            <select value={model} onChange={(e) => setModel(e.target.value)} className="rounded border border-line bg-transparent px-1">
+              <option value="">Session's compaction model</option>
+              {(models.data?.models ?? []).map((m) => (
+                <option key={m.ref} value={m.ref}>
+                  {m.label || m.ref}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex w-full flex-col gap-1 text-xs">
+            Prompt (replaces the summary prompt; empty keeps it)
+            <textarea value={prompt} onChange={(e) => setPrompt(e.target.value)} rows={3} className="rounded border border-line bg-transparent px-1 font-mono" />
+          </label>
           <button type="submit" className="rounded border border-line px-2 py-0.5 text-xs font-medium">
             Compact again
           </button>
@@ -109,6 +137,8 @@ export function CompactionCompare({
               <div className="flex items-center gap-2 text-xs">
                 <span className="font-mono font-semibold">{c.id}</span>
                 {c.focus ? <span className="text-muted">focus: {c.focus}</span> : null}
+                {c.model ? <span className="text-muted">model: {c.model}</span> : null}
+                {c.prompt ? <span className="text-muted" title={c.prompt}>own prompt</span> : null}
                 <span className="flex-1" />
                 {c.active ? (
                   <span className="font-medium">in use</span>
@@ -118,7 +148,7 @@ export function CompactionCompare({
                   </button>
                 )}
               </div>
-              <SummaryText card={c} />
+              <SummaryText card={c} onFocusEntry={onFocusEntry} />
               <CardFacts card={c} onFocusEntry={onFocusEntry} />
             </article>
           ))}

@@ -10,6 +10,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { undoNavigation } from "@/app/sessions/[id]/actions";
 import type { Toast } from "@/components/session/status-toast";
+import type { CompactionUndo } from "@/lib/compaction/compaction-undo";
 import { compactionReviewOptions } from "@/lib/query/compaction-review";
 import { keys } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
@@ -18,7 +19,7 @@ import { CompactionCompare } from "./compaction-compare";
 import { CardFacts, SummaryText } from "./compaction-card";
 
 /** Moves the leaf (conditionally on where it is now) and updates the cached session. */
-function useLeafMove(sessionId: string) {
+export function useLeafMove(sessionId: string) {
   const qc = useQueryClient();
   return useCallback(
     async (leafId: string | null, expectedLeafId: string | null): Promise<string | undefined> => {
@@ -32,41 +33,59 @@ function useLeafMove(sessionId: string) {
   );
 }
 
+/**
+ * Undo of a compaction (a leaf move back to its parent) with a toast offering Redo (back to the
+ * leaf the user was at). Shared by the panel's button and the canvas's "Undo compaction".
+ */
+export function useCompactionUndo(sessionId: string, onToast: (toast: Toast) => void) {
+  const moveLeaf = useLeafMove(sessionId);
+  return useCallback(
+    async (undo: CompactionUndo) => {
+      if (!undo.ok) return onToast({ text: undo.reason });
+      const failed = await moveLeaf(undo.undoLeafId, undo.redoLeafId);
+      if (failed) return onToast({ text: failed });
+      onToast({
+        text: "Compaction undone: the next message sees the full history",
+        action: {
+          label: "Redo",
+          run: () => {
+            void moveLeaf(undo.redoLeafId, undo.undoLeafId).then((f) => onToast({ text: f ?? "Compaction restored" }));
+          },
+        },
+      });
+    },
+    [moveLeaf, onToast],
+  );
+}
+
 export function CompactionReviewPanel({
   sessionId,
   entryId,
   onFocusEntry,
   onToast,
+  startAsking = false,
 }: {
   sessionId: string;
   entryId: string;
   onFocusEntry(entryId: string): void;
   /** Shown by the inspector, so it outlives this panel (an undo moves the selection away). */
   onToast(toast: Toast): void;
+  /** Open with the "Compact again with…" form showing (the canvas menu item). */
+  startAsking?: boolean;
 }) {
   const { data, error, isPending } = useQuery(compactionReviewOptions(sessionId, entryId));
   const [busy, setBusy] = useState(false);
   const moveLeaf = useLeafMove(sessionId);
+  const undoCompaction = useCompactionUndo(sessionId, onToast);
 
   if (isPending) return <p className="text-sm text-muted">Checking the summary…</p>;
   if (error) return <p role="alert" className="text-sm text-red-700 dark:text-red-300">Could not check this compaction: {error.message}</p>;
   const { compaction: card, undo } = data;
 
   const runUndo = async () => {
-    if (!undo.ok) return;
     setBusy(true);
-    const failed = await moveLeaf(undo.undoLeafId, undo.redoLeafId);
+    await undoCompaction(undo);
     setBusy(false);
-    if (failed) return onToast({ text: failed });
-    onToast({
-      text: "Compaction undone: the next message sees the full history",
-      action: {
-        label: "Redo",
-        run: () => {
-          void moveLeaf(undo.redoLeafId, undo.undoLeafId).then((f) => onToast({ text: f ?? "Compaction restored" }));
-        },
-      },
-    });
   };
 
   return (
@@ -74,6 +93,7 @@ export function CompactionReviewPanel({
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="text-sm font-semibold">Compaction {card.id}</h3>
         {card.focus ? <span className="text-xs text-muted">focus: {card.focus}</span> : null}
+        {card.model ? <span className="text-xs text-muted">model: {card.model}</span> : null}
         <span className="flex-1" />
         {undo.ok ? (
           <button type="button" disabled={busy} onClick={() => void runUndo()} className="rounded border border-line px-2 py-0.5 text-xs">
@@ -83,10 +103,17 @@ export function CompactionReviewPanel({
       </div>
       <details open>
         <summary className="cursor-pointer text-xs font-medium">Summary</summary>
-        <SummaryText card={card} />
+        <SummaryText card={card} onFocusEntry={onFocusEntry} />
       </details>
       <CardFacts card={card} onFocusEntry={onFocusEntry} />
-      <CompactionCompare sessionId={sessionId} review={data} onFocusEntry={onFocusEntry} onMove={moveLeaf} onStatus={(text) => onToast({ text })} />
+      <CompactionCompare
+        sessionId={sessionId}
+        review={data}
+        onFocusEntry={onFocusEntry}
+        onMove={moveLeaf}
+        onStatus={(text) => onToast({ text })}
+        startAsking={startAsking}
+      />
     </section>
   );
 }

@@ -6,7 +6,7 @@
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useMemo, useState } from "react";
-import { forkSession, setLabel as setLabelAction, undoNavigation as undoAction, updateSessionSettings } from "@/app/sessions/[id]/actions";
+import { forkSession, setLabel as setLabelAction, setPin as setPinAction, undoNavigation as undoAction, updateSessionSettings } from "@/app/sessions/[id]/actions";
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import type { ActionResult } from "@/lib/action-result";
 import { readSessionConfig, type SessionConfig } from "@/lib/chat/session-config";
@@ -25,6 +25,8 @@ export interface SessionControls {
   /** §16.2 row text (from the skeleton). */
   rowText(entry: SkeletonEntry): string;
   setLabel(entryId: string, label: string): Promise<ActionResult<unknown>>;
+  /** Pins or unpins an entry (spec §19). */
+  setPin(entryId: string, pinned: boolean): Promise<ActionResult<unknown>>;
   fork(entryId: string): Promise<ActionResult<{ id: string }>>;
   undoNavigation(leafId: string | null, expectedLeafId: string | null): Promise<ActionResult<unknown>>;
 }
@@ -95,6 +97,11 @@ export function useSessionControls(sessionId: string, data: SessionData): Sessio
     rowText: (entry) => entry.text,
     setLabel: async (entryId, label) => {
       const r = await setLabelAction({ sessionId, entryId, label });
+      if (r.ok) await refresh();
+      return r;
+    },
+    setPin: async (entryId, pinned) => {
+      const r = await setPinAction({ sessionId, entryId, pinned });
       if (r.ok) await refresh();
       return r;
     },

@@ -18,6 +18,7 @@ import { type SessionData, sessionDataOptions, sessionView } from "@/lib/query/s
 import { withLeaf } from "@/lib/query/session-cache";
 import { contentText } from "@/lib/session/tree-row-text";
 import { parseSearch, type TreeFilter } from "@/lib/session/tree-filter";
+import { CompactionDialog, useCompactionMenu } from "./compaction-menu";
 import { InspectorSlot } from "./inspector-slot";
 import { LabelDialog } from "./label-dialog";
 import { NavigateDialog, type NavigationOutcome, runNavigation } from "./navigate-dialog";
@@ -47,6 +48,7 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
   const [toast, setToast] = useState<Toast | null>(null);
   const [navTarget, setNavTarget] = useState<string | null>(null);
   const [labelTarget, setLabelTarget] = useState<string | null>(null);
+  const [compactionTarget, setCompactionTarget] = useState<{ id: string; asking: boolean } | null>(null);
   const centerOn = params.get("entry") ?? undefined;
 
   // §16.3 search reads whole entry texts, which the skeleton does not carry: the server answers
@@ -122,11 +124,21 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
     [leafId, controls.settings.branchSummary.enabled, afterNavigation, say, moveWithoutSummary],
   );
 
+  const compactionMenu = useCompactionMenu({ sessionId, rows: view.rows, leafId, onToast: setToast });
+
   const onContextAction = useCallback(
     (action: ContextAction, entryId: string) => {
       const entry = view.byId.get(entryId);
       if (action === "inspect") setSelectedId(entryId);
       else if (action === "label") setLabelTarget(entryId);
+      else if (action === "pin" || action === "unpin") {
+        void controls
+          .setPin(entryId, action === "pin")
+          .then((r) => say(r.ok ? (action === "pin" ? "Pinned: kept verbatim through every compaction" : "Unpinned") : (r.message ?? "Could not save the pin.")));
+      } else if (action === "compact-again" || action === "compare-compactions") {
+        setCompactionTarget({ id: entryId, asking: action === "compact-again" });
+      } else if (action === "undo-compaction") compactionMenu.undoCompaction(entryId);
+      else if (action === "redo-compaction") compactionMenu.redoCompaction(entryId);
       else if (action === "copy-link") {
         const url = `${window.location.origin}/sessions/${encodeURIComponent(sessionId)}?entry=${encodeURIComponent(entryId)}`;
         void navigator.clipboard?.writeText(url).then(
@@ -148,7 +160,7 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
           .catch((e: Error) => say(e.message));
       }
     },
-    [view.byId, sessionId, controls, router, say, moveWithoutSummary, qc],
+    [view.byId, sessionId, controls, router, say, moveWithoutSummary, qc, compactionMenu],
   );
 
   const navEntry = navTarget ? view.byId.get(navTarget) : undefined;
@@ -210,6 +222,16 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
             setLabelTarget(null);
             void controls.setLabel(target, label).then((r) => say(r.ok ? (label ? `Labelled “${label}”` : "Label removed") : (r.message ?? "Could not save the label.")));
           }}
+        />
+      )}
+      {compactionTarget && (
+        <CompactionDialog
+          sessionId={sessionId}
+          entryId={compactionTarget.id}
+          asking={compactionTarget.asking}
+          onClose={() => setCompactionTarget(null)}
+          onFocusEntry={setSelectedId}
+          onToast={setToast}
         />
       )}
       <StatusToast toast={toast} onDone={() => setToast(null)} />

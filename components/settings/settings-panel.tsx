@@ -121,6 +121,7 @@ export function SettingsPanel({
           <NumberField label="Reserve tokens" value={s.compaction.reserveTokens} min={1} onChange={(v) => set("compaction", { reserveTokens: v })} />
           <NumberField label="Keep recent tokens" value={s.compaction.keepRecentTokens} min={1} onChange={(v) => set("compaction", { keepRecentTokens: v })} />
           <Check label="Auto-continue after compaction" checked={s.compaction.autoContinue !== false} onChange={(v) => set("compaction", { autoContinue: v })} />
+          <Check label="Summaries cite their sources" checked={s.compaction.citeSources === true} onChange={(v) => set("compaction", { citeSources: v })} />
           <label className="flex items-center justify-between gap-3 text-sm">
             <span>Remote endpoint</span>
             <input

@@ -1,8 +1,10 @@
 "use client";
 /**
  * The entry menu of the canvas (ui.md "Inspect without moving"): opened by a node's "⋯"
- * button or by right-clicking a node. Items: "Inspect", "Label…", "Edit and resend" (user
- * messages only), "Fork to new session", "Copy link".
+ * button or by right-clicking a node. Items: "Inspect", "Label…", "Pin" / "Unpin" (messages,
+ * custom messages and branch summaries, spec §19), "Edit and resend" (user messages only), "Fork
+ * to new session", "Copy link"; on compactions also "Compact again with…", "Compare and
+ * choose…" and "Undo compaction" (on the current path) or "Redo compaction" (issue #16).
  *
  * ARIA menu pattern: focus moves to the first item; ↑/↓ (wrapping), Home and End move;
  * Enter/Space or a click runs an item; Esc, Tab or a click outside closes it, and focus
@@ -13,10 +15,16 @@ import { createPortal } from "react-dom";
 import type { MenuRequest } from "@/components/tree/tree-context";
 import type { ContextAction } from "@/components/tree/types";
 
-const ITEMS: { action: ContextAction; label: string }[] = [
+const ITEMS: { action: ContextAction; label: string; when?: (r: MenuRequest) => boolean }[] = [
   { action: "inspect", label: "Inspect" },
   { action: "label", label: "Label…" },
-  { action: "edit-resend", label: "Edit and resend" },
+  { action: "pin", label: "Pin", when: (r) => r.pin === "pin" },
+  { action: "unpin", label: "Unpin", when: (r) => r.pin === "unpin" },
+  { action: "edit-resend", label: "Edit and resend", when: (r) => r.canEditResend },
+  { action: "compact-again", label: "Compact again with…", when: (r) => r.compaction !== undefined },
+  { action: "compare-compactions", label: "Compare and choose…", when: (r) => r.compaction !== undefined },
+  { action: "undo-compaction", label: "Undo compaction", when: (r) => r.compaction?.active === true },
+  { action: "redo-compaction", label: "Redo compaction", when: (r) => r.compaction?.active === false },
   { action: "fork", label: "Fork to new session" },
   { action: "copy-link", label: "Copy link" },
 ];
@@ -29,7 +37,7 @@ export interface EntryMenuProps {
 
 export function EntryMenu({ request, onAction, onClose }: EntryMenuProps) {
   const ref = useRef<HTMLDivElement>(null);
-  const items = ITEMS.filter((i) => i.action !== "edit-resend" || request.canEditResend);
+  const items = ITEMS.filter((i) => i.when?.(request) ?? true);
 
   useEffect(() => {
     ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();

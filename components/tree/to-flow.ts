@@ -30,7 +30,7 @@ import { matchingIds } from "@/lib/session/search-text";
 import type { TreeFilter } from "@/lib/session/tree-filter";
 import { nearestVisibleAncestors } from "@/lib/session/tree-graph";
 import { displayText } from "@/lib/session/tree-row-text";
-import { FLAG, resolveSkeleton, type SkeletonEntry } from "@/lib/session/tree-skeleton";
+import { FLAG, resolveSkeleton, type SkeletonEntry, skeletonPins } from "@/lib/session/tree-skeleton";
 import { flattenSkeleton, type SkeletonRow } from "@/lib/session/tree-skeleton-view";
 import type { SessionEntry } from "@/lib/session/types";
 
@@ -85,6 +85,7 @@ export function toFlow(entries: readonly SessionEntry[], opts: ToFlowOptions): F
 export function skeletonToFlow(skeleton: readonly SkeletonEntry[], opts: SkeletonFlowOptions): FlowGraph {
   const rows = flattenSkeleton(skeleton, { leafId: opts.leafId, filter: opts.filter ?? "default", labels: opts.labels, matches: opts.matches });
   const searching = opts.matches != null;
+  const pins = skeletonPins(skeleton); // spec §19: a pin mark on the node, never folded away
 
   const rowOf = new Map<string, number>();
   for (let i = 0; i < rows.length; i++) rowOf.set(rows[i]!.entry.id, i);
@@ -130,7 +131,7 @@ export function skeletonToFlow(skeleton: readonly SkeletonEntry[], opts: Skeleto
     isToolStep: (k) => (rows[vis[k]!]!.entry.flags & FLAG.toolStep) !== 0,
     isPinned: (k) => {
       const row = rows[vis[k]!]!;
-      return row.isLeaf || searching || row.label !== undefined || (opts.selectedId != null && row.entry.id === opts.selectedId);
+      return row.isLeaf || searching || row.label !== undefined || pins.has(row.entry.id) || (opts.selectedId != null && row.entry.id === opts.selectedId);
     },
     isExpanded: (k) => expanded?.has(rows[vis[k]!]!.entry.id) ?? false,
   });
@@ -147,6 +148,7 @@ export function skeletonToFlow(skeleton: readonly SkeletonEntry[], opts: Skeleto
       isFirstKept: isFirstKept[i] === 1,
       summarisedBy: regions.summarisedBy[i] ?? [],
       matchesSearch: searching,
+      ...(pins.has(row.entry.id) ? { pinned: true } : {}),
     };
   };
 

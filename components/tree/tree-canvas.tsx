@@ -34,7 +34,7 @@ import "./tree.css";
 import "./nodes/nodes.css";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { EntryMenu } from "@/components/tree/entry-menu";
-import { type MenuRequest, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
+import { type MenuRequest, menuFacts, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
 import { TreeFlowView } from "@/components/tree/tree-flow-view";
 import { TreeList } from "@/components/tree/tree-list";
 import { footerIndex, reconcileSelection } from "@/components/tree/tree-nav";
@@ -202,6 +202,7 @@ function TreeCanvasInner(props: TreeCanvasProps) {
     setMenu({
       id: node.id,
       canEditResend: node.type === "entry" && node.data.isUserMessage,
+      ...menuFacts(node.type, node.data),
       x: e.clientX,
       y: e.clientY,
       returnFocus,

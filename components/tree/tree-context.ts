@@ -5,9 +5,25 @@
  * The canvas provides one stable value; only `menuFor` changes (when a menu opens).
  */
 import { createContext, useContext } from "react";
-import type { ContextAction } from "@/components/tree/types";
+import type { CommonData, ContextAction } from "@/components/tree/types";
 
-export interface MenuRequest {
+/** What the entry menu offers beyond the common items (issue #16). */
+export interface MenuFacts {
+  /** A pinnable entry (a message, custom message or branch summary): offer "Pin" or "Unpin". */
+  pin?: "pin" | "unpin";
+  /** A compaction node: "Compact again with…", "Compare and choose…", Undo (on the path) or Redo. */
+  compaction?: { active: boolean };
+}
+
+const PINNABLE_TYPES: ReadonlySet<string> = new Set(["message", "custom_message"]);
+
+export function menuFacts(nodeType: string, data: CommonData & { entryType?: string }): MenuFacts {
+  if (nodeType === "compaction") return { compaction: { active: data.isActive } };
+  const pinnable = nodeType === "branchSummary" || (nodeType === "entry" && PINNABLE_TYPES.has(data.entryType ?? ""));
+  return pinnable ? { pin: data.pinned ? "unpin" : "pin" } : {};
+}
+
+export interface MenuRequest extends MenuFacts {
   id: string;
   /** Offer "Edit and resend" (user messages only). */
   canEditResend: boolean;

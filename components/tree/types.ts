@@ -12,7 +12,19 @@ import type { Edge, Node } from "@xyflow/react";
 export type RoleMark = "user" | "assistant" | "tool" | "summary" | "setting" | "custom" | "other";
 
 /** Actions of the entry menu ("⋯" button or right-click), passed to `onContextAction`. */
-export type ContextAction = "inspect" | "label" | "edit-resend" | "fork" | "copy-link";
+export type ContextAction =
+  | "inspect"
+  | "label"
+  | "edit-resend"
+  | "fork"
+  | "copy-link"
+  // Pins (spec §19) and the compaction items of issue #16.
+  | "pin"
+  | "unpin"
+  | "compact-again"
+  | "compare-compactions"
+  | "undo-compaction"
+  | "redo-compaction";
 
 /** Fields every node of a session entry (or folded run of entries) carries. */
 export type CommonData = {
@@ -34,6 +46,8 @@ export type CommonData = {
   summarisedBy: string[];
   /** A search is active and this entry matches it (§16.3). */
   matchesSearch: boolean;
+  /** Pinned (spec §19): kept verbatim through every compaction. */
+  pinned?: boolean;
 };
 
 export type EntryData = CommonData & {

@@ -26,11 +26,21 @@ import type { AgentMessage } from "@/lib/session/types";
 
 export const COMPACTION_CANCELLED = "Compaction cancelled";
 
+/**
+ * Arbor extras of one manual compaction ("Compact again with…", issue #16): a prompt that
+ * replaces the summary prompt (it wins over a hook's), and fields merged into `details`.
+ */
+export interface ManualExtras {
+  promptOverride?: string;
+  details?: Record<string, unknown>;
+}
+
 export async function compactManually(
   rt: AgentRuntime,
   customInstructions: string | undefined,
   signal: AbortSignal,
   onSummaryText?: SummaryTextListener,
+  extra: ManualExtras = {},
 ): Promise<CompactionResult> {
   const model = rt.model;
   if (!model) throw new Error("No model selected");
@@ -58,8 +68,9 @@ export async function compactManually(
         (await compact(
           preparation,
           { summarize: rt.summarizer(model, onText), prompts: rt.prompts },
-          compactOptions(plan, signal, customInstructions),
+          compactOptions(extra.promptOverride ? { ...plan, promptOverride: extra.promptOverride } : plan, signal, customInstructions),
         ));
+      if (extra.details && !plan.hookCompaction) result = { ...result, details: { ...(result.details as object), ...extra.details } };
     } catch (err) {
       if (signal.aborted) {
         failure = { aborted: true, errorMessage: COMPACTION_CANCELLED };

@@ -82,6 +82,10 @@ export interface PromptOptions extends RunLoopOptions {
 export interface CompactOptions {
   signal?: AbortSignal;
   onSummaryText?: SummaryTextListener;
+  /** Arbor ("Compact again with…"): replaces the summary prompt and is recorded in details. */
+  promptOverride?: string;
+  /** Arbor: fields merged into the stored compaction's `details` (arborFocus, arborModel, …). */
+  details?: Record<string, unknown>;
 }
 
 const noop = () => {};
@@ -208,7 +212,10 @@ export class SessionAgent {
     const { controller, unlink } = linkedController(opts.signal);
     this.compactionController = controller;
     return this.exclusive(
-      () => compactManually(this.rt, customInstructions, controller.signal, opts.onSummaryText),
+      () => compactManually(this.rt, customInstructions, controller.signal, opts.onSummaryText, {
+          ...(opts.promptOverride ? { promptOverride: opts.promptOverride } : {}),
+          ...(opts.details ? { details: opts.details } : {}),
+        }),
       () => {
         unlink();
         this.compactionController = undefined;

@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * "Compact again with…" (issue #16): another compaction of the same span as an existing one,
- * stored as its sibling (same parent), with another focus. An Arbor extension over the manual
+ * stored as its sibling (same parent), with another focus, prompt or model. An Arbor extension over the manual
  * compaction of spec §13.4, which it reuses unchanged:
  * - the agent's leaf moves to the compaction's parent, so `prepareCompaction` sees exactly the
  *   path the first compaction saw and cuts at the same `firstKeptEntryId` unless the settings
@@ -10,6 +10,9 @@ import "server-only";
  *   checked against the stored leaf);
  * - then the leaf goes back to where it was (a second conditional commit), so the user compares
  *   the two and picks one with "Use this one". Cancelling or a failure writes nothing.
+ * - `prompt` replaces the summary prompt (spec §6.2 promptOverride; the focus is still appended),
+ *   `model` ("provider/modelId") writes this one summary with another model; both, and the focus,
+ *   are recorded in the new compaction's details (`arborFocus`, `arborPrompt`, `arborModel`).
  * The stream is the manual compaction's (`data-compaction`, `data-entry`, `data-error`), plus
  * `data-navigated` for the leaf restored.
  */
@@ -18,10 +21,20 @@ import { branch, resetLeaf } from "@/lib/db/store-write";
 import { jsonError } from "./http";
 import { startOperation } from "./operation";
 
-export function startCompactAgain(input: { sessionId: string; compactionId: string; focus?: string; signal?: AbortSignal }): Promise<Response> {
+export interface CompactAgainInput {
+  sessionId: string;
+  compactionId: string;
+  focus?: string;
+  prompt?: string;
+  model?: string;
+  signal?: AbortSignal;
+}
+
+export function startCompactAgain(input: CompactAgainInput): Promise<Response> {
   const request = linkedController(input.signal);
   return startOperation({
     sessionId: input.sessionId,
+    ...(input.model ? { compactionModel: input.model } : {}),
     kind: "compaction",
     preempt: ["turn"],
     onCancel: () => request.controller.abort(),
@@ -36,7 +49,14 @@ export function startCompactAgain(input: { sessionId: string; compactionId: stri
         const before = tree.getLeafId();
         if (original.parentId === null) tree.resetLeaf();
         else tree.branch(original.parentId);
-        await opened.agent.compact(input.focus, { signal: controller.signal });
+        const details: Record<string, unknown> = { arborModel: model.info.ref };
+        if (input.focus) details.arborFocus = input.focus;
+        if (input.prompt) details.arborPrompt = input.prompt;
+        await opened.agent.compact(input.focus, {
+          signal: controller.signal,
+          details,
+          ...(input.prompt ? { promptOverride: input.prompt } : {}),
+        });
         const made = tree.getLeafId();
         if (made && before !== made) {
           const back = { sessionId: input.sessionId, expectedLeafId: made };

@@ -25,7 +25,7 @@ export interface SelectedModels {
 
 export function selectModels(
   registry: ProviderRegistry,
-  input: { requested?: string; agent: AgentOptions; settings: Settings },
+  input: { requested?: string; compactionRequested?: string; agent: AgentOptions; settings: Settings },
 ): SelectedModels {
   let chat: ResolvedModel;
   if (input.requested) {
@@ -36,7 +36,8 @@ export function selectModels(
   } else {
     chat = registry.resolveModel(input.agent.chatModel ?? input.settings.modelRoles.default ?? registry.getDefaultModelRef());
   }
-  const compactionRef = input.agent.compactionModel;
+  // A compaction model picked for one request ("Compact again with…") wins over the session's.
+  const compactionRef = input.compactionRequested ?? input.agent.compactionModel;
   const compaction =
     compactionRef && compactionRef !== chat.info.ref ? registry.resolveModel(compactionRef, { fallback: false }) : chat;
   return { chat, compaction };

@@ -30,6 +30,8 @@ export interface OperationInput {
   preempt?: readonly RunKind[];
   /** A model picked for this request. */
   chatModel?: string;
+  /** A compaction model picked for this request. */
+  compactionModel?: string;
   /** The client cancelled the response body. */
   onCancel?: () => void;
   /** Runs before the work starts, e.g. to persist the picked model; failures are logged only. */
@@ -64,6 +66,7 @@ export async function startOperation(input: OperationInput): Promise<Response> {
       sessionId: input.sessionId,
       emit: sink.emit,
       ...(input.chatModel ? { chatModel: input.chatModel } : {}),
+      ...(input.compactionModel ? { compactionModel: input.compactionModel } : {}),
     });
   } catch (err) {
     run.finish();

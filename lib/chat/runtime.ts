@@ -46,6 +46,8 @@ export interface OpenSessionAgentInput {
   signal?: AbortSignal;
   /** A model picked for this request ("provider/modelId"); it must be available. */
   chatModel?: string;
+  /** A compaction model picked for this request ("provider/modelId"), e.g. by "Compact again with…". */
+  compactionModel?: string;
 }
 
 export interface OpenedSession {
@@ -86,6 +88,7 @@ export async function openSessionAgent(input: OpenSessionAgentInput): Promise<Op
   await registry.ensureModels();
   const selected = selectModels(registry, {
     ...(input.chatModel ? { requested: input.chatModel } : {}),
+    ...(input.compactionModel ? { compactionRequested: input.compactionModel } : {}),
     agent: config.agent,
     settings: config.settings,
   });

@@ -24,6 +24,7 @@ import {
   branch,
   resetLeaf,
   setLabel as setStoredLabel,
+  setPin as setStoredPin,
 } from "@/lib/db/session-store";
 import type { Settings } from "@/lib/settings";
 import { BusyError, withRun } from "./running";
@@ -62,6 +63,19 @@ export function labelEntry(input: { sessionId: string; entryId: string; label: s
         label: label === "" ? undefined : label,
       });
       return { entryId: input.entryId, labelEntryId: result.entries[0]?.id ?? "", leafId: result.leafId };
+    }),
+  );
+}
+
+/** Pins or unpins an entry (spec §19); the pin entry becomes the leaf, like a label. */
+export function pinEntry(input: { sessionId: string; entryId: string; pinned: boolean }): Promise<
+  ActionResult<{ entryId: string; pinEntryId: string; pinned: boolean; leafId: string | null }>
+> {
+  return settle(() =>
+    withRun(input.sessionId, "edit", async () => {
+      const meta = await liveMeta(input.sessionId);
+      const result = await setStoredPin({ sessionId: input.sessionId, expectedLeafId: meta.leafId, targetId: input.entryId, pinned: input.pinned });
+      return { entryId: input.entryId, pinEntryId: result.entries[0]?.id ?? "", pinned: input.pinned, leafId: result.leafId };
     }),
   );
 }

@@ -4,6 +4,7 @@
  * `summarize` (conventions rule 2); errors it throws propagate unchanged (§6). Aborts are not
  * checked here: the orchestrator inspects `signal.aborted` after we return (§13).
  */
+import { CITE_INSTRUCTION, serializeWithSources } from "@/lib/compaction/citations";
 import { computeFileLists, formatFileOperations } from "@/lib/compaction/file-ops";
 import type { CompactionPreparation } from "@/lib/compaction/prepare";
 import { serializeConversation } from "@/lib/compaction/serialize";
@@ -94,13 +95,20 @@ export async function compact(
   // Static templates: rendered once per compaction, with no variables (spec §17).
   const systemPrompt = renderTemplate(prompts.summarizationSystem);
 
+  // §19.2 (opt-in): each message names its entry and the prompt asks for [src: …] tags.
+  const sources = preparation.settings.citeSources ? preparation.sourceIds : undefined;
+  const cited = (messages: AgentMessage[], ids: string[] | undefined) =>
+    ids ? `<conversation>\n${serializeWithSources(messages, ids, prompts)}\n</conversation>\n\n` : conversationBlock(messages, prompts);
+  const citeSuffix = sources ? `\n\n${CITE_INSTRUCTION}` : "";
+
   const generateSummary = async (): Promise<HistorySummary> => {
     let base = promptOverride
       ? promptOverride
       : renderTemplate(previousSummary ? prompts.compactionUpdateSummary : prompts.compactionSummary);
+    base += citeSuffix;
     if (customInstructions) base += `\n\nAdditional focus: ${customInstructions}`;
     const prompt =
-      conversationBlock(messagesToSummarize, prompts) +
+      cited(messagesToSummarize, sources?.summarized) +
       previousSummaryBlock(previousSummary) +
       additionalContextBlock(extraContext) +
       base;
@@ -116,7 +124,7 @@ export async function compact(
   };
 
   const generateTurnPrefixSummary = async (): Promise<string> => {
-    const prompt = conversationBlock(turnPrefixMessages, prompts) + renderTemplate(prompts.compactionTurnPrefix);
+    const prompt = cited(turnPrefixMessages, sources?.turnPrefix) + renderTemplate(prompts.compactionTurnPrefix) + citeSuffix;
     const response = await call(summarize, {
       kind: "turnPrefix",
       systemPrompt,

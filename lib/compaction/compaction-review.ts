@@ -22,6 +22,11 @@ export interface CompactionCard {
   summaryTokens: number;
   /** The focus it was written with, when Arbor recorded one (details.arborFocus). */
   focus?: string;
+  /** The model and the replacement prompt "Compact again with…" used (details.arborModel / arborPrompt). */
+  model?: string;
+  prompt?: string;
+  /** Pinned entries it carries verbatim after its summary (spec §19). */
+  pinnedEntryIds?: string[];
   fromExtension: boolean;
   /** On the path from the root to the current leaf. */
   active: boolean;
@@ -36,10 +41,10 @@ export interface CompactionReview {
   undo: CompactionUndo;
 }
 
-function focusOf(details: unknown): string | undefined {
+function detail(details: unknown, key: "arborFocus" | "arborModel" | "arborPrompt"): string | undefined {
   if (typeof details !== "object" || details === null) return undefined;
-  const focus = (details as { arborFocus?: unknown }).arborFocus;
-  return typeof focus === "string" && focus ? focus : undefined;
+  const value = (details as Record<string, unknown>)[key];
+  return typeof value === "string" && value ? value : undefined;
 }
 
 function card(tree: SessionTree, entry: CompactionEntry, active: ReadonlySet<string>): CompactionCard {
@@ -58,8 +63,13 @@ function card(tree: SessionTree, entry: CompactionEntry, active: ReadonlySet<str
     check,
   };
   if (entry.shortSummary) out.shortSummary = entry.shortSummary;
-  const focus = focusOf(entry.details);
+  const focus = detail(entry.details, "arborFocus");
   if (focus) out.focus = focus;
+  const model = detail(entry.details, "arborModel");
+  if (model) out.model = model;
+  const prompt = detail(entry.details, "arborPrompt");
+  if (prompt) out.prompt = prompt;
+  if (Array.isArray(entry.pinnedEntryIds) && entry.pinnedEntryIds.length) out.pinnedEntryIds = entry.pinnedEntryIds;
   return out;
 }
 

@@ -12,7 +12,7 @@ import { estimateTokens } from "@/lib/compaction/tokens";
 import { buildSessionContext } from "@/lib/session/context";
 import { PINNED_HEADER, pinEntryFields, pinnedIds, pinnedMessageOf } from "@/lib/session/pins";
 import { buildTree } from "@/lib/session/test-factories";
-import type { AgentMessage, CustomMessage, SessionEntry } from "@/lib/session/types";
+import type { AgentMessage, CustomMessage, SessionEntry, UserMessage } from "@/lib/session/types";
 
 const tokens = (messages: AgentMessage[]) => messages.reduce((n, m) => n + estimateTokens(m), 0);
 const messageOf = (e: SessionEntry | undefined) => (e?.type === "message" ? e.message : undefined);
@@ -97,7 +97,7 @@ describe("context and two compactions with a pin (§19)", () => {
       return tree.appendCompaction(r.summary, r.shortSummary, r.firstKeptEntryId, r.tokensBefore, r.details, false, undefined, r.pinnedEntryIds);
     };
     const original = tree.getEntry("u1");
-    const verbatim = (messageOf(original)?.content as string) ?? "";
+    const verbatim = (messageOf(original) as UserMessage).content as string;
 
     const first = await compactNow();
     expect(tree.getEntry(first)).toMatchObject({ pinnedEntryIds: ["u1"] });

@@ -40,6 +40,11 @@ export interface CompactionPreparation {
    */
   pinnedEntryIds?: string[];
   pinnedMessages?: AgentMessage[];
+  /**
+   * Arbor §19.2, only with `settings.citeSources`: the entry id of each message of
+   * `messagesToSummarize` and `turnPrefixMessages` (same order), for the cited prompt.
+   */
+  sourceIds?: { summarized: string[]; turnPrefix: string[] };
 }
 
 export interface PrepareOptions {
@@ -66,13 +71,22 @@ export function compactionMessageOf(entry: SessionEntry): AgentMessage | undefin
   }
 }
 
-function messagesIn(entries: SessionEntry[], start: number, end: number, skip?: ReadonlySet<string>): AgentMessage[] {
+function messagesIn(
+  entries: SessionEntry[],
+  start: number,
+  end: number,
+  skip?: ReadonlySet<string>,
+  ids?: string[],
+): AgentMessage[] {
   const out: AgentMessage[] = [];
   for (let i = start; i < end; i++) {
     const entry = entries[i];
     if (entry && skip?.has(entry.id)) continue;
     const message = entry && compactionMessageOf(entry);
-    if (message) out.push(message);
+    if (message) {
+      out.push(message);
+      ids?.push(entry.id);
+    }
   }
   return out;
 }
@@ -138,9 +152,10 @@ export function prepareCompaction(
 
   // Steps 8–9 (pinned entries are never summarized: they are carried, §19).
   const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
-  const messagesToSummarize = messagesIn(pathEntries, boundaryStart, historyEnd, pinSet);
+  const sourceIds = settings.citeSources ? { summarized: [] as string[], turnPrefix: [] as string[] } : undefined;
+  const messagesToSummarize = messagesIn(pathEntries, boundaryStart, historyEnd, pinSet, sourceIds?.summarized);
   const turnPrefixMessages = cut.isSplitTurn
-    ? messagesIn(pathEntries, cut.turnStartIndex, cut.firstKeptEntryIndex, pinSet)
+    ? messagesIn(pathEntries, cut.turnStartIndex, cut.firstKeptEntryIndex, pinSet, sourceIds?.turnPrefix)
     : [];
   const recentMessages = messagesIn(pathEntries, cut.firstKeptEntryIndex, boundaryEnd);
 
@@ -165,6 +180,7 @@ export function prepareCompaction(
 
   return {
     ...pinExtras,
+    ...(sourceIds ? { sourceIds } : {}),
     firstKeptEntryId: firstKept.id,
     messagesToSummarize,
     turnPrefixMessages,

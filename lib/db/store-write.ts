@@ -15,6 +15,7 @@ import "server-only";
  *   commit `tree.getEntriesAppendedSince(n)` with commitEntries instead.
  */
 import { generateEntryId } from "@/lib/session/ids";
+import { pinEntryFields } from "@/lib/session/pins";
 import type { NewEntry } from "@/lib/session/tree";
 import type { SessionEntry } from "@/lib/session/types";
 import { IdCollisionError } from "./errors";
@@ -138,4 +139,12 @@ export async function appendCompaction(
 export async function setLabel(input: Base & { targetId: string; label: string | undefined; now?: Date }): Promise<CommitResult> {
   const fields = { type: "label", targetId: input.targetId, label: input.label };
   return appendWithRetry({ ...input, fields: [fields as NewEntry], requiredIds: [input.targetId] });
+}
+
+/**
+ * Pins or unpins `targetId` (spec §19): a pi `custom` entry (customType "arbor.pin") appended
+ * under the leaf, which it becomes, like a label change.
+ */
+export async function setPin(input: Base & { targetId: string; pinned: boolean; now?: Date }): Promise<CommitResult> {
+  return appendWithRetry({ ...input, fields: [pinEntryFields(input.targetId, input.pinned) as NewEntry], requiredIds: [input.targetId] });
 }

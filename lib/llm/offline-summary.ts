@@ -10,6 +10,10 @@
  * headings the instructions ask for (spec §17), merging the previous summary's items; a request
  * with no headings (the short summary, §17.4) gets 2–3 first-person sentences. Every list is
  * capped and the whole text is cut to `maxChars`, so the size stays bounded.
+ *
+ * Cited sources (docs/session-engine.md §19.2): when the conversation names each message's entry
+ * (`[User] (entry 1a2b3c4d): …`), every item lifted from a message ends with `[src: 1a2b3c4d]`;
+ * an assistant's later parts (tool calls) belong to the entry named by its first part.
  */
 
 import { focusItems, focusOf } from "@/lib/llm/offline-focus";
@@ -20,6 +24,8 @@ type Role = "User" | "Assistant" | "Assistant thinking" | "Assistant tool calls"
 interface Part {
   role: Role;
   text: string;
+  /** The entry the part came from, when the prompt names it (cited sources). */
+  id?: string;
 }
 interface ParsedPrompt {
   parts: Part[];
@@ -28,8 +34,8 @@ interface ParsedPrompt {
   instructions: string;
 }
 
-const PART_SPLIT = /\n\n(?=\[(?:User|Assistant|Assistant thinking|Assistant tool calls|Tool result)\]: )/;
-const PART_HEAD = /^\[(User|Assistant|Assistant thinking|Assistant tool calls|Tool result)\]: ([\s\S]*)$/;
+const PART_SPLIT = /\n\n(?=\[(?:User|Assistant|Assistant thinking|Assistant tool calls|Tool result)\](?: \(entry [^)\s]+\))?: )/;
+const PART_HEAD = /^\[(User|Assistant|Assistant thinking|Assistant tool calls|Tool result)\](?: \(entry ([^)\s]+)\))?: ([\s\S]*)$/;
 const HISTORY_HEADINGS = [
   "## Goal",
   "## Constraints & Preferences",
@@ -58,9 +64,14 @@ export function parseSummaryPrompt(prompt: string): ParsedPrompt {
   const prev = block(prompt, "previous-summary");
   const extra = block(prompt, "additional-context");
   const parts: Part[] = [];
+  let id: string | undefined;
   for (const raw of (conv.inner ?? "").split(PART_SPLIT)) {
     const m = PART_HEAD.exec(raw.trim());
-    if (m?.[1] && m[2]?.trim()) parts.push({ role: m[1] as Role, text: m[2].trim() });
+    if (!m?.[1]) continue;
+    // A part without an id continues the previous message (an assistant's later parts).
+    if (m[2]) id = m[2];
+    else if (m[1] === "User" || m[1] === "Tool result" || m[1] === "Assistant thinking") id = undefined;
+    if (m[3]?.trim()) parts.push({ role: m[1] as Role, text: m[3].trim(), ...(id ? { id } : {}) });
   }
   const end = Math.max(conv.end, prev.end, extra.end);
   return {
@@ -170,8 +181,13 @@ function lastN(items: string[], n: number): string[] {
   return [`- [x] (${items.length - n + 1} earlier steps condensed)`, ...items.slice(items.length - n + 1)];
 }
 
+/** ` [src: id]` for an item lifted from a part that names its entry, else "". */
+const cite = (p: Part | undefined) => (p?.id ? ` [src: ${p.id}]` : "");
+
 interface Facts {
   users: string[];
+  /** The user parts behind `users` (same order), for their citations. */
+  userParts: Part[];
   done: string[];
   decisions: string[];
   constraints: string[];
@@ -185,6 +201,7 @@ interface Facts {
 
 function collectFacts(parsed: ParsedPrompt): Facts {
   const users: string[] = [];
+  const userParts: Part[] = [];
   const done: string[] = [];
   const decisions: string[] = [];
   const constraints: string[] = [];
@@ -193,28 +210,30 @@ function collectFacts(parsed: ParsedPrompt): Facts {
   for (const p of parsed.parts) {
     if (p.role === "User") {
       users.push(p.text);
+      userParts.push(p);
       for (const s of p.text.split(/(?<=[.!?])\s+|\n+/)) {
-        if (/\b(must|should|never|always|don't|do not|prefer|without|only)\b/i.test(s)) constraints.push(`- ${clip(s)}`);
+        if (/\b(must|should|never|always|don't|do not|prefer|without|only)\b/i.test(s)) constraints.push(`- ${clip(s)}${cite(p)}`);
       }
     } else if (p.role === "Assistant") {
-      done.push(`- [x] ${firstSentence(p.text)}`);
+      done.push(`- [x] ${firstSentence(p.text)}${cite(p)}`);
       for (const s of p.text.split(/(?<=[.!?])\s+/)) {
         if (/\b(decided|decide to|i'll use|we'll use|will use|chose|instead of|going with)\b/i.test(s)) {
-          decisions.push(`- **Decision**: ${clip(s)}`);
+          decisions.push(`- **Decision**: ${clip(s)}${cite(p)}`);
         }
       }
     } else if (p.role === "Assistant tool calls") {
       for (const call of splitCalls(p.text)) {
-        done.push(`- [x] ${clip(call, 160)}`);
+        done.push(`- [x] ${clip(call, 160)}${cite(p)}`);
         lastToolCall = clip(call, 160);
       }
     } else if (p.role === "Tool result" && /\b(error|failed|exception|not found|denied)\b/i.test(p.text)) {
-      blocked.push(`- ${clip(p.text.split("\n")[0] ?? "", 160)}`);
+      blocked.push(`- ${clip(p.text.split("\n")[0] ?? "", 160)}${cite(p)}`);
     }
   }
   const focus = focusOf(parsed.instructions);
   return {
     users,
+    userParts,
     done,
     decisions,
     constraints,
@@ -234,7 +253,7 @@ function sectionBody(heading: string, f: Facts, prev: Map<string, string[]>, par
   switch (name) {
     case "goal":
       // The opening request states the goal; later user messages are steering (Next Steps).
-      return dedupe([...old, ...f.users.slice(0, 1).map((u) => clip(u, 300))]).slice(0, 5);
+      return dedupe([...old, ...f.users.slice(0, 1).map((u) => `${clip(u, 300)}${cite(f.userParts[0])}`)]).slice(0, 5);
     case "constraints & preferences":
       return dedupe([...old, ...f.constraints]).slice(0, 6);
     case "progress":
@@ -243,14 +262,14 @@ function sectionBody(heading: string, f: Facts, prev: Map<string, string[]>, par
     case "early progress":
       return lastN(dedupe([...(name === "done" ? old : []), ...f.done]), 15);
     case "in progress":
-      if (f.last?.role === "User") return [`- [ ] ${clip(f.last.text)}`];
+      if (f.last?.role === "User") return [`- [ ] ${clip(f.last.text)}${cite(f.last)}`];
       return endsWithTool && f.lastToolCall ? [`- [ ] Continue after ${f.lastToolCall}`] : [];
     case "blocked":
       return dedupe(f.blocked).slice(-3);
     case "key decisions":
       return dedupe([...old, ...f.decisions]).slice(0, 8);
     case "next steps": {
-      const steps = lastUser ? [clip(lastUser)] : [];
+      const steps = lastUser ? [`${clip(lastUser)}${cite(f.userParts.at(-1))}`] : [];
       if (endsWithTool && f.lastToolCall) steps.push(`Review the result of ${f.lastToolCall}`);
       return steps.map((s, i) => `${i + 1}. ${s}`);
     }
@@ -263,7 +282,7 @@ function sectionBody(heading: string, f: Facts, prev: Map<string, string[]>, par
       return dedupe([...focus, ...(name === "critical context" ? old.filter((o) => !f.files.includes(o.slice(2))) : []), ...items, ...parsed.extra.map((e) => `- ${clip(e)}`)]).slice(0, 30);
     }
     case "original request":
-      return f.users[0] ? [clip(f.users[0], 400)] : [];
+      return f.users[0] ? [`${clip(f.users[0], 400)}${cite(f.userParts[0])}`] : [];
     case "additional notes":
       return ["- Extractive summary written by Arbor's offline model (no language model is configured)."];
     default:

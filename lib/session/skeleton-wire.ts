@@ -11,13 +11,14 @@
  * - kind: `entry.type`, or `.` + role for message entries (`.user`, `.toolResult`);
  * - dt: the timestamp minus the previous row's timestamp in this chunk (the first: since the
  *   epoch); `null` for an unparsable timestamp;
- * - extra: only for label / compaction / branch-summary rows: `{ k: targetId, v: labelValue,
- *   f: firstKeptEntryId, b: tokensBefore, p: preview }` (only the keys present).
+ * - extra: only for label / pin / compaction / branch-summary rows: `{ k: targetId, v: labelValue,
+ *   n: pinned (1 pin, 0 unpin), f: firstKeptEntryId, b: tokensBefore, p: preview }` (only the
+ *   keys present).
  * Each chunk (one payload) decodes on its own, so a delta can be appended to earlier chunks.
  */
 import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
 
-export type WireExtra = { k?: string; v?: string; f?: string; b?: number; p?: string };
+export type WireExtra = { k?: string; v?: string; n?: 0 | 1; f?: string; b?: number; p?: string };
 export type WireRow =
   | [string, string | 0 | 1, string, string, number, number, number | null]
   | [string, string | 0 | 1, string, string, number, number, number | null, WireExtra];
@@ -38,6 +39,7 @@ export function encodeRows(rows: readonly SkeletonEntry[]): WireRow[] {
     const extra: WireExtra = {};
     if (s.targetId !== undefined) extra.k = s.targetId;
     if (s.labelValue !== undefined) extra.v = s.labelValue;
+    if (s.pinned !== undefined) extra.n = s.pinned ? 1 : 0;
     if (s.firstKeptEntryId !== undefined) extra.f = s.firstKeptEntryId;
     if (s.tokensBefore !== undefined) extra.b = s.tokensBefore;
     if (s.preview !== undefined) extra.p = s.preview;
@@ -72,6 +74,7 @@ export function decodeRows(rows: readonly WireRow[]): SkeletonEntry[] {
     if (extra) {
       if (extra.k !== undefined) s.targetId = extra.k;
       if (extra.v !== undefined) s.labelValue = extra.v;
+      if (extra.n !== undefined) s.pinned = extra.n === 1;
       if (extra.f !== undefined) s.firstKeptEntryId = extra.f;
       if (extra.b !== undefined) s.tokensBefore = extra.b;
       if (extra.p !== undefined) s.preview = extra.p;

@@ -7,6 +7,7 @@
  * field with an unexpected type degrades to an empty string instead of throwing.
  */
 import type { SessionEntry, ToolCall } from "@/lib/session/types";
+import { pinOf } from "@/lib/session/pins";
 
 /** Context a row needs beyond its own entry: tool results are described by their call. */
 export interface RowTextContext {
@@ -174,8 +175,12 @@ export function rowText(entry: SessionEntry, ctx: RowTextContext): string {
       return `[model: ${modelChangeText(entry)}]`;
     case "thinking_level_change":
       return `[thinking: ${str(entry.thinkingLevel)}]`;
-    case "custom":
+    case "custom": {
+      // A pin entry (spec §19) names what it pins or unpins.
+      const pin = pinOf(entry);
+      if (pin) return `[${pin.pinned ? "pin" : "unpin"}: ${pin.targetId}]`;
       return `[custom: ${str(entry.customType)}]`;
+    }
     case "label": {
       const label = str(entry.label);
       return `[label: ${label || "(cleared)"}]`;
@@ -224,9 +229,11 @@ export function searchableText(entry: SessionEntry, label: string | undefined): 
     case "thinking_level_change":
       body = `thinking ${str(entry.thinkingLevel)}`;
       break;
-    case "custom":
-      body = `custom ${str(entry.customType)}`;
+    case "custom": {
+      const pin = pinOf(entry);
+      body = pin ? `${pin.pinned ? "pin" : "unpin"} ${pin.targetId}` : `custom ${str(entry.customType)}`;
       break;
+    }
     case "label":
       body = `label ${str(entry.label)}`;
       break;

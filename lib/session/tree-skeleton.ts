@@ -15,6 +15,7 @@
  */
 import { estimateTokens } from "@/lib/compaction/tokens";
 import { isHiddenAssistant } from "@/lib/session/tree-filter";
+import { pinOf } from "@/lib/session/pins";
 import { rowText, toolCallText } from "@/lib/session/tree-row-text";
 import type { AgentMessage, SessionEntry, ToolCall } from "@/lib/session/types";
 
@@ -54,6 +55,8 @@ export interface SkeletonEntry {
   /** label entries: the entry they label, and the label ("" = cleared, §1.6). */
   targetId?: string;
   labelValue?: string;
+  /** pin entries (spec §19): true = pin `targetId`, false = unpin it. */
+  pinned?: boolean;
   /** compaction entries. */
   firstKeptEntryId?: string;
   tokensBefore?: number;
@@ -164,9 +167,13 @@ export function skeletonFacts(entry: SessionEntry): SkeletonEntry {
   };
   if (msg) s.role = str(msg.role);
   if (msg?.role === "toolResult" && typeof msg.toolCallId === "string") s.toolCallId = msg.toolCallId;
+  const pin = pinOf(entry);
   if (entry.type === "label") {
     s.targetId = str(entry.targetId);
     s.labelValue = str(entry.label);
+  } else if (pin) {
+    s.targetId = pin.targetId;
+    s.pinned = pin.pinned;
   } else if (entry.type === "compaction") {
     s.firstKeptEntryId = str(entry.firstKeptEntryId);
     s.tokensBefore = typeof entry.tokensBefore === "number" ? entry.tokensBefore : 0;
@@ -226,6 +233,17 @@ export function skeletonLabels(rows: readonly SkeletonEntry[]): Map<string, stri
     } else labels.delete(s.targetId);
   }
   return labels;
+}
+
+/** Ids pinned now, from the pin skeletons in file order, the last one winning (spec §19). */
+export function skeletonPins(rows: readonly SkeletonEntry[]): Set<string> {
+  const pins = new Set<string>();
+  for (const s of rows) {
+    if (s.pinned === undefined || !s.targetId) continue;
+    if (s.pinned) pins.add(s.targetId);
+    else pins.delete(s.targetId);
+  }
+  return pins;
 }
 
 export function hasFlag(s: SkeletonEntry, flag: number): boolean {

@@ -88,6 +88,8 @@ const compactionSchema = z.strictObject({
   keepRecentTokens: compactionFields.keepRecentTokens.default(DEFAULT_COMPACTION_SETTINGS.keepRecentTokens),
   autoContinue: compactionFields.autoContinue.default(DEFAULT_COMPACTION_SETTINGS.autoContinue),
   remoteEndpoint: endpointUrl().optional(),
+  /** Arbor (issue #16): summaries cite their source entries. Opt-in: absent means off. */
+  citeSources: bool().optional(),
 });
 const branchSummarySchema = z.strictObject({
   enabled: branchSummaryFields.enabled.default(DEFAULT_BRANCH_SUMMARY_SETTINGS.enabled),
@@ -126,6 +128,7 @@ export const settingsOverrideSchema = z.strictObject({
       keepRecentTokens: compactionFields.keepRecentTokens.optional(),
       autoContinue: compactionFields.autoContinue.optional(),
       remoteEndpoint: endpointUrl().nullable().optional(),
+      citeSources: bool().nullable().optional(),
     })
     .optional(),
   branchSummary: z
@@ -160,6 +163,8 @@ export interface CompactionSettings {
   keepRecentTokens: number;
   autoContinue: boolean;
   remoteEndpoint?: string;
+  /** Arbor: the compaction prompt asks for `[src: id, …]` tags per bullet (docs/session-engine.md §19.2). */
+  citeSources?: boolean;
 }
 export interface BranchSummarySettings {
   enabled: boolean;

@@ -5,6 +5,7 @@
  * are route handlers (app/api/sessions/[id]/compact, …/navigate), not actions.
  *
  * - setLabel({ sessionId, entryId, label }) → { entryId, labelEntryId, leafId } ("" clears)
+ * - setPin({ sessionId, entryId, pinned }) → { entryId, pinEntryId, pinned, leafId } (spec §19)
  * - forkSession({ sessionId, entryId, title? }) → { id } (the new session)
  * - undoNavigation({ sessionId, leafId, expectedLeafId }) → { leafId }: moves the leaf back to
  *   `leafId` (the leaf before the navigation; null = before the first entry) if the session is
@@ -24,6 +25,7 @@ import {
   changeSessionSettings,
   forkFromEntry,
   labelEntry,
+  pinEntry,
   moveLeafBack,
   type SessionSettingsView,
 } from "@/lib/chat/session-edits";
@@ -48,6 +50,9 @@ const setLabelSchema = z
     entryId: id("entry"),
     label: z.string({ error: 'expected the label as text ("" removes it)' }).max(200, { error: "the label is too long" }).superRefine(noControlChars("the label")),
   })
+  .strict();
+const setPinSchema = z
+  .object({ sessionId: id("session"), entryId: id("entry"), pinned: z.boolean({ error: "expected pinned as true or false" }) })
   .strict();
 const forkSchema = z
   .object({ sessionId: id("session"), entryId: id("entry"), title: z.string().trim().max(200).superRefine(noControlChars("the title")).optional() })
@@ -81,6 +86,16 @@ export async function setLabel(
   const auth = await requireUser();
   if (!auth.ok) return auth;
   return labelEntry(parsed.data);
+}
+
+export async function setPin(
+  input: unknown,
+): Promise<ActionResult<{ entryId: string; pinEntryId: string; pinned: boolean; leafId: string | null }>> {
+  const parsed = setPinSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const auth = await requireUser();
+  if (!auth.ok) return auth;
+  return pinEntry(parsed.data);
 }
 
 export async function forkSession(input: unknown): Promise<ActionResult<{ id: string }>> {

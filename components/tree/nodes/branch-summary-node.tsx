@@ -14,6 +14,7 @@ import {
   nodeStateClasses,
   TokenBadge,
 } from "@/components/tree/nodes/node-parts";
+import { menuFacts } from "@/components/tree/tree-context";
 import type { BranchSummaryNodeType } from "@/components/tree/types";
 
 function BranchSummaryNodeView({ id, data, selected }: NodeProps<BranchSummaryNodeType>) {
@@ -26,7 +27,7 @@ function BranchSummaryNodeView({ id, data, selected }: NodeProps<BranchSummaryNo
         <NodeFlags data={data} />
         <span className="tree-node__spacer" />
         <TokenBadge tokens={data.tokens} />
-        <EntryMenuButton id={id} canEditResend={false} />
+        <EntryMenuButton id={id} canEditResend={false} facts={menuFacts("branchSummary", data)} />
       </div>
       <p className="tree-node__text">{firstLines}</p>
       <NodeStatus data={data} />

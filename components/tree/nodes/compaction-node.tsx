@@ -7,7 +7,7 @@
 import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { cx, EntryMenuButton, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses } from "@/components/tree/nodes/node-parts";
-import { useTreeActions } from "@/components/tree/tree-context";
+import { menuFacts, useTreeActions } from "@/components/tree/tree-context";
 import type { CompactionNodeType } from "@/components/tree/types";
 
 function CompactionNodeView({ id, data, selected }: NodeProps<CompactionNodeType>) {
@@ -29,7 +29,7 @@ function CompactionNodeView({ id, data, selected }: NodeProps<CompactionNodeType
         >
           Show summary
         </button>
-        <EntryMenuButton id={id} canEditResend={false} />
+        <EntryMenuButton id={id} canEditResend={false} facts={menuFacts("compaction", data)} />
       </div>
       <p className="tree-node__text">{data.text}</p>
       <NodeStatus data={data} />

@@ -8,6 +8,7 @@ import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { bodyText } from "@/components/tree/format";
 import { cx, EntryMenuButton, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses, TokenBadge } from "@/components/tree/nodes/node-parts";
+import { menuFacts } from "@/components/tree/tree-context";
 import type { EntryNodeType } from "@/components/tree/types";
 
 function EntryNodeView({ id, data, selected }: NodeProps<EntryNodeType>) {
@@ -22,7 +23,7 @@ function EntryNodeView({ id, data, selected }: NodeProps<EntryNodeType>) {
         <NodeFlags data={data} />
         <span className="tree-node__spacer" />
         <TokenBadge tokens={data.tokens} />
-        <EntryMenuButton id={id} canEditResend={data.isUserMessage} />
+        <EntryMenuButton id={id} canEditResend={data.isUserMessage} facts={menuFacts("entry", data)} />
       </div>
       <p className="tree-node__text">{bodyText(data.text, data.role)}</p>
       <NodeStatus data={data} />

@@ -6,7 +6,7 @@
 import { Handle, Position } from "@xyflow/react";
 import type { MouseEvent } from "react";
 import { formatTokens } from "@/components/tree/format";
-import { useTreeActions } from "@/components/tree/tree-context";
+import { type MenuFacts, useTreeActions } from "@/components/tree/tree-context";
 import type { CommonData } from "@/components/tree/types";
 
 /**
@@ -50,6 +50,11 @@ export function NodeFlags({ data }: { data: CommonData }) {
         </span>
       ) : null}
       {data.isFirstKept ? <span className="tree-chip tree-chip--kept">first kept</span> : null}
+      {data.pinned ? (
+        <span className="tree-chip tree-chip--pin" title="Pinned: kept verbatim through every compaction">
+          pinned
+        </span>
+      ) : null}
     </>
   );
 }
@@ -65,12 +70,12 @@ export function NodeStatus({ data }: { data: CommonData }) {
 }
 
 /** The "⋯" button opening the entry menu (Inspect, Label…, Edit and resend, Fork, Copy link). */
-export function EntryMenuButton({ id, canEditResend }: { id: string; canEditResend: boolean }) {
+export function EntryMenuButton({ id, canEditResend, facts }: { id: string; canEditResend: boolean; facts?: MenuFacts }) {
   const actions = useTreeActions();
   const open = (e: MouseEvent<HTMLButtonElement>) => {
     e.stopPropagation(); // not a click on the node: that would "go there"
     const r = e.currentTarget.getBoundingClientRect();
-    actions.openMenu({ id, canEditResend, x: r.left, y: r.bottom + 2, returnFocus: e.currentTarget });
+    actions.openMenu({ id, canEditResend, ...facts, x: r.left, y: r.bottom + 2, returnFocus: e.currentTarget });
   };
   return (
     <button
