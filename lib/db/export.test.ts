@@ -108,3 +108,21 @@ describe("generated sessions with side branches", () => {
     await expect(exportSession({ sessionId: "nope" })).rejects.toBeInstanceOf(NotFoundError);
   });
 });
+
+describe("pins (docs/session-engine.md §19)", () => {
+  it("import and export keep pin entries and a compaction's pinnedEntryIds verbatim", async () => {
+    const ts = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+    const user = (id: string, parentId: string | null, text: string, s: number) =>
+      ({ type: "message", id, parentId, timestamp: ts(s), message: { role: "user", content: text, timestamp: Date.parse(ts(s)) } }) as SessionEntry;
+    const entries: SessionEntry[] = [
+      user("aa000001", null, "Keep the API stable.", 1),
+      { type: "custom", customType: "arbor.pin", data: { targetId: "aa000001", pinned: true }, id: "aa000002", parentId: "aa000001", timestamp: ts(2) } as SessionEntry,
+      user("aa000003", "aa000002", "Next.", 3),
+      { type: "compaction", id: "aa000004", parentId: "aa000003", timestamp: ts(4), summary: "S", firstKeptEntryId: "aa000003", tokensBefore: 10, pinnedEntryIds: ["aa000001"] } as SessionEntry,
+    ];
+    const r = await importSession({ source: bytesOf(serializeSession({ type: "session", version: 3, id: "pins", timestamp: ts(0), cwd: "/work" }, entries)), fileName: "pins.jsonl" });
+    expect(await loadEntries({ sessionId: r.sessionId })).toEqual(entries);
+    const { text } = await roundTrip(r.sessionId);
+    expect(loadSession(text).entries).toEqual(entries);
+  });
+});
