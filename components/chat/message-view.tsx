@@ -15,6 +15,7 @@ import type {
 import type { ChatItem, ChatItems } from "./chat-items";
 import { Markdown } from "./markdown";
 import { ToolCallView } from "./tool-call-view";
+import { citedIds } from "@/lib/compaction/citations";
 
 function textOf(content: string | (TextContent | ImageContent)[]): string {
   return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
@@ -91,7 +92,35 @@ function ToolResultView({ message }: { message: ToolResultMessage }) {
   );
 }
 
-function SummaryRow({ tag, collapsed, expanded, tone }: { tag: string; collapsed: string; expanded: string; tone: "compaction" | "branch" }) {
+/** The entries a cited summary names (`[src: …]`, docs/session-engine.md §19.2), each selecting its node. */
+function CitedSources({ summary, onInspect }: { summary: string; onInspect?: (entryId: string) => void }) {
+  const ids = citedIds(summary);
+  if (ids.length === 0 || !onInspect) return null;
+  return (
+    <p className="mt-2 flex flex-wrap items-center gap-1 text-xs text-muted">
+      Sources:
+      {ids.map((id) => (
+        <button key={id} type="button" className="font-mono text-[var(--color-accent)] underline" onClick={() => onInspect(id)}>
+          {id}
+        </button>
+      ))}
+    </p>
+  );
+}
+
+function SummaryRow({
+  tag,
+  collapsed,
+  expanded,
+  tone,
+  footer,
+}: {
+  tag: string;
+  collapsed: string;
+  expanded: string;
+  tone: "compaction" | "branch";
+  footer?: React.ReactNode;
+}) {
   const color = tone === "compaction" ? "var(--color-compaction)" : "var(--color-branch)";
   return (
     <details className="rounded border-l-4 bg-panel px-3 py-2" style={{ borderColor: color }}>
@@ -103,6 +132,7 @@ function SummaryRow({ tag, collapsed, expanded, tone }: { tag: string; collapsed
       </summary>
       <div className="mt-2">
         <Markdown text={expanded} />
+        {footer}
       </div>
     </details>
   );
@@ -130,6 +160,7 @@ export const MessageView = memo(function MessageView({
         tone="compaction"
         collapsed={`Compacted from ${n} tokens${e.shortSummary ? ` — ${e.shortSummary}` : ""}`}
         expanded={`**Compacted from ${n} tokens**\n\n${e.summary}`}
+        footer={<CitedSources summary={e.summary} onInspect={onInspect} />}
       />
     );
   } else if (item.kind === "branchSummary") {
