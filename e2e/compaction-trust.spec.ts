@@ -1,11 +1,13 @@
 import { expect, type Page, test } from "@playwright/test";
 import { fakeLlm } from "./fake-llm";
-import { chatTurn, editSettings, messagesLog, newSession, readTree } from "./session-helpers";
+import { chatTurn, editSettings, isSummarization, messagesLog, newSession, readTree } from "./session-helpers";
 
 /**
  * Compaction you can trust (issue #16) in the browser: the fact check beside a compaction's
  * summary, a click on a dropped fact selecting its source node, Undo compaction with Redo, and
- * Compact again with another focus, compared side by side, then "Use this one".
+ * Compact again with another focus, compared side by side, then "Use this one"; from the canvas:
+ * pin an entry and see it survive a compaction verbatim, and compact again with another model,
+ * compare, choose, undo and redo through a compaction node's menu.
  */
 
 test.beforeEach(async () => {
@@ -24,19 +26,34 @@ const SUMMARY = "## Goal\nRename `loadConfig` to readConfig in lib/config.ts and
 const inspector = (page: Page) => page.getByRole("region", { name: "Context inspector" });
 const canvasNode = (page: Page, id: string) => page.getByRole("region", { name: "Session tree" }).locator(`[data-id="${id}"]`);
 
-async function compactedSession(page: Page) {
+async function chattedSession(page: Page) {
   const id = await newSession(page);
   await editSettings(page, async (dialog) => {
     await dialog.getByRole("spinbutton", { name: "Keep recent tokens" }).fill("1000");
   });
   for (const t of TURNS) await chatTurn(page, t.user, { text: t.reply, usage: { promptTokens: t.promptTokens, completionTokens: 12 } });
+  return id;
+}
+
+async function compactedSession(page: Page) {
+  const id = await chattedSession(page);
+  await compactNow(page);
+  return id;
+}
+
+async function compactNow(page: Page) {
   await page.getByRole("button", { name: "Compact", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Compact session" });
   await fakeLlm.script({ text: SUMMARY }, { text: "I renamed loadConfig." });
   await dialog.getByRole("button", { name: "Compact" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(messagesLog(page).getByRole("article", { name: "compaction" })).toBeVisible();
-  return id;
+}
+
+/** Opens a canvas node's "⋯" menu and runs `item`. */
+async function nodeMenu(page: Page, id: string, item: string) {
+  await canvasNode(page, id).getByRole("button", { name: "Entry actions" }).click();
+  await page.getByRole("menu", { name: "Entry actions" }).getByRole("menuitem", { name: item }).click();
 }
 
 test("the fact check beside the summary; a dropped fact selects its source node; undo and redo", async ({ page, request }) => {
@@ -101,4 +118,69 @@ test("compact again with another focus, compare side by side, use this one", asy
   await newer.getByRole("button", { name: "Use this one" }).click();
   await expect.poll(async () => (await readTree(request, id)).leafId).toBe(second!.id);
   await expect(newer).toContainText("in use");
+});
+
+test("pin an entry from the canvas; it survives a compaction verbatim", async ({ page, request }) => {
+  const id = await chattedSession(page);
+  const firstUser = (await readTree(request, id)).entries.find((e) => e.type === "message" && e.message?.role === "user")!;
+  await nodeMenu(page, firstUser.id, "Pin");
+  await expect(page.getByRole("status")).toContainText("Pinned");
+  await expect(canvasNode(page, firstUser.id)).toContainText("pinned");
+
+  await compactNow(page);
+  const tree = await readTree(request, id);
+  const compaction = tree.entries.find((e) => e.type === "compaction")!;
+  expect(compaction.pinnedEntryIds).toEqual([firstUser.id]);
+  const summarization = (await fakeLlm.requests()).find(isSummarization)!;
+  expect(summarization.lastUserText).not.toContain(TURNS[0]!.user);
+
+  // The next turn sees the pinned message verbatim, right after the summary.
+  await fakeLlm.reset();
+  await chatTurn(page, "Go on.", { text: "Going on." });
+  const turn = (await fakeLlm.requests()).find((r) => !isSummarization(r))!;
+  const texts = turn.messages.map((m) => JSON.stringify(m.content ?? ""));
+  expect(texts.some((t) => t.includes(`Pinned by the user (user message ${firstUser.id}):`) && t.includes(TURNS[0]!.user))).toBe(true);
+
+  // Unpin from the same menu.
+  await nodeMenu(page, firstUser.id, "Unpin");
+  await expect(canvasNode(page, firstUser.id)).not.toContainText("pinned");
+});
+
+test("from a compaction node: compact again with another model, compare, choose, undo and redo", async ({ page, request }) => {
+  const id = await compactedSession(page);
+  const [first] = (await readTree(request, id)).entries.filter((e) => e.type === "compaction");
+  await nodeMenu(page, first!.id, "Compact again with…");
+  const dialog = page.getByRole("dialog", { name: "Compact again with…" });
+  await dialog.getByRole("combobox", { name: /^Model/ }).selectOption("openai-compatible/fake-small");
+  await dialog.getByRole("textbox", { name: "Focus for the new summary" }).fill("instructions");
+  await fakeLlm.reset();
+  await fakeLlm.script({ text: "## Goal\nRename `loadConfig`.\n\n## Constraints & Preferences\n- Never edit the generated folder by hand." }, { text: "Renamed." });
+  await dialog.getByRole("button", { name: "Compact again", exact: true }).click();
+
+  const compare = dialog.getByRole("region", { name: "Compare compactions" });
+  await expect(compare.getByRole("article")).toHaveCount(2, { timeout: 20_000 });
+  expect((await fakeLlm.requests()).find(isSummarization)?.model).toBe("fake-small");
+  const [, second] = (await readTree(request, id)).entries.filter((e) => e.type === "compaction");
+  expect(second!.parentId).toBe(first!.parentId);
+  const newer = compare.getByRole("article", { name: `Compaction ${second!.id}` });
+  await expect(newer).toContainText("model: openai-compatible/fake-small");
+  await newer.getByRole("button", { name: "Use this one" }).click();
+  await expect.poll(async () => (await readTree(request, id)).leafId).toBe(second!.id);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // "Compare and choose…" goes back to the first one.
+  await nodeMenu(page, second!.id, "Compare and choose…");
+  const compareDialog = page.getByRole("dialog", { name: "Compare compactions" });
+  await compareDialog.getByRole("article", { name: `Compaction ${first!.id}` }).getByRole("button", { name: "Use this one" }).click();
+  await expect.poll(async () => (await readTree(request, id)).leafId).toBe(first!.id);
+  await compareDialog.getByRole("button", { name: "Close" }).click();
+
+  // Undo from the canvas, then Redo from the canvas (the compaction is off the path by then).
+  await nodeMenu(page, first!.id, "Undo compaction");
+  await expect(page.getByRole("status")).toContainText("Compaction undone");
+  await expect.poll(async () => (await readTree(request, id)).leafId).toBe(first!.parentId);
+  await nodeMenu(page, first!.id, "Redo compaction");
+  await expect.poll(async () => (await readTree(request, id)).leafId).toBe(first!.id);
+  await expect(messagesLog(page).getByRole("article", { name: "compaction" })).toBeVisible();
 });

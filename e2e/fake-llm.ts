@@ -18,6 +18,6 @@ export const fakeLlm = {
   /** The answer used when no scripted step is left. */
   setDefault: (step: FakeStep) => post("default", step),
   reset: () => post("reset"),
-  requests: async (): Promise<{ messages: { role: string; content?: unknown }[]; system?: string; lastUserText?: string; maxTokens?: number; clientClosed?: boolean }[]> =>
+  requests: async (): Promise<{ messages: { role: string; content?: unknown }[]; model?: string; system?: string; lastUserText?: string; maxTokens?: number; clientClosed?: boolean }[]> =>
     (await fetch(`${base}/requests`)).json(),
 };

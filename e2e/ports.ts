@@ -14,6 +14,7 @@ export const E2E_PORTS = {
 
 /** Context window the app is told the fake models have (small, so compaction is easy to reach). */
 export const FAKE_CONTEXT_WINDOW = 32_000;
-export const FAKE_MODELS = ["fake-model"];
+/** The second one lets "Compact again with…" pick another model (e2e/compaction-trust.spec.ts). */
+export const FAKE_MODELS = ["fake-model", "fake-small"];
 /** A name only the offline app lists in ARBOR_ALLOWED_HOSTS (e2e/security.spec.ts). */
 export const E2E_ALLOWED_HOST = "arbor.e2e.test";

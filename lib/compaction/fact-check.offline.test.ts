@@ -2,10 +2,12 @@
  * The fact-check score of the offline summariser (lib/llm/offline-summary.ts), plain and with a
  * focus, on a generated session and on the shared real session when present (issue #16). The
  * scores are printed so they can be reported; the test pins that a focus on instructions, errors
- * and numbers never carries fewer facts than the plain summary.
+ * and numbers never carries fewer facts than the plain summary, and that citing sources (§19.2)
+ * carries exactly as many.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { citedIds } from "@/lib/compaction/citations";
 import { compact } from "@/lib/compaction/compact";
 import { type FactCheck, factCheckCompaction, scoreText } from "@/lib/compaction/fact-check";
 import { prepareCompaction } from "@/lib/compaction/prepare";
@@ -20,7 +22,7 @@ import { hasFixtures, LARGE_SESSION } from "@/test/fixtures";
 
 const FOCUS = "instructions, errors, numbers and next steps";
 
-async function offlineCheck(header: SessionHeader, path: SessionEntry[], focus?: string): Promise<FactCheck> {
+async function offlineCheck(header: SessionHeader, path: SessionEntry[], focus?: string, citeSources = false): Promise<FactCheck & { summary: string }> {
   const prompts = (() => {
     try {
       return loadPrompts();
@@ -28,7 +30,7 @@ async function offlineCheck(header: SessionHeader, path: SessionEntry[], focus?:
       return TEST_PROMPTS;
     }
   })();
-  const prep = prepareCompaction(path, { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 4000 })!;
+  const prep = prepareCompaction(path, { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 4000, ...(citeSources ? { citeSources } : {}) })!;
   const result = await compact(
     prep,
     { summarize: async (req) => ({ stopReason: "stop", text: extractiveSummary(req.prompt) }), prompts },
@@ -36,7 +38,7 @@ async function offlineCheck(header: SessionHeader, path: SessionEntry[], focus?:
   );
   const last = path.at(-1)!;
   const entry = { type: "compaction", id: "fc000000", parentId: last.id, timestamp: last.timestamp, ...result } as SessionEntry;
-  return factCheckCompaction([...path, entry], entry.id, { cwd: header.cwd })!;
+  return { ...factCheckCompaction([...path, entry], entry.id, { cwd: header.cwd })!, summary: result.summary };
 }
 
 const line = (name: string, c: FactCheck) => `${name}: ${scoreText(c)} (${c.byKind.map((k) => `${k.kind} ${k.carried}/${k.total}`).join(", ")})`;
@@ -47,7 +49,14 @@ describe("offline summariser fact-check score", () => {
     const path = loadSession(`${[g.header, ...g.entries].map((e) => JSON.stringify(e)).join("\n")}\n`).tree.getBranch();
     const plain = await offlineCheck(g.header, path);
     const focused = await offlineCheck(g.header, path, FOCUS);
-    console.log(`[fact-check] generated ${line("offline", plain)}\n[fact-check] generated ${line("focused", focused)}`);
+    const cited = await offlineCheck(g.header, path, undefined, true);
+    console.log(`[fact-check] generated ${line("offline", plain)}\n[fact-check] generated ${line("focused", focused)}\n[fact-check] generated ${line("cited", cited)}`);
+    // Cited summaries tag their items with entries of the summarised span only (§19.2).
+    const ids = new Set(path.map((e) => e.id));
+    expect(citedIds(cited.summary).length).toBeGreaterThan(0);
+    expect(citedIds(cited.summary).every((id) => ids.has(id))).toBe(true);
+    // Tags come on top of the summary's budget: citing never costs a fact.
+    expect(cited.carried).toBe(plain.carried);
     expect(plain.total).toBeGreaterThan(10);
     expect(focused.total).toBe(plain.total);
     expect(focused.carried).toBeGreaterThanOrEqual(plain.carried);
@@ -58,7 +67,11 @@ describe("offline summariser fact-check score", () => {
     const path = loaded.tree.getBranch();
     const plain = await offlineCheck(loaded.header, path);
     const focused = await offlineCheck(loaded.header, path, FOCUS);
-    console.log(`[fact-check] large-session ${line("offline", plain)}\n[fact-check] large-session ${line("focused", focused)}`);
+    const cited = await offlineCheck(loaded.header, path, undefined, true);
+    console.log(
+      `[fact-check] large-session ${line("offline", plain)}\n[fact-check] large-session ${line("focused", focused)}\n[fact-check] large-session ${line("cited", cited)}`,
+    );
     expect(focused.carried).toBeGreaterThanOrEqual(plain.carried);
+    expect(cited.carried).toBe(plain.carried);
   });
 });

@@ -104,7 +104,8 @@ const clip = (s: string, n = ITEM_CHARS) => {
   return flat.length > n ? `${flat.slice(0, n - 1)}…` : flat;
 };
 const firstSentence = (s: string) => clip(s.split(/(?<=[.!?])\s/)[0] ?? s);
-const norm = (s: string) => s.replace(/^(- \[[ x]\] |- |\d+\. )/, "").toLowerCase();
+// Citations do not make an item different: the first one's tag is kept.
+const norm = (s: string) => s.replace(/ \[src: [^\]\n]+\]/g, "").replace(/^(- \[[ x]\] |- |\d+\. )/, "").toLowerCase();
 
 function dedupe(items: string[]): string[] {
   const seen = new Set<string>();
@@ -290,11 +291,30 @@ function sectionBody(heading: string, f: Facts, prev: Map<string, string[]>, par
   }
 }
 
+const SOURCE_TAG = / \[src: [^\]\n]+\]/g;
+
+/**
+ * Where `maxChars` characters of text end in `text`, not counting ` [src: …]` tags: citations
+ * come on top of the budget, so a cited summary keeps the same items as an uncited one.
+ */
+function budgetEnd(text: string, maxChars: number): number {
+  let counted = 0;
+  let at = 0;
+  for (const m of text.matchAll(SOURCE_TAG)) {
+    const start = m.index ?? 0;
+    if (counted + (start - at) >= maxChars) break;
+    counted += start - at;
+    at = start + m[0].length;
+  }
+  return at + (maxChars - counted);
+}
+
 function cut(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const head = text.slice(0, maxChars);
+  const end = budgetEnd(text, maxChars);
+  if (text.length <= end) return text;
+  const head = text.slice(0, end);
   const nl = head.lastIndexOf("\n");
-  return (nl > maxChars / 2 ? head.slice(0, nl) : head).trimEnd();
+  return (nl > end / 2 ? head.slice(0, nl) : head).trimEnd();
 }
 
 function shortSummary(f: Facts, prev: Map<string, string[]>): string {
