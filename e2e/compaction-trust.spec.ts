@@ -50,8 +50,9 @@ async function compactNow(page: Page) {
   await expect(messagesLog(page).getByRole("article", { name: "compaction" })).toBeVisible();
 }
 
-/** Opens a canvas node's "⋯" menu and runs `item`. */
+/** Opens a canvas node's "⋯" menu and runs `item`; "Fit view" first, so an early node is rendered. */
 async function nodeMenu(page: Page, id: string, item: string) {
+  await page.getByRole("button", { name: "Fit view" }).click();
   await canvasNode(page, id).getByRole("button", { name: "Entry actions" }).click();
   await page.getByRole("menu", { name: "Entry actions" }).getByRole("menuitem", { name: item }).click();
 }

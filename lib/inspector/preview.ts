@@ -27,6 +27,7 @@ import type { CompactionSettings } from "@/lib/compaction/summarize-types";
 import { calculateContextTokens, shouldCompact } from "@/lib/compaction/tokens";
 import { isContextOverflow } from "@/lib/llm/overflow";
 import { pathToRoot } from "@/lib/session/branch-path";
+import { pinnedIds } from "@/lib/session/pins";
 import type { AssistantMessage, CompactionEntry, PromptSet, SessionEntry, UserMessage } from "@/lib/session/types";
 
 export const NEXT_MESSAGE_PLACEHOLDER = "(the message you send next)";
@@ -66,7 +67,7 @@ export function previewNextTurn(
   settings: CompactionSettings,
   prompts: PromptSet,
   contextWindow: number,
-  opts: { model?: { provider: string; id: string }; now?: number; pinnedIds?: ReadonlySet<string> } = {},
+  opts: { model?: { provider: string; id: string }; now?: number } = {},
 ): NextTurnPreview {
   const now = opts.now ?? Date.now();
   const byId = new Map(entries.map((e) => [e.id, e]));
@@ -108,7 +109,8 @@ export function previewNextTurn(
 
   // Overflow: the error message is dropped from the working context (spec §13.2 step 7.3).
   const dropError = (list: SourcedMessage[]) => (reason === "overflow" ? list.filter((m) => m.sourceEntryId !== last.id) : list);
-  const prep = reason ? prepareCompaction(path, settings, opts.pinnedIds ? { pinnedIds: opts.pinnedIds } : {}) : undefined;
+  // Pins anywhere in the session count (spec §19), as for the compaction itself.
+  const prep = reason ? prepareCompaction(path, settings, { pinnedIds: pinnedIds(entries) }) : undefined;
   if (!reason || !prep) return result(dropError(pending.pruning ? sourcedContext(path, prompts) : before));
   const compaction = {
     type: "compaction",
