@@ -88,7 +88,8 @@ describe("prepareCompaction with a pinned entry before the cut (§19)", () => {
 describe("context and two compactions with a pin (§19)", () => {
   it("the pinned message is carried verbatim right after the summary, through two compactions", async () => {
     const tree = buildTree(session());
-    tree.appendEntry(pinEntryFields("u1", true));
+    tree.appendPinChange("u1", true);
+    expect(() => tree.appendPinChange("nope", true)).toThrow("Entry nope not found");
     const s = settings({ keepRecentTokens: 400 });
     const compactNow = async () => {
       const prep = prepareCompaction(tree.getBranch(), s, { pinnedIds: pinnedIds(tree.getEntries()) });

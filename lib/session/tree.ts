@@ -24,6 +24,7 @@ import { type ForkedSession, forkPath } from "@/lib/session/fork";
 import { generateEntryId, generateSessionId, type TakenIds } from "@/lib/session/ids";
 import { buildTreeNodes, type TreeNode } from "@/lib/session/tree-build";
 import { buildIndex, indexEntry, type TreeIndex } from "@/lib/session/tree-index";
+import { pinEntryFields } from "@/lib/session/pins";
 import type {
   AgentMessage,
   CustomMessageEntry,
@@ -317,6 +318,12 @@ export class SessionTree {
   appendLabelChange(targetId: string, label: string | undefined): string {
     if (!this.index.byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
     return this.appendEntry({ type: "label", targetId, label }).id;
+  }
+
+  /** Pins (or unpins) an entry: a `custom` "arbor.pin" entry that becomes the leaf (spec §19). */
+  appendPinChange(targetId: string, pinned: boolean): string {
+    if (!this.index.byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
+    return this.appendEntry(pinEntryFields(targetId, pinned)).id;
   }
 
   /** `mode` is "none" on exit (spec §1.4). */
