@@ -126,6 +126,8 @@ test("pin an entry from the canvas; it survives a compaction verbatim", async ({
   const firstUser = (await readTree(request, id)).entries.find((e) => e.type === "message" && e.message?.role === "user")!;
   await nodeMenu(page, firstUser.id, "Pin");
   await expect(page.getByRole("status")).toContainText("Pinned");
+  // The pin entry became the leaf and the canvas followed it: fit again to see the early node.
+  await page.getByRole("button", { name: "Fit view" }).click();
   await expect(canvasNode(page, firstUser.id)).toContainText("pinned");
 
   await compactNow(page);
@@ -144,6 +146,8 @@ test("pin an entry from the canvas; it survives a compaction verbatim", async ({
 
   // Unpin from the same menu.
   await nodeMenu(page, firstUser.id, "Unpin");
+  await expect(page.getByRole("status")).toContainText("Unpinned");
+  await page.getByRole("button", { name: "Fit view" }).click();
   await expect(canvasNode(page, firstUser.id)).not.toContainText("pinned");
 });
 
