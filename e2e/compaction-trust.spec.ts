@@ -189,3 +189,31 @@ test("from a compaction node: compact again with another model, compare, choose,
   await expect.poll(async () => (await readTree(request, id)).leafId).toBe(first!.id);
   await expect(messagesLog(page).getByRole("article", { name: "compaction" })).toBeVisible();
 });
+
+test("cited summaries: the prompt names the entries, and each [src: …] tag selects its node", async ({ page, request }) => {
+  const id = await newSession(page);
+  await editSettings(page, async (dialog) => {
+    await dialog.getByRole("spinbutton", { name: "Keep recent tokens" }).fill("1000");
+    await dialog.getByRole("checkbox", { name: "Summaries cite their sources" }).check();
+  });
+  for (const t of TURNS) await chatTurn(page, t.user, { text: t.reply, usage: { promptTokens: t.promptTokens, completionTokens: 12 } });
+  const firstUser = (await readTree(request, id)).entries.find((e) => e.type === "message" && e.message?.role === "user")!;
+  await fakeLlm.reset();
+  await page.getByRole("button", { name: "Compact", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Compact session" });
+  await fakeLlm.script({ text: `## Goal\n- Rename \`loadConfig\` to readConfig [src: ${firstUser.id}]` }, { text: "Renamed." });
+  await dialog.getByRole("button", { name: "Compact" }).click();
+  await expect(dialog).toHaveCount(0);
+  const asked = (await fakeLlm.requests()).find(isSummarization)!.lastUserText ?? "";
+  expect(asked).toContain(`[User] (entry ${firstUser.id}): Rename`);
+  expect(asked).toContain("[src: 1a2b3c4d]");
+
+  const panel = inspector(page).getByRole("region", { name: "Compaction fact check" });
+  await panel.getByRole("button", { name: `Source entry ${firstUser.id}` }).first().click();
+  await expect(canvasNode(page, firstUser.id)).toHaveClass(/\bselected\b/);
+
+  // The chat's compaction row links the same entry.
+  const row = messagesLog(page).getByRole("article", { name: "compaction" });
+  await row.getByText(/Compacted from/).first().click();
+  await expect(row.getByRole("button", { name: firstUser.id })).toBeVisible();
+});
