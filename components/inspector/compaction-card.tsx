@@ -24,6 +24,19 @@ export function CardFacts({ card, onFocusEntry }: { card: CompactionCard; onFocu
           · {card.check.spanEntries} entries summarised · summary {formatTokens(card.summaryTokens)} (context before: {formatTokens(card.tokensBefore)})
         </span>
       </p>
+      {card.pinnedEntryIds?.length ? (
+        <p className="text-xs">
+          Carries {card.pinnedEntryIds.length} pinned {card.pinnedEntryIds.length === 1 ? "entry" : "entries"} verbatim:{" "}
+          {card.pinnedEntryIds.map((id, i) => (
+            <span key={id}>
+              {i > 0 ? ", " : null}
+              <button type="button" className="font-mono text-[var(--color-accent)] underline" onClick={() => onFocusEntry(id)}>
+                {id}
+              </button>
+            </span>
+          ))}
+        </p>
+      ) : null}
       <FactList check={card.check} onFocusEntry={onFocusEntry} label={`Fact check of ${card.id}`} />
     </>
   );

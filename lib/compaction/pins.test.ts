@@ -9,6 +9,7 @@ import { prepareCompaction } from "@/lib/compaction/prepare";
 import type { SummarizeRequest } from "@/lib/compaction/summarize-types";
 import { TEST_PROMPTS, conversation, ent, linkAll, msg, settings, user, words } from "@/lib/compaction/test-helpers";
 import { estimateTokens } from "@/lib/compaction/tokens";
+import { sourcedContext } from "@/lib/inspector/sources";
 import { buildSessionContext } from "@/lib/session/context";
 import { PINNED_HEADER, pinEntryFields, pinnedIds, pinnedMessageOf } from "@/lib/session/pins";
 import { buildTree } from "@/lib/session/test-factories";
@@ -116,6 +117,9 @@ describe("context and two compactions with a pin (§19)", () => {
     const carriedTwice = tree.buildContext().messages;
     expect(carriedTwice[1]).toEqual(pin);
     expect(carriedTwice.filter((m) => m.role === "custom")).toHaveLength(1);
+    // The inspector attributes the carried message to the pinned entry.
+    const sourced = sourcedContext(tree.getBranch(), TEST_PROMPTS);
+    expect(sourced.map((m) => m.sourceEntryId).slice(0, 2)).toEqual([second, "u1"]);
   });
 
   it("a compaction without pinnedEntryIds builds exactly the §2 context", () => {
