@@ -39,6 +39,11 @@ export function idSchema(what: string) {
     });
 }
 
+/** A session id: kept from imported files, so any short printable string. */
+export const sessionIdSchema = idSchema("session");
+/** An entry id: session-scoped (spec §1.6), any short printable string. */
+export const entryIdSchema = idSchema("entry");
+
 /** Refines a text schema: `what` ("the title", "the label") must not hold control characters. */
 export function noControlChars(what: string) {
   return (s: string, ctx: z.RefinementCtx) => {

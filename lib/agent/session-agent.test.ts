@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConflictError } from "@/lib/agent/memory-store";
+import { CONFLICT_MESSAGE, ConflictError } from "@/lib/agent/ports";
 import type { AgentTools } from "@/lib/agent/ports";
 import { roles, setup } from "@/lib/agent/test-agent";
 import { HookRegistry } from "@/lib/hooks/registry";
@@ -80,7 +80,7 @@ describe("SessionAgent.prompt: a streamed turn", () => {
     // Someone else moves the stored leaf.
     await store.commit({ expectedLeafId: store.getLeafId(), entries: [], newLeafId: null });
     await expect(agent.prompt("two")).rejects.toBeInstanceOf(ConflictError);
-    expect(ofType("error")[0]?.message).toMatch(/Session changed/);
+    expect(ofType("error")[0]).toMatchObject({ message: CONFLICT_MESSAGE, conflict: true });
   });
 });
 

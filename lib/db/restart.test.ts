@@ -135,7 +135,7 @@ describe("the database stops and starts again while the app runs", () => {
     // A streaming import ends with the message (and saves nothing, see below).
     expect(await quickly(importFile("while-down"))).toEqual({
       type: "error",
-      code: "failed",
+      code: "unavailable",
       message: `while-down.jsonl: ${DATABASE_UNAVAILABLE_MESSAGE}; nothing was saved`,
     });
 

@@ -71,7 +71,7 @@ export const findTool: WorkspaceTool<typeof schema> = {
     const matcher = compile(args.pattern, ctx.limits, ctx.signal);
     const base = await safePath(ctx.root, userPath);
     const st = await statOrUndefined(base, userPath);
-    if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`);
+    if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`, "not_found");
     if (!st.isDirectory()) throw new ToolError(`Path ${quotePath(userPath)} is not a folder`);
 
     const found: string[] = [];

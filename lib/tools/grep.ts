@@ -68,7 +68,7 @@ export const grepTool: WorkspaceTool<typeof schema> = {
     const re = compile(args.pattern);
     const base = await safePath(ctx.root, userPath);
     const st = await statOrUndefined(base, userPath);
-    if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`);
+    if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`, "not_found");
     if (!st.isDirectory() && !st.isFile()) throw new ToolError(`Path ${quotePath(userPath)} is not a file or folder`);
 
     const { limits, signal } = ctx;

@@ -61,7 +61,7 @@ export const lsTool: WorkspaceTool<typeof schema> = {
     const abs = await safePath(ctx.root, userPath);
     const rel = toRelative(ctx.root, abs);
     const st = await statOrUndefined(abs, userPath);
-    if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`);
+    if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`, "not_found");
     if (st.isFile()) return { text: `${rel}  ${formatBytes(st.size)}`, details: { path: rel, entries: 1 } };
     if (!st.isDirectory()) throw new ToolError(`Path ${quotePath(userPath)} is not a folder`);
 

@@ -8,9 +8,8 @@
  * `POST /api/chat/stop`: `{ id: sessionId }`.
  */
 import { z } from "zod";
-import { idSchema } from "@/lib/id-schema";
+import { sessionIdSchema } from "@/lib/id-schema";
 
-export const sessionIdSchema = idSchema("session");
 
 /** The message for a value that is not an object at all; other issues keep zod's own. */
 export const notAnObject = (message: string) => (issue: { code: string }) => (issue.code === "invalid_type" ? message : undefined);
