@@ -4,6 +4,7 @@ import "server-only";
  * Dates are ISO strings so results can cross the RSC / JSON boundary unchanged.
  */
 import type { SessionHeader } from "@/lib/session/types";
+import type { Prisma } from "@/generated/prisma/client";
 import { toPgText } from "./pg-json";
 
 /** One row of the session list. */
@@ -35,53 +36,70 @@ export interface SessionMeta extends Omit<SessionSummary, "match"> {
   updatedAt: string;
 }
 
-/** Columns selected by `SESSION_COLUMNS`, as the raw query returns them. */
-export interface SessionRow {
-  id: string;
-  title: string | null;
-  header: unknown;
-  cwd: string;
-  parent_session: string | null;
-  source_file_name: string | null;
-  leaf_id: string | null;
-  entry_count: number;
-  model: string | null;
-  settings: unknown;
-  created_at: Date;
-  updated_at: Date;
-  last_activity_at: Date;
-  deleted_at: Date | null;
-}
+/** The fields of a session row that `SessionMeta` is built from, as the typed client selects them. */
+export const SESSION_SELECT = {
+  id: true,
+  title: true,
+  header: true,
+  cwd: true,
+  parentSession: true,
+  sourceFileName: true,
+  leafId: true,
+  entryCount: true,
+  model: true,
+  settings: true,
+  createdAt: true,
+  updatedAt: true,
+  lastActivityAt: true,
+  deletedAt: true,
+} as const satisfies Prisma.SessionSelect;
 
-export const SESSION_COLUMNS =
-  "id, title, header, cwd, parent_session, source_file_name, leaf_id, entry_count, model, settings, created_at, updated_at, last_activity_at, deleted_at";
+/** The `SessionSummary` fields of a session list row. */
+export const SESSION_SUMMARY_SELECT = {
+  id: true,
+  title: true,
+  entryCount: true,
+  model: true,
+  createdAt: true,
+  lastActivityAt: true,
+  deletedAt: true,
+} as const satisfies Prisma.SessionSelect;
 
+/** A session row with the fields of `SESSION_SELECT`. */
+export type SessionRow = Prisma.SessionGetPayload<{ select: typeof SESSION_SELECT }>;
 /** The columns a session list row and `SessionMeta` share (the `SessionSummary` fields). */
-export type SessionSummaryRow = Pick<SessionRow, "id" | "title" | "entry_count" | "model" | "created_at" | "last_activity_at" | "deleted_at">;
+export type SessionSummaryRow = Prisma.SessionGetPayload<{ select: typeof SESSION_SUMMARY_SELECT }>;
+
+/**
+ * The same fields for raw SQL (bulk import, the read model, the search list), aliased to the
+ * client's field names so one mapper serves both: `SELECT ${SESSION_COLUMNS} FROM sessions`.
+ */
+export const SESSION_COLUMNS =
+  'id, title, header, cwd, parent_session AS "parentSession", source_file_name AS "sourceFileName", leaf_id AS "leafId", entry_count AS "entryCount", model, settings, created_at AS "createdAt", updated_at AS "updatedAt", last_activity_at AS "lastActivityAt", deleted_at AS "deletedAt"';
 
 /** The `SessionSummary` fields of a row (without `match`), timestamps as ISO strings. */
 export function toSessionSummary(r: SessionSummaryRow): SessionSummary {
   return {
     id: r.id,
     title: r.title,
-    entryCount: r.entry_count,
+    entryCount: r.entryCount,
     model: r.model,
-    createdAt: r.created_at.toISOString(),
-    lastActivityAt: r.last_activity_at.toISOString(),
-    deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null,
+    createdAt: r.createdAt.toISOString(),
+    lastActivityAt: r.lastActivityAt.toISOString(),
+    deletedAt: r.deletedAt ? r.deletedAt.toISOString() : null,
   };
 }
 
 export function toSessionMeta(r: SessionRow): SessionMeta {
   return {
     ...toSessionSummary(r),
-    header: r.header as SessionHeader,
+    header: r.header as unknown as SessionHeader,
     cwd: r.cwd,
-    parentSession: r.parent_session,
-    sourceFileName: r.source_file_name,
-    leafId: r.leaf_id,
+    parentSession: r.parentSession,
+    sourceFileName: r.sourceFileName,
+    leafId: r.leafId,
     settings: r.settings ?? null,
-    updatedAt: r.updated_at.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
   };
 }
 
