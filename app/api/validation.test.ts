@@ -23,7 +23,7 @@ import * as sessionActions from "@/app/sessions/[id]/actions";
 import { readUIStream } from "@/lib/chat/read-ui-stream";
 import { configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
 import { appendEntries, createSession, findSessionMeta, loadEntries } from "@/lib/db/session-store";
-import { assistantMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 
 // biome-ignore lint/correctness/useHookAtTopLevel: a Vitest fixture (test/db.ts), not a React hook

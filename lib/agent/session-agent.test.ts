@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { CONFLICT_MESSAGE, ConflictError } from "@/lib/agent/ports";
 import type { AgentTools } from "@/lib/agent/ports";
-import { roles, setup } from "@/lib/agent/test-agent";
+import { roles, setup } from "@/test/agent-harness";
 import { HookRegistry } from "@/lib/hooks/registry";
-import { toolCall } from "@/lib/session/test-factories";
+import { toolCall } from "@/test/session-factories";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 
 const messageRoles = (entries: SessionEntry[]) =>

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "@/lib/agent/ports";
 import { CONFLICT_MESSAGE } from "@/lib/agent/ports";
-import { assistantMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, userMsg } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 import { createAgentStreamSink } from "./ui-stream";
 

@@ -19,7 +19,7 @@ import { POST as importPost } from "@/app/api/import/route";
 import type { ImportEvent } from "@/lib/types/import-events";
 import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
 import { makeImportCommand } from "@/cli/commands/import";
-import { runCommand, tempDir } from "@/cli/test-helpers";
+import { runCommand, tempDir } from "@/test/cli-helpers";
 import { useTestDatabase } from "@/test/db";
 import { ImportError, importSession, loadEntries } from "./session-store";
 import { counts } from "@/test/import-helpers";

@@ -10,7 +10,7 @@ import type { ImportEvent } from "@/lib/types/import-events";
 import { POST as importPost } from "@/app/api/import/route";
 import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
 import { makeImportCommand } from "@/cli/commands/import";
-import { runCommand, tempDir } from "@/cli/test-helpers";
+import { runCommand, tempDir } from "@/test/cli-helpers";
 import { startRouteServer, type RouteServer } from "@/test/route-server";
 import { useTestDatabase } from "@/test/db";
 import { importSession, LimitError, loadEntries } from "./session-store";

@@ -31,7 +31,7 @@ import {
   storedEntries,
   storedPath,
   transcript,
-} from "@/lib/chat/test-harness";
+} from "@/test/chat-harness";
 import { disconnectDb, useDatabase } from "./client";
 import { prepareAppDatabase } from "./bootstrap";
 import { type EmbeddedServer, startEmbeddedPostgres } from "./embedded";

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { useTestDatabase } from "@/test/db";
-import { newSession, postChat, readAll, useHarness } from "@/lib/chat/test-harness";
+import { newSession, postChat, readAll, useHarness } from "@/test/chat-harness";
 import { editTool } from "./edit";
 import { findTool } from "./find";
 import { grepTool } from "./grep";

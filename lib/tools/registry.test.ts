@@ -11,7 +11,7 @@ import { DEFAULT_LIMITS } from "./limits";
 import { lsTool } from "./ls";
 import { readTool } from "./read";
 import { createWorkspaceTools, TOOL_NAMES } from "./registry";
-import { callTool, makeSandbox, put, type Sandbox } from "./test-helpers";
+import { callTool, makeSandbox, put, type Sandbox } from "@/test/tools-sandbox";
 import { writeTool } from "./write";
 
 let sb: Sandbox;

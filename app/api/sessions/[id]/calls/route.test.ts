@@ -4,7 +4,7 @@ import type { ModelCallRecord } from "@/lib/agent/ports";
 import { recordModelCall } from "@/lib/db/model-calls";
 import { appendEntries, createSession } from "@/lib/db/session-store";
 import type { ModelCallDetail, ModelCallSummary, TurnView } from "@/lib/inspector/types";
-import { assistantMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 import { GET as getCall } from "./[callId]/route";
 import { GET as listCalls } from "./route";
