@@ -16,6 +16,7 @@ import "server-only";
  * - Soft-deleted sessions are left out unless `includeDeleted`.
  */
 import { Prisma } from "@/generated/prisma/client";
+import type { SessionPage } from "@/lib/types/session";
 import { getDb } from "./client";
 import { SESSION_SUMMARY_SELECT, type SessionSummary, type SessionSummaryRow, toSessionSummary } from "./session-rows";
 
@@ -26,10 +27,7 @@ export interface ListSessionsInput {
   includeDeleted?: boolean;
 }
 
-export interface SessionPage {
-  sessions: SessionSummary[];
-  nextCursor: string | null;
-}
+export type { SessionPage } from "@/lib/types/session";
 
 export const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 200;

@@ -1,40 +1,15 @@
 import "server-only";
 /**
- * The plain, serializable shapes the store returns for sessions, and the mapping from rows.
- * Dates are ISO strings so results can cross the RSC / JSON boundary unchanged.
+ * The mapping from session rows to the plain, serializable shapes the store returns
+ * (SessionMeta, SessionSummary: lib/types/session.ts). Dates become ISO strings so results can
+ * cross the RSC / JSON boundary unchanged.
  */
 import type { SessionHeader } from "@/lib/session/types";
+import type { SessionMeta, SessionSummary } from "@/lib/types/session";
 import type { Prisma } from "@/generated/prisma/client";
 import { toPgText } from "./pg-json";
 
-/** One row of the session list. */
-export interface SessionSummary {
-  id: string;
-  /** Display title (given, header title, pi session name or first user message); null if none. */
-  title: string | null;
-  entryCount: number;
-  /** Last model used, "provider/modelId". */
-  model: string | null;
-  createdAt: string;
-  lastActivityAt: string;
-  /** Set when the session is in the trash (only listed with `includeDeleted`). */
-  deletedAt: string | null;
-  /** For searches: where the words were found in the session's entries (absent for title-only matches). */
-  match?: { entryId: string; snippet: string };
-}
-
-/** Everything about a session except its entries. */
-export interface SessionMeta extends Omit<SessionSummary, "match"> {
-  header: SessionHeader;
-  cwd: string;
-  parentSession: string | null;
-  sourceFileName: string | null;
-  /** The persisted current leaf; null before the first entry or after a reset. */
-  leafId: string | null;
-  /** Partial settings override for this session. */
-  settings: unknown;
-  updatedAt: string;
-}
+export type { SessionMeta, SessionSummary } from "@/lib/types/session";
 
 /** The fields of a session row that `SessionMeta` is built from, as the typed client selects them. */
 export const SESSION_SELECT = {

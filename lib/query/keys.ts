@@ -1,6 +1,6 @@
 /** TanStack Query keys and queryOptions factories (conventions rule 7). */
 import { infiniteQueryOptions } from "@tanstack/react-query";
-import type { SessionPage } from "@/lib/db/session-list";
+import type { SessionPage } from "@/lib/types/session";
 import { readErrorMessage } from "@/lib/http/json-error";
 
 /**
