@@ -1,6 +1,6 @@
 "use server";
 /** Server actions of the session list: parse, delegate, return typed results (conventions rule 3). */
-import { noControlChars, sessionIdSchema } from "@/lib/id-schema";
+import { noControlChars, notAnObject, sessionIdSchema } from "@/lib/id-schema";
 import { z } from "zod";
 import type { ActionResult } from "@/lib/action-result";
 import {
@@ -15,7 +15,6 @@ import {
 import { requireUser } from "@/lib/auth/guard";
 
 const createSessionSchema = z.object({ title: z.string().trim().max(200).superRefine(noControlChars("The title")).optional() }).strict();
-const notAnObject = (message: string) => (issue: { code: string }) => (issue.code === "invalid_type" ? message : undefined);
 const renameSchema = z
   .object(
     { id: sessionIdSchema, title: z.string({ error: "The title must be text" }).max(1000, "The title is too long").superRefine(noControlChars("The title")) },
