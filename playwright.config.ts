@@ -35,7 +35,7 @@ export default defineConfig({
       : {},
   },
   webServer: {
-    command: "npx next build && npx tsx --conditions=react-server e2e/server.ts",
+    command: "npx tsx scripts/build-page-script.ts && npx next build && npx tsx --conditions=react-server e2e/server.ts",
     url: `http://127.0.0.1:${PORT}/`,
     timeout: 300_000,
     reuseExistingServer: false,

@@ -18,6 +18,7 @@ import { hasValidSignature } from "@/lib/auth/signature";
 import { authEnabled } from "@/lib/auth/state";
 import { env } from "@/lib/env";
 import { refuseForeign } from "@/lib/http/guard-request";
+import { jsonError } from "@/lib/http/json-error";
 import { securityHeaders } from "@/lib/http/security-headers";
 
 function withHeaders<R extends Response>(response: R): R {
@@ -51,7 +52,7 @@ export async function proxy(request: NextRequest) {
   });
   if (decision.kind === "allow") return NextResponse.next();
   if (decision.kind === "redirect") return answer(request, withHeaders(NextResponse.redirect(new URL(decision.location, request.url), 307)));
-  return answer(request, withHeaders(NextResponse.json({ error: SIGN_IN_REQUIRED, code: "unauthorized" }, { status: 401, headers: { "cache-control": "no-store" } })));
+  return answer(request, withHeaders(jsonError(401, SIGN_IN_REQUIRED, "unauthorized")));
 }
 
 export const config = {

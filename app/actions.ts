@@ -1,6 +1,6 @@
 "use server";
 /** Server actions of the session list: parse, delegate, return typed results (conventions rule 3). */
-import { ID_CONTROL_CHARS, noControlChars } from "@/lib/id-schema";
+import { noControlChars, notAnObject, sessionIdSchema } from "@/lib/id-schema";
 import { z } from "zod";
 import type { ActionResult } from "@/lib/action-result";
 import {
@@ -15,21 +15,13 @@ import {
 import { requireUser } from "@/lib/auth/guard";
 
 const createSessionSchema = z.object({ title: z.string().trim().max(200).superRefine(noControlChars("The title")).optional() }).strict();
-const idSchema = z
-  .string({ error: "A session id is required" })
-  .trim()
-  .min(1, "A session id is required")
-  .max(200, "The session id is too long")
-  // PostgreSQL cannot compare text with U+0000: it would fail as a database error.
-  .refine((id) => !ID_CONTROL_CHARS.test(id), "The session id must not contain control characters such as NUL");
-const notAnObject = (message: string) => (issue: { code: string }) => (issue.code === "invalid_type" ? message : undefined);
 const renameSchema = z
   .object(
-    { id: idSchema, title: z.string({ error: "The title must be text" }).max(1000, "The title is too long").superRefine(noControlChars("The title")) },
+    { id: sessionIdSchema, title: z.string({ error: "The title must be text" }).max(1000, "The title is too long").superRefine(noControlChars("The title")) },
     { error: notAnObject("Expected { id, title }") },
   )
   .strict();
-const byIdSchema = z.object({ id: idSchema }, { error: notAnObject("Expected { id }") }).strict();
+const byIdSchema = z.object({ id: sessionIdSchema }, { error: notAnObject("Expected { id }") }).strict();
 
 function invalid(error: z.ZodError): { ok: false; error: "invalid_input"; message?: string } {
   return { ok: false, error: "invalid_input", message: error.issues[0]?.message };

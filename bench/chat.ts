@@ -8,7 +8,7 @@
  *   stops at the first `text-delta` part of the UI message stream; the rest of the turn is read
  *   (and saved) untimed. The route module itself is not imported: its sign-in check pulls in
  *   `next/headers`, which does not load outside Next (with sign-in off it is a no-op anyway).
- *   The set-up mirrors lib/chat/test-harness.ts, which imports the route modules.
+ *   The set-up mirrors test/chat-harness.ts, which imports the route modules.
  * - Baseline: the request body Arbor just sent, POSTed straight to the fake server with fetch;
  *   clock stopped at the first SSE chunk that carries content.
  * Sessions: a new one with 20 entries, and the imported 1k and 10k sessions (the context
@@ -27,7 +27,7 @@ import { listModelCalls } from "@/lib/db/model-call-read";
 import { appendEntries, createSession, findSessionMeta, loadEntries } from "@/lib/db/session-store";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { createProviderRegistry } from "@/lib/llm/providers";
-import { assistantMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, userMsg } from "@/test/session-factories";
 import { echoResponder, type FakeLlmServer, startFakeLlmServer } from "@/test/fake-llm-server";
 import type { Imported } from "./import";
 import { statementCounter } from "./lib/database";

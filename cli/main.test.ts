@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { readSessionFile } from "@/cli/session-file";
-import { runInProcess, tempDir } from "@/cli/test-helpers";
+import { runInProcess, tempDir } from "@/test/cli-helpers";
 import { generateSession, generateSessionJsonl } from "@/lib/session/generate";
 import { serializeSession } from "@/lib/session/jsonl";
 import type { SessionEntry } from "@/lib/session/types";

@@ -5,7 +5,7 @@
  * parallel (each process takes ~0.5 s to boot).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { type CliRun, runProcess, tempDir } from "@/cli/test-helpers";
+import { type CliRun, runProcess, tempDir } from "@/test/cli-helpers";
 import { generateSessionJsonl } from "@/lib/session/generate";
 import { hasFixtures, LARGE_SESSION } from "@/test/fixtures";
 

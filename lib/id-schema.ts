@@ -39,6 +39,14 @@ export function idSchema(what: string) {
     });
 }
 
+/** A session id: kept from imported files, so any short printable string. */
+export const sessionIdSchema = idSchema("session");
+/** An entry id: session-scoped (spec §1.6), any short printable string. */
+export const entryIdSchema = idSchema("entry");
+
+/** A zod `error` option: `message` when the input is not of the expected type (e.g. not an object). */
+export const notAnObject = (message: string) => (issue: { code: string }) => (issue.code === "invalid_type" ? message : undefined);
+
 /** Refines a text schema: `what` ("the title", "the label") must not hold control characters. */
 export function noControlChars(what: string) {
   return (s: string, ctx: z.RefinementCtx) => {

@@ -11,6 +11,7 @@ import type { TestProject } from "vitest/node";
 import { APP_ROLE, giveDatabaseToApp } from "@/lib/db/app-role";
 import { startEmbeddedPostgres } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
+import { writePageScript } from "@/scripts/build-page-script";
 
 export const TEMPLATE_DB = `arbor_template_${process.pid}`;
 
@@ -21,6 +22,8 @@ function withDatabase(url: string, database: string): string {
 }
 
 export default async function setup(project: TestProject) {
+  // The HTML export inlines its page script from generated/: bundle it from its current source.
+  writePageScript();
   let adminUrl: string;
   let appUrl: string;
   let appRole = "";

@@ -23,7 +23,7 @@ import * as sessionActions from "@/app/sessions/[id]/actions";
 import { readUIStream } from "@/lib/chat/read-ui-stream";
 import { configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
 import { appendEntries, createSession, findSessionMeta, loadEntries } from "@/lib/db/session-store";
-import { assistantMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 
 // biome-ignore lint/correctness/useHookAtTopLevel: a Vitest fixture (test/db.ts), not a React hook
@@ -528,7 +528,7 @@ const ACTIONS: Record<string, ActionCase[]> = {
   "app/actions.ts renameSession": [
     { name: "no input", input: undefined, error: "invalid_input" },
     { name: "missing title", input: { id: "x" }, error: "invalid_input" },
-    { name: "an empty id", input: { id: " ", title: "x" }, error: "invalid_input", message: "A session id is required" },
+    { name: "an empty id", input: { id: " ", title: "x" }, error: "invalid_input", message: "expected the session id" },
     { name: "a title of the wrong type", input: { id: "x", title: 3 }, error: "invalid_input" },
     { name: "a NUL in the id", input: { id: NUL_ID, title: "x" }, error: "invalid_input" },
     { name: "another control character in the id", input: { id: "bad\u001bid", title: "x" }, error: "invalid_input", message: /control characters/ },

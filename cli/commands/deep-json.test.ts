@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { treeCommand } from "@/cli/commands/tree";
-import { runCommand, tempDir } from "@/cli/test-helpers";
+import { runCommand, tempDir } from "@/test/cli-helpers";
 
 describe("deep JSON in a session file", () => {
   it("tree names the line and keeps going", async () => {

@@ -1,6 +1,6 @@
 /** `factcheck` (issue #16): default entry, --entry, --json, and one-line errors with exit code 2. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { runInProcess, tempDir } from "@/cli/test-helpers";
+import { runInProcess, tempDir } from "@/test/cli-helpers";
 import { generateSessionJsonl } from "@/lib/session/generate";
 
 const files: Record<string, string> = {};

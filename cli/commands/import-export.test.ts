@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
 import { makeExportCommand } from "@/cli/commands/export";
 import { makeImportCommand } from "@/cli/commands/import";
-import { PROJECT_ROOT, runCommand, tempDir } from "@/cli/test-helpers";
+import { PROJECT_ROOT, runCommand, tempDir } from "@/test/cli-helpers";
 import { getSessionMeta, loadEntries } from "@/lib/db/session-store";
 import { generateSession } from "@/lib/session/generate";
 import { serializeSession } from "@/lib/session/jsonl";

@@ -7,6 +7,7 @@
  * "… over the 50 MB limit") or a plain network message; it rejects only with an AbortError when
  * `signal` aborts (the server then discards the partial upload).
  */
+import { errorOfBody } from "@/lib/http/json-error";
 import { uploadUrl } from "@/lib/query/files";
 
 export type UploadOutcome = { ok: true; path: string; size: number } | { ok: false; message: string };
@@ -22,8 +23,8 @@ export interface UploadWorkspaceFileOptions {
 
 function serverMessage(xhr: XMLHttpRequest, name: string): string {
   try {
-    const body = JSON.parse(xhr.responseText) as { error?: unknown };
-    if (typeof body.error === "string" && body.error) return body.error;
+    const error = errorOfBody(JSON.parse(xhr.responseText));
+    if (error) return error;
   } catch {
     // Not JSON (a proxy's error page): fall back to the status line.
   }

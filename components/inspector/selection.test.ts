@@ -9,7 +9,7 @@ import {
   toolCall,
   toolResultMsg,
   userEntry,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 import { messagePreview, messageText, segmentWidths, tokenBarLabel } from "./format";
 import { resolveSelection } from "./selection";
 

@@ -5,10 +5,10 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { TEST_PROMPTS } from "@/lib/compaction/test-helpers";
+import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import { RECONSTRUCTED_NOTE, reconstructTurn } from "@/lib/inspector/reconstruct";
 import { buildTurnView } from "@/lib/inspector/turn-view";
-import { assistantEntry, compactionEntry, userEntry } from "@/lib/session/test-factories";
+import { assistantEntry, compactionEntry, userEntry } from "@/test/session-factories";
 import { TurnDetails } from "./context-view";
 
 const entries = [

@@ -7,7 +7,7 @@
  */
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useDeferredValue, useMemo, useState } from "react";
+import { useCallback, useDeferredValue, useMemo, useReducer, useState } from "react";
 import { ChatPane } from "@/components/chat/chat-pane";
 import { TreeCanvas } from "@/components/tree";
 import { type ContextAction, entryIdOf } from "@/components/tree/types";
@@ -22,6 +22,7 @@ import { CompactionDialog, useCompactionMenu } from "./compaction-menu";
 import { InspectorSlot } from "./inspector-slot";
 import { LabelDialog } from "./label-dialog";
 import { NavigateDialog, type NavigationOutcome, runNavigation } from "./navigate-dialog";
+import { initialSelection, selectionReducer } from "./selection-reducer";
 import { type SessionControls, useSessionControls } from "./session-controls";
 import { StatusToast, type Toast } from "./status-toast";
 import { WorkspaceLayout } from "./workspace-layout";
@@ -41,7 +42,9 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
   const view = sessionView(data);
   const controls: SessionControls = useSessionControls(sessionId, data);
 
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [selection, dispatchSelection] = useReducer(selectionReducer, leafId, initialSelection);
+  const { selectedId } = selection;
+  const setSelectedId = useCallback((id: string | null) => dispatchSelection({ type: "select", id }), []);
   const [filter, setFilter] = useState<TreeFilter>("default");
   const [search, setSearch] = useState("");
   const [draft, setDraft] = useState("");
@@ -59,19 +62,10 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
   const searchMatches = useMemo(() => (searching && found.data ? new Set(found.data) : null), [searching, found.data]);
   const searchPending = search !== deferredSearch || (searching && (found.isPlaceholderData || found.isFetching));
 
-  // The selection follows the current leaf (a sent message, a compaction, a move) unless the user
-  // has selected something else: spec §16.3's initial selection, kept as the session grows.
-  // A label or settings entry becoming the leaf is not something to look at: the selection stays.
-  const [seenLeaf, setSeenLeaf] = useState(leafId);
-  const [followed, setFollowed] = useState(leafId);
-  if (seenLeaf !== leafId) {
-    setSeenLeaf(leafId);
-    const shownType = leafId ? view.byId.get(leafId)?.type : undefined;
-    const readable = shownType === "message" || shownType === "compaction" || shownType === "branch_summary" || shownType === "custom_message";
-    if (readable && (selectedId === null || selectedId === followed)) {
-      setSelectedId(leafId);
-      setFollowed(leafId);
-    }
+  // The selection follows the current leaf unless the user selected something else
+  // (selection-reducer.ts); reported while rendering, so the new selection shows at once.
+  if (selection.seenLeaf !== leafId) {
+    dispatchSelection({ type: "leaf", leafId, leafType: leafId ? view.byId.get(leafId)?.type : undefined });
   }
 
   const meter = useMemo(
@@ -160,7 +154,7 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
           .catch((e: Error) => say(e.message));
       }
     },
-    [view.byId, sessionId, controls, router, say, moveWithoutSummary, qc, compactionMenu],
+    [view.byId, sessionId, controls, router, say, moveWithoutSummary, qc, compactionMenu, setSelectedId],
   );
 
   const navEntry = navTarget ? view.byId.get(navTarget) : undefined;

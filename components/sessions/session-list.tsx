@@ -9,7 +9,7 @@ import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { createSession } from "@/app/actions";
-import type { SessionSummary } from "@/lib/db/session-rows";
+import type { SessionSummary } from "@/lib/types/session";
 import { sessionListOptions } from "@/lib/query/keys";
 import { useNow } from "./format";
 import { ImportDropZone } from "./import-drop-zone";

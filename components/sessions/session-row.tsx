@@ -8,7 +8,7 @@
  */
 import Link from "next/link";
 import { memo, useEffect, useRef, useState } from "react";
-import type { SessionSummary } from "@/lib/db/session-rows";
+import type { SessionSummary } from "@/lib/types/session";
 import { formatCount, formatFullDate, formatWhen } from "./format";
 import { SessionActionsMenu } from "./session-actions-menu";
 

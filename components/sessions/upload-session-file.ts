@@ -8,8 +8,9 @@
  * `error` events too. Aborting `signal` aborts the request (the server rolls back) and rejects
  * with an AbortError.
  */
+import { errorOfBody } from "@/lib/http/json-error";
 import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/import-limits";
-import type { ImportDoneEvent, ImportErrorEvent, ImportEvent, ImportProgressEvent } from "@/app/api/import/events";
+import type { ImportDoneEvent, ImportErrorEvent, ImportEvent, ImportProgressEvent } from "@/lib/types/import-events";
 
 /** The server's import limit, checked before uploading (see lib/import-limits.ts). */
 export const IMPORT_LIMIT_BYTES = DEFAULT_MAX_IMPORT_BYTES;
@@ -76,12 +77,11 @@ export function uploadSessionFile(opts: UploadOptions): Promise<ImportDoneEvent 
       if (xhr.status !== 200) {
         let message = `${file.name}: the server refused the file (${xhr.status} ${xhr.statusText})`;
         try {
-          const body = JSON.parse(xhr.responseText) as { error?: string };
-          if (body.error) message = body.error;
+          message = errorOfBody(JSON.parse(xhr.responseText)) ?? message;
         } catch {
           // Not JSON: keep the status line.
         }
-        resolve({ type: "error", code: xhr.status === 413 ? "limit" : "failed", message });
+        resolve({ type: "error", code: xhr.status === 413 ? "too_large" : "failed", message });
         return;
       }
       drain(true);

@@ -6,7 +6,7 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ImportDoneEvent } from "@/app/api/import/events";
+import type { ImportDoneEvent } from "@/lib/types/import-events";
 import { keys } from "@/lib/query/keys";
 import { formatSize } from "./format";
 import { IMPORT_LIMIT_BYTES, uploadSessionFile } from "./upload-session-file";

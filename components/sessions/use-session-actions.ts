@@ -7,8 +7,7 @@
 import { type InfiniteData, type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
 import { deleteSession, renameSession, restoreSession } from "@/app/actions";
 import type { ActionResult } from "@/lib/action-result";
-import type { SessionPage } from "@/lib/db/session-list";
-import type { SessionSummary } from "@/lib/db/session-rows";
+import type { SessionPage, SessionSummary } from "@/lib/types/session";
 import { keys } from "@/lib/query/keys";
 
 type ListData = InfiniteData<SessionPage, string | null>;

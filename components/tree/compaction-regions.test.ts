@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compactionRegions } from "@/components/tree/compaction-regions";
-import { compaction, reply, user } from "@/components/tree/test-sessions";
+import { compaction, reply, user } from "@/test/tree-sessions";
 import { buildTreeNodes } from "@/lib/session/tree-build";
 import { flattenTree } from "@/lib/session/tree-flatten";
 import type { SessionEntry } from "@/lib/session/types";

@@ -6,7 +6,7 @@ import {
   toolCall,
   toolResultMsg,
   userEntry,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 
 describe("isToolStepEntry", () => {
   it("counts tool results and tool-call-only assistants (thinking allowed)", () => {

@@ -9,7 +9,7 @@ import {
   ROW_GAP,
 } from "@/components/tree/layout";
 import { overlappingPairs } from "@/components/tree/layout-check";
-import { compactedSession, compaction, reply, toolRunSession, user } from "@/components/tree/test-sessions";
+import { compactedSession, compaction, reply, toolRunSession, user } from "@/test/tree-sessions";
 import { toFlow } from "@/components/tree/to-flow";
 import type { TreeEdge, TreeNode } from "@/components/tree/types";
 

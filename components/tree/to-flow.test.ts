@@ -7,10 +7,10 @@ import {
   toolRunSession,
   toolStep,
   user,
-} from "@/components/tree/test-sessions";
+} from "@/test/tree-sessions";
 import { toFlow } from "@/components/tree/to-flow";
 import type { TreeEdge, TreeNode } from "@/components/tree/types";
-import { labelEntry, modelChangeEntry } from "@/lib/session/test-factories";
+import { labelEntry, modelChangeEntry } from "@/test/session-factories";
 
 const ids = (nodes: TreeNode[]) => nodes.map((n) => n.id);
 const pairs = (edges: TreeEdge[], kind: "tree" | "firstKept" = "tree") =>

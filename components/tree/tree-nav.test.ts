@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { layoutTree } from "@/components/tree/layout";
-import { reply, toolRunSession, user } from "@/components/tree/test-sessions";
+import { reply, toolRunSession, user } from "@/test/tree-sessions";
 import { toFlow } from "@/components/tree/to-flow";
 import { arrowMove, footerIndex, moveInRows, moveInTree, reconcileSelection } from "@/components/tree/tree-nav";
 import { visibleRows } from "@/lib/session/tree-flatten";

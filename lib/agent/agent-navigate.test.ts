@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { setup } from "@/lib/agent/test-agent";
+import { setup } from "@/test/agent-harness";
 import { HookRegistry } from "@/lib/hooks/registry";
-import { assistantEntry, userEntry } from "@/lib/session/test-factories";
+import { assistantEntry, userEntry } from "@/test/session-factories";
 
 /** u1 → a1 → u2 → a2 (leaf). */
 const entries = () => [

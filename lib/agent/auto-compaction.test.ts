@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { CONTINUE_PROMPT } from "@/lib/agent/auto-compaction";
-import { ScriptedModel, type SetupOptions, setup } from "@/lib/agent/test-agent";
-import { words } from "@/lib/compaction/test-helpers";
+import { ScriptedModel, type SetupOptions, setup } from "@/test/agent-harness";
+import { words } from "@/test/compaction-helpers";
 import { HookRegistry } from "@/lib/hooks/registry";
-import { assistantEntry, toolCall, userEntry } from "@/lib/session/test-factories";
+import { assistantEntry, toolCall, userEntry } from "@/test/session-factories";
 import type { SessionEntry, UserMessage } from "@/lib/session/types";
 
 /** Three earlier user/assistant turns of 100 estimated tokens per message. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { SessionAgent } from "@/lib/agent/session-agent";
-import { setup } from "@/lib/agent/test-agent";
-import { words } from "@/lib/compaction/test-helpers";
-import { assistantEntry, userEntry } from "@/lib/session/test-factories";
+import { setup } from "@/test/agent-harness";
+import { words } from "@/test/compaction-helpers";
+import { assistantEntry, userEntry } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 
 /** A session whose last assistant already reports 9500 of a 10000 window (reserve 1000). */

@@ -54,7 +54,8 @@ export type AgentEvent =
   | ({ type: "auto_retry_end" } & AutoRetryEndPayload)
   | { type: "prune"; prunedCount: number; tokensSaved: number }
   | { type: "context_usage"; usage: ContextUsage }
-  | { type: "error"; message: string };
+  /** `conflict`: the failure was the store's ConflictError (classified by class, not by text). */
+  | { type: "error"; message: string; conflict?: boolean };
 
 export type AgentEventType = AgentEvent["type"];
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { SessionAgent } from "@/lib/agent/session-agent";
-import { setup } from "@/lib/agent/test-agent";
-import { words } from "@/lib/compaction/test-helpers";
+import { setup } from "@/test/agent-harness";
+import { words } from "@/test/compaction-helpers";
 import { HookRegistry } from "@/lib/hooks/registry";
-import { assistantEntry, compactionEntry, toolCall, userEntry } from "@/lib/session/test-factories";
+import { assistantEntry, compactionEntry, toolCall, userEntry } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 
 function history(): SessionEntry[] {

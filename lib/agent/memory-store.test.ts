@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ConflictError, MemoryAgentStore } from "@/lib/agent/memory-store";
-import { isConflictError } from "@/lib/agent/ports";
+import { MemoryAgentStore } from "@/lib/agent/memory-store";
+import { ConflictError, isConflictError } from "@/lib/agent/ports";
 import { createTreeCommitter } from "@/lib/agent/tree-committer";
-import { assistantEntry, buildTree, header, sequentialIds, toolResultMsg, userEntry, userMsg } from "@/lib/session/test-factories";
+import { assistantEntry, buildTree, header, sequentialIds, toolResultMsg, userEntry, userMsg } from "@/test/session-factories";
 import { MAX_PERSIST_CHARS, PERSIST_TRUNCATION_NOTICE } from "@/lib/session/sanitize";
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 

@@ -11,21 +11,10 @@
  * - `persistPrune` rewrites the pruned tool results and keeps their original content.
  * - The leaf is stored (as Arbor's database does, spec §18), and `loadTree` restores it.
  */
-import type { AgentStore, AgentStoreCommit, PrunedToolResultRecord } from "@/lib/agent/ports";
+import { type AgentStore, type AgentStoreCommit, ConflictError, type PrunedToolResultRecord } from "@/lib/agent/ports";
 import { sanitizeForPersist } from "@/lib/session/sanitize";
 import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree";
 import type { ImageContent, SessionEntry, SessionHeader, TextContent } from "@/lib/session/types";
-
-/** The stored leaf moved since the caller loaded the session. */
-export class ConflictError extends Error {
-  override readonly name = "ConflictError";
-  constructor(
-    readonly expectedLeafId: string | null,
-    readonly actualLeafId: string | null,
-  ) {
-    super(`Session changed: expected leaf ${expectedLeafId ?? "(none)"}, found ${actualLeafId ?? "(none)"}`);
-  }
-}
 
 export interface MemoryStoreInit {
   header: SessionHeader;
@@ -57,7 +46,7 @@ export class MemoryAgentStore implements AgentStore {
   // ── AgentStore ───────────────────────────────────────────────────────────
 
   async commit({ expectedLeafId, entries, newLeafId }: AgentStoreCommit): Promise<void> {
-    if (expectedLeafId !== this.leafId) throw new ConflictError(expectedLeafId, this.leafId);
+    if (expectedLeafId !== this.leafId) throw new ConflictError({ expectedLeafId, actualLeafId: this.leafId });
     // Validate the whole batch first: a commit writes everything or nothing.
     const batchIds = new Set<string>();
     for (const entry of entries) {

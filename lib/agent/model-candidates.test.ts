@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compactionCandidates } from "@/lib/agent/model-candidates";
-import { ScriptedModel, StaticResolver } from "@/lib/agent/test-agent";
+import { ScriptedModel, StaticResolver } from "@/test/agent-harness";
 
 const m = (provider: string, id: string, contextWindow: number, hasApiKey = true) =>
   new ScriptedModel({ provider, id, contextWindow, hasApiKey });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type NavigateModel, navigateTree } from "@/lib/agent/navigate-tree";
 import type { SummarizeRequest, SummarizeResponse } from "@/lib/compaction/summarize-types";
-import { TEST_PROMPTS, words } from "@/lib/compaction/test-helpers";
+import { TEST_PROMPTS, words } from "@/test/compaction-helpers";
 import { HookRegistry } from "@/lib/hooks/registry";
 import type { HookError, HookEvent } from "@/lib/hooks/types";
 import {
@@ -12,7 +12,7 @@ import {
   text,
   toolCall,
   userEntry,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 
 const MODEL: NavigateModel = { provider: "anthropic", id: "claude-sonnet-4-5", contextWindow: 200_000, hasApiKey: true };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { OVERFLOW_RECOVERY_FAILED } from "@/lib/agent/compaction-check";
-import { setup } from "@/lib/agent/test-agent";
-import { words } from "@/lib/compaction/test-helpers";
-import { assistantEntry, BASE_TIME, compactionEntry, isoAt, userEntry } from "@/lib/session/test-factories";
+import { setup } from "@/test/agent-harness";
+import { words } from "@/test/compaction-helpers";
+import { assistantEntry, BASE_TIME, compactionEntry, isoAt, userEntry } from "@/test/session-factories";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 
 const OVERFLOW = "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.";

@@ -6,8 +6,8 @@
  *
  * Contracts, in short:
  * - AgentStore persists what the agent appended to its in-memory SessionTree. `commit` is
- *   atomic and optimistic: it fails with a conflict error (name "ConflictError") when the
- *   stored leaf is not `expectedLeafId`, i.e. someone else moved the session meanwhile.
+ *   atomic and optimistic: it fails with `ConflictError` (defined here, thrown by every store)
+ *   when the stored leaf is not `expectedLeafId`, i.e. someone else moved the session meanwhile.
  * - AgentModel.stream never throws: provider failures come back as an assistant message with
  *   stopReason "error" and `errorMessage`, an abort as stopReason "aborted" with the partial
  *   content (lib/llm/stream-assistant.ts). The agent still guards against a throw.
@@ -55,17 +55,39 @@ export interface PrunedToolResultRecord {
 
 export interface AgentStore {
   /**
-   * Appends `entries` and moves the leaf to `newLeafId`, atomically. Throws an error named
-   * "ConflictError" when the stored leaf is not `expectedLeafId`; nothing is written then.
+   * Appends `entries` and moves the leaf to `newLeafId`, atomically. Throws ConflictError
+   * when the stored leaf is not `expectedLeafId`; nothing is written then.
    */
   commit(input: AgentStoreCommit): Promise<void>;
   /** Rewrites the pruned tool results in place (spec §1.9 "Rewrites", §8). */
   persistPrune(pruned: PrunedToolResultRecord[]): Promise<void>;
 }
 
-/** True for the store's optimistic-concurrency failure (any store: matched by `name`). */
-export function isConflictError(err: unknown): err is Error {
-  return err instanceof Error && err.name === "ConflictError";
+/** What a conflict says to the person who sees it (the UI shows it as it is). */
+export const CONFLICT_MESSAGE = "This session changed in another tab — reload";
+
+/**
+ * The store's optimistic-concurrency failure: a write stated the leaf it expected and the
+ * session's leaf had moved (another tab or process wrote first). Nothing was written; reload
+ * and try again. The one class every store throws (lib/db, MemoryAgentStore).
+ */
+export class ConflictError extends Error {
+  override readonly name = "ConflictError";
+  /** Absent for a store that holds one session (MemoryAgentStore). */
+  readonly sessionId: string | undefined;
+  readonly expectedLeafId: string | null;
+  readonly actualLeafId: string | null;
+  constructor(input: { sessionId?: string; expectedLeafId: string | null; actualLeafId: string | null }) {
+    super(CONFLICT_MESSAGE);
+    this.sessionId = input.sessionId;
+    this.expectedLeafId = input.expectedLeafId;
+    this.actualLeafId = input.actualLeafId;
+  }
+}
+
+/** True for the store's optimistic-concurrency failure, by class. */
+export function isConflictError(err: unknown): err is ConflictError {
+  return err instanceof ConflictError;
 }
 
 // ── Model ──────────────────────────────────────────────────────────────────

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ConflictError } from "@/lib/agent/memory-store";
+import { CONFLICT_MESSAGE, ConflictError } from "@/lib/agent/ports";
 import type { AgentTools } from "@/lib/agent/ports";
-import { roles, setup } from "@/lib/agent/test-agent";
+import { roles, setup } from "@/test/agent-harness";
 import { HookRegistry } from "@/lib/hooks/registry";
-import { toolCall } from "@/lib/session/test-factories";
+import { toolCall } from "@/test/session-factories";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 
 const messageRoles = (entries: SessionEntry[]) =>
@@ -80,7 +80,7 @@ describe("SessionAgent.prompt: a streamed turn", () => {
     // Someone else moves the stored leaf.
     await store.commit({ expectedLeafId: store.getLeafId(), entries: [], newLeafId: null });
     await expect(agent.prompt("two")).rejects.toBeInstanceOf(ConflictError);
-    expect(ofType("error")[0]?.message).toMatch(/Session changed/);
+    expect(ofType("error")[0]).toMatchObject({ message: CONFLICT_MESSAGE, conflict: true });
   });
 });
 

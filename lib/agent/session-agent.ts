@@ -31,6 +31,7 @@ import type {
   Sleep,
   SummaryTextListener,
 } from "@/lib/agent/ports";
+import { isConflictError } from "@/lib/agent/ports";
 import { type RunLoopOptions, runPromptLoop } from "@/lib/agent/run-loop";
 import { AgentRuntime, type QueuedMessage } from "@/lib/agent/runtime";
 import { createTreeCommitter } from "@/lib/agent/tree-committer";
@@ -256,7 +257,7 @@ export class SessionAgent {
     try {
       return await work();
     } catch (err) {
-      if (reportErrors) this.rt.emit({ type: "error", message: errorMessage(err) });
+      if (reportErrors) this.rt.emit({ type: "error", message: errorMessage(err), ...(isConflictError(err) ? { conflict: true } : {}) });
       throw err;
     } finally {
       cleanup();

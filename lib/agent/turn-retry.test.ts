@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RETRY_CANCELLED } from "@/lib/agent/turn-retry";
 import type { SessionAgent } from "@/lib/agent/session-agent";
-import { setup } from "@/lib/agent/test-agent";
+import { setup } from "@/test/agent-harness";
 import type { AssistantMessage } from "@/lib/session/types";
 
 const RATE_LIMITED = "429 Too Many Requests; retry-after: 7";

@@ -15,6 +15,7 @@ import { LOGIN_PATH, SIGN_IN_REQUIRED, safeNextPath } from "./access";
 import { readCookie, sessionCookieName } from "./cookie";
 import { userFromToken } from "./sessions";
 import { type AuthUser, authEnabled, OWNER } from "./state";
+import { jsonError } from "@/lib/http/json-error";
 
 export type { AuthUser } from "./state";
 
@@ -27,7 +28,7 @@ export async function requestUser(request: Request): Promise<AuthUser | null> {
 /** For route handlers: a 401 JSON response for an anonymous request, else undefined. */
 export async function refuseAnonymous(request: Request): Promise<Response | undefined> {
   if (await requestUser(request)) return undefined;
-  return Response.json({ error: SIGN_IN_REQUIRED, code: "unauthorized" }, { status: 401, headers: { "cache-control": "no-store" } });
+  return jsonError(401, SIGN_IN_REQUIRED, "unauthorized");
 }
 
 /** For server components and actions: the signed-in user, or null. */

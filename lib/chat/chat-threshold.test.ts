@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
-import { dataOf, newSession, postChat, readAll, seedHistory, useHarness, transcript } from "./test-harness";
+import { dataOf, newSession, postChat, readAll, seedHistory, useHarness, transcript } from "@/test/chat-harness";
 
 useTestDatabase();
 

@@ -18,7 +18,7 @@ import {
   textOf,
   transcript,
   uiMessage,
-} from "./test-harness";
+} from "@/test/chat-harness";
 
 useTestDatabase();
 

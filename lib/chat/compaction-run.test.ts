@@ -29,7 +29,7 @@ import {
   stop,
   storedEntries,
   storedPath,
-} from "./test-harness";
+} from "@/test/chat-harness";
 
 useTestDatabase();
 

@@ -13,7 +13,7 @@ import { useTestDatabase } from "@/test/db";
 import { looksLikeSummarization } from "@/test/fake-llm-server";
 import { messageText } from "@/test/fake-llm-steps";
 import { moveLeafBack } from "./session-edits";
-import { compactRun, dataOf, newSession, postChat, readAll, seedHistory, storedEntries, useHarness } from "./test-harness";
+import { compactRun, dataOf, newSession, postChat, readAll, seedHistory, storedEntries, useHarness } from "@/test/chat-harness";
 
 useTestDatabase();
 const h = useHarness();

@@ -4,7 +4,7 @@ import { importSession } from "@/lib/db/session-store";
 import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
 import { generateCodexSession } from "@/lib/formats/generate-codex";
 import { useTestDatabase } from "@/test/db";
-import { compactRun, postChat, readAll, storedEntries, storedPath, useHarness } from "./test-harness";
+import { compactRun, postChat, readAll, storedEntries, storedPath, useHarness } from "@/test/chat-harness";
 
 useTestDatabase();
 useHarness();

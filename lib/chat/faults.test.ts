@@ -13,7 +13,7 @@ import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import type { FakeStep } from "@/test/fake-llm-server";
 import { waitForRun } from "./running";
-import { dataOf, newSession, postChat, readAll, useHarness, storedPath, textOf, transcript } from "./test-harness";
+import { dataOf, newSession, postChat, readAll, useHarness, storedPath, textOf, transcript } from "@/test/chat-harness";
 
 useTestDatabase();
 

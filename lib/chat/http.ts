@@ -1,27 +1,17 @@
 /**
- * Small HTTP helpers of the route handlers: JSON errors, a size-capped JSON body reader, a
+ * Small HTTP helpers of the route handlers: JSON errors (the one helper, lib/http/json-error.ts), a size-capped JSON body reader, a
  * stream wrapper that notices when the client cancels, and `withDatabaseErrors`, which answers
  * a lost database with 503 and a plain message instead of a 500. Server-side, framework-free
  * (plain Request / Response, so route handlers are testable with `new Request(...)`).
  */
 import type { z } from "zod";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "@/lib/db/errors";
+import { jsonError } from "@/lib/http/json-error";
 
 /** Request bodies above this are refused with 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export type ErrorCode =
-  | "invalid_input"
-  | "not_found"
-  | "busy"
-  | "too_large"
-  | "unsupported_media_type"
-  | "unavailable"
-  | "database_unavailable";
-
-export function jsonError(status: number, error: string, code: ErrorCode, headers: Record<string, string> = {}): Response {
-  return Response.json({ error, code }, { status, headers: { "cache-control": "no-store", ...headers } });
-}
+export { type ErrorCode, jsonError } from "@/lib/http/json-error";
 
 /** 503 "The database is not reachable — retrying may help" when `error` is a lost database. */
 export function databaseUnavailable(error: unknown): Response | undefined {

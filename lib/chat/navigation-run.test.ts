@@ -19,7 +19,7 @@ import {
   seedHistory,
   useHarness,
   storedEntries,
-} from "./test-harness";
+} from "@/test/chat-harness";
 
 useTestDatabase();
 

@@ -11,7 +11,7 @@ import { GET as listFiles } from "@/app/api/sessions/[id]/files/route";
 import type { ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { configureChatRuntime } from "./runtime-config";
-import { newSession, postChat, readAll, storedPath, useHarness } from "./test-harness";
+import { newSession, postChat, readAll, storedPath, useHarness } from "@/test/chat-harness";
 
 useTestDatabase();
 const h = useHarness();

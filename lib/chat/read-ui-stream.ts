@@ -26,9 +26,5 @@ export async function* readUIStream(res: Response): AsyncGenerator<UIStreamChunk
   }
 }
 
-/** Reads an error body of a failed JSON request as a sentence. */
-export async function errorText(res: Response): Promise<string> {
-  const body = (await res.json().catch(() => null)) as { error?: unknown; message?: unknown } | null;
-  const msg = typeof body?.error === "string" ? body.error : typeof body?.message === "string" ? body.message : undefined;
-  return msg ?? `${res.status} ${res.statusText}`;
-}
+/** Reads an error body of a failed JSON request as a sentence (lib/http/json-error.ts). */
+export { readErrorMessage as errorText } from "@/lib/http/json-error";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as stopPost } from "@/app/api/chat/stop/route";
 import { getDb } from "@/lib/db/client";
 import { appendEntries, createSession, getSessionMeta, loadEntries, loadPath } from "@/lib/db/session-store";
-import { userMsg } from "@/lib/session/test-factories";
+import { userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 import { type RunWorker, startRunWorker } from "@/test/run-worker-client";
 import { claimRun } from "./running";

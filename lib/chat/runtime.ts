@@ -27,7 +27,7 @@ import { SessionAgent } from "@/lib/agent/session-agent";
 import { createAgentStore } from "@/lib/db/agent-store";
 import { createDbRecorder } from "@/lib/db/model-calls";
 import { NotFoundError, type SessionMeta } from "@/lib/db/session-store";
-import { readSession } from "@/lib/db/read-model";
+import { readLiveSession } from "@/lib/db/live-session";
 import { createAgentModel, createModelResolver, withCompactionModel } from "@/lib/llm/agent-adapter";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { createWorkspaceTools, TOOL_NAMES, type WorkspaceTools } from "@/lib/tools/registry";
@@ -76,9 +76,9 @@ async function workspaceTools(sessionId: string, config: SessionConfig): Promise
 
 export async function openSessionAgent(input: OpenSessionAgentInput): Promise<OpenedSession> {
   const { sessionId } = input;
-  const view = await readSession({ sessionId });
+  const view = await readLiveSession({ sessionId });
+  if (!view) throw new NotFoundError({ sessionId });
   const { meta } = view;
-  if (meta.deletedAt) throw new NotFoundError({ sessionId });
   input.signal?.throwIfAborted();
 
   const config = readSessionConfig(meta.settings);

@@ -9,7 +9,7 @@ import { findSessionMeta, loadEntries } from "@/lib/db/session-store";
 import { DEFAULT_SETTINGS } from "@/lib/settings";
 import { useTestDatabase } from "@/test/db";
 import { claimRun } from "./running";
-import { dataOf, MODEL_REF, navigate, newSession, readAll, seedHistory, useHarness } from "./test-harness";
+import { dataOf, MODEL_REF, navigate, newSession, readAll, seedHistory, useHarness } from "@/test/chat-harness";
 
 useTestDatabase();
 

@@ -16,7 +16,7 @@ import { writeSessionSettings } from "@/lib/db/agent-store";
 import {
   ConflictError,
   DATABASE_UNAVAILABLE_MESSAGE,
-  findSessionMeta,
+  findLiveSession,
   isDatabaseUnavailable,
   forkSession as forkStoredSession,
   NotFoundError,
@@ -43,8 +43,8 @@ async function settle<T>(run: () => Promise<T>): Promise<ActionResult<T>> {
 }
 
 async function liveMeta(sessionId: string): Promise<SessionMeta> {
-  const meta = await findSessionMeta({ id: sessionId });
-  if (!meta || meta.deletedAt) throw new NotFoundError({ sessionId });
+  const meta = await findLiveSession({ id: sessionId });
+  if (!meta) throw new NotFoundError({ sessionId });
   return meta;
 }
 
@@ -118,10 +118,10 @@ export interface SessionSettingsView {
 export async function changeSessionSettings(
   input: { sessionId: string } & SessionConfigUpdate,
 ): Promise<ActionResult<SessionSettingsView>> {
-  const found = await settle(() => findSessionMeta({ id: input.sessionId }));
+  const found = await settle(() => findLiveSession({ id: input.sessionId }));
   if (!found.ok) return found;
   const meta = found.data;
-  if (!meta || meta.deletedAt) return { ok: false, error: "not_found", message: `Session ${input.sessionId} not found` };
+  if (!meta) return { ok: false, error: "not_found", message: `Session ${input.sessionId} not found` };
   const { sessionId, ...update } = input;
   const result = updateSessionConfig(meta.settings, update);
   if (!result.ok) return { ok: false, error: "invalid_input", message: result.errors.map((e) => e.message).join("; ") };

@@ -16,7 +16,7 @@ import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { echoResponder, type FakeRequest, type FakeStep, looksLikeSummarization } from "@/test/fake-llm-server";
 import { waitForRun } from "./running";
-import { compactRun, dataOf, navigate, newSession, readAll, seedHistory, useHarness, storedEntries } from "./test-harness";
+import { compactRun, dataOf, navigate, newSession, readAll, seedHistory, useHarness, storedEntries } from "@/test/chat-harness";
 
 useTestDatabase();
 

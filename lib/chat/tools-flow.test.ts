@@ -13,7 +13,7 @@ import type { WorkspaceFilesBody } from "@/lib/query/files";
 import type { AssistantMessage, CompactionEntry, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { looksLikeSummarization } from "@/test/fake-llm-server";
-import { compactRun, dataOf, newSession, postChat, readAll, useHarness, storedPath } from "./test-harness";
+import { compactRun, dataOf, newSession, postChat, readAll, useHarness, storedPath } from "@/test/chat-harness";
 
 useTestDatabase();
 

@@ -1,8 +1,8 @@
 /** AgentEvents → UI message stream chunks (the protocol of ui-types.ts), with a recording writer. */
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "@/lib/agent/ports";
-import { CONFLICT_MESSAGE } from "@/lib/db/errors";
-import { assistantMsg, userMsg } from "@/lib/session/test-factories";
+import { CONFLICT_MESSAGE } from "@/lib/agent/ports";
+import { assistantMsg, userMsg } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 import { createAgentStreamSink } from "./ui-stream";
 
@@ -83,12 +83,20 @@ describe("createAgentStreamSink", () => {
     const { chunks, writer } = recorder();
     sink.attach(writer);
     sink.emit({ type: "auto_compaction_end", result: undefined, aborted: false, willRetry: false, errorMessage: "recovery failed" });
-    sink.emit({ type: "error", message: CONFLICT_MESSAGE });
+    sink.emit({ type: "error", message: CONFLICT_MESSAGE, conflict: true });
     sink.error(CONFLICT_MESSAGE, "conflict");
     expect(chunks.map((c) => c.data)).toEqual([
       { message: "recovery failed", code: "failed" },
       { message: CONFLICT_MESSAGE, code: "conflict" },
     ]);
+  });
+
+  it("classifies an error by the agent's conflict flag, never by its words", () => {
+    const sink = createAgentStreamSink();
+    const { chunks, writer } = recorder();
+    sink.attach(writer);
+    sink.emit({ type: "error", message: CONFLICT_MESSAGE });
+    expect(chunks.map((c) => c.data)).toEqual([{ message: CONFLICT_MESSAGE, code: "failed" }]);
   });
 
   it("forwards retries, prunes and usage as transient data parts", () => {

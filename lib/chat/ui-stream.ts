@@ -18,7 +18,6 @@ import "server-only";
  */
 import type { UIMessageStreamWriter } from "ai";
 import type { AgentEvent } from "@/lib/agent/ports";
-import { CONFLICT_MESSAGE } from "@/lib/db/errors";
 import type { ArborDataParts, CompactionReason, SessionUIMessage } from "./ui-types";
 
 type Writer = UIMessageStreamWriter<SessionUIMessage>;
@@ -161,7 +160,7 @@ export function createAgentStreamSink(): AgentStreamSink {
         data("usage", event.usage);
         break;
       case "error":
-        error(event.message, event.message === CONFLICT_MESSAGE ? "conflict" : "failed");
+        error(event.message, event.conflict ? "conflict" : "failed");
         break;
       default:
         break;

@@ -11,7 +11,7 @@ import "server-only";
  * - `fileErrorResponse(error, userPath)` turns the expected failures of lib/tools/files.ts into
  *   a JSON 4xx (`{ error, code }`, lib/chat/http.ts): a ToolError or a file-system error keeps
  *   its message, which names the path and the reason ("Path \"../x\" is outside the workspace").
- *   "does not exist" is a 404, "over the … limit" a 413, anything else a 400. Other errors are
+ *   its kind decides the status: not_found a 404, too_large a 413, anything else a 400. Other errors are
  *   bugs and are rethrown (they surface as a 500).
  * - `exactUploadBody(body, declared)` passes an upload through and fails it (IncompleteUpload)
  *   when fewer bytes arrive than its Content-Length declared. Why: with a Next proxy (proxy.ts)
@@ -19,7 +19,7 @@ import "server-only";
  *   silently cut to that size; without this check a truncated file would be stored as if whole.
  *   writeUpload removes its temporary file when the body fails, so nothing is stored.
  */
-import { findSessionMeta } from "@/lib/db/store-read";
+import { findLiveSession } from "@/lib/db/live-session";
 import { ToolError, toolErrorFromFs } from "@/lib/tools/errors";
 import { databaseUnavailable, jsonError } from "./http";
 import { resolveSessionRoot } from "./runtime-config";
@@ -28,15 +28,15 @@ import { readSessionConfig } from "./session-config";
 export type WorkspaceResult = { ok: true; root: string } | { ok: false; response: Response };
 
 export async function sessionWorkspace(sessionId: string): Promise<WorkspaceResult> {
-  let meta: Awaited<ReturnType<typeof findSessionMeta>>;
+  let meta: Awaited<ReturnType<typeof findLiveSession>>;
   try {
-    meta = await findSessionMeta({ id: sessionId });
+    meta = await findLiveSession({ id: sessionId });
   } catch (error) {
     const unavailable = databaseUnavailable(error);
     if (unavailable) return { ok: false, response: unavailable };
     throw error;
   }
-  if (!meta || meta.deletedAt) {
+  if (!meta) {
     return { ok: false, response: jsonError(404, `Session ${sessionId} not found`, "not_found") };
   }
   try {
@@ -46,17 +46,18 @@ export async function sessionWorkspace(sessionId: string): Promise<WorkspaceResu
   }
 }
 
-function statusOf(message: string): { status: 400 | 404 | 413; code: "invalid_input" | "not_found" | "too_large" } {
-  if (/ does not exist$/.test(message)) return { status: 404, code: "not_found" };
-  if (/ is over the .* limit$/.test(message)) return { status: 413, code: "too_large" };
-  return { status: 400, code: "invalid_input" };
-}
+/** By the error's kind, never its words. */
+const STATUS_OF = {
+  not_found: { status: 404, code: "not_found" },
+  too_large: { status: 413, code: "too_large" },
+  invalid: { status: 400, code: "invalid_input" },
+} as const;
 
 /** The 4xx for an expected file failure; rethrows anything else. */
 export function fileErrorResponse(error: unknown, userPath: string): Response {
   const expected = error instanceof ToolError ? error : toolErrorFromFs(error, userPath);
   if (!expected) throw error;
-  const { status, code } = statusOf(expected.message);
+  const { status, code } = STATUS_OF[expected.kind];
   return jsonError(status, expected.message, code);
 }
 

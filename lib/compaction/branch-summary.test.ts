@@ -5,7 +5,7 @@ import {
   prepareBranchEntries,
 } from "@/lib/compaction/branch-summary";
 import type { SummarizeRequest, SummarizeResponse } from "@/lib/compaction/summarize-types";
-import { TEST_PROMPTS, words } from "@/lib/compaction/test-helpers";
+import { TEST_PROMPTS, words } from "@/test/compaction-helpers";
 import {
   assistantEntry,
   assistantMsg,
@@ -18,7 +18,7 @@ import {
   toolCall,
   toolResultMsg,
   userEntry,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 
 const ids = (entries: readonly SessionEntry[]) => entries.map((e) => e.id);

@@ -3,7 +3,7 @@ import { compact, compactionBudgets } from "@/lib/compaction/compact";
 import { createFileOps } from "@/lib/compaction/file-ops";
 import type { CompactionPreparation } from "@/lib/compaction/prepare";
 import type { SummarizeRequest, SummarizeResponse } from "@/lib/compaction/summarize-types";
-import { TEST_PROMPTS, assistant, settings, user } from "@/lib/compaction/test-helpers";
+import { TEST_PROMPTS, assistant, settings, user } from "@/test/compaction-helpers";
 
 const SEP = "\n\n---\n\n**Turn Context (split turn):**\n\n";
 

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { reviewCompaction } from "@/lib/compaction/compaction-review";
 import { moveLeaf, planCompactionUndo } from "@/lib/compaction/compaction-undo";
-import { assistant, ent, linked, msg, user } from "@/lib/compaction/test-helpers";
-import { buildTree } from "@/lib/session/test-factories";
+import { assistant, ent, linked, msg, user } from "@/test/compaction-helpers";
+import { buildTree } from "@/test/session-factories";
 
 const base = linked(
   msg("u1", user("Rename `loadConfig`.")),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { findCutPoint, findTurnStartIndex, findValidCutPoints } from "@/lib/compaction/cut-point";
-import { assistant, bash, call, conversation, ent, linked, msg, toolResult, user, words } from "@/lib/compaction/test-helpers";
+import { assistant, bash, call, conversation, ent, linked, msg, toolResult, user, words } from "@/test/compaction-helpers";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
 
 const role = (e: SessionEntry | undefined) => (e?.type === "message" ? e.message.role : e?.type);

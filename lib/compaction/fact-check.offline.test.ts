@@ -11,7 +11,7 @@ import { citedIds } from "@/lib/compaction/citations";
 import { compact } from "@/lib/compaction/compact";
 import { type FactCheck, factCheckCompaction, scoreText } from "@/lib/compaction/fact-check";
 import { prepareCompaction } from "@/lib/compaction/prepare";
-import { TEST_PROMPTS } from "@/lib/compaction/test-helpers";
+import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import { extractiveSummary } from "@/lib/llm/offline-summary";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { generateSession } from "@/lib/session/generate";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { checkFacts, factCheckCompaction, scoreText, summarizedSpan } from "@/lib/compaction/fact-check";
 import type { Fact } from "@/lib/compaction/fact-extract";
-import { assistant, call, ent, linked, msg, toolResult, user } from "@/lib/compaction/test-helpers";
+import { assistant, call, ent, linked, msg, toolResult, user } from "@/test/compaction-helpers";
 
 const CWD = "/home/dev/app";
 const fact = (kind: Fact["kind"], key: string): Fact => ({ kind, text: key, key, entryId: "x" });

@@ -1,7 +1,7 @@
 /** Fact extraction on generated spans (issue #16): paths, identifiers, errors, instructions, URLs, numbers, TODO lines. */
 import { describe, expect, it } from "vitest";
 import { extractFacts } from "@/lib/compaction/fact-extract";
-import { assistant, bash, call, ent, linked, msg, toolResult, user } from "@/lib/compaction/test-helpers";
+import { assistant, bash, call, ent, linked, msg, toolResult, user } from "@/test/compaction-helpers";
 import { generateSession } from "@/lib/session/generate";
 
 const CWD = "/home/dev/app";

@@ -6,7 +6,7 @@ import {
   extractFileOpsFromMessage,
   formatFileOperations,
 } from "@/lib/compaction/file-ops";
-import { assistant, call, toolResult, user } from "@/lib/compaction/test-helpers";
+import { assistant, call, toolResult, user } from "@/test/compaction-helpers";
 
 describe("file-operation tracking (spec §10)", () => {
   it("createFileOps starts with three empty sets", () => {

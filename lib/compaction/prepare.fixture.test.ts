@@ -10,7 +10,7 @@ import { prepareCompaction } from "@/lib/compaction/prepare";
 import { DEFAULT_PRUNE_CONFIG, pruneToolOutputs, restorePrunedToolOutputs } from "@/lib/compaction/pruning";
 import { serializeConversation } from "@/lib/compaction/serialize";
 import type { SummarizeRequest } from "@/lib/compaction/summarize-types";
-import { TEST_PROMPTS, settings } from "@/lib/compaction/test-helpers";
+import { TEST_PROMPTS, settings } from "@/test/compaction-helpers";
 import { estimateContextTokens, estimateTokens } from "@/lib/compaction/tokens";
 import { convertToLlm } from "@/lib/session/convert";
 import { loadSession } from "@/lib/session/load";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compactionMessageOf, nothingToCompactReason, prepareCompaction } from "@/lib/compaction/prepare";
-import { assistant, call, conversation, ent, linkAll, linked, msg, settings, toolResult, user, words } from "@/lib/compaction/test-helpers";
+import { assistant, call, conversation, ent, linkAll, linked, msg, settings, toolResult, user, words } from "@/test/compaction-helpers";
 import { estimateTokens } from "@/lib/compaction/tokens";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
 

@@ -6,7 +6,7 @@ import {
   restorePrunedToolOutputs,
   restorePrunedToolResult,
 } from "@/lib/compaction/pruning";
-import { TEST_PROMPTS, assistant, call, img, linked, msg, toolResult, user, words } from "@/lib/compaction/test-helpers";
+import { TEST_PROMPTS, assistant, call, img, linked, msg, toolResult, user, words } from "@/test/compaction-helpers";
 import { convertToLlm } from "@/lib/session/convert";
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 

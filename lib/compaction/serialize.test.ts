@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { serializeConversation } from "@/lib/compaction/serialize";
-import { assistant, call, img, toolResult, user, words } from "@/lib/compaction/test-helpers";
+import { assistant, call, img, toolResult, user, words } from "@/test/compaction-helpers";
 
 describe("serializeConversation (spec §9)", () => {
   it("matches the spec example", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assistant, bash, call, img, msg, toolResult, user, words } from "@/lib/compaction/test-helpers";
+import { assistant, bash, call, img, msg, toolResult, user, words } from "@/test/compaction-helpers";
 import {
   calculateContextTokens,
   calculatePromptTokens,

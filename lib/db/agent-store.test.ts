@@ -1,7 +1,7 @@
 /** The AgentStore port on a real database: atomic optimistic commits, prune persistence, settings. */
 import { describe, expect, it } from "vitest";
 import { isConflictError } from "@/lib/agent/ports";
-import { assistantMsg, text, toolCall, toolResultMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, text, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { createAgentStore, writeSessionSettings } from "./agent-store";

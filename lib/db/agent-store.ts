@@ -14,10 +14,11 @@ import "server-only";
  * - `writeSessionSettings` replaces the session's `settings` JSON (null clears it). The caller
  *   validates it; an unknown or deleted session throws NotFoundError.
  */
+import { Prisma } from "@/generated/prisma/client";
 import type { AgentStore } from "@/lib/agent/ports";
 import { getDb } from "./client";
 import { NotFoundError, toDatabaseError } from "./errors";
-import { toPgJson } from "./pg-json";
+import { toPgJsonValue } from "./pg-json";
 import { commitEntries } from "./store-commit";
 import { applyPrune } from "./store-prune";
 
@@ -43,9 +44,7 @@ export function createAgentStore(input: { sessionId: string }): AgentStore {
 
 /** Replaces the stored settings document of a live session. */
 export async function writeSessionSettings(input: { sessionId: string; settings: unknown }): Promise<void> {
-  const json = input.settings === null || input.settings === undefined ? null : toPgJson(input.settings);
-  const updated = await getDb().$executeRaw`
-    UPDATE sessions SET settings = ${json}::jsonb, updated_at = now()
-    WHERE id = ${input.sessionId} AND deleted_at IS NULL`;
-  if (updated === 0) throw new NotFoundError({ sessionId: input.sessionId });
+  const settings = input.settings === null || input.settings === undefined ? Prisma.DbNull : toPgJsonValue(input.settings);
+  const { count } = await getDb().session.updateMany({ where: { id: input.sessionId, deletedAt: null }, data: { settings } });
+  if (count === 0) throw new NotFoundError({ sessionId: input.sessionId });
 }

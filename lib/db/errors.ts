@@ -3,8 +3,8 @@ import "server-only";
  * Errors of the session store, import and export. Every message is written for the person who
  * sees it (the UI shows them as they are); the fields let callers react without parsing text.
  *
- * - ConflictError: a write stated the leaf it expected and the session's leaf had moved
- *   (another tab or process wrote first). Nothing was written; reload and try again.
+ * - ConflictError (defined with the store port, lib/agent/ports.ts, re-exported here): a write
+ *   stated the leaf it expected and the session's leaf had moved. Nothing was written.
  * - NotFoundError: the session, or an entry named by the write, does not exist.
  * - IdCollisionError: a new entry reused an id the session already has (or references); the
  *   caller draws new ids and retries. Nothing was written.
@@ -17,23 +17,11 @@ import "server-only";
  *   reconnect by themselves once the server is back, so retrying is the remedy.
  */
 
-export const CONFLICT_MESSAGE = "This session changed in another tab — reload";
+export { CONFLICT_MESSAGE, ConflictError } from "@/lib/agent/ports";
+import type { ImportErrorCode } from "@/lib/types/import-events";
 
 export class StoreError extends Error {
   override name = "StoreError";
-}
-
-export class ConflictError extends StoreError {
-  override name = "ConflictError";
-  readonly sessionId: string;
-  readonly expectedLeafId: string | null;
-  readonly actualLeafId: string | null;
-  constructor(input: { sessionId: string; expectedLeafId: string | null; actualLeafId: string | null }) {
-    super(CONFLICT_MESSAGE);
-    this.sessionId = input.sessionId;
-    this.expectedLeafId = input.expectedLeafId;
-    this.actualLeafId = input.actualLeafId;
-  }
 }
 
 export class NotFoundError extends StoreError {
@@ -67,20 +55,7 @@ export class IdCollisionError extends StoreError {
   }
 }
 
-export type ImportErrorCode =
-  | "not_session"
-  | "invalid_entry"
-  | "duplicate_id"
-  | "exists"
-  | "too_large"
-  | "line_too_long"
-  | "too_many_blank_lines"
-  | "too_many_skipped_lines"
-  | "too_slow"
-  | "cancelled"
-  | "read_failed"
-  | "unsupported_version"
-  | "unavailable";
+export type { ImportErrorCode } from "@/lib/types/import-events";
 
 export class ImportError extends StoreError {
   override name = "ImportError";

@@ -16,10 +16,10 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { beforeEach, describe, expect, it } from "vitest";
 import { POST as importPost } from "@/app/api/import/route";
-import type { ImportEvent } from "@/app/api/import/events";
+import type { ImportEvent } from "@/lib/types/import-events";
 import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
 import { makeImportCommand } from "@/cli/commands/import";
-import { runCommand, tempDir } from "@/cli/test-helpers";
+import { runCommand, tempDir } from "@/test/cli-helpers";
 import { useTestDatabase } from "@/test/db";
 import { ImportError, importSession, loadEntries } from "./session-store";
 import { counts } from "@/test/import-helpers";
@@ -215,7 +215,7 @@ describe("the session version", () => {
     const event = await viaRoute("future.jsonl", sessionText(freshId(), 2, { version: 99 }));
     expect(event).toEqual({
       type: "error",
-      code: "invalid",
+      code: "unsupported_version",
       message: "future.jsonl:1: unsupported session version 99 (Arbor reads versions 1 to 3); nothing was imported",
     });
     expect(await counts()).toEqual(before);
@@ -233,7 +233,7 @@ describe("through the import route", () => {
   it("a binary upload ends with a not-a-session error event and saves nothing", async () => {
     const before = await counts();
     const event = await viaRoute("photo.jpg", new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0]));
-    expect(event).toEqual({ type: "error", code: "not_a_session", message: "photo.jpg: not a session file (line 1: binary data, not a JSONL text file)" });
+    expect(event).toEqual({ type: "error", code: "not_session", message: "photo.jpg: not a session file (line 1: binary data, not a JSONL text file)" });
     expect(await counts()).toEqual(before);
   });
 });

@@ -6,11 +6,11 @@
  */
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ImportEvent } from "@/app/api/import/events";
+import type { ImportEvent } from "@/lib/types/import-events";
 import { POST as importPost } from "@/app/api/import/route";
 import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
 import { makeImportCommand } from "@/cli/commands/import";
-import { runCommand, tempDir } from "@/cli/test-helpers";
+import { runCommand, tempDir } from "@/test/cli-helpers";
 import { startRouteServer, type RouteServer } from "@/test/route-server";
 import { useTestDatabase } from "@/test/db";
 import { importSession, LimitError, loadEntries } from "./session-store";
@@ -183,7 +183,7 @@ describe("through a real HTTP server", () => {
     const last = JSON.parse(lines.at(-1)!) as ImportEvent;
     expect(performance.now() - started).toBeLessThan(5000);
     await pinging;
-    expect(last).toMatchObject({ type: "error", code: "limit" });
+    expect(last).toMatchObject({ type: "error", code: "too_many_blank_lines" });
     expect(last.type === "error" && last.message).toMatch(/^flood\.jsonl:100002: more than 100,000 blank lines/);
     // The median, not the maximum: on a shared, loaded machine a single idle round trip can take
     // over 100 ms too. A stalled event loop (the bug: 10-19 s) makes every ping slow.

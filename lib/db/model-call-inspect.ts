@@ -21,9 +21,8 @@ import { buildTurnView, type PreviousTurn, type TurnViewInput, toMessageRefs } f
 import type { EntryMatchIndex } from "@/lib/inspector/sources";
 import type { ModelCallDetail, PendingEffects, TurnView } from "@/lib/inspector/types";
 import type { PromptSet, SessionEntry, SessionHeader } from "@/lib/session/types";
-import { NotFoundError } from "./errors";
 import { entryMatchIndexFor, findCallForEntry, getModelCall, latestChatSetup } from "./model-call-read";
-import { readSession } from "./read-model";
+import { readLiveSession } from "./live-session";
 
 const KIND_LABELS: Record<string, string> = {
   history: "history summary",
@@ -120,11 +119,8 @@ async function recordedView(ctx: Ctx, detail: ModelCallDetail): Promise<TurnView
 
 /** The session from the read model (one query when cached) and its match index. */
 async function contextFor(sessionId: string, prompts: PromptSet): Promise<{ ctx: Ctx; leafId: string | null } | null> {
-  const view = await readSession({ sessionId }).catch((error: unknown) => {
-    if (error instanceof NotFoundError) return null;
-    throw error;
-  });
-  if (!view || view.meta.deletedAt) return null;
+  const view = await readLiveSession({ sessionId });
+  if (!view) return null;
   const { meta } = view;
   const entries = view.tree.getEntries();
   const matchIndex = await entryMatchIndexFor({ sessionId, entries, prompts });

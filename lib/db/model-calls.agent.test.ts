@@ -7,9 +7,9 @@
 import { describe, expect, it } from "vitest";
 import type { AgentTools } from "@/lib/agent/ports";
 import { SessionAgent } from "@/lib/agent/session-agent";
-import { ScriptedModel, StaticResolver, testClock, testSettings } from "@/lib/agent/test-agent";
-import { TEST_PROMPTS } from "@/lib/compaction/test-helpers";
-import { toolCall } from "@/lib/session/test-factories";
+import { ScriptedModel, StaticResolver, testClock, testSettings } from "@/test/agent-harness";
+import { TEST_PROMPTS } from "@/test/compaction-helpers";
+import { toolCall } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 import { createAgentStore } from "./agent-store";
 import { inspectEntry } from "./model-call-inspect";

@@ -4,12 +4,12 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AgentModelInfo, ModelCallRecord } from "@/lib/agent/ports";
-import { settings, TEST_PROMPTS } from "@/lib/compaction/test-helpers";
+import { settings, TEST_PROMPTS } from "@/test/compaction-helpers";
 import { PENDING_COMPACTION_ID } from "@/lib/inspector/preview";
 import { RECONSTRUCTED_NOTE } from "@/lib/inspector/reconstruct";
 import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
-import { assistantMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, userMsg } from "@/test/session-factories";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { inspectCall, inspectEntry, inspectNextTurn } from "./model-call-inspect";

@@ -7,11 +7,11 @@
 import { describe, expect, it } from "vitest";
 import type { AgentModelInfo, ModelCallRecord } from "@/lib/agent/ports";
 import { prepareCompaction } from "@/lib/compaction/prepare";
-import { settings, TEST_PROMPTS } from "@/lib/compaction/test-helpers";
+import { settings, TEST_PROMPTS } from "@/test/compaction-helpers";
 import { addressContent, contentHash } from "@/lib/inspector/canonical";
 import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
-import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { AssistantMessage, LlmMessage, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AgentModelInfo, ModelCallRecord } from "@/lib/agent/ports";
-import { TEST_PROMPTS } from "@/lib/compaction/test-helpers";
+import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import { convertToLlm } from "@/lib/session/convert";
-import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { LlmMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { NotFoundError } from "./errors";

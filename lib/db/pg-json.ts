@@ -10,6 +10,8 @@ import "server-only";
  * Cost: one `includes` scan of the JSON text; the regex runs only when a candidate is present.
  */
 
+import type { Prisma } from "@/generated/prisma/client";
+
 /** `\u0000` or an escaped (hence lone: JSON.stringify writes pairs raw) surrogate, preceded by an even number of backslashes (so not `\\u0000`). */
 const BAD_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})/g;
 
@@ -18,6 +20,11 @@ export function toPgJson(value: unknown): string {
   if (json === undefined) return "null";
   if (!json.includes("\\u0000") && !/\\u[dD][89a-fA-F]/.test(json)) return json;
   return json.replace(BAD_ESCAPE, "$1\\ufffd");
+}
+
+/** `value` with the same replacements, as a value for the typed client's Json fields. */
+export function toPgJsonValue(value: unknown): Prisma.InputJsonValue {
+  return JSON.parse(toPgJson(value)) as Prisma.InputJsonValue;
 }
 
 /** Lone surrogates and U+0000: the characters PostgreSQL `text` cannot hold. */

@@ -31,7 +31,7 @@ import {
   storedEntries,
   storedPath,
   transcript,
-} from "@/lib/chat/test-harness";
+} from "@/test/chat-harness";
 import { disconnectDb, useDatabase } from "./client";
 import { prepareAppDatabase } from "./bootstrap";
 import { type EmbeddedServer, startEmbeddedPostgres } from "./embedded";
@@ -135,7 +135,7 @@ describe("the database stops and starts again while the app runs", () => {
     // A streaming import ends with the message (and saves nothing, see below).
     expect(await quickly(importFile("while-down"))).toEqual({
       type: "error",
-      code: "failed",
+      code: "unavailable",
       message: `while-down.jsonl: ${DATABASE_UNAVAILABLE_MESSAGE}; nothing was saved`,
     });
 

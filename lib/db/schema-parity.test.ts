@@ -4,13 +4,18 @@
  * foreign key. A migration that drifts from the schema fails here.
  * The database is migrated the way the app's embedded one is (superuser connection under
  * `SET ROLE` the app role, lib/db/app-role.ts), so every table must also be owned by that role.
+ *
+ * Why a small parser of schema.prisma (test/prisma-schema.ts) and not Prisma's own tooling: offline,
+ * none of it can read the schema's shape. `@prisma/internals` (getDMMF) is not installed;
+ * `prisma migrate diff` needs the schema-engine binary, which it downloads on first use; and
+ * the generated client's runtime data model has no nullability, native types or indexes.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { migrate } from "./migrate";
-import { parsePrismaSchema, type PrismaTable } from "./prisma-schema";
+import { parsePrismaSchema, type PrismaTable } from "@/test/prisma-schema";
 import { createEmptyDatabase, dropTestDatabase, type TestDatabase } from "@/test/db";
 
 const schema = parsePrismaSchema(readFileSync(path.join(process.cwd(), "prisma/schema.prisma"), "utf8"));

@@ -1,6 +1,6 @@
 /** The home page's session list: order, keyset paging, full-text search, rename, trash. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { assistantMsg, toolResultMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, toolResultMsg, userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";
 import {

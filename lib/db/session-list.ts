@@ -16,8 +16,9 @@ import "server-only";
  * - Soft-deleted sessions are left out unless `includeDeleted`.
  */
 import { Prisma } from "@/generated/prisma/client";
+import type { SessionPage } from "@/lib/types/session";
 import { getDb } from "./client";
-import { type SessionSummary, type SessionSummaryRow, toSessionSummary } from "./session-rows";
+import { SESSION_SUMMARY_SELECT, type SessionSummary, type SessionSummaryRow, toSessionSummary } from "./session-rows";
 
 export interface ListSessionsInput {
   query?: string;
@@ -26,10 +27,7 @@ export interface ListSessionsInput {
   includeDeleted?: boolean;
 }
 
-export interface SessionPage {
-  sessions: SessionSummary[];
-  nextCursor: string | null;
-}
+export type { SessionPage } from "@/lib/types/session";
 
 export const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 200;
@@ -69,49 +67,71 @@ function decodeCursor(raw: string | null | undefined): Cursor | null {
   }
 }
 
-type Row = SessionSummaryRow & { match_id: string | null; snippet: string | null };
+type Row = SessionSummaryRow & { matchId?: string | null; snippet?: string | null };
 
 export async function listSessions(input: ListSessionsInput = {}): Promise<SessionPage> {
   const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(input.limit ?? DEFAULT_PAGE_SIZE)));
-  const cursor = decodeCursor(input.cursor);
+  const page = { cursor: decodeCursor(input.cursor), take: limit + 1, includeDeleted: input.includeDeleted ?? false };
   const tsquery = input.query ? toPrefixTsQuery(input.query) : null;
+  const rows: Row[] = tsquery ? await searchPage(tsquery, page) : await plainPage(page);
 
-  const conditions: Prisma.Sql[] = [];
-  if (!input.includeDeleted) conditions.push(Prisma.sql`s.deleted_at IS NULL`);
-  if (cursor) conditions.push(Prisma.sql`(s.last_activity_at, s.id) < (${cursor.at}::timestamptz, ${cursor.id}::text)`);
-  const q = tsquery ? Prisma.sql`to_tsquery('simple', ${tsquery})` : null;
-  if (q) {
-    // EXISTS becomes a semi-join on the GIN index of entries.search.
-    conditions.push(Prisma.sql`(s.title_search @@ ${q}
-      OR EXISTS (SELECT 1 FROM entries e WHERE e.session_id = s.id AND e.search @@ ${q}))`);
-  }
-  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
-  // The snippet is computed for the page's rows only.
-  const match = q
-    ? Prisma.sql`LEFT JOIN LATERAL (
-        SELECT e.id AS match_id, ts_headline('simple', e.text, ${q},
-          'MaxWords=24, MinWords=10, MaxFragments=1, StartSel="", StopSel="", FragmentDelimiter=" … "') AS snippet
-        FROM entries e WHERE e.session_id = p.id AND e.search @@ ${q}
-        ORDER BY e.seq LIMIT 1
-      ) m ON true`
-    : Prisma.sql`CROSS JOIN (SELECT NULL::text AS match_id, NULL::text AS snippet) m`;
-
-  const rows = await getDb().$queryRaw<Row[]>`
-    WITH page AS (
-      SELECT s.id, s.title, s.entry_count, s.model, s.created_at, s.last_activity_at, s.deleted_at
-      FROM sessions s ${where}
-      ORDER BY s.last_activity_at DESC, s.id DESC
-      LIMIT ${limit + 1}
-    )
-    SELECT p.*, m.match_id, m.snippet FROM page p ${match}
-    ORDER BY p.last_activity_at DESC, p.id DESC`;
-
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const sessions = page.map((r): SessionSummary => {
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  const sessions = shown.map((r): SessionSummary => {
     const summary = toSessionSummary(r);
-    if (r.match_id !== null) summary.match = { entryId: r.match_id, snippet: (r.snippet ?? "").replace(/\s+/g, " ").trim() };
+    if (r.matchId) summary.match = { entryId: r.matchId, snippet: (r.snippet ?? "").replace(/\s+/g, " ").trim() };
     return summary;
   });
-  return { sessions, nextCursor: rows.length > limit && last ? encodeCursor({ at: last.last_activity_at, id: last.id }) : null };
+  return { sessions, nextCursor: rows.length > limit && last ? encodeCursor({ at: last.lastActivityAt, id: last.id }) : null };
+}
+
+interface PageInput {
+  cursor: Cursor | null;
+  take: number;
+  includeDeleted: boolean;
+}
+
+/** The list without search words: a typed query on the list index. */
+function plainPage({ cursor, take, includeDeleted }: PageInput): Promise<SessionSummaryRow[]> {
+  return getDb().session.findMany({
+    where: {
+      ...(includeDeleted ? {} : { deletedAt: null }),
+      // (last_activity_at, id) < cursor: `lte` starts the index scan at the cursor, NOT drops its ties.
+      ...(cursor ? { lastActivityAt: { lte: cursor.at }, NOT: { lastActivityAt: cursor.at, id: { gte: cursor.id } } } : {}),
+    },
+    orderBy: [{ lastActivityAt: "desc" }, { id: "desc" }],
+    take,
+    select: SESSION_SUMMARY_SELECT,
+  });
+}
+
+/**
+ * The list filtered by search words. Raw SQL because it wins here: full-text search on the
+ * tsvector columns (which the typed client cannot query) and a ts_headline snippet per row.
+ */
+function searchPage(tsquery: string, { cursor, take, includeDeleted }: PageInput): Promise<Row[]> {
+  const q = Prisma.sql`to_tsquery('simple', ${tsquery})`;
+  const conditions: Prisma.Sql[] = [
+    // EXISTS becomes a semi-join on the GIN index of entries.search.
+    Prisma.sql`(s.title_search @@ ${q} OR EXISTS (SELECT 1 FROM entries e WHERE e.session_id = s.id AND e.search @@ ${q}))`,
+  ];
+  if (!includeDeleted) conditions.push(Prisma.sql`s.deleted_at IS NULL`);
+  if (cursor) conditions.push(Prisma.sql`(s.last_activity_at, s.id) < (${cursor.at}::timestamptz, ${cursor.id}::text)`);
+  // The snippet is computed for the page's rows only.
+  return getDb().$queryRaw<Row[]>`
+    WITH page AS (
+      SELECT s.id, s.title, s.entry_count AS "entryCount", s.model, s.created_at AS "createdAt",
+        s.last_activity_at AS "lastActivityAt", s.deleted_at AS "deletedAt"
+      FROM sessions s WHERE ${Prisma.join(conditions, " AND ")}
+      ORDER BY s.last_activity_at DESC, s.id DESC
+      LIMIT ${take}
+    )
+    SELECT p.*, m."matchId", m.snippet FROM page p
+    LEFT JOIN LATERAL (
+      SELECT e.id AS "matchId", ts_headline('simple', e.text, ${q},
+        'MaxWords=24, MinWords=10, MaxFragments=1, StartSel="", StopSel="", FragmentDelimiter=" … "') AS snippet
+      FROM entries e WHERE e.session_id = p.id AND e.search @@ ${q}
+      ORDER BY e.seq LIMIT 1
+    ) m ON true
+    ORDER BY p."lastActivityAt" DESC, p.id DESC`;
 }

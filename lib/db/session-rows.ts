@@ -1,87 +1,80 @@
 import "server-only";
 /**
- * The plain, serializable shapes the store returns for sessions, and the mapping from rows.
- * Dates are ISO strings so results can cross the RSC / JSON boundary unchanged.
+ * The mapping from session rows to the plain, serializable shapes the store returns
+ * (SessionMeta, SessionSummary: lib/types/session.ts). Dates become ISO strings so results can
+ * cross the RSC / JSON boundary unchanged.
  */
 import type { SessionHeader } from "@/lib/session/types";
+import type { SessionMeta, SessionSummary } from "@/lib/types/session";
+import type { Prisma } from "@/generated/prisma/client";
 import { toPgText } from "./pg-json";
 
-/** One row of the session list. */
-export interface SessionSummary {
-  id: string;
-  /** Display title (given, header title, pi session name or first user message); null if none. */
-  title: string | null;
-  entryCount: number;
-  /** Last model used, "provider/modelId". */
-  model: string | null;
-  createdAt: string;
-  lastActivityAt: string;
-  /** Set when the session is in the trash (only listed with `includeDeleted`). */
-  deletedAt: string | null;
-  /** For searches: where the words were found in the session's entries (absent for title-only matches). */
-  match?: { entryId: string; snippet: string };
-}
+export type { SessionMeta, SessionSummary } from "@/lib/types/session";
 
-/** Everything about a session except its entries. */
-export interface SessionMeta extends Omit<SessionSummary, "match"> {
-  header: SessionHeader;
-  cwd: string;
-  parentSession: string | null;
-  sourceFileName: string | null;
-  /** The persisted current leaf; null before the first entry or after a reset. */
-  leafId: string | null;
-  /** Partial settings override for this session. */
-  settings: unknown;
-  updatedAt: string;
-}
+/** The fields of a session row that `SessionMeta` is built from, as the typed client selects them. */
+export const SESSION_SELECT = {
+  id: true,
+  title: true,
+  header: true,
+  cwd: true,
+  parentSession: true,
+  sourceFileName: true,
+  leafId: true,
+  entryCount: true,
+  model: true,
+  settings: true,
+  createdAt: true,
+  updatedAt: true,
+  lastActivityAt: true,
+  deletedAt: true,
+} as const satisfies Prisma.SessionSelect;
 
-/** Columns selected by `SESSION_COLUMNS`, as the raw query returns them. */
-export interface SessionRow {
-  id: string;
-  title: string | null;
-  header: unknown;
-  cwd: string;
-  parent_session: string | null;
-  source_file_name: string | null;
-  leaf_id: string | null;
-  entry_count: number;
-  model: string | null;
-  settings: unknown;
-  created_at: Date;
-  updated_at: Date;
-  last_activity_at: Date;
-  deleted_at: Date | null;
-}
+/** The `SessionSummary` fields of a session list row. */
+export const SESSION_SUMMARY_SELECT = {
+  id: true,
+  title: true,
+  entryCount: true,
+  model: true,
+  createdAt: true,
+  lastActivityAt: true,
+  deletedAt: true,
+} as const satisfies Prisma.SessionSelect;
 
-export const SESSION_COLUMNS =
-  "id, title, header, cwd, parent_session, source_file_name, leaf_id, entry_count, model, settings, created_at, updated_at, last_activity_at, deleted_at";
-
+/** A session row with the fields of `SESSION_SELECT`. */
+export type SessionRow = Prisma.SessionGetPayload<{ select: typeof SESSION_SELECT }>;
 /** The columns a session list row and `SessionMeta` share (the `SessionSummary` fields). */
-export type SessionSummaryRow = Pick<SessionRow, "id" | "title" | "entry_count" | "model" | "created_at" | "last_activity_at" | "deleted_at">;
+export type SessionSummaryRow = Prisma.SessionGetPayload<{ select: typeof SESSION_SUMMARY_SELECT }>;
+
+/**
+ * The same fields for raw SQL (bulk import, the read model, the search list), aliased to the
+ * client's field names so one mapper serves both: `SELECT ${SESSION_COLUMNS} FROM sessions`.
+ */
+export const SESSION_COLUMNS =
+  'id, title, header, cwd, parent_session AS "parentSession", source_file_name AS "sourceFileName", leaf_id AS "leafId", entry_count AS "entryCount", model, settings, created_at AS "createdAt", updated_at AS "updatedAt", last_activity_at AS "lastActivityAt", deleted_at AS "deletedAt"';
 
 /** The `SessionSummary` fields of a row (without `match`), timestamps as ISO strings. */
 export function toSessionSummary(r: SessionSummaryRow): SessionSummary {
   return {
     id: r.id,
     title: r.title,
-    entryCount: r.entry_count,
+    entryCount: r.entryCount,
     model: r.model,
-    createdAt: r.created_at.toISOString(),
-    lastActivityAt: r.last_activity_at.toISOString(),
-    deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null,
+    createdAt: r.createdAt.toISOString(),
+    lastActivityAt: r.lastActivityAt.toISOString(),
+    deletedAt: r.deletedAt ? r.deletedAt.toISOString() : null,
   };
 }
 
 export function toSessionMeta(r: SessionRow): SessionMeta {
   return {
     ...toSessionSummary(r),
-    header: r.header as SessionHeader,
+    header: r.header as unknown as SessionHeader,
     cwd: r.cwd,
-    parentSession: r.parent_session,
-    sourceFileName: r.source_file_name,
-    leafId: r.leaf_id,
+    parentSession: r.parentSession,
+    sourceFileName: r.sourceFileName,
+    leafId: r.leafId,
     settings: r.settings ?? null,
-    updatedAt: r.updated_at.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
   };
 }
 

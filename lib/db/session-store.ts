@@ -9,6 +9,7 @@ import "server-only";
  */
 export * from "./errors";
 export type { SessionMeta, SessionSummary } from "./session-rows";
+export { findLiveSession, isLiveSession, readLiveSession } from "./live-session";
 export { findSessionMeta, getSessionMeta, type LoadedTree, loadEntries, loadPath, loadTree } from "./store-read";
 export { type CommitInput, type CommitResult, commitEntries } from "./store-commit";
 export { appendCompaction, appendEntries, branch, branchWithSummary, resetLeaf, setLabel, setPin } from "./store-write";

@@ -1,7 +1,7 @@
 /** Fork to a new session (spec §1.6 createBranchedSession) and persisted pruning (spec §8, §1.9). */
 import { describe, expect, it } from "vitest";
 import { pruneToolOutputs } from "@/lib/compaction/pruning";
-import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { LabelEntry, MessageEntry, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";

@@ -3,7 +3,7 @@
  * may be lost or duplicated and the tree must stay a valid chain; the losers get ConflictError.
  */
 import { describe, expect, it } from "vitest";
-import { userMsg } from "@/lib/session/test-factories";
+import { userMsg } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";

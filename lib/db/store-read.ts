@@ -15,17 +15,16 @@ import "server-only";
  */
 import { getDb } from "./client";
 import { NotFoundError } from "./errors";
-import { SESSION_COLUMNS, type SessionMeta, type SessionRow, toSessionMeta } from "./session-rows";
+import { SESSION_SELECT, type SessionMeta, toSessionMeta } from "./session-rows";
 import type { SessionEntry } from "@/lib/session/types";
 import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree";
 import { Prisma } from "@/generated/prisma/client";
 import type { Tx } from "./store-sql";
 
-type Reader = Pick<Tx, "$queryRaw" | "$queryRawUnsafe">;
+type Reader = Pick<Tx, "session" | "$queryRaw">;
 
 export async function readSessionMeta(db: Reader, id: string): Promise<SessionMeta | null> {
-  const rows = await db.$queryRawUnsafe<SessionRow[]>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = $1`, id);
-  const row = rows[0];
+  const row = await db.session.findUnique({ where: { id }, select: SESSION_SELECT });
   return row ? toSessionMeta(row) : null;
 }
 
@@ -42,7 +41,8 @@ export async function findSessionMeta(input: { id: string }): Promise<SessionMet
 }
 
 async function readEntries(db: Reader, sessionId: string): Promise<SessionEntry[]> {
-  // The LEFT JOIN tells "no such session" (no row) from "no entries" (one row, data null).
+  // Raw SQL: one query for what the typed client needs two for. The LEFT JOIN tells "no such
+  // session" (no row) from "no entries" (one row, data null).
   const rows = await db.$queryRaw<{ data: SessionEntry | null }[]>`
     SELECT e.data FROM sessions s LEFT JOIN entries e ON e.session_id = s.id
     WHERE s.id = ${sessionId} ORDER BY e.seq`;
@@ -67,7 +67,8 @@ export async function loadPath(input: { sessionId: string; leafId?: string | nul
     return [];
   }
   const leaf = input.leafId === undefined ? Prisma.sql`s.leaf_id` : Prisma.sql`${input.leafId}::text`;
-  // depth -1 is a marker row: present iff the session exists.
+  // Raw SQL: the path is a recursive CTE, one round trip however deep (the typed client would
+  // walk parent by parent). depth -1 is a marker row: present iff the session exists.
   const rows = await getDb().$queryRaw<{ depth: number; id: string | null; data: SessionEntry | null }[]>`
     WITH RECURSIVE start AS (
       SELECT ${leaf} AS leaf, s.entry_count AS max_depth FROM sessions s WHERE s.id = ${sessionId}

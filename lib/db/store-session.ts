@@ -8,6 +8,7 @@ import "server-only";
  *   export carries it; an empty title clears both.
  * - `softDeleteSession` hides a session from the list and refuses writes; `restoreSession`
  *   brings it back unchanged. Nothing is ever removed.
+ * - Rename, delete and restore are plain row writes through the typed client.
  * - `forkSession` is the engine's createBranchedSession (spec §1.6: the path without label
  *   entries, fresh label entries for labels on the path, `parentSession` = the source id),
  *   written as a new session in one transaction. The source session is unchanged.
@@ -18,7 +19,8 @@ import { getDb } from "./client";
 import { entryModel, toEntryRow } from "./entry-columns";
 import { NotFoundError, SessionExistsError } from "./errors";
 import { toPgJson, toPgText } from "./pg-json";
-import { normalizeTitle, SESSION_COLUMNS, type SessionMeta, type SessionRow, toSessionMeta } from "./session-rows";
+import type { Prisma } from "@/generated/prisma/client";
+import { normalizeTitle, SESSION_COLUMNS, SESSION_SELECT, type SessionMeta, type SessionRow, toSessionMeta } from "./session-rows";
 import { readSession } from "./read-model";
 import {
   analyzeAfterBulkWrite,
@@ -39,7 +41,11 @@ export interface NewSessionRow {
   lastActivityAt?: Date;
 }
 
-/** Inserts the session row (no entries yet). Internal: import and fork call it in their transaction. */
+/**
+ * Inserts the session row (no entries yet). Internal: import and fork call it in their bulk
+ * transaction. Raw SQL because that transaction is a pg client (store-sql.ts `Sql`), which the
+ * typed client cannot join; createSession shares it so there is one insert.
+ */
 export async function insertSessionRow(sql: Sql, input: NewSessionRow): Promise<SessionRow> {
   const { header } = input;
   const now = new Date();
@@ -65,7 +71,10 @@ export async function insertSessionRow(sql: Sql, input: NewSessionRow): Promise<
   }
 }
 
-/** Sets the bookkeeping of a session written in bulk (import, fork); a bulk write counts as a rewrite (rev, rewrite_rev). */
+/**
+ * Sets the bookkeeping of a session written in bulk (import, fork); a bulk write counts as a
+ * rewrite (rev, rewrite_rev). Raw SQL: it runs in the bulk transaction (see insertSessionRow).
+ */
 export async function finishSessionRow(
   sql: Sql,
   input: { id: string; leafId: string | null; entryCount: number; model: string | null; title?: string | null; lastActivityAt?: Date | null },
@@ -95,36 +104,36 @@ export async function createSession(
   return toSessionMeta(await insertSessionRow(prismaSql(getDb()), { header, title: title ?? null }));
 }
 
-async function updateOne(sql: string, id: string, ...params: unknown[]): Promise<SessionMeta> {
-  const rows = await getDb().$queryRawUnsafe<SessionRow[]>(sql.replace("$COLUMNS", SESSION_COLUMNS), id, ...params);
-  const row = rows[0];
-  if (!row) throw new NotFoundError({ sessionId: id });
-  return toSessionMeta(row);
+/**
+ * Reads the session row and writes what `change` returns (nothing for null), in one
+ * transaction; NotFoundError when there is no such session.
+ */
+async function updateRow(id: string, change: (row: SessionRow) => Prisma.SessionUpdateInput | null): Promise<SessionMeta> {
+  return getDb().$transaction(async (tx) => {
+    const row = await tx.session.findUnique({ where: { id }, select: SESSION_SELECT });
+    if (!row) throw new NotFoundError({ sessionId: id });
+    const data = change(row);
+    return toSessionMeta(data ? await tx.session.update({ where: { id }, data, select: SESSION_SELECT }) : row);
+  });
 }
 
 /** Renames the session; an empty title clears it. */
 export async function renameSession(input: { id: string; title: string | null }): Promise<SessionMeta> {
   const title = normalizeTitle(input.title) ?? null;
-  return updateOne(
-    `UPDATE sessions SET title = $2::text, updated_at = now(),
-       header = CASE WHEN $2::text IS NULL THEN header - 'title' ELSE jsonb_set(header, '{title}', to_jsonb($2::text)) END
-     WHERE id = $1 RETURNING $COLUMNS`,
-    input.id,
-    title,
-  );
+  return updateRow(input.id, (row) => {
+    const { title: _old, ...header } = row.header as Record<string, unknown>;
+    return { title, header: (title === null ? header : { ...header, title }) as Prisma.InputJsonObject };
+  });
 }
 
-/** Moves the session to the trash (hidden from the list, read-only). Idempotent. */
+/** Moves the session to the trash (hidden from the list, read-only). Idempotent: keeps the first deletion time. */
 export async function softDeleteSession(input: { id: string }): Promise<SessionMeta> {
-  return updateOne(
-    "UPDATE sessions SET deleted_at = COALESCE(deleted_at, now()), updated_at = now() WHERE id = $1 RETURNING $COLUMNS",
-    input.id,
-  );
+  return updateRow(input.id, (row) => (row.deletedAt ? null : { deletedAt: new Date() }));
 }
 
 /** Undoes softDeleteSession. Idempotent. */
 export async function restoreSession(input: { id: string }): Promise<SessionMeta> {
-  return updateOne("UPDATE sessions SET deleted_at = NULL, updated_at = now() WHERE id = $1 RETURNING $COLUMNS", input.id);
+  return updateRow(input.id, (row) => (row.deletedAt ? { deletedAt: null } : null));
 }
 
 /** Writes a complete new session (header + entries in file order) in the caller's transaction. */

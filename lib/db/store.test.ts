@@ -1,7 +1,7 @@
 /** The session store's tree operations on a real database (spec §1.6 mirrored by lib/db). */
 import { describe, expect, it } from "vitest";
 import { MAX_PERSIST_CHARS, PERSIST_TRUNCATION_NOTICE } from "@/lib/session/sanitize";
-import { assistantMsg, bashMsg, text, toolResultMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, bashMsg, text, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { LabelEntry, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";

@@ -3,7 +3,8 @@
  * row text (spec §16.1–16.2), per-filter visibility and search (§16.3), active path and leaf.
  */
 import { describe, expect, it } from "vitest";
-import { buildExportData, FLAG_ACTIVE, FLAG_FIRST_KEPT, FLAG_LEAF, rowKind } from "@/lib/export-html/export-data";
+import { buildExportData, rowKind } from "@/lib/export-html/export-data";
+import { FLAG_ACTIVE, FLAG_FIRST_KEPT, FLAG_LEAF } from "@/lib/export-html/flags";
 import { generateSession } from "@/lib/session/generate";
 import { SessionTree } from "@/lib/session/tree";
 import { displayText, FILTERS, filterTag, flattenTree, parseSearch } from "@/lib/session/tree-view";

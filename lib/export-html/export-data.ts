@@ -27,10 +27,8 @@ import {
   searchableText,
 } from "@/lib/session/tree-view";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
+import { FLAG_ACTIVE, FLAG_FIRST_KEPT, FLAG_LEAF } from "./flags";
 
-export const FLAG_ACTIVE = 1 << 5;
-export const FLAG_LEAF = 1 << 6;
-export const FLAG_FIRST_KEPT = 1 << 7;
 
 /** Row kinds, used for colour and the role mark; the words are in the row text itself. */
 export type RowKind = "user" | "assistant" | "tool" | "compaction" | "branch" | "custom" | "setting" | "other";

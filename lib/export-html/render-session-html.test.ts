@@ -81,7 +81,7 @@ describe("renderSessionHtml: self-contained", () => {
   it("references no external URL: no http(s), every src/href is a data: URL", () => {
     expect(html).not.toMatch(/https?:/i);
     expect(html).not.toMatch(/url\(|@import|<link(?![^>]*href="data:)/i);
-    const refs = [...markupOnly(html).matchAll(/\b(?:src|href)\s*=\s*["']?([^"'\s>]*)/gi)].map((m) => m[1]);
+    const refs = [...markupOnly(html).matchAll(/\b(?:src|href)\s*=\s*["'`]?([^"'`\s>]*)/gi)].map((m) => m[1]);
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) expect(ref).toMatch(/^data:/);
     expect(markupOnly(html)).not.toMatch(/\bfetch\(|XMLHttpRequest|WebSocket|EventSource|innerHTML|outerHTML|insertAdjacentHTML|document\.write/);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createHookContext, EMPTY_HOOK_CONTEXT } from "@/lib/hooks/context";
 import { defineHooks, HookRegistry, INLINE_HOOK_SOURCE } from "@/lib/hooks/registry";
 import type { HookError, HookEvent, TreePreparation } from "@/lib/hooks/types";
-import { assistantEntry, buildTree, chain, labelEntry, userEntry } from "@/lib/session/test-factories";
+import { assistantEntry, buildTree, chain, labelEntry, userEntry } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 
 const preparation: TreePreparation = {

@@ -7,6 +7,7 @@
  */
 import { env } from "@/lib/env";
 import { checkHost, checkOrigin, effectiveHost, type HostPolicy, parseAllowedHosts, type Refusal } from "./request-guard";
+import { jsonError } from "./json-error";
 import { securityHeaders } from "./security-headers";
 
 let policy: HostPolicy | undefined;
@@ -17,10 +18,7 @@ function hostPolicy(): HostPolicy {
 
 /** A refusal as a JSON `{ error, code }` response, never cached, with the security headers. */
 export function refusalResponse(refusal: Refusal): Response {
-  return Response.json(
-    { error: refusal.error, code: refusal.code },
-    { status: refusal.status, headers: { ...securityHeaders(env.NODE_ENV !== "production"), "cache-control": "no-store" } },
-  );
+  return jsonError(refusal.status, refusal.error, refusal.code, securityHeaders(env.NODE_ENV !== "production"));
 }
 
 /** The Host or Origin refusal for `request`, or undefined when it may go on. */

@@ -4,14 +4,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { prepareCompaction } from "@/lib/compaction/prepare";
-import { settings, TEST_PROMPTS } from "@/lib/compaction/test-helpers";
+import { settings, TEST_PROMPTS } from "@/test/compaction-helpers";
 import {
   NEXT_MESSAGE_PLACEHOLDER,
   PENDING_COMPACTION_ID,
   previewNextTurn,
 } from "@/lib/inspector/preview";
 import { buildTurnView } from "@/lib/inspector/turn-view";
-import { assistantMsg, messageEntry, toolCall, toolResultMsg, userEntry } from "@/lib/session/test-factories";
+import { assistantMsg, messageEntry, toolCall, toolResultMsg, userEntry } from "@/test/session-factories";
 import type { LlmMessage, SessionEntry } from "@/lib/session/types";
 
 const big = (tokens: number) => "x".repeat(tokens * 4);

@@ -2,14 +2,14 @@
  * reconstructTurn, the source mapping and the turn view on a small tree with a compaction and a
  * branch summary (spec §2, §3), and on the large pi fixture.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { TEST_PROMPTS } from "@/lib/compaction/test-helpers";
-import { canonicalJson, contentHash } from "@/lib/inspector/canonical";
+import { TEST_PROMPTS } from "@/test/compaction-helpers";
+import { canonicalJson } from "@/lib/inspector/canonical";
 import { previousAssistantId, RECONSTRUCTED_NOTE, reconstructTurn } from "@/lib/inspector/reconstruct";
 import { buildEntryMatchIndex, matchRecordedSources, sourcedContext } from "@/lib/inspector/sources";
 import { buildTurnView } from "@/lib/inspector/turn-view";
-import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
 import { loadSession } from "@/lib/session/load";
 import {
@@ -20,7 +20,7 @@ import {
   text,
   toolResultMsg,
   userEntry,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 import type { LlmMessage, SessionEntry } from "@/lib/session/types";
 import { hasFixtures, LARGE_SESSION } from "@/test/fixtures";
 
@@ -62,7 +62,8 @@ describe("reconstructTurn (spec §2 at the assistant's parent, then §3)", () =>
       ["assistant", "response2"],
       ["user", "third"],
     ]);
-    expect(turn.messages.map((m) => m.hash)).toEqual(turn.messages.map((m) => contentHash(m.message)));
+    // The hash is sha256 of the message's JSON with sorted keys (the store's content key).
+    expect(turn.messages.map((m) => m.hash)).toEqual(turn.messages.map((m) => sha256(sortedJson(m.message))));
     expect(new Set(turn.messages.map((m) => m.hash)).size).toBe(4);
   });
 
@@ -115,6 +116,35 @@ describe("reconstructTurn (spec §2 at the assistant's parent, then §3)", () =>
     expect(view.notes).toEqual([RECONSTRUCTED_NOTE]);
   });
 });
+
+/** sha256 (hex) of `text`: written here with node:crypto, not with the code under test. */
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+/** JSON with object keys sorted and undefined members dropped (the messages here hold no U+0000). */
+function sortedJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/**
+ * Spec §2 written out independently: the entries whose messages the model sees at `leafId`.
+ * The path root → leaf; with a compaction on it, the latest compaction, then the entries from
+ * its firstKeptEntryId (when found before it) up to it, then those after it; messages, custom
+ * messages and branch summaries contribute.
+ */
+function expectedContext(entries: readonly SessionEntry[], leafId: string | null): SessionEntry[] {
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const path: SessionEntry[] = [];
+  for (let e = leafId ? byId.get(leafId) : undefined; e; e = e.parentId ? byId.get(e.parentId) : undefined) path.unshift(e);
+  const contributes = (e: SessionEntry) => e.type === "message" || e.type === "custom_message" || e.type === "branch_summary";
+  const c = path.findLastIndex((e) => e.type === "compaction");
+  if (c < 0) return path.filter(contributes);
+  const compaction = path[c] as Extract<SessionEntry, { type: "compaction" }>;
+  const kept = path.findIndex((e, i) => i < c && e.id === compaction.firstKeptEntryId);
+  return [compaction, ...path.slice(kept < 0 ? c : kept, c).filter(contributes), ...path.slice(c + 1).filter(contributes)];
+}
 
 function viewInput(messages: ReturnType<typeof sourcedContext>) {
   return {
@@ -191,8 +221,15 @@ describe.skipIf(!hasFixtures)("reconstructTurn on the large pi fixture", () => {
     for (let i = 0; i < assistants.length; i += step) {
       const entry = assistants[i]!;
       const turn = reconstructTurn(entries, entry.id, TEST_PROMPTS)!;
-      const expected = convertToLlm(buildSessionContext(entries, entry.parentId).messages, TEST_PROMPTS);
-      expect(turn.messages.map((m) => m.message)).toEqual(expected);
+      const expected = expectedContext(entries, entry.parentId);
+      expect(turn.messages.map((m) => m.sourceEntryId)).toEqual(expected.map((e) => e.id));
+      turn.messages.forEach((m, k) => {
+        const source = expected[k]!;
+        if (source.type === "compaction") expect(textOf(m.message)).toContain(source.summary);
+        else if (source.type === "message" && ["user", "assistant", "toolResult"].includes(source.message.role)) {
+          expect(m.message).toEqual(source.message);
+        }
+      });
       const onPath = new Set(turn.path.map((e) => e.id));
       for (const m of turn.messages) expect(onPath.has(m.sourceEntryId ?? "")).toBe(true);
       const view = buildTurnView(viewInput(turn.messages), entries);

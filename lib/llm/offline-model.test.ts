@@ -8,7 +8,7 @@ import { compact } from "@/lib/compaction/compact";
 import { createFileOps } from "@/lib/compaction/file-ops";
 import type { CompactionPreparation } from "@/lib/compaction/prepare";
 import { serializeConversation } from "@/lib/compaction/serialize";
-import { assistant, call, settings, toolResult, user } from "@/lib/compaction/test-helpers";
+import { assistant, call, settings, toolResult, user } from "@/test/compaction-helpers";
 import { createOfflineModel, OFFLINE_CHAT_REPLY, offlineSummaryKind } from "@/lib/llm/offline-model";
 import { extractiveSummary } from "@/lib/llm/offline-summary";
 import { loadPrompts } from "@/lib/llm/prompts";

@@ -3,7 +3,7 @@
  * Registries are built from explicit config; the compatible one points at the fake server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { user } from "@/lib/compaction/test-helpers";
+import { user } from "@/test/compaction-helpers";
 import { describeModel, FALLBACK_CONTEXT_WINDOW, lookupKnownModel, parseModelRef } from "@/lib/llm/models";
 import { createProviderRegistry, registryConfigFromEnv } from "@/lib/llm/providers";
 import { planReasoning } from "@/lib/llm/reasoning";

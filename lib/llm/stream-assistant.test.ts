@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tool } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { assistant, call, toolResult, user } from "@/lib/compaction/test-helpers";
+import { assistant, call, toolResult, user } from "@/test/compaction-helpers";
 import { isContextOverflow, isRetryableError, isRetryableErrorMessage, parseRetryAfter } from "@/lib/llm/overflow";
 import { createProviderRegistry, type ResolvedModel } from "@/lib/llm/providers";
 import { type AssistantDelta, streamAssistant } from "@/lib/llm/stream-assistant";

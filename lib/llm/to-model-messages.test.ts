@@ -1,6 +1,6 @@
 /** The hand-off to AI SDK messages (spec §3, "Hand-off to the AI SDK"). */
 import { describe, expect, it } from "vitest";
-import { assistant, call, img, toolResult, user } from "@/lib/compaction/test-helpers";
+import { assistant, call, img, toolResult, user } from "@/test/compaction-helpers";
 import { IMAGE_UNAVAILABLE, INTERRUPTED_TOOL_RESULT, toModelMessages } from "@/lib/llm/to-model-messages";
 import type { AssistantMessage } from "@/lib/session/types";
 

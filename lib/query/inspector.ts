@@ -10,7 +10,7 @@
  */
 import { queryOptions } from "@tanstack/react-query";
 import type { ModelCallDetail, ModelCallSummary, TurnView } from "@/lib/inspector/types";
-import { keys } from "./keys";
+import { getJson, keys } from "./keys";
 
 /** What the Context tab shows. */
 export type InspectTarget = { kind: "entry"; entryId: string } | { kind: "call"; callId: string } | { kind: "preview" };
@@ -22,15 +22,6 @@ export const inspectorKeys = {
   turn: (sessionId: string, target: InspectTarget) =>
     [...inspectorKeys.all(sessionId), "turn", target.kind, target.kind === "entry" ? target.entryId : target.kind === "call" ? target.callId : ""] as const,
 };
-
-async function fetchJson<T>(url: string, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(url, { headers: { accept: "application/json" }, signal });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { error?: string };
-    throw new Error(body.error ?? `${res.status} ${res.statusText}`);
-  }
-  return (await res.json()) as T;
-}
 
 const base = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}`;
 
@@ -47,7 +38,7 @@ export function inspectUrl(sessionId: string, target: InspectTarget): string {
 export function modelCallsOptions(sessionId: string) {
   return queryOptions({
     queryKey: inspectorKeys.calls(sessionId),
-    queryFn: async ({ signal }) => (await fetchJson<{ calls: ModelCallSummary[] }>(`${base(sessionId)}/calls`, signal)).calls,
+    queryFn: async ({ signal }) => (await getJson<{ calls: ModelCallSummary[] }>(`${base(sessionId)}/calls`, { signal })).calls,
     staleTime: 5_000,
   });
 }
@@ -56,7 +47,7 @@ export function modelCallOptions(sessionId: string, callId: string) {
   return queryOptions({
     queryKey: inspectorKeys.call(sessionId, callId),
     queryFn: async ({ signal }) =>
-      (await fetchJson<{ call: ModelCallDetail }>(`${base(sessionId)}/calls/${encodeURIComponent(callId)}`, signal)).call,
+      (await getJson<{ call: ModelCallDetail }>(`${base(sessionId)}/calls/${encodeURIComponent(callId)}`, { signal })).call,
     // A recorded call never changes (only its attached entry may appear later).
     staleTime: 60_000,
   });
@@ -65,7 +56,7 @@ export function modelCallOptions(sessionId: string, callId: string) {
 export function inspectTurnOptions(sessionId: string, target: InspectTarget) {
   return queryOptions({
     queryKey: inspectorKeys.turn(sessionId, target),
-    queryFn: async ({ signal }) => (await fetchJson<{ turn: TurnView }>(inspectUrl(sessionId, target), signal)).turn,
+    queryFn: async ({ signal }) => (await getJson<{ turn: TurnView }>(inspectUrl(sessionId, target), { signal })).turn,
     // The preview depends on the session's current state; recorded turns do not change.
     staleTime: target.kind === "preview" ? 0 : 30_000,
   });

@@ -1,6 +1,7 @@
 /** TanStack Query keys and queryOptions factories (conventions rule 7). */
 import { infiniteQueryOptions } from "@tanstack/react-query";
-import type { SessionPage } from "@/lib/db/session-list";
+import type { SessionPage } from "@/lib/types/session";
+import { readErrorMessage } from "@/lib/http/json-error";
 
 /**
  * Every key starts with its family, so `invalidateQueries({ queryKey: keys.sessions() })` refreshes
@@ -18,10 +19,7 @@ export const SESSION_PAGE_SIZE = 50;
 
 export async function getJson<T>(url: string, init?: { signal?: AbortSignal }): Promise<T> {
   const res = await fetch(url, { headers: { accept: "application/json" }, signal: init?.signal });
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { error?: string };
-    throw new Error(body.error ?? `${res.status} ${res.statusText}`);
-  }
+  if (!res.ok) throw new Error(await readErrorMessage(res));
   return (await res.json()) as T;
 }
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionMeta } from "@/lib/db/session-rows";
 import { encodeRows } from "@/lib/session/skeleton-wire";
-import { chain, userEntry } from "@/lib/session/test-factories";
+import { chain, userEntry } from "@/test/session-factories";
 import { skeletonFacts } from "@/lib/session/tree-skeleton";
 import type { SkeletonPayload } from "@/lib/session-view/types";
 import { mergePayload, sessionView } from "./session";

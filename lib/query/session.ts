@@ -10,7 +10,7 @@
  */
 import { queryOptions } from "@tanstack/react-query";
 import type { MeterBasis } from "@/lib/chat/context-meter";
-import type { SessionMeta } from "@/lib/db/session-rows";
+import type { SessionMeta } from "@/lib/types/session";
 import { decodeRows, type WireRow } from "@/lib/session/skeleton-wire";
 import { type SkeletonEntry, skeletonLabels } from "@/lib/session/tree-skeleton";
 import { skeletonPath } from "@/lib/session/tree-skeleton-view";

@@ -4,7 +4,7 @@
  * meter's basis. Client-safe (types only).
  */
 import type { MeterBasis } from "@/lib/chat/context-meter";
-import type { SessionMeta } from "@/lib/db/session-rows";
+import type { SessionMeta } from "@/lib/types/session";
 import type { WireRow } from "@/lib/session/skeleton-wire";
 import type { SessionEntry } from "@/lib/session/types";
 

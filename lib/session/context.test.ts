@@ -15,7 +15,7 @@ import {
   thinkingEntry,
   ttsrEntry,
   userEntry,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
 
 /** The text of a built message, or its summary: enough to compare message sequences. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TEST_PROMPTS, assistant, bash, call, img, toolResult, user } from "@/lib/compaction/test-helpers";
+import { TEST_PROMPTS, assistant, bash, call, img, toolResult, user } from "@/test/compaction-helpers";
 import { convertToLlm, formatOutputNotice } from "@/lib/session/convert";
 import type { AgentMessage, PythonExecutionMessage } from "@/lib/session/types";
 

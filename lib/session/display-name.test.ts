@@ -10,7 +10,7 @@ import {
   text,
   userEntry,
   userMsg,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 
 describe("sessionDisplayName (spec §1.2)", () => {
   const convo = () => chain(userEntry("1", null, "  Fix the parser  "), assistantEntry("2", null, "ok"));

@@ -8,7 +8,7 @@ import {
   labelEntry,
   sequentialIds,
   userEntry,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 
 const NOW = new Date("2025-06-01T12:00:00.000Z");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isSessionHeader, MAX_JSON_DEPTH, parseJsonlLine, parseSessionText, serializeSession } from "@/lib/session/jsonl";
-import { entry, header, userEntry } from "@/lib/session/test-factories";
+import { entry, header, userEntry } from "@/test/session-factories";
 
 const HEADER_LINE = JSON.stringify(header());
 

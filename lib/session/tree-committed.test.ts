@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "@/lib/session/context";
-import { assistantEntry, buildTree, header, labelEntry, messageEntry, userEntry } from "@/lib/session/test-factories";
+import { assistantEntry, buildTree, header, labelEntry, messageEntry, userEntry } from "@/test/session-factories";
 import { SessionTree } from "@/lib/session/tree";
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 

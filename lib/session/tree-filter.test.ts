@@ -13,7 +13,7 @@ import {
   toolCall,
   toolResultMsg,
   userEntry,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 import {
   emptyText,
   FILTERS,

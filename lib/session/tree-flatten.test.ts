@@ -9,7 +9,7 @@ import {
   toolCall,
   toolResultMsg,
   userEntry,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 import { applyVisibility, flattenTree, type TreeNodeLike, visibleRows } from "@/lib/session/tree-flatten";
 import type { SessionEntry } from "@/lib/session/types";
 

@@ -8,7 +8,7 @@ import {
   toolCall,
   toolResultMsg,
   userEntry,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 import { formatFooter } from "@/lib/session/tree-filter";
 import { applyVisibility, flattenTree } from "@/lib/session/tree-flatten";
 import {

@@ -19,7 +19,7 @@ import {
   toolResultMsg,
   userEntry,
   userMsg,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 import {
   buildToolCallIndex,
   displayText,

@@ -16,8 +16,8 @@ import {
   labelEntry,
   messageEntry,
   userEntry,
-} from "@/lib/session/test-factories";
-import { toolCall, toolResultMsg } from "@/lib/session/test-messages";
+} from "@/test/session-factories";
+import { toolCall, toolResultMsg } from "@/test/session-messages";
 import { buildTreeNodes } from "@/lib/session/tree-build";
 import { FILTERS, matchesSearch } from "@/lib/session/tree-filter";
 import { flattenTree } from "@/lib/session/tree-flatten";

@@ -13,7 +13,7 @@ import {
   sequentialIds,
   userEntry,
   userMsg,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 import { SessionTree } from "@/lib/session/tree";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
 

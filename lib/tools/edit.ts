@@ -13,10 +13,11 @@ import { formatCount } from "./limits";
 import type { WorkspaceTool } from "./types";
 import { safePath, toRelative } from "./workspace";
 
+/** The arguments; their JSON Schema for the model is generated from this (registry.ts). */
 const schema = z.object({
-  path: z.string().min(1),
-  oldText: z.string().min(1),
-  newText: z.string(),
+  path: z.string().min(1).describe("File path relative to the workspace root"),
+  oldText: z.string().min(1).describe("Exact text to replace; must occur exactly once"),
+  newText: z.string().describe("Replacement text"),
 });
 
 export interface EditDetails extends DiffDetails {
@@ -43,16 +44,6 @@ export const editTool: WorkspaceTool<typeof schema> = {
   description:
     "Edit a text file by replacing one exact occurrence of oldText with newText. oldText must match the file " +
     "exactly (whitespace and line breaks included) and only once; add surrounding lines to make it unique.",
-  parameters: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "File path relative to the workspace root" },
-      oldText: { type: "string", description: "Exact text to replace; must occur exactly once" },
-      newText: { type: "string", description: "Replacement text" },
-    },
-    required: ["path", "oldText", "newText"],
-    additionalProperties: false,
-  },
   schema,
   async run(args, ctx) {
     const abs = await safePath(ctx.root, args.path);

@@ -4,8 +4,17 @@
  * result and never rethrows it. Its message always names the path or argument at fault.
  */
 
+/** What kind of failure, for callers outside the model's loop (the file routes' 404 / 413 / 400). */
+export type ToolErrorKind = "not_found" | "too_large" | "invalid";
+
 export class ToolError extends Error {
   override readonly name = "ToolError";
+  constructor(
+    message: string,
+    readonly kind: ToolErrorKind = "invalid",
+  ) {
+    super(message);
+  }
 }
 
 /** Quotes a user-supplied path for messages, trimmed so a huge path cannot flood the output. */
@@ -30,7 +39,7 @@ export function toolErrorFromFs(error: unknown, userPath: string): ToolError | u
   const p = quotePath(userPath);
   switch (errnoCode(error)) {
     case "ENOENT":
-      return new ToolError(`Path ${p} does not exist`);
+      return new ToolError(`Path ${p} does not exist`, "not_found");
     case "ENOTDIR":
       return new ToolError(`Path ${p} goes through something that is not a folder`);
     case "EISDIR":

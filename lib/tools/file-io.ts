@@ -36,7 +36,7 @@ export async function readRegularFile(
 ): Promise<Buffer> {
   opts.signal.throwIfAborted();
   const st = await statOrUndefined(abs, userPath);
-  if (!st) throw new ToolError(`File ${quotePath(userPath)} does not exist`);
+  if (!st) throw new ToolError(`File ${quotePath(userPath)} does not exist`, "not_found");
   if (st.isDirectory()) throw new ToolError(`Path ${quotePath(userPath)} is a folder; use ls to list it`);
   if (!st.isFile()) throw new ToolError(`Path ${quotePath(userPath)} is not a regular file`);
   if (st.size > opts.maxBytes) {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ToolError } from "./errors";
 import { listWorkspace, readForDownload, writeUpload } from "./files";
-import { makeSandbox, put, SECRET, type Sandbox } from "./test-helpers";
+import { makeSandbox, put, SECRET, type Sandbox } from "@/test/tools-sandbox";
 
 let sb: Sandbox;
 beforeEach(async () => {

@@ -128,7 +128,7 @@ export async function writeUpload(
       opts.signal?.throwIfAborted();
       size += chunk.byteLength;
       if (size > opts.maxBytes) {
-        throw new ToolError(`Upload ${quotePath(relPath)} is over the ${formatBytes(opts.maxBytes)} limit`);
+        throw new ToolError(`Upload ${quotePath(relPath)} is over the ${formatBytes(opts.maxBytes)} limit`, "too_large");
       }
       await handle.write(chunk);
     }

@@ -19,9 +19,10 @@ import type { WorkspaceTool } from "./types";
 import { type WalkEntry, walk } from "./walk";
 import { safePath, toRelative } from "./workspace";
 
+/** The arguments; their JSON Schema for the model is generated from this (registry.ts). */
 const schema = z.object({
-  pattern: z.string().min(1),
-  path: z.string().min(1).optional(),
+  pattern: z.string().min(1).describe('Glob; without "/" it matches file names at any depth'),
+  path: z.string().min(1).optional().describe('Folder to search, relative to the workspace root (default ".")'),
 });
 
 /** Entries sent to the worker at once: one round trip per batch, not per entry. */
@@ -56,22 +57,13 @@ export const findTool: WorkspaceTool<typeof schema> = {
   description:
     'Find files and folders by glob pattern (e.g. "*.ts", "src/**/*.test.ts") under a folder of the workspace. ' +
     "Returns workspace-relative paths, folders ending in \"/\". Skips node_modules and .git.",
-  parameters: {
-    type: "object",
-    properties: {
-      pattern: { type: "string", description: 'Glob; without "/" it matches file names at any depth' },
-      path: { type: "string", description: 'Folder to search, relative to the workspace root (default ".")' },
-    },
-    required: ["pattern"],
-    additionalProperties: false,
-  },
   schema,
   async run(args, ctx) {
     const userPath = args.path ?? ".";
     const matcher = compile(args.pattern, ctx.limits, ctx.signal);
     const base = await safePath(ctx.root, userPath);
     const st = await statOrUndefined(base, userPath);
-    if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`);
+    if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`, "not_found");
     if (!st.isDirectory()) throw new ToolError(`Path ${quotePath(userPath)} is not a folder`);
 
     const found: string[] = [];

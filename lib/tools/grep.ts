@@ -18,9 +18,10 @@ import { walk } from "./walk";
 import { isWorkerOutOfMemory, RegexWorker } from "./regex-worker";
 import { safePath, toRelative } from "./workspace";
 
+/** The arguments; their JSON Schema for the model is generated from this (registry.ts). */
 const schema = z.object({
-  pattern: z.string().min(1),
-  path: z.string().min(1).optional(),
+  pattern: z.string().min(1).describe("JavaScript regular expression, without slashes or flags"),
+  path: z.string().min(1).optional().describe('File or folder to search, relative to the workspace root (default ".")'),
 });
 
 function compile(pattern: string): RegExp {
@@ -53,22 +54,13 @@ export const grepTool: WorkspaceTool<typeof schema> = {
   description:
     "Search file contents with a JavaScript regular expression (case-sensitive) in a file or folder of the " +
     'workspace. Returns "file:line: text" lines. Skips binary files, node_modules and .git.',
-  parameters: {
-    type: "object",
-    properties: {
-      pattern: { type: "string", description: "JavaScript regular expression, without slashes or flags" },
-      path: { type: "string", description: 'File or folder to search, relative to the workspace root (default ".")' },
-    },
-    required: ["pattern"],
-    additionalProperties: false,
-  },
   schema,
   async run(args, ctx) {
     const userPath = args.path ?? ".";
     const re = compile(args.pattern);
     const base = await safePath(ctx.root, userPath);
     const st = await statOrUndefined(base, userPath);
-    if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`);
+    if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`, "not_found");
     if (!st.isDirectory() && !st.isFile()) throw new ToolError(`Path ${quotePath(userPath)} is not a file or folder`);
 
     const { limits, signal } = ctx;

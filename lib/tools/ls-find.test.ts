@@ -1,7 +1,7 @@
 import { mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { callTool, makeSandbox, put, type Sandbox } from "./test-helpers";
+import { callTool, makeSandbox, put, type Sandbox } from "@/test/tools-sandbox";
 
 let sb: Sandbox;
 beforeEach(async () => {

@@ -14,8 +14,9 @@ import { capLines, formatBytes, truncationNote } from "./limits";
 import type { WorkspaceTool } from "./types";
 import { isInside, safePath, toRelative } from "./workspace";
 
+/** The arguments; their JSON Schema for the model is generated from this (registry.ts). */
 const schema = z.object({
-  path: z.string().min(1).optional(),
+  path: z.string().min(1).optional().describe('Folder path relative to the workspace root (default ".")'),
 });
 
 async function describeLink(root: string, abs: string, name: string): Promise<string> {
@@ -47,21 +48,13 @@ export const lsTool: WorkspaceTool<typeof schema> = {
   name: "ls",
   description:
     'List a folder in the workspace (default "."). Folders end in "/"; files show their size. Hidden files are included.',
-  parameters: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: 'Folder path relative to the workspace root (default ".")' },
-    },
-    required: [],
-    additionalProperties: false,
-  },
   schema,
   async run(args, ctx) {
     const userPath = args.path ?? ".";
     const abs = await safePath(ctx.root, userPath);
     const rel = toRelative(ctx.root, abs);
     const st = await statOrUndefined(abs, userPath);
-    if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`);
+    if (!st) throw new ToolError(`Path ${quotePath(userPath)} does not exist`, "not_found");
     if (st.isFile()) return { text: `${rel}  ${formatBytes(st.size)}`, details: { path: rel, entries: 1 } };
     if (!st.isDirectory()) throw new ToolError(`Path ${quotePath(userPath)} is not a folder`);
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { callTool, makeSandbox, put, type Sandbox } from "./test-helpers";
+import { callTool, makeSandbox, put, type Sandbox } from "@/test/tools-sandbox";
 
 let sb: Sandbox;
 beforeEach(async () => {

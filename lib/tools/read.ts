@@ -12,10 +12,11 @@ import { capLines, formatCount, truncationNote } from "./limits";
 import type { WorkspaceTool } from "./types";
 import { safePath, toRelative } from "./workspace";
 
+/** The arguments; their JSON Schema for the model is generated from this (registry.ts). */
 const schema = z.object({
-  path: z.string().min(1),
-  offset: z.number().int().min(1).optional(),
-  limit: z.number().int().min(1).optional(),
+  path: z.string().min(1).describe("File path relative to the workspace root"),
+  offset: z.number().int().min(1).optional().describe("1-based line to start at (default 1)"),
+  limit: z.number().int().min(1).optional().describe("Number of lines to read (default: to the end, within the output cap)"),
 });
 
 export const readTool: WorkspaceTool<typeof schema> = {
@@ -23,16 +24,6 @@ export const readTool: WorkspaceTool<typeof schema> = {
   description:
     "Read a text file from the workspace. Returns numbered lines (number, tab, text). Long files are cut at " +
     "2000 lines or 50 KB with a note; use offset and limit to read other parts. Binary files are only described.",
-  parameters: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "File path relative to the workspace root" },
-      offset: { type: "integer", minimum: 1, description: "1-based line to start at (default 1)" },
-      limit: { type: "integer", minimum: 1, description: "Number of lines to read (default: to the end, within the output cap)" },
-    },
-    required: ["path"],
-    additionalProperties: false,
-  },
   schema,
   async run(args, ctx) {
     const abs = await safePath(ctx.root, args.path);

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startRouteServer, type RouteServer } from "@/test/route-server";
 import { RegexWorker } from "./regex-worker";
-import { callTool, makeSandbox, put, type Sandbox } from "./test-helpers";
+import { callTool, makeSandbox, put, type Sandbox } from "@/test/tools-sandbox";
 
 let sb: Sandbox;
 let server: RouteServer;

@@ -11,7 +11,7 @@ import { DEFAULT_LIMITS } from "./limits";
 import { lsTool } from "./ls";
 import { readTool } from "./read";
 import { createWorkspaceTools, TOOL_NAMES } from "./registry";
-import { callTool, makeSandbox, put, type Sandbox } from "./test-helpers";
+import { callTool, makeSandbox, put, type Sandbox } from "@/test/tools-sandbox";
 import { writeTool } from "./write";
 
 let sb: Sandbox;
@@ -36,12 +36,22 @@ describe("createWorkspaceTools", () => {
     expect(tools.definitions.find((d) => d.name === "bash")).toBeUndefined();
   });
 
-  it("keeps each JSON schema in step with its zod schema (same fields, same required ones)", () => {
+  it("offers each tool's arguments as the JSON Schema of the zod schema it parses them with", () => {
+    const definitions = createWorkspaceTools({ root: sb.root }).definitions;
     for (const tool of [readTool, writeTool, editTool, lsTool, findTool, grepTool]) {
-      const generated = z.toJSONSchema(tool.schema, { io: "input" }) as { properties: object; required?: string[] };
-      expect(Object.keys(tool.parameters.properties).sort()).toEqual(Object.keys(generated.properties).sort());
-      expect([...tool.parameters.required].sort()).toEqual([...(generated.required ?? [])].sort());
+      const { $schema: _tag, ...generated } = z.toJSONSchema(tool.schema);
+      expect(definitions.find((d) => d.name === tool.name)?.inputSchema).toEqual(generated);
     }
+    // What the model reads: every argument described, the required ones listed, limits stated.
+    expect(definitions.find((d) => d.name === "read")?.inputSchema).toMatchObject({
+      type: "object",
+      required: ["path"],
+      additionalProperties: false,
+      properties: {
+        path: { type: "string", minLength: 1, description: "File path relative to the workspace root" },
+        offset: { type: "integer", minimum: 1, description: "1-based line to start at (default 1)" },
+      },
+    });
   });
 
   it("offers only the enabled tools and refuses the others", async () => {

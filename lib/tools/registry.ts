@@ -8,7 +8,7 @@
  */
 import "server-only";
 import { realpath } from "node:fs/promises";
-import type { z } from "zod";
+import { z } from "zod";
 import type { AgentToolDefinition, AgentTools, ToolExecutionResult } from "@/lib/agent/ports";
 import type { ToolCall } from "@/lib/session/types";
 import { editTool } from "./edit";
@@ -63,6 +63,16 @@ function describeIssues(name: string, error: z.ZodError): string {
   return `Invalid arguments for ${name}: ${issues.join("; ")}`;
 }
 
+/**
+ * The JSON Schema of a tool's arguments as the model gets it: generated from the zod schema the
+ * registry parses with (draft 2020-12, `additionalProperties: false`), without the `$schema`
+ * tag: the provider gets the arguments' shape only.
+ */
+export function toolInputSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _tag, ...json } = z.toJSONSchema(schema);
+  return json;
+}
+
 function isToolName(name: string): name is ToolName {
   return (TOOL_NAMES as readonly string[]).includes(name);
 }
@@ -79,7 +89,7 @@ export function createWorkspaceTools(opts: WorkspaceToolsOptions): WorkspaceTool
   const definitions: AgentToolDefinition[] = enabled.map((n) => ({
     name: n,
     description: ALL_TOOLS[n].description,
-    inputSchema: { ...ALL_TOOLS[n].parameters },
+    inputSchema: toolInputSchema(ALL_TOOLS[n].schema),
   }));
 
   async function execute(call: ToolCall, signal: AbortSignal) {

@@ -1,6 +1,7 @@
 /**
  * The shape every workspace tool file exports. A tool validates nothing itself: the registry
- * parses `arguments` with `schema` first, so `run` receives typed arguments. `run` throws a
+ * parses `arguments` with `schema` first, so `run` receives typed arguments, and sends the
+ * model the JSON Schema generated from that same zod schema (one definition of the arguments). `run` throws a
  * ToolError for expected failures (the registry reports them as `isError` results) and honours
  * `ctx.signal` (aborting rejects with an AbortError).
  */
@@ -9,14 +10,6 @@ import type { ToolLimits } from "./limits";
 
 export const TOOL_NAMES = ["read", "write", "edit", "ls", "find", "grep"] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
-
-/** JSON Schema (draft 2020-12 subset) of a tool's arguments, as sent to the model. */
-export interface ToolParametersSchema {
-  type: "object";
-  properties: Record<string, { type: string; description: string; minimum?: number }>;
-  required: string[];
-  additionalProperties: false;
-}
 
 export interface ToolContext {
   /** The workspace root as a real absolute path. */
@@ -33,7 +26,7 @@ export interface ToolOutput {
 export interface WorkspaceTool<S extends z.ZodType = z.ZodType> {
   name: ToolName;
   description: string;
-  parameters: ToolParametersSchema;
+  /** The arguments, each field `.describe`d: the model gets its JSON Schema (registry.ts). */
   schema: S;
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
 }

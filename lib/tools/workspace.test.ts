@@ -2,7 +2,7 @@ import { mkdir, realpath, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ToolError } from "./errors";
-import { makeSandbox, type Sandbox } from "./test-helpers";
+import { makeSandbox, type Sandbox } from "@/test/tools-sandbox";
 import { isInside, resolveWorkspace, safePath, toRelative } from "./workspace";
 
 let sb: Sandbox;

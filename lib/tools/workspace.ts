@@ -53,7 +53,7 @@ async function realDir(p: string, what: string): Promise<string> {
   try {
     real = await realpath(p);
   } catch {
-    throw new ToolError(`${what} ${quotePath(p)} does not exist`);
+    throw new ToolError(`${what} ${quotePath(p)} does not exist`, "not_found");
   }
   const st = await lstat(real);
   if (!st.isDirectory()) throw new ToolError(`${what} ${quotePath(p)} is not a folder`);

@@ -2,7 +2,7 @@ import { readFile, symlink } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EditDetails } from "./edit";
-import { callTool, makeSandbox, put, type Sandbox } from "./test-helpers";
+import { callTool, makeSandbox, put, type Sandbox } from "@/test/tools-sandbox";
 import type { WriteDetails } from "./write";
 
 let sb: Sandbox;

@@ -12,9 +12,10 @@ import { formatBytes, formatCount } from "./limits";
 import type { WorkspaceTool } from "./types";
 import { safePath, toRelative } from "./workspace";
 
+/** The arguments; their JSON Schema for the model is generated from this (registry.ts). */
 const schema = z.object({
-  path: z.string().min(1),
-  content: z.string(),
+  path: z.string().min(1).describe("File path relative to the workspace root"),
+  content: z.string().describe("The complete new content of the file"),
 });
 
 export interface WriteDetails extends DiffDetails {
@@ -28,15 +29,6 @@ export const writeTool: WorkspaceTool<typeof schema> = {
   description:
     "Write a text file in the workspace, replacing it if it exists and creating parent folders as needed. " +
     "Prefer edit for changing part of an existing file.",
-  parameters: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "File path relative to the workspace root" },
-      content: { type: "string", description: "The complete new content of the file" },
-    },
-    required: ["path", "content"],
-    additionalProperties: false,
-  },
   schema,
   async run(args, ctx) {
     const bytes = Buffer.byteLength(args.content, "utf8");

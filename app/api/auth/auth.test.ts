@@ -98,7 +98,7 @@ describe("POST /api/auth/login", () => {
   it("answers 401 for a wrong password, without a cookie", async () => {
     const res = await login(loginRequest({ password: "nope" }));
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: "Wrong password" });
+    expect(await res.json()).toEqual({ error: "Wrong password", code: "unauthorized" });
     expect(res.headers.get("set-cookie")).toBeNull();
   });
 
@@ -110,7 +110,7 @@ describe("POST /api/auth/login", () => {
     const retry = Number(refused.headers.get("retry-after"));
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(30);
-    expect(await refused.json()).toEqual({ error: `Too many attempts — try again in ${retry} seconds`, retryAfter: retry });
+    expect(await refused.json()).toEqual({ error: `Too many attempts — try again in ${retry} seconds`, code: "rate_limited" });
     expect((await login(loginRequest({ password: PASSWORD }, { client }))).status).toBe(429);
     // Another client is not affected.
     expect((await login(loginRequest({ password: PASSWORD }))).status).toBe(200);

@@ -2,10 +2,10 @@
  * POST /api/import?fileName=…&asCopy=0|1&title=… — the raw session file is the request body.
  *
  * The body is streamed straight into `importSession` (never buffered whole). The response is
- * NDJSON (`events.ts`): throttled `progress` events, then one `done` or `error`. Aborting the
+ * NDJSON (lib/types/import-events.ts): throttled `progress` events, then one `done` or `error`. Aborting the
  * request (the browser's Cancel) aborts the import, whose transaction rolls back: nothing saved.
- * Before streaming: 400 `{ error }` for bad parameters or no body, 413 `{ error }` when the
- * Content-Length is over the import limit, 415 `{ error }` unless the body is declared as
+ * Before streaming (bodies `{ error, code }`, lib/http/json-error.ts): 400 for bad parameters or
+ * no body, 413 when the Content-Length is over the import limit, 415 unless the body is declared as
  * `application/octet-stream` (what the app sends), `application/x-ndjson` or `application/jsonl`:
  * a form, `text/plain` or a missing type is refused, so no cross-site form or "simple" fetch can
  * reach the import without a CORS preflight. 421/403 (lib/http/guard-request.ts) for a foreign
@@ -17,9 +17,10 @@ import { formatBytes, ImportError } from "@/lib/db/errors";
 import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/db/import";
 import { type ImportResult, importSession } from "@/lib/db/session-store";
 import { FORMAT_LABELS } from "@/lib/formats/types";
-import type { ImportErrorCode, ImportErrorEvent, ImportEvent } from "./events";
+import type { ImportErrorEvent, ImportEvent } from "@/lib/types/import-events";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { refuseForeign } from "@/lib/http/guard-request";
+import { jsonError } from "@/lib/http/json-error";
 import { checkContentType } from "@/lib/http/request-guard";
 
 export const dynamic = "force-dynamic";
@@ -42,31 +43,11 @@ const paramsSchema = z.object({
 /** The raw file's types; a form upload (multipart framing) or text would not be the file as it is. */
 const IMPORT_CONTENT_TYPES = ["application/octet-stream", "application/x-ndjson", "application/jsonl"] as const;
 
-function json(status: number, error: string): Response {
-  return Response.json({ error }, { status });
-}
-
-const CODES: Record<ImportError["code"], ImportErrorCode> = {
-  exists: "exists",
-  not_session: "not_a_session",
-  too_large: "limit",
-  line_too_long: "limit",
-  too_many_blank_lines: "limit",
-  too_many_skipped_lines: "limit",
-  too_slow: "limit",
-  invalid_entry: "invalid",
-  duplicate_id: "invalid",
-  cancelled: "failed",
-  read_failed: "failed",
-  unsupported_version: "invalid",
-  unavailable: "failed",
-};
-
 function errorEvent(error: unknown, fileName: string): ImportErrorEvent {
   if (error instanceof ImportError) {
     return {
       type: "error",
-      code: CODES[error.code] ?? "failed",
+      code: error.code,
       message: error.message,
       ...(error.existingSessionId ? { existingSessionId: error.existingSessionId } : {}),
     };
@@ -132,17 +113,17 @@ export async function POST(request: Request) {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
   const parsed = paramsSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!parsed.success) return json(400, parsed.error.issues[0]?.message ?? "Bad parameters");
+  if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Bad parameters", "invalid_input");
   const { fileName, title } = parsed.data;
   const length = Number(request.headers.get("content-length") ?? Number.NaN);
   if (length > DEFAULT_MAX_IMPORT_BYTES) {
-    return json(413, `${fileName}: file is larger than the ${formatBytes(DEFAULT_MAX_IMPORT_BYTES)} import limit`);
+    return jsonError(413, `${fileName}: file is larger than the ${formatBytes(DEFAULT_MAX_IMPORT_BYTES)} import limit`, "too_large");
   }
-  if (!request.body) return json(400, `${fileName}: the request has no file in its body`);
+  if (!request.body) return jsonError(400, `${fileName}: the request has no file in its body`, "invalid_input");
   const wrongType = checkContentType(request.headers.get("content-type"), IMPORT_CONTENT_TYPES, `${fileName}: the session file`);
   if (wrongType) {
     await request.body.cancel().catch(() => undefined);
-    return Response.json({ error: wrongType.error, code: wrongType.code }, { status: 415 });
+    return jsonError(415, wrongType.error, wrongType.code);
   }
   const body = drainableSource(request.body);
 

@@ -6,7 +6,7 @@
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { withDatabaseErrors } from "@/lib/chat/http";
+import { jsonError, withDatabaseErrors } from "@/lib/chat/http";
 import { listSessions } from "@/lib/db/session-store";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
@@ -25,7 +25,7 @@ export async function GET(request: Request) {
   const parsed = paramsSchema.safeParse(params);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return NextResponse.json({ error: `Bad ${issue?.path.join(".") || "parameter"}: ${issue?.message}` }, { status: 400 });
+    return jsonError(400, `Bad ${issue?.path.join(".") || "parameter"}: ${issue?.message}`, "invalid_input");
   }
   const { q, cursor, limit } = parsed.data;
   return withDatabaseErrors(async () => NextResponse.json(await listSessions({ query: q, cursor: cursor ?? null, limit })));

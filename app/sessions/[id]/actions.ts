@@ -17,7 +17,7 @@
  *   `{ enabled: ToolName[] }` (null = all tools).
  * Failures are values: invalid_input (with the field errors in `message`), not_found, conflict.
  */
-import { ID_CONTROL_CHARS, noControlChars } from "@/lib/id-schema";
+import { entryIdSchema, noControlChars, sessionIdSchema } from "@/lib/id-schema";
 import { z } from "zod";
 import type { ActionResult } from "@/lib/action-result";
 import { toolSwitchSchema } from "@/lib/chat/session-config";
@@ -31,23 +31,14 @@ import {
 } from "@/lib/chat/session-edits";
 import { requireUser } from "@/lib/auth/guard";
 
-const id = (what: string) =>
-  z
-    .string({ error: `expected the ${what} id` })
-    .trim()
-    .min(1, { error: `expected the ${what} id` })
-    .max(200, { error: `the ${what} id is too long` })
-    // PostgreSQL cannot compare text with U+0000: it would fail as a database error.
-    .refine((s) => !ID_CONTROL_CHARS.test(s), { error: `the ${what} id must not contain control characters such as NUL` });
-
 const modelRef = z
   .string({ error: 'expected a "provider/modelId" string' })
   .regex(/^[^/\s]+\/\S+$/, { error: 'expected a "provider/modelId" string' });
 
 const setLabelSchema = z
   .object({
-    sessionId: id("session"),
-    entryId: id("entry"),
+    sessionId: sessionIdSchema,
+    entryId: entryIdSchema,
     label: z.string({ error: 'expected the label as text ("" removes it)' }).max(200, { error: "the label is too long" }).superRefine(noControlChars("the label")),
   })
   .strict();
@@ -55,14 +46,14 @@ const setPinSchema = z
   .object({ sessionId: id("session"), entryId: id("entry"), pinned: z.boolean({ error: "expected pinned as true or false" }) })
   .strict();
 const forkSchema = z
-  .object({ sessionId: id("session"), entryId: id("entry"), title: z.string().trim().max(200).superRefine(noControlChars("the title")).optional() })
+  .object({ sessionId: sessionIdSchema, entryId: entryIdSchema, title: z.string().trim().max(200).superRefine(noControlChars("the title")).optional() })
   .strict();
 const undoSchema = z
-  .object({ sessionId: id("session"), leafId: id("entry").nullable(), expectedLeafId: id("entry").nullable() })
+  .object({ sessionId: sessionIdSchema, leafId: entryIdSchema.nullable(), expectedLeafId: entryIdSchema.nullable() })
   .strict();
 const settingsSchema = z
   .object({
-    sessionId: id("session"),
+    sessionId: sessionIdSchema,
     settings: z.record(z.string(), z.unknown(), { error: "expected an object of settings" }).nullable().optional(),
     chatModel: modelRef.nullable().optional(),
     compactionModel: modelRef.nullable().optional(),

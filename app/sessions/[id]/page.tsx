@@ -5,6 +5,7 @@ import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { SessionWorkspace } from "@/components/session/session-workspace";
 import { requirePageUser } from "@/lib/auth/guard";
 import { isDatabaseUnavailable, NotFoundError } from "@/lib/db/errors";
+import { isLiveSession } from "@/lib/db/live-session";
 import { readSession, type SessionView } from "@/lib/db/read-model";
 import { getQueryClient } from "@/lib/query/client";
 import { seedEntries } from "@/lib/query/entries";
@@ -37,7 +38,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   await requirePageUser(path);
   const view = await readOrNull(id);
   if (view === "unavailable") return <DatabaseUnavailable retryHref={path} />;
-  if (!view || view.meta.deletedAt) notFound();
+  if (!view || !isLiveSession(view.meta)) notFound();
   const session = view.meta;
   const qc = getQueryClient();
   qc.setQueryData(keys.session(id), mergePayload(undefined, skeletonPayload(view)));

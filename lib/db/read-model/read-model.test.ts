@@ -6,7 +6,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createInterface, type Interface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assistantMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, userMsg } from "@/test/session-factories";
 import { SessionTree } from "@/lib/session/tree";
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";

@@ -2,12 +2,14 @@
  * POST /api/auth/login — sign in (public; lib/auth/sign-in.ts decides).
  * Body: JSON `{ password, next? }` (the login form's fetch) or a form post with the same fields
  * (no JavaScript). JSON answers: 200 `{ ok: true, next }` with the `arbor_session` cookie,
- * 401 `{ error: "Wrong password" }`, 429 `{ error: "Too many attempts — try again in N seconds",
- * retryAfter: N }` with Retry-After, 400 bad body, 403 cross-site, 404 when sign-in is off.
+ * and errors as `{ error, code }` (lib/http/json-error.ts): 401 "Wrong password", 429 "Too many
+ * attempts — try again in N seconds" with Retry-After: N, 400 bad body, 403 cross-site, 404 when
+ * sign-in is off.
  * A form post is answered with a 303 to `next` or back to /login?error=…
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { jsonError } from "@/lib/http/json-error";
 import { LOGIN_PATH, safeNextPath } from "@/lib/auth/access";
 import { clientAddress } from "@/lib/auth/client-address";
 import { deviceCookie, deviceCookieName, isHttps, isSameOrigin, readCookie, SESSION_TTL_SECONDS, sessionCookie } from "@/lib/auth/cookie";
@@ -22,8 +24,7 @@ const bodySchema = z.object({
   next: z.string().optional(),
 });
 
-const json = (status: number, body: object, headers: Record<string, string> = {}) =>
-  NextResponse.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
+const json = (status: number, body: object) => NextResponse.json(body, { status, headers: { "cache-control": "no-store" } });
 
 /** A relative Location: right whatever host name or proxy the browser came through. */
 function seeOther(location: string): NextResponse {
@@ -48,21 +49,21 @@ async function readBody(request: Request): Promise<string | undefined> {
 }
 
 export async function POST(request: Request): Promise<Response> {
-  if (!authEnabled()) return json(404, { error: "Sign-in is off: ARBOR_PASSWORD is not set" });
-  if (!isSameOrigin(request)) return json(403, { error: "Cross-site sign-in refused" });
+  if (!authEnabled()) return jsonError(404, "Sign-in is off: ARBOR_PASSWORD is not set", "not_found");
+  if (!isSameOrigin(request)) return jsonError(403, "Cross-site sign-in refused", "forbidden_origin");
   const isForm = /^application\/x-www-form-urlencoded|^multipart\/form-data/i.test(request.headers.get("content-type") ?? "");
   const text = await readBody(request);
-  if (text === undefined) return json(413, { error: "The request is too large" });
+  if (text === undefined) return jsonError(413, "The request is too large", "too_large");
   let raw: unknown;
   try {
     raw = isForm ? Object.fromEntries(new URLSearchParams(text)) : JSON.parse(text || "{}");
   } catch {
-    return json(400, { error: "Expected a JSON body { password }" });
+    return jsonError(400, "Expected a JSON body { password }", "invalid_input");
   }
   const parsed = bodySchema.safeParse(raw);
   const next = safeNextPath(parsed.success ? parsed.data.next : undefined);
   const back = (params: Record<string, string>) => seeOther(`${LOGIN_PATH}?${new URLSearchParams({ ...params, ...(next !== "/" ? { next } : {}) })}`);
-  if (!parsed.success) return isForm ? back({ error: "empty" }) : json(400, { error: parsed.error.issues[0]?.message ?? "Bad request" });
+  if (!parsed.success) return isForm ? back({ error: "empty" }) : jsonError(400, parsed.error.issues[0]?.message ?? "Bad request", "invalid_input");
 
   const address = clientAddress(request);
   const result = await signIn({
@@ -75,9 +76,9 @@ export async function POST(request: Request): Promise<Response> {
     if (result.status === 429) {
       const retry = String(result.retryAfterSeconds);
       if (isForm) return back({ error: "rate", retry });
-      return json(429, { error: result.error, retryAfter: result.retryAfterSeconds }, { "retry-after": retry });
+      return jsonError(429, result.error, "rate_limited", { "retry-after": retry });
     }
-    return isForm ? back({ error: "wrong" }) : json(401, { error: result.error });
+    return isForm ? back({ error: "wrong" }) : jsonError(401, result.error, "unauthorized");
   }
   const response = isForm ? seeOther(next) : json(200, { ok: true, next });
   response.cookies.set(sessionCookie(result.token, { secure: isHttps(request), maxAge: SESSION_TTL_SECONDS }));

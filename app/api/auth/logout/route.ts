@@ -8,11 +8,12 @@ import { LOGIN_PATH } from "@/lib/auth/access";
 import { clearedSessionCookie, isHttps, isSameOrigin, readCookie, sessionCookieName } from "@/lib/auth/cookie";
 import { endSession } from "@/lib/auth/sessions";
 import { authEnabled } from "@/lib/auth/state";
+import { jsonError } from "@/lib/http/json-error";
 
 export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
-  if (!isSameOrigin(request)) return NextResponse.json({ error: "Cross-site sign-out refused" }, { status: 403 });
+  if (!isSameOrigin(request)) return jsonError(403, "Cross-site sign-out refused", "forbidden_origin");
   if (authEnabled()) await endSession(readCookie(request.headers.get("cookie"), sessionCookieName()));
   const isForm = /^application\/x-www-form-urlencoded|^multipart\/form-data/i.test(request.headers.get("content-type") ?? "");
   const response = isForm

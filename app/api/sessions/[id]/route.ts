@@ -4,7 +4,7 @@
  * `content-disposition: attachment; filename="<exportFileName>"` (spec §1.9).
  * GET /api/sessions/[id]?format=html — the session as one self-contained HTML page
  * (lib/export-html), as an attachment named like the JSONL export with `.html`.
- * 404 `{ error }` for an unknown (or deleted) session, 400 `{ error }` for a malformed id or an
+ * 404 `{ error, code }` for an unknown (or deleted) session, 400 for a malformed id or an
  * unknown format, 503 when the database is unreachable.
  */
 import { attachmentHeader } from "@/lib/http/attachment";
@@ -12,18 +12,14 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { withDatabaseErrors } from "@/lib/chat/http";
 import { readSession } from "@/lib/db/read-model";
-import { exportSession, findSessionMeta, NotFoundError } from "@/lib/db/session-store";
+import { exportSession, findLiveSession, NotFoundError } from "@/lib/db/session-store";
 import { CONTENT_SECURITY_POLICY, htmlExportFileName, renderSessionHtml } from "@/lib/export-html/render-session-html";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { invalid, sessionParamsSchema } from "./calls/params";
+import { invalid, sessionNotFound, sessionParamsSchema } from "./calls/params";
 
 export const dynamic = "force-dynamic";
 
 const formatSchema = z.enum(["json", "jsonl", "html"], { message: "format must be json, jsonl or html" }).default("json");
-
-function notFound(id: string) {
-  return NextResponse.json({ error: `Session ${id} not found` }, { status: 404 });
-}
 
 
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
@@ -33,13 +29,13 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
   if (!params.success) return invalid(params.error);
   const { id } = params.data;
   const format = formatSchema.safeParse(new URL(request.url).searchParams.get("format") ?? undefined);
-  if (!format.success) return NextResponse.json({ error: format.error.issues[0]?.message }, { status: 400 });
+  if (!format.success) return invalid(format.error);
   return withDatabaseErrors(() => answer(id, format.data));
 }
 
 async function answer(id: string, format: z.output<typeof formatSchema>): Promise<Response> {
-  const meta = await findSessionMeta({ id });
-  if (!meta || meta.deletedAt) return notFound(id);
+  const meta = await findLiveSession({ id });
+  if (!meta) return sessionNotFound(id);
   if (format === "json") return NextResponse.json({ session: meta });
 
   try {
@@ -67,7 +63,7 @@ async function answer(id: string, format: z.output<typeof formatSchema>): Promis
       },
     });
   } catch (error) {
-    if (error instanceof NotFoundError) return notFound(id);
+    if (error instanceof NotFoundError) return sessionNotFound(id);
     throw error;
   }
 }

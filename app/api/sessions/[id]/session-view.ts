@@ -6,8 +6,8 @@
 import { NextResponse } from "next/server";
 import type { z } from "zod";
 import { withDatabaseErrors } from "@/lib/chat/http";
-import { NotFoundError } from "@/lib/db/errors";
-import { readSession, type SessionView } from "@/lib/db/read-model";
+import { readLiveSession } from "@/lib/db/live-session";
+import type { SessionView } from "@/lib/db/read-model";
 import { invalid, sessionNotFound, sessionParamsSchema } from "./calls/params";
 
 export async function sessionViewRoute<Q>(
@@ -22,14 +22,8 @@ export async function sessionViewRoute<Q>(
   if (!parsed.success) return invalid(parsed.error);
   const { id } = params.data;
   return withDatabaseErrors(async () => {
-    let view: SessionView;
-    try {
-      view = await readSession({ sessionId: id });
-    } catch (error) {
-      if (error instanceof NotFoundError) return sessionNotFound(id);
-      throw error;
-    }
-    if (view.meta.deletedAt) return sessionNotFound(id);
+    const view = await readLiveSession({ sessionId: id });
+    if (!view) return sessionNotFound(id);
     return NextResponse.json(answer(view, parsed.data), { headers: { "cache-control": "no-store" } });
   });
 }

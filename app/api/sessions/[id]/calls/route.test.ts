@@ -4,7 +4,7 @@ import type { ModelCallRecord } from "@/lib/agent/ports";
 import { recordModelCall } from "@/lib/db/model-calls";
 import { appendEntries, createSession } from "@/lib/db/session-store";
 import type { ModelCallDetail, ModelCallSummary, TurnView } from "@/lib/inspector/types";
-import { assistantMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 import { GET as getCall } from "./[callId]/route";
 import { GET as listCalls } from "./route";
@@ -61,12 +61,12 @@ describe("GET /api/sessions/[id]/calls and /calls/[callId]", () => {
     const unknown = crypto.randomUUID();
     const missing = await getCall(req("/"), params({ id: s.id, callId: unknown }));
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ error: `Model call ${unknown} not found in session ${s.id}` });
+    expect(await missing.json()).toEqual({ code: "not_found", error: `Model call ${unknown} not found in session ${s.id}` });
     expect((await getCall(req("/"), params({ id: "nope", callId: unknown }))).status).toBe(404);
     expect((await listCalls(req("/"), params({ id: "nope" }))).status).toBe(404);
     const malformed = await getCall(req("/"), params({ id: s.id, callId: "42" }));
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toEqual({ error: "call id must be a UUID" });
+    expect(await malformed.json()).toEqual({ code: "invalid_input", error: "call id must be a UUID" });
   });
 });
 

@@ -7,7 +7,7 @@
 import { NextResponse } from "next/server";
 import { withDatabaseErrors } from "@/lib/chat/http";
 import { listModelCalls } from "@/lib/db/model-calls";
-import { findSessionMeta } from "@/lib/db/store-read";
+import { findLiveSession } from "@/lib/db/live-session";
 import { invalid, sessionNotFound, sessionParamsSchema } from "./params";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
@@ -20,8 +20,8 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
   if (!params.success) return invalid(params.error);
   const { id } = params.data;
   return withDatabaseErrors(async () => {
-    const meta = await findSessionMeta({ id });
-    if (!meta || meta.deletedAt) return sessionNotFound(id);
+    const meta = await findLiveSession({ id });
+    if (!meta) return sessionNotFound(id);
     return NextResponse.json({ calls: await listModelCalls({ sessionId: id }) }, { headers: { "cache-control": "no-store" } });
   });
 }

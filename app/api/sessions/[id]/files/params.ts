@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { describeIssues, jsonError } from "@/lib/chat/http";
-import { sessionIdSchema } from "../calls/params";
+import { sessionIdSchema } from "@/lib/id-schema";
 
 export const filesParamsSchema = z.object({ id: sessionIdSchema });
 

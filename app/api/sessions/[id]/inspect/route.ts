@@ -17,9 +17,11 @@ import { readSessionConfig } from "@/lib/chat/session-config";
 import { selectModels } from "@/lib/chat/model-selection";
 import { chatRegistry } from "@/lib/chat/runtime-config";
 import { inspectCall, inspectEntry, inspectNextTurn } from "@/lib/db/model-call-inspect";
-import { findSessionMeta } from "@/lib/db/store-read";
+import { findLiveSession } from "@/lib/db/live-session";
 import { loadPrompts } from "@/lib/llm/prompts";
-import { callIdSchema, entryIdSchema, invalid, jsonError, sessionNotFound, sessionParamsSchema } from "../calls/params";
+import { jsonError } from "@/lib/http/json-error";
+import { callIdSchema, invalid, sessionNotFound, sessionParamsSchema } from "../calls/params";
+import { entryIdSchema } from "@/lib/id-schema";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
@@ -56,18 +58,18 @@ async function answer(id: string, query: z.output<typeof querySchema>): Promise<
 
   if (query.call) {
     const turn = await inspectCall({ sessionId: id, callId: query.call, prompts });
-    return turn ? ok(turn) : jsonError(404, `Model call ${query.call} not found in session ${id}`);
+    return turn ? ok(turn) : jsonError(404, `Model call ${query.call} not found in session ${id}`, "not_found");
   }
   if (query.entry) {
     const turn = await inspectEntry({ sessionId: id, entryId: query.entry, prompts });
     if (turn === "not_assistant") {
-      return jsonError(422, `Entry ${query.entry} is not an assistant message: nothing was sent to the model for it`);
+      return jsonError(422, `Entry ${query.entry} is not an assistant message: nothing was sent to the model for it`, "not_applicable");
     }
-    return turn ? ok(turn) : jsonError(404, `Entry ${query.entry} not found in session ${id}`);
+    return turn ? ok(turn) : jsonError(404, `Entry ${query.entry} not found in session ${id}`, "not_found");
   }
 
-  const meta = await findSessionMeta({ id });
-  if (!meta || meta.deletedAt) return sessionNotFound(id);
+  const meta = await findLiveSession({ id });
+  if (!meta) return sessionNotFound(id);
   const config = readSessionConfig(meta.settings);
   const registry = chatRegistry();
   await registry.ensureModels();

@@ -12,7 +12,8 @@
  */
 import { z } from "zod";
 import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/chat/http";
-import { entryIdSchema, sessionParamsSchema } from "../calls/params";
+import { sessionParamsSchema } from "../calls/params";
+import { entryIdSchema } from "@/lib/id-schema";
 import { startNavigation } from "@/lib/chat/navigation-run";
 import { refuseAnonymous } from "@/lib/auth/guard";
 

@@ -5,11 +5,10 @@
  * original (created in Arbor, or imported before originals were kept); 400 for a malformed id.
  */
 import { attachmentHeader } from "@/lib/http/attachment";
-import { NextResponse } from "next/server";
-import { withDatabaseErrors } from "@/lib/chat/http";
-import { findSessionMeta, findSessionSource } from "@/lib/db/session-store";
+import { jsonError, withDatabaseErrors } from "@/lib/chat/http";
+import { findLiveSession, findSessionSource } from "@/lib/db/session-store";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { invalid, sessionParamsSchema } from "../calls/params";
+import { invalid, sessionNotFound, sessionParamsSchema } from "../calls/params";
 
 export const dynamic = "force-dynamic";
 
@@ -21,10 +20,10 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
   if (!params.success) return invalid(params.error);
   const { id } = params.data;
   return withDatabaseErrors(async () => {
-    const meta = await findSessionMeta({ id });
-    if (!meta || meta.deletedAt) return NextResponse.json({ error: `Session ${id} not found` }, { status: 404 });
+    const meta = await findLiveSession({ id });
+    if (!meta) return sessionNotFound(id);
     const source = await findSessionSource({ sessionId: id });
-    if (!source) return NextResponse.json({ error: `Session ${id} has no original file stored` }, { status: 404 });
+    if (!source) return jsonError(404, `Session ${id} has no original file stored`, "not_found");
     return new Response(source.stream(), {
       headers: {
         "content-type": "application/octet-stream",

@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { appendEntries, createSession, loadEntries } from "@/lib/db/session-store";
 import { decodeRows } from "@/lib/session/skeleton-wire";
 import { resolveSkeleton } from "@/lib/session/tree-skeleton";
-import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/lib/session/test-messages";
+import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-messages";
 import type { EntriesPayload, SkeletonPayload } from "@/lib/session-view/types";
 import { useTestDatabase } from "@/test/db";
 import { GET as entries } from "../entries/route";

@@ -10,9 +10,10 @@
 import { NextResponse } from "next/server";
 import { withDatabaseErrors } from "@/lib/chat/http";
 import { getModelCall } from "@/lib/db/model-calls";
-import { findSessionMeta } from "@/lib/db/store-read";
+import { findLiveSession } from "@/lib/db/live-session";
 import { loadPrompts } from "@/lib/llm/prompts";
-import { callParamsSchema, invalid, jsonError, sessionNotFound } from "../params";
+import { jsonError } from "@/lib/http/json-error";
+import { callParamsSchema, invalid, sessionNotFound } from "../params";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
@@ -24,10 +25,10 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string;
   if (!params.success) return invalid(params.error);
   const { id, callId } = params.data;
   return withDatabaseErrors(async () => {
-    const meta = await findSessionMeta({ id });
-    if (!meta || meta.deletedAt) return sessionNotFound(id);
+    const meta = await findLiveSession({ id });
+    if (!meta) return sessionNotFound(id);
     const call = await getModelCall({ sessionId: id, callId, prompts: loadPrompts() });
-    if (!call) return jsonError(404, `Model call ${callId} not found in session ${id}`);
+    if (!call) return jsonError(404, `Model call ${callId} not found in session ${id}`, "not_found");
     return NextResponse.json({ call }, { headers: { "cache-control": "no-store" } });
   });
 }

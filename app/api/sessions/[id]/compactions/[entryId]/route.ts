@@ -11,9 +11,10 @@ import { z } from "zod";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { withDatabaseErrors } from "@/lib/chat/http";
 import { reviewCompaction } from "@/lib/compaction/compaction-review";
-import { NotFoundError } from "@/lib/db/errors";
-import { readSession } from "@/lib/db/read-model";
-import { entryIdSchema, invalid, jsonError, sessionIdSchema, sessionNotFound } from "../../calls/params";
+import { readLiveSession } from "@/lib/db/live-session";
+import { jsonError } from "@/lib/http/json-error";
+import { invalid, sessionNotFound } from "../../calls/params";
+import { entryIdSchema, sessionIdSchema } from "@/lib/id-schema";
 
 export const dynamic = "force-dynamic";
 
@@ -26,16 +27,10 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string;
   if (!params.success) return invalid(params.error);
   const { id, entryId } = params.data;
   return withDatabaseErrors(async () => {
-    let loaded: Awaited<ReturnType<typeof readSession>>;
-    try {
-      loaded = await readSession({ sessionId: id });
-    } catch (err) {
-      if (err instanceof NotFoundError) return sessionNotFound(id);
-      throw err;
-    }
-    if (loaded.meta.deletedAt) return sessionNotFound(id);
+    const loaded = await readLiveSession({ sessionId: id });
+    if (!loaded) return sessionNotFound(id);
     const review = reviewCompaction(loaded.tree, entryId);
-    if (!review) return jsonError(404, `Entry ${entryId} is not a compaction of session ${id}`);
+    if (!review) return jsonError(404, `Entry ${entryId} is not a compaction of session ${id}`, "not_found");
     return NextResponse.json({ review }, { headers: { "cache-control": "no-store" } });
   });
 }

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { startCompactAgain } from "@/lib/chat/compact-again";
 import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/chat/http";
-import { entryIdSchema, sessionIdSchema } from "../../../calls/params";
+import { entryIdSchema, sessionIdSchema } from "@/lib/id-schema";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,3 @@
-import "server-only";
 /**
  * A small reader for the subset of Prisma Schema Language Arbor uses, so the schema-parity test
  * can compare `schema.prisma` with a migrated database without Prisma's native engine.

@@ -5,7 +5,7 @@
  * Pure: no network, disk or database access.
  *
  * Conventions:
- * - Messages (defined in test-messages.ts, re-exported here): `userMsg`, `assistantMsg`,
+ * - Messages (defined in session-messages.ts, re-exported here): `userMsg`, `assistantMsg`,
  *   `toolResultMsg`, `bashMsg`, `customMsg`, plus the content helpers `text`, `image`,
  *   `toolCall` and `usage`. Message `timestamp`s default to a fixed epoch (BASE_TIME) so
  *   assertions stay deterministic. Import everything from this file.
@@ -28,7 +28,7 @@
  *   tree.appendMessage(userMsg("next"));
  */
 
-import { type AssistantOpts, assistantMsg, BASE_TIME, userMsg } from "@/lib/session/test-messages";
+import { type AssistantOpts, assistantMsg, BASE_TIME, userMsg } from "@/test/session-messages";
 import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree";
 import type {
   AgentMessage,
@@ -47,7 +47,7 @@ import type {
   TtsrInjectionEntry,
 } from "@/lib/session/types";
 
-export * from "@/lib/session/test-messages";
+export * from "@/test/session-messages";
 
 /** ISO timestamp `seconds` after BASE_TIME. */
 export function isoAt(seconds: number): string {

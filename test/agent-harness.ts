@@ -20,9 +20,9 @@ import type {
 } from "@/lib/agent/ports";
 import { SessionAgent, type SessionAgentOptions } from "@/lib/agent/session-agent";
 import type { Summarize, SummarizeRequest, SummarizeResponse } from "@/lib/compaction/summarize-types";
-import { TEST_PROMPTS } from "@/lib/compaction/test-helpers";
+import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import { HookRegistry } from "@/lib/hooks/registry";
-import { BASE_TIME, header, sequentialIds } from "@/lib/session/test-factories";
+import { BASE_TIME, header, sequentialIds } from "@/test/session-factories";
 import { SessionTree } from "@/lib/session/tree";
 import type { AssistantMessage, LlmMessage, SessionEntry, StopReason, ToolCall, Usage } from "@/lib/session/types";
 import { defaultSettings, type Settings } from "@/lib/settings/schema";

@@ -17,12 +17,12 @@ import { POST as navigatePost } from "@/app/api/sessions/[id]/navigate/route";
 import { writeSessionSettings } from "@/lib/db/agent-store";
 import { appendEntries, createSession, loadEntries, loadPath, type SessionMeta } from "@/lib/db/session-store";
 import { createProviderRegistry } from "@/lib/llm/providers";
-import { assistantMsg, userMsg } from "@/lib/session/test-factories";
+import { assistantMsg, userMsg } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 import { type FakeLlmServer, startFakeLlmServer } from "@/test/fake-llm-server";
-import { setProjectHooksFile } from "./hooks-loader";
-import { type UIStreamChunk, readUIStream } from "./read-ui-stream";
-import { type ChatRuntimeConfig, configureChatRuntime, resetChatRuntime } from "./runtime-config";
+import { setProjectHooksFile } from "@/lib/chat/hooks-loader";
+import { type UIStreamChunk, readUIStream } from "@/lib/chat/read-ui-stream";
+import { type ChatRuntimeConfig, configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
 
 export const MODEL_ID = "fake-model";
 export const MODEL_REF = `openai-compatible/${MODEL_ID}`;

@@ -5,8 +5,8 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { ToolLimits } from "./limits";
-import { createWorkspaceTools } from "./registry";
+import type { ToolLimits } from "@/lib/tools/limits";
+import { createWorkspaceTools } from "@/lib/tools/registry";
 
 export const SECRET = "TOP-SECRET-OUTSIDE-CONTENT";
 

@@ -1,6 +1,6 @@
 /**
- * Message factories for tests (spec §1.5), re-exported by test-factories.ts: import them from
- * "@/lib/session/test-factories". Not used by production code.
+ * Message factories for tests (spec §1.5), re-exported by session-factories.ts: import them from
+ * "@/test/session-factories". Not used by production code.
  * Pure: no network, disk or database access.
  */
 

@@ -11,7 +11,7 @@ import {
   toolCall,
   toolResultMsg,
   userEntry,
-} from "@/lib/session/test-factories";
+} from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 
 let clock = 100;

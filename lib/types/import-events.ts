@@ -1,6 +1,6 @@
 /**
- * The NDJSON events of `POST /api/import`, one JSON object a line, shared by the route and the
- * browser (type-only on the client). Order: `progress`* then exactly one `done` or `error`.
+ * The NDJSON events of `POST /api/import`, one JSON object a line, shared by the route
+ * (app/api/import/route.ts), the browser and tests (browser-safe, types only). Order: `progress`* then exactly one `done` or `error`.
  */
 import type { FormatId } from "@/lib/formats/types";
 
@@ -37,15 +37,34 @@ export interface ImportDoneEvent {
 }
 
 /**
+ * Why an import failed: the one set of codes, used by the store's ImportError (lib/db/errors.ts),
+ * sent as they are in the route's `error` event, and read by the browser and the CLI.
  * - `exists`: the file's session id is already stored; re-POST with `asCopy=1` to keep both.
- * - `not_a_session`: the file does not start with a session header.
- * - `limit`: the file, or one of its lines, is over the size limit; or it has too many blank
- *   or malformed lines; or the import ran past its time budget.
- * - `invalid`: an entry is malformed (no type / id, a duplicate id), or the file's session
- *   version is one Arbor cannot read ("unsupported session version 99").
- * - `failed`: anything else (read error, database error, cancelled).
+ * - `not_session`: the file does not start with a session header (or is not text).
+ * - `invalid_entry`, `duplicate_id`: an entry is malformed (no type / id) or reuses an id.
+ * - `unsupported_version`: the file's session version is one Arbor cannot read.
+ * - `too_large`, `line_too_long`, `too_many_blank_lines`, `too_many_skipped_lines`, `too_slow`:
+ *   an import limit (lib/import-limits.ts) was exceeded.
+ * - `cancelled`, `read_failed`: the upload was cancelled, or reading it failed.
+ * - `unavailable`: the database was lost during the import.
+ * - `failed`: anything else (a bug on the server, or an HTTP failure seen by the browser).
+ * Every failure saves nothing.
  */
-export type ImportErrorCode = "exists" | "not_a_session" | "limit" | "invalid" | "failed";
+export type ImportErrorCode =
+  | "exists"
+  | "not_session"
+  | "invalid_entry"
+  | "duplicate_id"
+  | "unsupported_version"
+  | "too_large"
+  | "line_too_long"
+  | "too_many_blank_lines"
+  | "too_many_skipped_lines"
+  | "too_slow"
+  | "cancelled"
+  | "read_failed"
+  | "unavailable"
+  | "failed";
 
 export interface ImportErrorEvent {
   type: "error";

@@ -1,0 +1,41 @@
+/**
+ * The session shapes the views use (the list, its pages, a session's metadata), shared by the
+ * store that builds them (lib/db) and the components, queries and routes that show them.
+ * Types only, browser-safe: views import these, never lib/db.
+ */
+import type { SessionHeader } from "@/lib/session/types";
+
+/** One row of the session list. */
+export interface SessionSummary {
+  id: string;
+  /** Display title (given, header title, pi session name or first user message); null if none. */
+  title: string | null;
+  entryCount: number;
+  /** Last model used, "provider/modelId". */
+  model: string | null;
+  createdAt: string;
+  lastActivityAt: string;
+  /** Set when the session is in the trash (only listed with `includeDeleted`). */
+  deletedAt: string | null;
+  /** For searches: where the words were found in the session's entries (absent for title-only matches). */
+  match?: { entryId: string; snippet: string };
+}
+
+/** Everything about a session except its entries. */
+export interface SessionMeta extends Omit<SessionSummary, "match"> {
+  header: SessionHeader;
+  cwd: string;
+  parentSession: string | null;
+  sourceFileName: string | null;
+  /** The persisted current leaf; null before the first entry or after a reset. */
+  leafId: string | null;
+  /** Partial settings override for this session. */
+  settings: unknown;
+  updatedAt: string;
+}
+
+/** One page of the session list; `nextCursor` is opaque, null on the last page. */
+export interface SessionPage {
+  sessions: SessionSummary[];
+  nextCursor: string | null;
+}
