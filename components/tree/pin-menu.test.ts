@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { newestBelow } from "@/components/session/compaction-menu";
-import { compactedSession, compaction, reply, user } from "@/components/tree/test-sessions";
+import { compactedSession, compaction, reply, user } from "@/test/tree-sessions";
 import { menuFacts } from "@/components/tree/tree-context";
 import { toFlow } from "@/components/tree/to-flow";
 import type { TreeNode } from "@/components/tree/types";

@@ -17,7 +17,7 @@ import { looksLikeSummarization } from "@/test/fake-llm-server";
 import { messageText } from "@/test/fake-llm-steps";
 import { configureChatRuntime } from "./runtime-config";
 import { moveLeafBack, pinEntry } from "./session-edits";
-import { MODEL_ID, compactRun, dataOf, newSession, postChat, readAll, seedHistory, storedEntries, useHarness } from "./test-harness";
+import { MODEL_ID, compactRun, dataOf, newSession, postChat, readAll, seedHistory, storedEntries, useHarness } from "@/test/chat-harness";
 
 useTestDatabase();
 const h = useHarness();

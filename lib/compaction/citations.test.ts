@@ -7,7 +7,7 @@ import { CITE_INSTRUCTION, citedIds, parseCitations, serializeWithSources } from
 import { compact } from "@/lib/compaction/compact";
 import { prepareCompaction } from "@/lib/compaction/prepare";
 import type { SummarizeRequest } from "@/lib/compaction/summarize-types";
-import { TEST_PROMPTS, assistant, call, conversation, linkAll, msg, settings, toolResult, user, words } from "@/lib/compaction/test-helpers";
+import { TEST_PROMPTS, assistant, call, conversation, linkAll, msg, settings, toolResult, user, words } from "@/test/compaction-helpers";
 import { extractiveSummary } from "@/lib/llm/offline-summary";
 import type { SessionEntry } from "@/lib/session/types";
 

@@ -7,12 +7,12 @@ import { compact } from "@/lib/compaction/compact";
 import { findCutPoint } from "@/lib/compaction/cut-point";
 import { prepareCompaction } from "@/lib/compaction/prepare";
 import type { SummarizeRequest } from "@/lib/compaction/summarize-types";
-import { TEST_PROMPTS, conversation, ent, linkAll, msg, settings, user, words } from "@/lib/compaction/test-helpers";
+import { TEST_PROMPTS, conversation, ent, linkAll, msg, settings, user, words } from "@/test/compaction-helpers";
 import { estimateTokens } from "@/lib/compaction/tokens";
 import { sourcedContext } from "@/lib/inspector/sources";
 import { buildSessionContext } from "@/lib/session/context";
 import { PINNED_HEADER, pinEntryFields, pinnedIds, pinnedMessageOf } from "@/lib/session/pins";
-import { buildTree } from "@/lib/session/test-factories";
+import { buildTree } from "@/test/session-factories";
 import type { AgentMessage, CustomMessage, SessionEntry, UserMessage } from "@/lib/session/types";
 
 const tokens = (messages: AgentMessage[]) => messages.reduce((n, m) => n + estimateTokens(m), 0);

@@ -7,7 +7,7 @@ import { serializeSession } from "@/lib/session/jsonl";
 import { loadSession } from "@/lib/session/load";
 import { pinEntryFields } from "@/lib/session/pins";
 import { decodeRows, encodeRows } from "@/lib/session/skeleton-wire";
-import { header, userEntry } from "@/lib/session/test-factories";
+import { header, userEntry } from "@/test/session-factories";
 import { passesFilter } from "@/lib/session/tree-filter";
 import { rowText, searchableText } from "@/lib/session/tree-row-text";
 import { skeletonFacts, skeletonPins } from "@/lib/session/tree-skeleton";
