@@ -23,7 +23,6 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { LanguageModel } from "ai";
 import { type Env, env } from "@/lib/env";
 import {
   COMPATIBLE_PROVIDER,
@@ -40,7 +39,8 @@ import { createOfflineModel, type OfflineModelOptions } from "@/lib/llm/offline-
 
 export interface ResolvedModel {
   info: ModelInfo;
-  model: LanguageModel;
+  /** The provider interface itself: lib/llm/stream-assistant.ts calls its `doStream`. */
+  model: LanguageModelV3;
   /** False only for a `{ fallback: false }` lookup of a provider that is not configured. */
   hasApiKey: boolean;
 }
@@ -224,6 +224,6 @@ export function getDefaultModelRef(): string {
 }
 
 /** Shorthand for the AI SDK model behind a ref (conventions rule 6's `getModel`). */
-export function getModel(ref?: string): LanguageModel {
+export function getModel(ref?: string): LanguageModelV3 {
   return resolveModel(ref).model;
 }
