@@ -12,10 +12,12 @@ export interface TreeIndex {
   children: Map<string, SessionEntry[]>;
   /** targetId → label; label entries applied in file order, the last one wins (spec §1.6). */
   labels: Map<string, string>;
+  /** Bumped whenever an indexed entry is replaced by another object (SessionTree.replaceEntries). */
+  version: number;
 }
 
 export function emptyIndex(): TreeIndex {
-  return { byId: new Map(), children: new Map(), labels: new Map() };
+  return { byId: new Map(), children: new Map(), labels: new Map(), version: 0 };
 }
 
 /**
