@@ -58,3 +58,10 @@ export function buildIndex(entries: readonly SessionEntry[]): TreeIndex {
   for (const entry of entries) indexEntry(index, entry);
   return index;
 }
+
+/** An independent copy of `index` (its own maps and sibling arrays, the same entry objects). O(n), no re-indexing. */
+export function cloneIndex(index: TreeIndex): TreeIndex {
+  const children = new Map<string, SessionEntry[]>();
+  for (const [id, siblings] of index.children) children.set(id, siblings.slice());
+  return { byId: new Map(index.byId), children, labels: new Map(index.labels), version: 0 };
+}

@@ -24,7 +24,7 @@ import type { EntryLookup } from "@/lib/session/branch-path";
 import { type ForkedSession, forkPath } from "@/lib/session/fork";
 import { generateEntryId, generateSessionId, type TakenIds } from "@/lib/session/ids";
 import { buildTreeNodes, type TreeNode } from "@/lib/session/tree-build";
-import { buildIndex, indexEntry, type TreeIndex } from "@/lib/session/tree-index";
+import { buildIndex, cloneIndex, indexEntry, type TreeIndex } from "@/lib/session/tree-index";
 import type {
   AgentMessage,
   CustomMessageEntry,
@@ -87,10 +87,11 @@ export class SessionTree {
     has: (id) => this.index.byId.has(id) || this.index.children.has(id),
   };
 
-  constructor(header: SessionHeader, entries: readonly SessionEntry[], opts: SessionTreeOptions = {}) {
+  /** `index` is for fork() only: an index of exactly `entries`, which the tree then owns. */
+  constructor(header: SessionHeader, entries: readonly SessionEntry[], opts: SessionTreeOptions = {}, index?: TreeIndex) {
     this.header = header;
     this.entries = [...entries];
-    this.index = buildIndex(this.entries);
+    this.index = index ?? buildIndex(this.entries);
     this.memo = new BranchMemo(this.index);
     this.leafId = this.entries.at(-1)?.id ?? null;
     this.now = opts.now ?? (() => new Date());
@@ -194,7 +195,7 @@ export class SessionTree {
 
   /** An independent tree (own index and entry list) over the same entry objects, on the same leaf. O(n). */
   fork(opts: SessionTreeOptions = {}): SessionTree {
-    const tree = new SessionTree(this.header, this.entries, opts);
+    const tree = new SessionTree(this.header, this.entries, opts, cloneIndex(this.index));
     tree.memo = this.memo.rebase(tree.index, true);
     if (this.leafId === null) tree.resetLeaf();
     else if (tree.getEntry(this.leafId)) tree.branch(this.leafId);
