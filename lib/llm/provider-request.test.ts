@@ -13,7 +13,7 @@ import { jsonSchema, type ModelMessage, streamText, tool } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { toProviderPrompt } from "@/lib/llm/provider-prompt";
-import { createProviderRegistry, type ResolvedModel } from "@/lib/llm/providers";
+import { bytesBodyFetch, createProviderRegistry, type ResolvedModel } from "@/lib/llm/providers";
 import { mergeProviderOptions, planReasoning } from "@/lib/llm/reasoning";
 import { streamAssistant } from "@/lib/llm/stream-assistant";
 import { convertToLlm } from "@/lib/session/convert";
@@ -206,4 +206,16 @@ describe("the request a model call sends", () => {
       expect(after.body).toContain("We fixed the parser");
     });
   }
+
+  it("the providers' fetch sends a string body as the same bytes and headers plain fetch does, lone surrogates included", async () => {
+    // (JSON.stringify escapes lone surrogates, so a provider body never has one; a raw string may.)
+    const body = `${JSON.stringify({ text: "é 😀" })} a\ud800b \udc00`;
+    const init = { method: "POST", headers: { "content-type": "application/json" }, body };
+    await fetch(`${base}/x`, init);
+    await bytesBodyFetch()(`${base}/x`, init);
+    const [plain, bytes] = captured as [Captured, Captured];
+    expect(bytes.body).toBe(plain.body);
+    expect(bytes.headers).toEqual(plain.headers);
+    expect(plain.body).toContain("\ufffd");
+  });
 });
