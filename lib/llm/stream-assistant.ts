@@ -100,7 +100,7 @@ export function providerCallOptions(opts: StreamAssistantOptions, abortSignal?: 
   return call;
 }
 
-export function startAssistantStream(opts: StreamAssistantOptions): Promise<AssistantMessage> {
+function runAssistantStream(opts: StreamAssistantOptions): Promise<AssistantMessage> {
   const { info, model } = opts.model;
   const start = Date.now();
   const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -256,7 +256,7 @@ export function startAssistantStream(opts: StreamAssistantOptions): Promise<Assi
 /** Runs one model call and resolves with the final AssistantMessage (never rejects). */
 export async function streamAssistant(opts: StreamAssistantOptions): Promise<AssistantMessage> {
   try {
-    return await startAssistantStream(opts);
+    return await runAssistantStream(opts);
   } catch (err) {
     const { info } = opts.model;
     return {
