@@ -10,6 +10,8 @@
  *   npm run bench -- --big              + peak memory of importing a 100 MB synthetic file
  *   npm run bench -- --only engine,chat only these sections
  *   npm run bench -- --md FILE          also write the result table (markdown) to FILE
+ *   npx tsx --conditions=react-server bench/chat-profile.ts [N] [compacted]
+ *                                       a CPU profile of chat turns on the N-entry session (a tool)
  *
  * Data: seeded synthetic sessions (bench/lib/sessions.ts) of 1k, 10k and 100k entries, written
  * to a temp folder. Database: a fresh `arbor_bench_<ts>` (bench/lib/database.ts), dropped at the end.

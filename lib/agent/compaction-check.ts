@@ -20,7 +20,7 @@
  */
 import { type AutoCompactionOptions, runAutoCompaction } from "@/lib/agent/auto-compaction";
 import type { AgentRuntime, NextAction } from "@/lib/agent/runtime";
-import { DEFAULT_PRUNE_CONFIG, type PruneResult, pruneToolOutputs } from "@/lib/compaction/pruning";
+import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, type PruneResult, planPrune } from "@/lib/compaction/pruning";
 import { calculateContextTokens, shouldCompact } from "@/lib/compaction/tokens";
 import { isContextOverflow } from "@/lib/llm/overflow";
 import type { AssistantMessage, SessionEntry, ToolResultMessage } from "@/lib/session/types";
@@ -35,12 +35,18 @@ export interface CheckCompactionOptions extends AutoCompactionOptions {
 /** Step 2: prune and persist; undefined when nothing was pruned. */
 export async function pruneBranch(rt: AgentRuntime): Promise<PruneResult | undefined> {
   // pruneToolOutputs rewrites tool results in place (spec §8). The tree's entry objects may be
-  // shared with a cache of committed entries (lib/db/read-model), so it prunes shallow copies of
-  // the tool-result entries and the pruned copies replace their originals in this tree only.
-  const branch = rt.tree.getBranch().map((e) =>
-    e.type === "message" && e.message.role === "toolResult" ? ({ ...e, message: { ...e.message } } as SessionEntry) : e,
-  );
-  const result = pruneToolOutputs(branch, DEFAULT_PRUNE_CONFIG, rt.now());
+  // shared with a cache of committed entries (lib/db/read-model), so the decision is made on the
+  // branch as it is (planPrune touches nothing), and only the results it rewrites are copied;
+  // the pruned copies replace their originals in this tree only.
+  const original = rt.tree.getBranch();
+  const plan = planPrune(original, DEFAULT_PRUNE_CONFIG);
+  if (plan.candidates.length === 0) return undefined;
+  const branch = original.slice();
+  for (const { index } of plan.candidates) {
+    const e = branch[index];
+    if (e?.type === "message" && e.message.role === "toolResult") branch[index] = { ...e, message: { ...e.message } } as SessionEntry;
+  }
+  const result = applyPrunePlan(branch, plan, rt.now());
   if (result.prunedCount === 0) return undefined;
   rt.tree.replaceEntries(result.pruned.map((p) => branch[p.index]!));
   await rt.store.persistPrune(

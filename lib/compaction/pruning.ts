@@ -2,7 +2,9 @@
  * Tool-output pruning (spec §8).
  * Pure: no network, disk or database access. It mutates the tool-result messages of the
  * entries it is given, in place, as the spec requires; it also returns each pruned result's
- * original content so the caller can persist it and undo the prune later.
+ * original content so the caller can persist it and undo the prune later. `planPrune` makes
+ * the same decision without mutating, so a caller whose entries are shared can copy just the
+ * results it will rewrite.
  *
  * Contract: walk newest → oldest over toolResult messages; roughly the newest `protectTokens`
  * of tool output and every result of a protected tool stay intact; older results are replaced
@@ -44,13 +46,19 @@ export function pruneNotice(tokens: number): string {
   return `[Output truncated - ${tokens} tokens]`;
 }
 
-export function pruneToolOutputs(
-  entries: SessionEntry[],
-  config: PruneConfig = DEFAULT_PRUNE_CONFIG,
-  now: number = Date.now(),
-): PruneResult {
+/** What a prune would rewrite: the candidates (newest first) and the tokens it would save. */
+export interface PrunePlan {
+  candidates: { index: number; tokens: number }[];
+  tokensSaved: number;
+}
+
+/**
+ * The decision of pruneToolOutputs without touching anything: which results it would rewrite.
+ * Empty when it would change nothing (no candidates, or savings under `minimumSavings`).
+ */
+export function planPrune(entries: readonly SessionEntry[], config: PruneConfig = DEFAULT_PRUNE_CONFIG): PrunePlan {
   const protectedTools = new Set(config.protectedTools);
-  const candidates: { index: number; message: ToolResultMessage; tokens: number }[] = [];
+  const candidates: PrunePlan["candidates"] = [];
   let acc = 0;
   let tokensSaved = 0;
 
@@ -63,22 +71,34 @@ export function pruneToolOutputs(
     const keep = message.prunedAt !== undefined || acc < config.protectTokens || protectedTools.has(message.toolName);
     acc += tokens;
     if (keep) continue;
-    candidates.push({ index: i, message, tokens });
+    candidates.push({ index: i, tokens });
     tokensSaved += Math.max(0, tokens - Math.ceil(pruneNotice(tokens).length / 4));
   }
+  if (candidates.length === 0 || tokensSaved < config.minimumSavings) return { candidates: [], tokensSaved: 0 };
+  return { candidates, tokensSaved };
+}
 
-  if (candidates.length === 0 || tokensSaved < config.minimumSavings) {
-    return { prunedCount: 0, tokensSaved: 0, pruned: [] };
-  }
-
+/** Applies a plan of planPrune to the same `entries`, rewriting the candidates' messages in place. */
+export function applyPrunePlan(entries: readonly SessionEntry[], plan: PrunePlan, now: number = Date.now()): PruneResult {
   const pruned: PrunedToolResult[] = [];
   // Reverse so the report is in entry order; one `now` for every candidate (spec §8 step 8).
-  for (const { index, message, tokens } of candidates.reverse()) {
-    pruned.push({ entryId: entries[index]?.id ?? "", index, originalContent: message.content });
+  for (const { index, tokens } of [...plan.candidates].reverse()) {
+    const entry = entries[index];
+    if (entry?.type !== "message" || entry.message.role !== "toolResult") continue;
+    const message = entry.message;
+    pruned.push({ entryId: entry.id, index, originalContent: message.content });
     message.content = [{ type: "text", text: pruneNotice(tokens) }];
     message.prunedAt = now;
   }
-  return { prunedCount: pruned.length, tokensSaved, pruned };
+  return { prunedCount: pruned.length, tokensSaved: pruned.length ? plan.tokensSaved : 0, pruned };
+}
+
+export function pruneToolOutputs(
+  entries: SessionEntry[],
+  config: PruneConfig = DEFAULT_PRUNE_CONFIG,
+  now: number = Date.now(),
+): PruneResult {
+  return applyPrunePlan(entries, planPrune(entries, config), now);
 }
 
 /** Undoes one prune: puts the original content back and clears `prunedAt`. */

@@ -98,11 +98,13 @@ describe("recorded-call storage for a 500-turn session", () => {
       }
       if (t === 399) {
         // Prune the oldest tool result still in the context: a message in the middle changes.
+        // As the agent prunes (lib/agent/compaction-check.ts): the entry is replaced by a pruned
+        // copy; message objects in a session are never mutated (the per-object caches rely on it).
         const compactionAt = path.findIndex((e) => e.type === "compaction");
-        const old = path.slice(compactionAt).find((e) => e.type === "message" && e.message.role === "toolResult");
-        const message = (old as { message: ToolResultMessage }).message;
-        message.content = [{ type: "text", text: "[Output truncated - 200 tokens]" }];
-        message.prunedAt = tick();
+        const at = path.findIndex((e, i) => i > compactionAt && e.type === "message" && e.message.role === "toolResult");
+        const old = path[at] as SessionEntry & { message: ToolResultMessage };
+        const pruned: ToolResultMessage = { ...old.message, content: [{ type: "text", text: "[Output truncated - 200 tokens]" }], prunedAt: tick() };
+        path[at] = { ...old, message: pruned };
       }
       if ((t + 1) % 125 === 0) joinAt.set(t + 1, await count("SELECT count(*) AS n FROM model_call_messages"));
     }

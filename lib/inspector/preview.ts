@@ -22,7 +22,7 @@ import { compactionOnPath, sourcedContext } from "@/lib/inspector/sources";
 import type { PendingEffects, SourcedMessage } from "@/lib/inspector/types";
 import { contentHash } from "@/lib/inspector/canonical";
 import { prepareCompaction } from "@/lib/compaction/prepare";
-import { DEFAULT_PRUNE_CONFIG, pruneToolOutputs } from "@/lib/compaction/pruning";
+import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, planPrune } from "@/lib/compaction/pruning";
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";
 import { calculateContextTokens, shouldCompact } from "@/lib/compaction/tokens";
 import { isContextOverflow } from "@/lib/llm/overflow";
@@ -72,11 +72,9 @@ export function previewNextTurn(
   const now = opts.now ?? Date.now();
   const byId = new Map(entries.map((e) => [e.id, e]));
   const leaf = leafId === null ? undefined : byId.get(leafId);
-  const path: SessionEntry[] = leaf
-    ? pathToRoot(leaf, byId).map((e) =>
-        e.type === "message" && e.message.role === "toolResult" ? ({ ...e, message: { ...e.message } } as SessionEntry) : e,
-      )
-    : [];
+  // Pruning rewrites results in place; the entries are shared (and their messages cached per
+  // object downstream), so step 2 prunes copies of just the results it rewrites.
+  const path: SessionEntry[] = leaf ? pathToRoot(leaf, byId) : [];
   const pending: PendingEffects = { pruning: null, compaction: null };
   const before = sourcedContext(path, prompts);
   const last = lastAssistantOf(path, before);
@@ -90,8 +88,13 @@ export function previewNextTurn(
   // The check runs only when the working context has an assistant message (spec §13.1).
   if (!last || !settings.enabled) return result(before);
 
-  // Step 2: prune the copy; the context then carries the notices.
-  const prune = pruneToolOutputs(path, DEFAULT_PRUNE_CONFIG, now);
+  // Step 2: prune copies; the context then carries the notices.
+  const plan = planPrune(path, DEFAULT_PRUNE_CONFIG);
+  for (const { index } of plan.candidates) {
+    const e = path[index];
+    if (e?.type === "message" && e.message.role === "toolResult") path[index] = { ...e, message: { ...e.message } } as SessionEntry;
+  }
+  const prune = applyPrunePlan(path, plan, now);
   if (prune.prunedCount > 0) {
     pending.pruning = { count: prune.prunedCount, tokensSaved: prune.tokensSaved, entryIds: prune.pruned.map((p) => p.entryId) };
   }

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeLlmServer, startFakeLlmServer } from "@/test/fake-llm-server";
-import { createAgentModel, createModelResolver, resolveAgentModel, toAiTools, withCompactionModel } from "./agent-adapter";
+import { createAgentModel, createModelResolver, resolveAgentModel, withCompactionModel } from "./agent-adapter";
 import { createProviderRegistry, type ProviderRegistry } from "./providers";
 
 let fake: FakeLlmServer;
@@ -19,15 +19,6 @@ afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }], timestamp: 1 });
-
-describe("toAiTools", () => {
-  it("turns definitions into AI SDK tools without execute", () => {
-    const tools = toAiTools([{ name: "read", description: "Read a file", inputSchema: { type: "object", properties: {} } }]);
-    expect(Object.keys(tools ?? {})).toEqual(["read"]);
-    expect(tools?.read?.execute).toBeUndefined();
-    expect(toAiTools([])).toBeUndefined();
-  });
-});
 
 describe("createAgentModel", () => {
   it("streams an assistant message, sending the system prompt and the tools, and returns tool calls unexecuted", async () => {

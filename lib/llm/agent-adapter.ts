@@ -4,8 +4,8 @@
  * branch summaries); `ModelResolver` is the provider registry as the agent sees it. Server-side.
  *
  * Contract:
- * - `stream` never throws (streamAssistant's contract). Tool definitions become AI SDK tools
- *   with a `jsonSchema(...)` input schema and NO `execute`: the agent runs tools itself
+ * - `stream` never throws (streamAssistant's contract). Tool definitions are sent as the
+ *   provider's function tools (their JSON Schema as given); the agent runs tools itself
  *   (lib/agent/turn-runner.ts) and the model call stays one step.
  * - `summarizer({ onText, remoteEndpoint })` is createSummarizer bound to this model (spec §6, §7).
  * - `withCompactionModel(chat, compaction)`: the agent has one current model; when a session
@@ -18,9 +18,7 @@
  * - Every function takes an optional registry, so tests point it at the fake model server;
  *   the default is the env-built registry (lib/llm/providers.ts).
  */
-import type { JSONSchema7 } from "@ai-sdk/provider";
-import { jsonSchema, type ToolSet, tool } from "ai";
-import type { AgentModel, AgentToolDefinition, ModelResolver } from "@/lib/agent/ports";
+import type { AgentModel, ModelResolver } from "@/lib/agent/ports";
 import { parseModelRef } from "@/lib/llm/models";
 import { getProviderRegistry, type ProviderRegistry, type ResolvedModel, type ResolveOptions } from "@/lib/llm/providers";
 import { streamAssistant } from "@/lib/llm/stream-assistant";
@@ -34,20 +32,6 @@ export interface AgentAdapterOptions {
   idleTimeoutMs?: number;
 }
 
-/** Agent tool definitions → AI SDK tools without `execute` (the agent executes them). */
-export function toAiTools(definitions: readonly AgentToolDefinition[] | undefined): ToolSet | undefined {
-  if (!definitions || definitions.length === 0) return undefined;
-  const tools: ToolSet = {};
-  for (const def of definitions) {
-    tools[def.name] = tool({
-      description: def.description,
-      // The workspace tools validate their own arguments (lib/tools/registry.ts).
-      inputSchema: jsonSchema<Record<string, unknown>>(def.inputSchema as JSONSchema7),
-    });
-  }
-  return tools;
-}
-
 /** The AgentModel port over one resolved registry model. */
 export function createAgentModel(resolved: ResolvedModel, opts: Pick<AgentAdapterOptions, "fetchImpl" | "idleTimeoutMs"> = {}): AgentModel {
   const idle = opts.idleTimeoutMs !== undefined ? { idleTimeoutMs: opts.idleTimeoutMs } : {};
@@ -55,12 +39,11 @@ export function createAgentModel(resolved: ResolvedModel, opts: Pick<AgentAdapte
     info: resolved.info,
     hasApiKey: resolved.hasApiKey,
     stream(req) {
-      const tools = toAiTools(req.tools);
       return streamAssistant({
         model: resolved,
         messages: req.messages,
         ...(req.system !== undefined ? { system: req.system } : {}),
-        ...(tools ? { tools } : {}),
+        ...(req.tools?.length ? { tools: req.tools } : {}),
         ...(req.maxOutputTokens !== undefined ? { maxOutputTokens: req.maxOutputTokens } : {}),
         ...(req.signal ? { signal: req.signal } : {}),
         ...(req.onDelta ? { onDelta: req.onDelta } : {}),

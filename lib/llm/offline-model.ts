@@ -12,7 +12,7 @@
  *   `<conversation>` block (the kind is then inferred from the requested headings).
  * - Deterministic. doStream emits the text in chunks with a small delay, like a real model;
  *   usage is estimated as characters / 4 (spec §4). An abort signal stops the stream with an
- *   AbortError, which streamText reports as an abort.
+ *   AbortError, which lib/llm/stream-assistant.ts reports as an abort.
  */
 import type {
   LanguageModelV3,

@@ -23,7 +23,6 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { LanguageModel } from "ai";
 import { type Env, env } from "@/lib/env";
 import {
   COMPATIBLE_PROVIDER,
@@ -40,7 +39,8 @@ import { createOfflineModel, type OfflineModelOptions } from "@/lib/llm/offline-
 
 export interface ResolvedModel {
   info: ModelInfo;
-  model: LanguageModel;
+  /** The provider interface itself: lib/llm/stream-assistant.ts calls its `doStream`. */
+  model: LanguageModelV3;
   /** False only for a `{ fallback: false }` lookup of a provider that is not configured. */
   hasApiKey: boolean;
 }
@@ -99,6 +99,16 @@ export function registryConfigFromEnv(e: Env): ProviderRegistryConfig {
 
 type Factory = (id: string) => LanguageModelV3;
 
+/**
+ * The providers' fetch, with a string body (their JSON) handed over as UTF-8 bytes: given a
+ * string, undici first re-scans it for lone surrogates (USVString) and then encodes it, two
+ * passes over what is megabytes for a long context; Buffer.from is one pass with the same bytes
+ * (a lone surrogate becomes U+FFFD either way). The providers set content-type themselves.
+ */
+export function bytesBodyFetch(inner: typeof fetch = fetch): typeof fetch {
+  return (input, init) => inner(input, init && typeof init.body === "string" ? { ...init, body: Buffer.from(init.body, "utf8") } : init);
+}
+
 export function createProviderRegistry(config: ProviderRegistryConfig): ProviderRegistry {
   const factories = new Map<string, Factory>();
   const listed = new Map<string, ModelInfo[]>();
@@ -106,12 +116,12 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
   const offline = createOfflineModel(config.offline);
 
   if (config.openai) {
-    const openai = createOpenAI({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL });
+    const openai = createOpenAI({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL, fetch: bytesBodyFetch() });
     factories.set("openai", (id) => openai(id));
     listed.set("openai", (config.openai.models ?? knownModelIds("openai")).map((id) => describeModel("openai", id)));
   }
   if (config.anthropic) {
-    const anthropic = createAnthropic({ apiKey: config.anthropic.apiKey, baseURL: config.anthropic.baseURL });
+    const anthropic = createAnthropic({ apiKey: config.anthropic.apiKey, baseURL: config.anthropic.baseURL, fetch: bytesBodyFetch() });
     factories.set("anthropic", (id) => anthropic(id));
     listed.set(
       "anthropic",
@@ -126,7 +136,7 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
       baseURL: compatBase,
       apiKey: compat.apiKey,
       includeUsage: true,
-      fetch: compat.fetch,
+      fetch: bytesBodyFetch(compat.fetch),
     });
     factories.set(COMPATIBLE_PROVIDER, (id) => provider.chatModel(id));
     for (const m of compat.models ?? []) {
@@ -224,6 +234,6 @@ export function getDefaultModelRef(): string {
 }
 
 /** Shorthand for the AI SDK model behind a ref (conventions rule 6's `getModel`). */
-export function getModel(ref?: string): LanguageModel {
+export function getModel(ref?: string): LanguageModelV3 {
   return resolveModel(ref).model;
 }

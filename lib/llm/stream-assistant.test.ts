@@ -5,9 +5,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tool } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { assistant, call, toolResult, user } from "@/test/compaction-helpers";
 import { isContextOverflow, isRetryableError, isRetryableErrorMessage, parseRetryAfter } from "@/lib/llm/overflow";
 import { createProviderRegistry, type ResolvedModel } from "@/lib/llm/providers";
@@ -24,10 +22,11 @@ beforeAll(async () => {
 beforeEach(() => server.reset());
 afterAll(() => server.close());
 
-const tools = {
-  read: tool({ description: "Read a file", inputSchema: z.object({ path: z.string() }) }),
-  bash: tool({ description: "Run a command", inputSchema: z.object({ command: z.string() }) }),
-};
+const schema = (name: string) => ({ type: "object", properties: { [name]: { type: "string" } }, required: [name] });
+const tools = [
+  { name: "read", description: "Read a file", inputSchema: schema("path") },
+  { name: "bash", description: "Run a command", inputSchema: schema("command") },
+];
 
 describe("streamAssistant: successful turns (spec §1.5)", () => {
   it("streams a text turn into an AssistantMessage with mapped usage and timings", async () => {

@@ -56,19 +56,21 @@ function indexEntries(entries: readonly SessionEntry[]): Map<string, SessionEntr
 
 /**
  * Spec §2. `leafId === null` gives the empty context; an undefined or unknown leaf falls back
- * to the last entry of `entries`.
+ * to the last entry of `entries`. `branch`, when given, is the root-first path to that leaf
+ * (SessionTree keeps it), so it is not walked again.
  */
 export function buildSessionContext(
   entries: readonly SessionEntry[],
   leafId?: string | null,
   byId?: ReadonlyMap<string, SessionEntry>,
+  branch?: readonly SessionEntry[],
 ): SessionContext {
   if (leafId === null) return emptyContext();
   const index = byId ?? indexEntries(entries);
   const leaf = (leafId === undefined ? undefined : index.get(leafId)) ?? entries.at(-1);
   if (!leaf) return emptyContext();
 
-  const path = pathToRoot(leaf, index);
+  const path = branch && branch.at(-1) === leaf ? branch : pathToRoot(leaf, index);
   const ctx = emptyContext();
   const rules = new Set<string>();
   let compaction: (CompactionEntry & SessionEntry) | undefined;

@@ -6,6 +6,13 @@
  * in order, and every output keeps the source `timestamp`. Roles the model cannot take
  * (bash/python executions, custom messages, summaries, file mentions) become user messages;
  * unknown roles are dropped. Inputs are never mutated.
+ *
+ * Incremental: a message's converted form is computed once per message object (and prompt set)
+ * and the SAME object is returned on later calls, so the per-object caches downstream (the
+ * provider prompt, lib/llm/provider-prompt.ts; the recorder's content hashes) hold across turns
+ * for derived messages too (summaries, pruned results, executions). Sound because messages in a
+ * session tree are never mutated (a prune replaces its objects); callers must not mutate the
+ * returned messages.
  */
 import { renderTemplate } from "@/lib/session/prompt-template";
 import type {
@@ -24,10 +31,22 @@ import type {
 /** Stand-in text for a pruned tool result that kept no text (spec §3). */
 export const PRUNED_OUTPUT_FALLBACK = "[Output truncated]";
 
+/** Per prompt set, each message's converted form (null: no LLM form), computed once. */
+const memo = new WeakMap<PromptSet, WeakMap<AgentMessage, LlmMessage | null>>();
+
 export function convertToLlm(messages: AgentMessage[], prompts: PromptSet): LlmMessage[] {
+  let seen = memo.get(prompts);
+  if (!seen) {
+    seen = new WeakMap();
+    memo.set(prompts, seen);
+  }
   const out: LlmMessage[] = [];
   for (const message of messages) {
-    const converted = convertOne(message, prompts);
+    let converted = seen.get(message);
+    if (converted === undefined) {
+      converted = convertOne(message, prompts) ?? null;
+      seen.set(message, converted);
+    }
     if (converted) out.push(converted);
   }
   return out;

@@ -3,6 +3,11 @@
  * `timestamp = Date.parse(entry.timestamp)`), shared by context building (§2), compaction (§5.4),
  * branch summaries (§11.2) and the inspector, so all of them build exactly the same message.
  * Pure: no network, disk or database access.
+ *
+ * Each entry object gives the SAME message object on every call (memoized per entry), so the
+ * per-message caches downstream (convertToLlm, the provider prompt, content hashes) hold across
+ * turns; entries are never mutated (a rewrite replaces them), and callers must not mutate the
+ * returned messages.
  */
 import type {
   BranchSummaryEntry,
@@ -13,7 +18,30 @@ import type {
   CustomMessageEntry,
 } from "@/lib/session/types";
 
+const memo = new WeakMap<object, object>();
+
+function once<E extends object, M extends object>(entry: E, make: (entry: E) => M): M {
+  let message = memo.get(entry) as M | undefined;
+  if (!message) {
+    message = make(entry);
+    memo.set(entry, message);
+  }
+  return message;
+}
+
 export function customMessageOf(entry: CustomMessageEntry): CustomMessage {
+  return once(entry, makeCustomMessage);
+}
+
+export function branchSummaryMessageOf(entry: BranchSummaryEntry): BranchSummaryMessage {
+  return once(entry, makeBranchSummaryMessage);
+}
+
+export function compactionSummaryMessageOf(entry: CompactionEntry): CompactionSummaryMessage {
+  return once(entry, makeCompactionSummaryMessage);
+}
+
+function makeCustomMessage(entry: CustomMessageEntry): CustomMessage {
   return {
     role: "custom",
     customType: entry.customType,
@@ -24,11 +52,11 @@ export function customMessageOf(entry: CustomMessageEntry): CustomMessage {
   };
 }
 
-export function branchSummaryMessageOf(entry: BranchSummaryEntry): BranchSummaryMessage {
+function makeBranchSummaryMessage(entry: BranchSummaryEntry): BranchSummaryMessage {
   return { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: Date.parse(entry.timestamp) };
 }
 
-export function compactionSummaryMessageOf(entry: CompactionEntry): CompactionSummaryMessage {
+function makeCompactionSummaryMessage(entry: CompactionEntry): CompactionSummaryMessage {
   return {
     role: "compactionSummary",
     summary: entry.summary,

@@ -12,10 +12,12 @@ export interface TreeIndex {
   children: Map<string, SessionEntry[]>;
   /** targetId → label; label entries applied in file order, the last one wins (spec §1.6). */
   labels: Map<string, string>;
+  /** Bumped whenever an indexed entry is replaced by another object (SessionTree.replaceEntries). */
+  version: number;
 }
 
 export function emptyIndex(): TreeIndex {
-  return { byId: new Map(), children: new Map(), labels: new Map() };
+  return { byId: new Map(), children: new Map(), labels: new Map(), version: 0 };
 }
 
 /**
@@ -55,4 +57,11 @@ export function buildIndex(entries: readonly SessionEntry[]): TreeIndex {
   const index = emptyIndex();
   for (const entry of entries) indexEntry(index, entry);
   return index;
+}
+
+/** An independent copy of `index` (its own maps and sibling arrays, the same entry objects). O(n), no re-indexing. */
+export function cloneIndex(index: TreeIndex): TreeIndex {
+  const children = new Map<string, SessionEntry[]>();
+  for (const [id, siblings] of index.children) children.set(id, siblings.slice());
+  return { byId: new Map(index.byId), children, labels: new Map(index.labels), version: 0 };
 }

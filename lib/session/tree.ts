@@ -18,12 +18,13 @@
  *   shared objects).
  */
 
+import { BranchMemo } from "@/lib/session/branch-memo";
 import { buildSessionContext } from "@/lib/session/context";
-import { type EntryLookup, pathToRoot } from "@/lib/session/branch-path";
+import type { EntryLookup } from "@/lib/session/branch-path";
 import { type ForkedSession, forkPath } from "@/lib/session/fork";
 import { generateEntryId, generateSessionId, type TakenIds } from "@/lib/session/ids";
 import { buildTreeNodes, type TreeNode } from "@/lib/session/tree-build";
-import { buildIndex, indexEntry, type TreeIndex } from "@/lib/session/tree-index";
+import { buildIndex, cloneIndex, indexEntry, type TreeIndex } from "@/lib/session/tree-index";
 import { pinEntryFields } from "@/lib/session/pins";
 import type {
   AgentMessage,
@@ -70,6 +71,8 @@ export class SessionTree {
   private readonly header: SessionHeader;
   private readonly entries: SessionEntry[];
   private readonly index: TreeIndex;
+  /** The last branch and context built (branch-memo.ts); shared with views, which share the index. */
+  private memo: BranchMemo;
   private leafId: string | null;
   private readonly now: () => Date;
   private readonly newId: (taken: TakenIds) => string;
@@ -85,10 +88,12 @@ export class SessionTree {
     has: (id) => this.index.byId.has(id) || this.index.children.has(id),
   };
 
-  constructor(header: SessionHeader, entries: readonly SessionEntry[], opts: SessionTreeOptions = {}) {
+  /** `index` is for fork() only: an index of exactly `entries`, which the tree then owns. */
+  constructor(header: SessionHeader, entries: readonly SessionEntry[], opts: SessionTreeOptions = {}, index?: TreeIndex) {
     this.header = header;
     this.entries = [...entries];
-    this.index = buildIndex(this.entries);
+    this.index = index ?? buildIndex(this.entries);
+    this.memo = new BranchMemo(this.index);
     this.leafId = this.entries.at(-1)?.id ?? null;
     this.now = opts.now ?? (() => new Date());
     this.newId = opts.newId ?? ((taken) => generateEntryId(taken));
@@ -135,12 +140,13 @@ export class SessionTree {
   getBranch(fromId?: string | null): SessionEntry[] {
     const id = fromId === undefined ? this.leafId : fromId;
     const start = id === null ? undefined : this.index.byId.get(id);
-    return start ? pathToRoot(start, this.index.byId) : [];
+    return start ? this.memo.path(start) : [];
   }
 
   /** The LLM context of the current branch (spec §2). */
   buildContext(): SessionContext {
-    return buildSessionContext(this.entries, this.leafId, this.index.byId);
+    const leaf = this.leafId === null ? undefined : this.index.byId.get(this.leafId);
+    return leaf ? this.memo.context(this.entries, leaf) : buildSessionContext(this.entries, this.leafId, this.index.byId);
   }
 
   getTree(): TreeNode[] {
@@ -190,7 +196,8 @@ export class SessionTree {
 
   /** An independent tree (own index and entry list) over the same entry objects, on the same leaf. O(n). */
   fork(opts: SessionTreeOptions = {}): SessionTree {
-    const tree = new SessionTree(this.header, this.entries, opts);
+    const tree = new SessionTree(this.header, this.entries, opts, cloneIndex(this.index));
+    tree.memo = this.memo.rebase(tree.index, true);
     if (this.leafId === null) tree.resetLeaf();
     else if (tree.getEntry(this.leafId)) tree.branch(this.leafId);
     return tree;
@@ -210,6 +217,7 @@ export class SessionTree {
       byId.set(next.id, next);
     }
     if (byId.size === 0) return;
+    this.index.version++;
     for (let i = 0; i < this.entries.length; i++) {
       const next = byId.get(this.entries[i]!.id);
       if (next) this.entries[i] = next;

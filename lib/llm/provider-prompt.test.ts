@@ -1,22 +1,24 @@
-/** The hand-off to AI SDK messages (spec §3, "Hand-off to the AI SDK"). */
+/** The hand-off to the provider interface (spec §3, "Hand-off to the AI SDK"). */
 import { describe, expect, it } from "vitest";
 import { assistant, call, img, toolResult, user } from "@/test/compaction-helpers";
-import { IMAGE_UNAVAILABLE, INTERRUPTED_TOOL_RESULT, toModelMessages } from "@/lib/llm/to-model-messages";
-import type { AssistantMessage } from "@/lib/session/types";
+import { IMAGE_UNAVAILABLE, INTERRUPTED_TOOL_RESULT, sniffImageType, toProviderPrompt } from "@/lib/llm/provider-prompt";
+import type { AssistantMessage, LlmMessage } from "@/lib/session/types";
 
-describe("toModelMessages (spec §3)", () => {
+const toModelMessages = (messages: LlmMessage[]) => toProviderPrompt(undefined, messages);
+
+describe("toProviderPrompt (spec §3)", () => {
   it("maps user text and images; a blob: reference becomes '[image unavailable]'", () => {
     const out = toModelMessages([
       user("plain"),
       user([{ type: "text", text: "look" }, img("aGVsbG8="), img("blob:sha256:abc")]),
     ]);
     expect(out).toEqual([
-      { role: "user", content: "plain" },
+      { role: "user", content: [{ type: "text", text: "plain" }] },
       {
         role: "user",
         content: [
           { type: "text", text: "look" },
-          { type: "image", image: "aGVsbG8=", mediaType: "image/png" },
+          { type: "file", data: "aGVsbG8=", mediaType: "image/png" },
           { type: "text", text: IMAGE_UNAVAILABLE },
         ],
       },
@@ -113,8 +115,8 @@ describe("toModelMessages (spec §3)", () => {
   it("keeps a result with no matching call as user text, so providers accept the history", () => {
     const out = toModelMessages([user("go"), toolResult("ghost", "stray output", { toolName: "bash" }), assistant("ok")]);
     expect(out).toEqual([
-      { role: "user", content: "go" },
-      { role: "user", content: "[Tool result for bash (ghost)]: stray output" },
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      { role: "user", content: [{ type: "text", text: "[Tool result for bash (ghost)]: stray output" }] },
       { role: "assistant", content: [{ type: "text", text: "ok" }] },
     ]);
   });
@@ -123,8 +125,46 @@ describe("toModelMessages (spec §3)", () => {
     const empty = assistant("", { stopReason: "error" });
     const out = toModelMessages([user("a"), empty, assistant("", { thinking: "" }), user("b")]);
     expect(out).toEqual([
-      { role: "user", content: "a" },
-      { role: "user", content: "b" },
+      { role: "user", content: [{ type: "text", text: "a" }] },
+      { role: "user", content: [{ type: "text", text: "b" }] },
     ]);
+  });
+
+  it("leads with the system prompt when there is one", () => {
+    expect(toProviderPrompt("Be brief", [user("hi")])).toEqual([
+      { role: "system", content: "Be brief" },
+      { role: "user", content: [{ type: "text", text: "hi" }] },
+    ]);
+  });
+
+  it("gives an image the media type its bytes have", () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]).toString("base64");
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a]).toString("base64");
+    expect(sniffImageType(jpeg)).toBe("image/jpeg");
+    expect(sniffImageType(png)).toBe("image/png");
+    expect(sniffImageType("aGVsbG8=")).toBeUndefined();
+    const [out] = toModelMessages([user([{ type: "image", data: jpeg, mimeType: "image/png" }])]);
+    expect(out).toEqual({ role: "user", content: [{ type: "file", data: jpeg, mediaType: "image/jpeg" }] });
+  });
+
+  it("converts a message once and reuses it; another object (a pruned copy, another branch) is converted anew", () => {
+    const result = toolResult("a", "long output", { toolName: "read" });
+    const history = [user("go"), assistant("", { calls: [call("a", "read")] }), result];
+    const first = toModelMessages(history);
+    const second = toModelMessages([...history, user("more")]);
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).toBe(first[1]);
+    expect((second[2] as { content: unknown[] }).content[0]).toBe((first[2] as { content: unknown[] }).content[0]);
+    const pruned = { ...result, content: [{ type: "text" as const, text: "[Output truncated - 3 tokens]" }], prunedAt: 1 };
+    const after = toModelMessages([history[0]!, history[1]!, pruned]);
+    expect(after[2]).toEqual({
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "a", toolName: "read", output: { type: "text", value: "[Output truncated - 3 tokens]" } }],
+    });
+    // The same result object is an orphan in another history, and is sent as one there.
+    expect(toModelMessages([user("go"), result])[1]).toEqual({
+      role: "user",
+      content: [{ type: "text", text: "[Tool result for read (a)]: long output" }],
+    });
   });
 });
