@@ -43,7 +43,7 @@ const setLabelSchema = z
   })
   .strict();
 const setPinSchema = z
-  .object({ sessionId: id("session"), entryId: id("entry"), pinned: z.boolean({ error: "expected pinned as true or false" }) })
+  .object({ sessionId: sessionIdSchema, entryId: entryIdSchema, pinned: z.boolean({ error: "expected pinned as true or false" }) })
   .strict();
 const forkSchema = z
   .object({ sessionId: sessionIdSchema, entryId: entryIdSchema, title: z.string().trim().max(200).superRefine(noControlChars("the title")).optional() })
