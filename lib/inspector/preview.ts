@@ -18,7 +18,7 @@
  * placeholder. Decision (as the agent does): a model with an unknown window (≤ 0) never reaches
  * the threshold.
  */
-import { compactionOnPath, sourcedContext } from "@/lib/inspector/sources";
+import { sourcedContext } from "@/lib/inspector/sources";
 import type { PendingEffects, SourcedMessage } from "@/lib/inspector/types";
 import { contentHash } from "@/lib/inspector/canonical";
 import { prepareCompaction } from "@/lib/compaction/prepare";
@@ -97,7 +97,7 @@ export function previewNextTurn(
   const msg = last.message;
   const model = opts.model ?? { provider: msg.provider, id: msg.model };
   const sameModel = msg.provider === model.provider && msg.model === model.id;
-  const latest = compactionOnPath(path)?.entry;
+  const latest = path.findLast((e): e is CompactionEntry & SessionEntry => e.type === "compaction");
   const fromBeforeCompaction = latest !== undefined && msg.timestamp < Date.parse(latest.timestamp);
 
   let reason: "threshold" | "overflow" | null = null;

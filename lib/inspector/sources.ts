@@ -3,10 +3,9 @@
  * Pure: no network, disk or database access. Paths are root-first (spec §1.6 getBranch).
  *
  * Two directions:
- * - Forward (reconstruction, preview): `sourceEntryIds(path, messages)` walks the path the way
- *   buildSessionContext does (spec §2 steps 6–8: the compaction summary first, then the entries
- *   from firstKeptEntryId up to the compaction, then everything after it) and pairs each
- *   emitted message with its entry. `sourcedContext` adds convertToLlm (spec §3) per message.
+ * - Forward (reconstruction, preview): `sourcedContext` takes each message's source entry from
+ *   buildSourcedSessionContext (lib/session/context.ts), the same single walk that builds the
+ *   context, and adds convertToLlm (spec §3) per message. Nothing walks the path twice.
  * - Backward (recorded calls): the agent's ModelCallRecord carries no entry ids, so a recorded
  *   message is matched to the entry whose converted message has the same `matchKey`. A pruned
  *   tool result is matched under both its current form and its original content (a call made
@@ -15,11 +14,10 @@
  */
 import { matchKey, contentHash } from "@/lib/inspector/canonical";
 import type { MessageSource, SourcedMessage } from "@/lib/inspector/types";
-import { buildSessionContext } from "@/lib/session/context";
+import { buildSourcedSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
 import type {
   AgentMessage,
-  CompactionEntry,
   ImageContent,
   LlmMessage,
   PromptSet,
@@ -44,54 +42,6 @@ export function entryContextMessage(entry: SessionEntry): AgentMessage | undefin
   }
 }
 
-function emits(entry: SessionEntry): boolean {
-  return entry.type !== "compaction" && entryContextMessage(entry) !== undefined;
-}
-
-/** The last compaction on the path and where its kept entries start (spec §2 step 7.2). */
-export function compactionOnPath(path: readonly SessionEntry[]): { index: number; keptFrom: number; entry: CompactionEntry } | null {
-  for (let i = path.length - 1; i >= 0; i--) {
-    const entry = path[i];
-    if (entry?.type !== "compaction") continue;
-    let keptFrom = i; // firstKeptEntryId not before the compaction ⇒ nothing kept
-    for (let j = 0; j < i; j++) {
-      if (path[j]?.id === entry.firstKeptEntryId) {
-        keptFrom = j;
-        break;
-      }
-    }
-    return { index: i, keptFrom, entry };
-  }
-  return null;
-}
-
-/** The entries, in order, whose messages buildSessionContext emits for the path's last entry. */
-export function emittedEntries(path: readonly SessionEntry[]): SessionEntry[] {
-  const compaction = compactionOnPath(path);
-  if (!compaction) return path.filter(emits);
-  return [
-    compaction.entry as SessionEntry,
-    ...path.slice(compaction.keptFrom, compaction.index).filter(emits),
-    ...path.slice(compaction.index + 1).filter(emits),
-  ];
-}
-
-/**
- * Entry id of each of `messages` (buildSessionContext's output for the path's last entry).
- * When the walk does not line up (messages from elsewhere), message entries are still found by
- * identity and everything else is null.
- */
-export function sourceEntryIds(path: readonly SessionEntry[], messages: readonly AgentMessage[]): (string | null)[] {
-  const emitted = emittedEntries(path);
-  const aligned =
-    emitted.length === messages.length &&
-    emitted.every((e, i) => e.type !== "message" || e.message === messages[i]);
-  if (aligned) return emitted.map((e) => e.id);
-  const byMessage = new Map<AgentMessage, string>();
-  for (const e of path) if (e.type === "message") byMessage.set(e.message, e.id);
-  return messages.map((m) => byMessage.get(m) ?? null);
-}
-
 function sourceKind(entry: SessionEntry | undefined): MessageSource {
   if (!entry) return "none";
   if (entry.type === "compaction") return "compaction";
@@ -103,15 +53,14 @@ function sourceKind(entry: SessionEntry | undefined): MessageSource {
 export function sourcedContext(path: readonly SessionEntry[], prompts: PromptSet): SourcedMessage[] {
   const leaf = path.at(-1);
   if (!leaf) return [];
-  const { messages } = buildSessionContext(path, leaf.id);
-  const ids = sourceEntryIds(path, messages);
   const byId = new Map(path.map((e) => [e.id, e]));
+  const { context, sourceEntryIds } = buildSourcedSessionContext(path, leaf.id, byId);
   const out: SourcedMessage[] = [];
-  messages.forEach((agentMessage, i) => {
+  context.messages.forEach((agentMessage, i) => {
     const [message] = convertToLlm([agentMessage], prompts);
     if (!message) return;
-    const id = ids[i] ?? null;
-    out.push({ message, hash: contentHash(message), sourceEntryId: id, source: sourceKind(id ? byId.get(id) : undefined) });
+    const id = sourceEntryIds[i]!;
+    out.push({ message, hash: contentHash(message), sourceEntryId: id, source: sourceKind(byId.get(id)) });
   });
   return out;
 }
