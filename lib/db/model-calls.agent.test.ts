@@ -12,8 +12,9 @@ import { TEST_PROMPTS } from "@/lib/compaction/test-helpers";
 import { toolCall } from "@/lib/session/test-factories";
 import { useTestDatabase } from "@/test/db";
 import { createAgentStore } from "./agent-store";
-import { inspectEntry } from "./model-call-inspect";
-import { createDbRecorder, getModelCall, listModelCalls } from "./model-calls";
+import { getModelCall, listModelCalls } from "@/lib/inspector/calls";
+import { inspectEntry } from "@/lib/inspector/inspect";
+import { createDbRecorder } from "./model-calls";
 import { createSession, loadEntries, loadTree } from "./session-store";
 
 useTestDatabase();

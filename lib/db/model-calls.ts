@@ -29,7 +29,6 @@ import { planMessageList } from "./model-call-lists";
 import { type CallRowValues, forgetBase, isSeqRace, readChatBase, rememberBase, rememberedBase, writeCall } from "./model-call-write";
 import { toPgJson, toPgText } from "./pg-json";
 
-export { getModelCall, listModelCalls } from "./model-call-read";
 
 export interface RecordModelCallInput {
   sessionId: string;

@@ -66,10 +66,10 @@ export function previewNextTurn(
   settings: CompactionSettings,
   prompts: PromptSet,
   contextWindow: number,
-  opts: { model?: { provider: string; id: string }; now?: number } = {},
+  opts: { model?: { provider: string; id: string }; now?: number; byId?: ReadonlyMap<string, SessionEntry> } = {},
 ): NextTurnPreview {
   const now = opts.now ?? Date.now();
-  const byId = new Map(entries.map((e) => [e.id, e]));
+  const byId = opts.byId ?? new Map(entries.map((e) => [e.id, e]));
   const leaf = leafId === null ? undefined : byId.get(leafId);
   const path: SessionEntry[] = leaf
     ? pathToRoot(leaf, byId).map((e) =>

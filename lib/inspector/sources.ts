@@ -76,16 +76,18 @@ export function entryMatchKey(entry: SessionEntry, prompts: PromptSet): string |
 }
 
 /**
- * `keyOf` computes an entry's current-form key (default entryMatchKey; callers pass a memo per
- * entry object, since hashing every entry per request is most of the cost).
+ * Adds `entries` (appended after those already indexed, in file order) to `index`. `keyOf`
+ * computes an entry's current-form key (default entryMatchKey; callers pass a memo per entry
+ * object, since hashing every entry is most of the cost). A pruned tool result is also indexed
+ * under its original content (`prunedOriginals`).
  */
-export function buildEntryMatchIndex(
+export function extendEntryMatchIndex(
+  index: EntryMatchIndex,
   entries: readonly SessionEntry[],
   prompts: PromptSet,
   prunedOriginals: ReadonlyMap<string, (TextContent | ImageContent)[]> = new Map(),
   keyOf: (entry: SessionEntry) => string | undefined = (entry) => entryMatchKey(entry, prompts),
 ): EntryMatchIndex {
-  const index: EntryMatchIndex = new Map();
   const addKey = (key: string | undefined, id: string) => {
     if (key === undefined) return;
     const ids = index.get(key);
@@ -105,6 +107,16 @@ export function buildEntryMatchIndex(
   return index;
 }
 
+/** The match index of `entries` (extendEntryMatchIndex from empty). */
+export function buildEntryMatchIndex(
+  entries: readonly SessionEntry[],
+  prompts: PromptSet,
+  prunedOriginals?: ReadonlyMap<string, (TextContent | ImageContent)[]>,
+  keyOf?: (entry: SessionEntry) => string | undefined,
+): EntryMatchIndex {
+  return extendEntryMatchIndex(new Map(), entries, prompts, prunedOriginals, keyOf);
+}
+
 function userText(message: LlmMessage): string {
   if (message.role !== "user") return "";
   if (typeof message.content === "string") return message.content;
@@ -115,23 +127,40 @@ function userText(message: LlmMessage): string {
  * Source entry of each recorded message. Each entry is used at most once per call, and among
  * equal messages the earliest unused entry wins, so repeated identical messages map in order.
  */
+/** What matchRecordedSources reads of the session: its id index and its (non-empty) summaries. */
+export interface SummaryLookup {
+  byId: ReadonlyMap<string, SessionEntry>;
+  summaries: readonly SessionEntry[];
+}
+
+export function summaryLookup(entries: readonly SessionEntry[]): SummaryLookup {
+  return {
+    byId: new Map(entries.map((e) => [e.id, e])),
+    summaries: entries.filter((e) => (e.type === "compaction" || e.type === "branch_summary") && e.summary),
+  };
+}
+
+/**
+ * `keyOf` gives a sent message's matchKey (default: computed; the inspector passes a memo by
+ * content hash, so a message stored once is keyed once).
+ */
 export function matchRecordedSources(
   messages: readonly LlmMessage[],
-  entries: readonly SessionEntry[],
+  session: readonly SessionEntry[] | SummaryLookup,
   index: EntryMatchIndex,
+  keyOf: (message: LlmMessage, i: number) => string = (message) => matchKey(message),
 ): { sourceEntryId: string | null; source: MessageSource }[] {
-  const byId = new Map(entries.map((e) => [e.id, e]));
+  const entries = Array.isArray(session) ? summaryLookup(session) : (session as SummaryLookup);
   const used = new Set<string>();
-  const summaries = entries.filter((e) => (e.type === "compaction" || e.type === "branch_summary") && e.summary);
-  return messages.map((message) => {
-    let id = index.get(matchKey(message))?.find((candidate) => !used.has(candidate));
+  return messages.map((message, i) => {
+    let id = index.get(keyOf(message, i))?.find((candidate) => !used.has(candidate));
     if (!id && message.role === "user") {
       // Templates edited since the call: a summary still shows its text verbatim.
       const text = userText(message);
-      id = summaries.find((e) => !used.has(e.id) && text.includes(`<summary>\n${String(e.summary)}\n</summary>`))?.id;
+      id = entries.summaries.find((e) => !used.has(e.id) && text.includes(`<summary>\n${String((e as { summary?: unknown }).summary)}\n</summary>`))?.id;
     }
     if (!id) return { sourceEntryId: null, source: "none" as const };
     used.add(id);
-    return { sourceEntryId: id, source: sourceKind(byId.get(id)) };
+    return { sourceEntryId: id, source: sourceKind(entries.byId.get(id)) };
   });
 }

@@ -43,13 +43,25 @@ export function toMessageRefs(messages: readonly SourcedMessage[]): MessageRef[]
   }));
 }
 
-export function buildTurnView(input: TurnViewInput, entries: readonly SessionEntry[], previous?: PreviousTurn | null): TurnView {
-  const order = new Map<string, number>();
+/** What buildTurnView reads of the session: entries by id and their file-order positions. */
+export interface EntryOrder {
+  byId: { get(id: string): SessionEntry | undefined };
+  position(id: string): number | undefined;
+}
+
+function orderOf(entries: readonly SessionEntry[]): EntryOrder {
+  const positions = new Map<string, number>();
   const byId = new Map<string, SessionEntry>();
   entries.forEach((e, i) => {
-    order.set(e.id, i);
+    positions.set(e.id, i);
     byId.set(e.id, e);
   });
+  return { byId, position: (id) => positions.get(id) };
+}
+
+/** `session`: the entries, or an EntryOrder over them kept by the caller (session-index.ts). */
+export function buildTurnView(input: TurnViewInput, session: readonly SessionEntry[] | EntryOrder, previous?: PreviousTurn | null): TurnView {
+  const { byId, position } = Array.isArray(session) ? orderOf(session) : (session as EntryOrder);
 
   const refs = toMessageRefs(input.messages);
   const summary = input.messages.find((m) => m.source === "compaction" && m.sourceEntryId !== null);
@@ -58,7 +70,7 @@ export function buildTurnView(input: TurnViewInput, entries: readonly SessionEnt
     compactionEntry?.type === "compaction"
       ? { entryId: compactionEntry.id, firstKeptEntryId: compactionEntry.firstKeptEntryId }
       : null;
-  const compactionOrder = compaction ? (order.get(compaction.entryId) ?? -1) : -1;
+  const compactionOrder = compaction ? (position(compaction.entryId) ?? -1) : -1;
 
   const { kinds, segments, totalTokens } = classify(refs, {
     system: input.system,
@@ -71,7 +83,7 @@ export function buildTurnView(input: TurnViewInput, entries: readonly SessionEnt
   const messages: InspectedMessage[] = input.messages.map((m, index) => {
     const ref = refs[index]!;
     if (m === summary) seenSummary = true;
-    const sourceOrder = m.sourceEntryId ? order.get(m.sourceEntryId) : undefined;
+    const sourceOrder = m.sourceEntryId ? position(m.sourceEntryId) : undefined;
     const kept =
       seenSummary && m !== summary && m.source !== "compaction" && sourceOrder !== undefined && sourceOrder < compactionOrder;
     const firstKept = kept && !firstKeptDone;

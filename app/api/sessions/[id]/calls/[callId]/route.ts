@@ -9,8 +9,8 @@
  */
 import { NextResponse } from "next/server";
 import { withDatabaseErrors } from "@/lib/chat/http";
-import { getModelCall } from "@/lib/db/model-calls";
-import { findSessionMeta } from "@/lib/db/store-read";
+import { readCallBodies } from "@/lib/db/model-call-read";
+import { callDetail, callsContext, detailHashes } from "@/lib/inspector/calls";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { callParamsSchema, invalid, jsonError, sessionNotFound } from "../params";
 import { refuseAnonymous } from "@/lib/auth/guard";
@@ -24,10 +24,11 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string;
   if (!params.success) return invalid(params.error);
   const { id, callId } = params.data;
   return withDatabaseErrors(async () => {
-    const meta = await findSessionMeta({ id });
-    if (!meta || meta.deletedAt) return sessionNotFound(id);
-    const call = await getModelCall({ sessionId: id, callId, prompts: loadPrompts() });
-    if (!call) return jsonError(404, `Model call ${callId} not found in session ${id}`);
+    const ctx = await callsContext(id, loadPrompts());
+    if (!ctx) return sessionNotFound(id);
+    const row = ctx.calls.find((c) => c.id === callId);
+    if (!row) return jsonError(404, `Model call ${callId} not found in session ${id}`);
+    const call = callDetail(ctx, row, await readCallBodies({ calls: [row], extra: detailHashes(row) }));
     return NextResponse.json({ call }, { headers: { "cache-control": "no-store" } });
   });
 }
