@@ -106,8 +106,9 @@ export async function readHashList(db: Reader, call: { id: string; messageCount:
 /**
  * The lists of several calls (call id → hashes in order) and the contents of all their hashes
  * plus `extra` ones, in ONE query (the inspector's read of a call and the one it is diffed
- * against). Missing contents are simply absent from the map; a list that does not cover its
- * call's messageCount is an error.
+ * against). Each list comes as one json array, each content as its JSON text (parsed here:
+ * cheaper than row-by-row jsonb values). Missing contents are simply absent from the map; a list
+ * that does not cover its call's messageCount exactly is an error.
  */
 export async function readListsWithContents(
   db: Reader,
@@ -117,7 +118,7 @@ export async function readListsWithContents(
   const lists = new Map<string, string[]>(calls.map((c) => [c.id, []]));
   const contents = new Map<string, unknown>();
   if (calls.length === 0 && extra.length === 0) return { lists, contents };
-  const rows = await db.$queryRaw<{ root: string | null; position: number | null; hash: string; data: unknown }[]>`
+  const rows = await db.$queryRaw<{ root: string | null; hash: string | null; json: string; n: number; last: number | null }[]>`
     WITH RECURSIVE ${callChain([...lists.keys()])}, list AS (
       SELECT c.root, m.position, m.hash
       FROM chain c JOIN model_call_messages m
@@ -125,23 +126,24 @@ export async function readListsWithContents(
     ), wanted AS (
       SELECT hash FROM list UNION SELECT unnest(${[...extra]}::text[])
     )
-    SELECT root, position, hash, NULL::jsonb AS data FROM list
+    SELECT root, NULL AS hash, json_agg(hash ORDER BY position)::text AS json,
+      count(DISTINCT position)::int AS n, max(position) AS last
+    FROM list GROUP BY root
     UNION ALL
-    SELECT NULL, NULL, mc.hash, mc.data FROM wanted w JOIN model_call_contents mc ON mc.hash = w.hash
-    ORDER BY 1 NULLS LAST, 2`;
+    SELECT NULL, mc.hash, mc.data::text, 0, NULL FROM wanted w JOIN model_call_contents mc ON mc.hash = w.hash`;
+  const counts = new Map<string, { n: number; last: number | null }>();
   for (const r of rows) {
-    if (r.root === null) {
-      contents.set(r.hash, r.data);
-      continue;
+    if (r.root === null) contents.set(r.hash!, JSON.parse(r.json));
+    else {
+      lists.set(r.root, JSON.parse(r.json) as string[]);
+      counts.set(r.root, { n: r.n, last: r.last });
     }
-    const list = lists.get(r.root)!;
-    if (r.position !== list.length) throw new Error(`Model call ${r.root}: stored message list is out of order`);
-    list.push(r.hash);
   }
   for (const call of calls) {
-    const n = lists.get(call.id)!.length;
-    if (n !== call.messageCount) {
-      throw new Error(`Model call ${call.id}: stored message list is incomplete (${n} of ${call.messageCount} messages)`);
+    const got = counts.get(call.id) ?? { n: 0, last: null };
+    const list = lists.get(call.id)!;
+    if (got.n !== call.messageCount || list.length !== call.messageCount || (got.n > 0 && got.last !== got.n - 1)) {
+      throw new Error(`Model call ${call.id}: stored message list is incomplete (${got.n} of ${call.messageCount} messages)`);
     }
   }
   return { lists, contents };

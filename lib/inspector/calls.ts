@@ -34,11 +34,19 @@ export interface CallsContext {
   read: SessionCalls;
 }
 
-/** The session, its calls and its index: one statement when the read model is current. */
-export async function callsContext(sessionId: string, prompts: PromptSet): Promise<CallsContext | null> {
+/**
+ * The session, its calls and its index: one statement when the read model is current.
+ * `matches: false` when no sent message will be matched to entries (the Calls list).
+ */
+export async function callsContext(sessionId: string, prompts: PromptSet, opts: { matches?: boolean } = {}): Promise<CallsContext | null> {
   const read = await readSessionCalls(sessionId);
-  if (!read) return null;
-  const index = await inspectorIndex(sessionId, read.view.tree, prompts);
+  return read ? contextOf(read, prompts, opts) : null;
+}
+
+/** callsContext over a read the caller already made (the session page). */
+export async function contextOf(read: SessionCalls, prompts: PromptSet, opts: { matches?: boolean } = {}): Promise<CallsContext> {
+  const sessionId = read.view.meta.id;
+  const index = await inspectorIndex(sessionId, read.view.tree, prompts, opts);
   return { sessionId, prompts, calls: read.calls, index, read };
 }
 
@@ -76,7 +84,7 @@ function toSummary(row: CallRow, entryId: string | null): ModelCallSummary {
 
 /** The session's calls, oldest first (none for an unknown or deleted session; routes 404 first). */
 export async function listModelCalls(input: { sessionId: string; prompts?: PromptSet }): Promise<ModelCallSummary[]> {
-  const ctx = await callsContext(input.sessionId, input.prompts ?? loadPrompts());
+  const ctx = await callsContext(input.sessionId, input.prompts ?? loadPrompts(), { matches: false });
   return ctx ? summariesOf(ctx) : [];
 }
 
@@ -100,7 +108,7 @@ export function callForEntry(ctx: CallsContext, entryId: string, entry?: Session
 
 /** callForEntry's id, on its own read (scripts, tests). */
 export async function findCallForEntry(input: { sessionId: string; entryId: string; entry?: SessionEntry }): Promise<string | null> {
-  const ctx = await callsContext(input.sessionId, loadPrompts());
+  const ctx = await callsContext(input.sessionId, loadPrompts(), { matches: false });
   return ctx ? (callForEntry(ctx, input.entryId, input.entry)?.id ?? null) : null;
 }
 

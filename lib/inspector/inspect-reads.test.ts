@@ -92,7 +92,12 @@ describe("freshness", () => {
     const original = entries[2]!.type === "message" ? (entries[2]!.message as ToolResultMessage) : undefined;
     await applyPrune({ sessionId: id, pruned: [{ entryId: resultId, message: { ...original!, content: [{ type: "text", text: "[pruned]" }], prunedAt: 20 } }] });
     for (const restart of [false, true]) {
-      if (restart) configureReadModel({ clear: true });
+      if (restart) {
+        configureReadModel({ clear: true });
+        await listModelCalls({ sessionId: id }); // reloads the read model
+        // The Calls list matches no sent message: it does not read the pruned originals.
+        expect((await countStatements(() => listModelCalls({ sessionId: id }))).statements).toBe(1);
+      }
       const [last] = (await listModelCalls({ sessionId: id })).slice(-1);
       expect(last!.entryId).toBe(leaf);
       const detail = (await getModelCall({ sessionId: id, callId: last!.id, prompts: TEST_PROMPTS }))!;

@@ -77,7 +77,9 @@ export function previewNextTurn(
       )
     : [];
   const pending: PendingEffects = { pruning: null, compaction: null };
-  const before = sourcedContext(path, prompts);
+  // Tool results are copies that pruning below changes in place: never through the memo.
+  const copies = { uncached: (m: { role: string }) => m.role === "toolResult" };
+  const before = sourcedContext(path, prompts, copies);
   const last = lastAssistantOf(path, before);
   const result = (messages: SourcedMessage[], pendingCompaction: NextTurnPreview["pendingCompaction"] = null): NextTurnPreview => ({
     leafId: leaf?.id ?? null,
@@ -109,7 +111,7 @@ export function previewNextTurn(
   // Overflow: the error message is dropped from the working context (spec §13.2 step 7.3).
   const dropError = (list: SourcedMessage[]) => (reason === "overflow" ? list.filter((m) => m.sourceEntryId !== last.id) : list);
   const prep = reason ? prepareCompaction(path, settings) : undefined;
-  if (!reason || !prep) return result(dropError(pending.pruning ? sourcedContext(path, prompts) : before));
+  if (!reason || !prep) return result(dropError(pending.pruning ? sourcedContext(path, prompts, copies) : before));
   const compaction = {
     type: "compaction",
     id: PENDING_COMPACTION_ID,
@@ -126,7 +128,7 @@ export function previewNextTurn(
     firstKeptEntryId: prep.firstKeptEntryId,
     summarizedCount: prep.messagesToSummarize.length + prep.turnPrefixMessages.length,
   };
-  const after = dropError(sourcedContext([...path, compaction], prompts)).map((m) =>
+  const after = dropError(sourcedContext([...path, compaction], prompts, copies)).map((m) =>
     m.sourceEntryId === PENDING_COMPACTION_ID ? { ...m, placeholder: true } : m,
   );
   return result(after, compaction);

@@ -13,6 +13,8 @@ import "server-only";
  *   rewrite starts a new one (the old goes with its array: WeakMap).
  * - Pruned tool results are indexed under their kept original too: one query for the pruned
  *   entries an extension meets (none on most requests).
+ * - Each part is built when first needed: positions and summaries always (no hashing), response
+ *   hashes on first use, the match index only for views of sent messages.
  * - The matchKey of a SENT message is memoized by its content hash (a stored content never
  *   changes), so a recorded list is keyed once, not per request.
  */
@@ -38,11 +40,16 @@ export interface InspectorIndex extends SummaryLookup {
 }
 
 interface Built {
+  /** Entries indexed in positions and summaries (cheap: no hashing). */
   count: number;
   positions: Map<string, number>;
-  byResponse: Map<string, string>;
   summaries: SessionEntry[];
   summaryEntries: SessionEntry[];
+  /** Entries whose assistant message is hashed into byResponse (on first use). */
+  responseCount: number;
+  byResponse: Map<string, string>;
+  /** Entries scanned for pruned originals (only for the match index). */
+  prunedCount: number;
   pruned: Map<string, (TextContent | ImageContent)[]>;
   matches: Map<PromptSet, { index: EntryMatchIndex; count: number }>;
 }
@@ -61,11 +68,10 @@ function keysFor(prompts: PromptSet): (entry: SessionEntry) => string | undefine
 
 const isPruned = (e: SessionEntry) => e.type === "message" && e.message.role === "toolResult" && e.message.prunedAt !== undefined;
 
-function extend(b: Built, entries: readonly SessionEntry[], to: number): void {
+function extendBase(b: Built, entries: readonly SessionEntry[], to: number): void {
   for (let i = b.count; i < to; i++) {
     const e = entries[i]!;
     b.positions.set(e.id, i);
-    if (e.type === "message" && e.message.role === "assistant") b.byResponse.set(contentHashOf(e.message), e.id);
     if (e.type === "compaction" || e.type === "branch_summary") {
       b.summaryEntries.push(e);
       if (e.summary) b.summaries.push(e);
@@ -74,41 +80,83 @@ function extend(b: Built, entries: readonly SessionEntry[], to: number): void {
   b.count = Math.max(b.count, to);
 }
 
-/** The index of a read-model view's entries (`tree.getEntries()`), extended to their end. */
-export async function inspectorIndex(sessionId: string, tree: SessionTree, prompts: PromptSet): Promise<InspectorIndex> {
-  const entries = tree.getEntries();
-  const byId = tree.getIndex();
-  let b = built.get(entries);
-  if (!b) {
-    b = { count: 0, positions: new Map(), byResponse: new Map(), summaries: [], summaryEntries: [], pruned: new Map(), matches: new Map() };
-    built.set(entries, b);
+function extendResponses(b: Built, entries: readonly SessionEntry[], to: number): Map<string, string> {
+  for (let i = b.responseCount; i < to; i++) {
+    const e = entries[i]!;
+    if (e.type === "message" && e.message.role === "assistant") b.byResponse.set(contentHashOf(e.message), e.id);
   }
-  const to = entries.length;
-  if (b.count < to) {
+  b.responseCount = Math.max(b.responseCount, to);
+  return b.byResponse;
+}
+
+async function extendMatches(b: Built, sessionId: string, entries: readonly SessionEntry[], to: number, prompts: PromptSet): Promise<EntryMatchIndex> {
+  if (b.prunedCount < to) {
+    const from = b.prunedCount;
     const pruned: string[] = [];
-    for (let i = b.count; i < to; i++) if (isPruned(entries[i]!) && !b.pruned.has(entries[i]!.id)) pruned.push(entries[i]!.id);
+    for (let i = from; i < to; i++) if (isPruned(entries[i]!) && !b.pruned.has(entries[i]!.id)) pruned.push(entries[i]!.id);
     if (pruned.length > 0) for (const [id, original] of await readPrunedOriginals(sessionId, pruned)) b.pruned.set(id, original);
-    extend(b, entries, to);
+    b.prunedCount = Math.max(b.prunedCount, to);
   }
   let match = b.matches.get(prompts);
   if (!match) {
     match = { index: new Map(), count: 0 };
     b.matches.set(prompts, match);
   }
-  if (match.count < b.count) {
-    extendEntryMatchIndex(match.index, entries.slice(match.count, b.count), prompts, b.pruned, keysFor(prompts));
-    match.count = b.count;
+  if (match.count < to) {
+    extendEntryMatchIndex(match.index, entries.slice(match.count, to), prompts, b.pruned, keysFor(prompts));
+    match.count = to;
   }
+  return match.index;
+}
+
+/**
+ * The index of a read-model view's entries (`tree.getEntries()`), extended to their end.
+ * `matches: false` skips the match index (the Calls list needs none): `matchIndex` then throws.
+ * Response hashes are computed on first use of `byResponse` (a list whose calls all name
+ * their entry needs none).
+ */
+export async function inspectorIndex(
+  sessionId: string,
+  tree: SessionTree,
+  prompts: PromptSet,
+  opts: { matches?: boolean } = {},
+): Promise<InspectorIndex> {
+  const entries = tree.getEntries();
+  const byId = tree.getIndex();
+  let b = built.get(entries);
+  if (!b) {
+    b = {
+      count: 0,
+      positions: new Map(),
+      summaries: [],
+      summaryEntries: [],
+      responseCount: 0,
+      byResponse: new Map(),
+      prunedCount: 0,
+      pruned: new Map(),
+      matches: new Map(),
+    };
+    built.set(entries, b);
+  }
+  const to = entries.length;
+  extendBase(b, entries, to);
+  const matchIndex = opts.matches === false ? null : await extendMatches(b, sessionId, entries, to, prompts);
   const { positions } = b;
   const position = (id: string) => positions.get(id);
+  const state = b;
   return {
     entries,
     byId,
     position,
-    byResponse: b.byResponse,
+    get byResponse() {
+      return extendResponses(state, entries, to);
+    },
     summaries: b.summaries,
     summaryEntries: b.summaryEntries,
-    matchIndex: match.index,
+    get matchIndex(): EntryMatchIndex {
+      if (!matchIndex) throw new Error("inspectorIndex: the match index was not prepared (matches: false)");
+      return matchIndex;
+    },
     with: (extra) => ({
       byId: { get: (id: string) => (id === extra.id ? extra : byId.get(id)) },
       position: (id) => (id === extra.id ? entries.length : position(id)),

@@ -49,20 +49,55 @@ function sourceKind(entry: SessionEntry | undefined): MessageSource {
   return "entry";
 }
 
-/** What the model is sent for the path's last entry: convertToLlm per message, with sources. */
-export function sourcedContext(path: readonly SessionEntry[], prompts: PromptSet): SourcedMessage[] {
+/**
+ * What the model is sent for the path's last entry: convertToLlm per message, with sources.
+ * `uncached(m)`: messages the caller may mutate (the preview's pruned copies) are converted
+ * afresh instead of through the per-object memo.
+ */
+export function sourcedContext(
+  path: readonly SessionEntry[],
+  prompts: PromptSet,
+  opts: { uncached?: (message: AgentMessage) => boolean } = {},
+): SourcedMessage[] {
   const leaf = path.at(-1);
   if (!leaf) return [];
   const byId = new Map(path.map((e) => [e.id, e]));
   const { context, sourceEntryIds } = buildSourcedSessionContext(path, leaf.id, byId);
   const out: SourcedMessage[] = [];
   context.messages.forEach((agentMessage, i) => {
-    const [message] = convertToLlm([agentMessage], prompts);
-    if (!message) return;
+    const converted = opts.uncached?.(agentMessage) ? convert(agentMessage, prompts) : convertOnce(agentMessage, prompts);
+    if (!converted) return;
     const id = sourceEntryIds[i]!;
-    out.push({ message, hash: contentHash(message), sourceEntryId: id, source: sourceKind(byId.get(id)) });
+    out.push({ message: converted.message, hash: converted.hash, sourceEntryId: id, source: sourceKind(byId.get(id)) });
   });
   return out;
+}
+
+type Converted = { message: LlmMessage; hash: string } | null;
+const conversions = new WeakMap<PromptSet, WeakMap<AgentMessage, Converted>>();
+
+/**
+ * convertToLlm of one message and its content hash, memoized per message object and prompt
+ * set: the read model's entry messages are never mutated, so each is converted and hashed once,
+ * not per request. Messages built per call (summaries, the preview's pruned copies) are new
+ * objects and simply miss.
+ */
+function convertOnce(agentMessage: AgentMessage, prompts: PromptSet): Converted {
+  let memo = conversions.get(prompts);
+  if (!memo) {
+    memo = new WeakMap();
+    conversions.set(prompts, memo);
+  }
+  const hit = memo.get(agentMessage);
+  if (hit !== undefined) return hit;
+  const converted = convert(agentMessage, prompts);
+  memo.set(agentMessage, converted);
+  return converted;
+}
+
+function convert(agentMessage: AgentMessage, prompts: PromptSet): Converted {
+  const [message] = convertToLlm([agentMessage], prompts);
+  return message ? { message, hash: contentHash(message) } : null;
 }
 
 /** matchKey → entry ids (file order) for every form in which an entry can have been sent. */

@@ -21,7 +21,7 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
   if (!params.success) return invalid(params.error);
   const { id } = params.data;
   return withDatabaseErrors(async () => {
-    const ctx = await callsContext(id, loadPrompts());
+    const ctx = await callsContext(id, loadPrompts(), { matches: false });
     if (!ctx) return sessionNotFound(id);
     return NextResponse.json({ calls: summariesOf(ctx) }, { headers: { "cache-control": "no-store" } });
   });
