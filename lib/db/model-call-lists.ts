@@ -107,17 +107,18 @@ export async function readHashList(db: Reader, call: { id: string; messageCount:
  * The lists of several calls (call id → hashes in order) and the contents of all their hashes
  * plus `extra` ones, in ONE query (the inspector's read of a call and the one it is diffed
  * against). Each list comes as one json array, each content as its JSON text (parsed here:
- * cheaper than row-by-row jsonb values). Missing contents are simply absent from the map; a list
+ * cheaper than row-by-row jsonb values; `sizes` gives each text's length). Missing contents are simply absent from the map; a list
  * that does not cover its call's messageCount exactly is an error.
  */
 export async function readListsWithContents(
   db: Reader,
   calls: readonly { id: string; messageCount: number }[],
   extra: readonly string[],
-): Promise<{ lists: Map<string, string[]>; contents: Map<string, unknown> }> {
+): Promise<{ lists: Map<string, string[]>; contents: Map<string, unknown>; sizes: Map<string, number> }> {
   const lists = new Map<string, string[]>(calls.map((c) => [c.id, []]));
   const contents = new Map<string, unknown>();
-  if (calls.length === 0 && extra.length === 0) return { lists, contents };
+  const sizes = new Map<string, number>();
+  if (calls.length === 0 && extra.length === 0) return { lists, contents, sizes };
   const rows = await db.$queryRaw<{ root: string | null; hash: string | null; json: string; n: number; last: number | null }[]>`
     WITH RECURSIVE ${callChain([...lists.keys()])}, list AS (
       SELECT c.root, m.position, m.hash
@@ -133,8 +134,10 @@ export async function readListsWithContents(
     SELECT NULL, mc.hash, mc.data::text, 0, NULL FROM wanted w JOIN model_call_contents mc ON mc.hash = w.hash`;
   const counts = new Map<string, { n: number; last: number | null }>();
   for (const r of rows) {
-    if (r.root === null) contents.set(r.hash!, JSON.parse(r.json));
-    else {
+    if (r.root === null) {
+      contents.set(r.hash!, JSON.parse(r.json));
+      sizes.set(r.hash!, r.json.length);
+    } else {
       lists.set(r.root, JSON.parse(r.json) as string[]);
       counts.set(r.root, { n: r.n, last: r.last });
     }
@@ -146,5 +149,5 @@ export async function readListsWithContents(
       throw new Error(`Model call ${call.id}: stored message list is incomplete (${got.n} of ${call.messageCount} messages)`);
     }
   }
-  return { lists, contents };
+  return { lists, contents, sizes };
 }

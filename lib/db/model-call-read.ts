@@ -86,6 +86,8 @@ export interface CallBodies {
   lists: Map<string, string[]>;
   /** hash → content, for every listed hash and every `extra` hash that exists. */
   contents: Map<string, unknown>;
+  /** hash → length of the content's JSON text (a size estimate for caches). */
+  sizes?: Map<string, number>;
 }
 
 /** The lists of `calls` and the contents they (and `extra`) name, in one statement (model-call-lists.ts). */

@@ -14,14 +14,15 @@ import "server-only";
  *   message (sources.ts), pruned originals included.
  * - `previousCallId` is the session's previous chat call (by seq), for the diff.
  * - Statements: the list is ONE (the rows ride on the read model's version check); one call in
- *   full is TWO (that, then its list and contents).
+ *   full is TWO (that, then its list and contents), ONE when the bodies cache holds them.
  */
 import type { AgentToolDefinition } from "@/lib/agent/ports";
-import { type CallBodies, type CallRow, readCallBodies, readSessionCalls, type SessionCalls } from "@/lib/db/model-call-read";
+import { type CallBodies, type CallRow, readSessionCalls, type SessionCalls } from "@/lib/db/model-call-read";
 import { matchRecordedSources } from "@/lib/inspector/sources";
 import type { ModelCallDetail, ModelCallSummary, SourcedMessage } from "@/lib/inspector/types";
 import { loadPrompts } from "@/lib/llm/prompts";
 import type { AssistantMessage, LlmMessage, PromptSet, SessionEntry } from "@/lib/session/types";
+import { callBodies } from "./bodies";
 import { contentHashOf } from "./canonical";
 import { type InspectorIndex, inspectorIndex, sentMatchKey } from "./session-index";
 
@@ -167,5 +168,5 @@ export async function getModelCall(input: { sessionId: string; callId: string; p
   const ctx = await callsContext(input.sessionId, input.prompts ?? loadPrompts());
   const row = ctx?.calls.find((c) => c.id === input.callId);
   if (!ctx || !row) return null;
-  return callDetail(ctx, row, await readCallBodies({ calls: [row], extra: detailHashes(row) }));
+  return callDetail(ctx, row, await callBodies([row], detailHashes(row)));
 }

@@ -1,6 +1,6 @@
 /**
  * The inspector's reads on the real database (issue #12): its data of a page load in at most
- * three statements once the read model is current, the call list as fresh as the database on
+ * three statements once the read model is current (one when the call bodies are cached), the call list as fresh as the database on
  * every read (it rides on the version check, never cached by rev), and a pruned tool result
  * matched to its entry whether the prune was seen by this process or read back after a restart.
  */
@@ -15,6 +15,7 @@ import { useTestDatabase } from "@/test/db";
 import { MODEL, turn } from "@/test/inspector-turns";
 import { countStatements } from "@/test/statements";
 import { getModelCall, listModelCalls } from "./calls";
+import { clearBodiesCache } from "./bodies";
 import { inspectEntry, inspectNextTurn } from "./inspect";
 
 useTestDatabase();
@@ -40,6 +41,16 @@ describe("the inspector's statement budget", () => {
     expect(result.calls).toHaveLength(3);
     expect(result.turnView).toMatchObject({ origin: "recorded", entryId: leaf, previous: { origin: "recorded" } });
     expect(statements).toBe(3);
+
+    // Recorded lists never change: the same view again reads only the version check (and calls)…
+    const again = await countStatements(() => inspectEntry({ sessionId: id, entryId: leaf, prompts: TEST_PROMPTS }));
+    expect(again.statements).toBe(1);
+    expect(again.result).toEqual(result.turnView);
+    // …and after a restart (empty caches) the same view, read again.
+    clearBodiesCache();
+    configureReadModel({ clear: true });
+    const cold = await countStatements(() => inspectEntry({ sessionId: id, entryId: leaf, prompts: TEST_PROMPTS }));
+    expect(cold.result).toEqual(result.turnView);
   });
 
   it("reads the next-turn preview in two statements and an imported session's turn in one", async () => {
@@ -94,6 +105,7 @@ describe("freshness", () => {
     for (const restart of [false, true]) {
       if (restart) {
         configureReadModel({ clear: true });
+        clearBodiesCache();
         await listModelCalls({ sessionId: id }); // reloads the read model
         // The Calls list matches no sent message: it does not read the pruned originals.
         expect((await countStatements(() => listModelCalls({ sessionId: id }))).statements).toBe(1);

@@ -14,11 +14,12 @@ import "server-only";
  * - Returns null for an unknown or deleted session / call / entry, and "not_assistant" when the
  *   entry exists but is not an assistant message (nothing was sent for it).
  * - Statements: at most TWO per view — the session with its calls (the read model's version
- *   check, calls.ts), then every list and content the view and its diff need, in one read
- *   (readCallBodies). A view that needs no recorded content (an imported session) is ONE.
+ *   check, calls.ts), then every list and content the view and its diff need that the bodies
+ *   cache (bodies.ts) does not hold, in one read. A view whose bodies are cached, or that needs
+ *   no recorded content (an imported session), is ONE.
  */
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";
-import { type CallBodies, type CallRow, readCallBodies } from "@/lib/db/model-call-read";
+import type { CallBodies, CallRow } from "@/lib/db/model-call-read";
 import type { SessionMeta } from "@/lib/db/session-rows";
 import { previewNextTurn } from "@/lib/inspector/preview";
 import { previousAssistantId, reconstructTurn } from "@/lib/inspector/reconstruct";
@@ -26,16 +27,11 @@ import { buildTurnView, type PreviousTurn, toMessageRefs } from "@/lib/inspector
 import type { TurnView } from "@/lib/inspector/types";
 import type { PromptSet } from "@/lib/session/types";
 import { type CallsContext, callDetail, callForEntry, callsContext, detailHashes, previousChatCall, producedEntryId, sentMessages } from "./calls";
+import { callBodies } from "./bodies";
 import { pendingNotes, reconstructedInput, recordedInput } from "./turn-inputs";
 
-const EMPTY_BODIES: CallBodies = { lists: new Map(), contents: new Map() };
-
-/** Reads the bodies of `calls` and the `extra` contents; no statement when there are none. */
-function bodiesOf(calls: readonly (CallRow | null)[], extra: readonly (string | null)[] = []): Promise<CallBodies> {
-  const wanted = calls.filter((c): c is CallRow => c !== null);
-  if (wanted.length === 0 && extra.every((h) => h === null)) return Promise.resolve(EMPTY_BODIES);
-  return readCallBodies({ calls: wanted, extra });
-}
+/** The bodies of `calls` and the `extra` contents: from the cache, else in one statement (bodies.ts). */
+const bodiesOf = callBodies;
 
 function recordedPrevious(ctx: CallsContext, row: CallRow, bodies: CallBodies): PreviousTurn {
   return { origin: "recorded", callId: row.id, entryId: producedEntryId(row, ctx.index), refs: toMessageRefs(sentMessages(ctx, row, bodies)) };

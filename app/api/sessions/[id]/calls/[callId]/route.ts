@@ -9,8 +9,8 @@
  */
 import { NextResponse } from "next/server";
 import { withDatabaseErrors } from "@/lib/chat/http";
-import { readCallBodies } from "@/lib/db/model-call-read";
 import { callDetail, callsContext, detailHashes } from "@/lib/inspector/calls";
+import { callBodies } from "@/lib/inspector/bodies";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { callParamsSchema, invalid, jsonError, sessionNotFound } from "../params";
 import { refuseAnonymous } from "@/lib/auth/guard";
@@ -28,7 +28,7 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string;
     if (!ctx) return sessionNotFound(id);
     const row = ctx.calls.find((c) => c.id === callId);
     if (!row) return jsonError(404, `Model call ${callId} not found in session ${id}`);
-    const call = callDetail(ctx, row, await readCallBodies({ calls: [row], extra: detailHashes(row) }));
+    const call = callDetail(ctx, row, await callBodies([row], detailHashes(row)));
     return NextResponse.json({ call }, { headers: { "cache-control": "no-store" } });
   });
 }
