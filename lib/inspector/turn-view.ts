@@ -33,13 +33,27 @@ export interface PreviousTurn {
   refs: readonly MessageRef[];
 }
 
+const TOKEN_MEMO_MAX = 100_000;
+const tokenMemo = new Map<string, number>();
+
+/** estimateTokens of a message by its content hash: a content's estimate never changes. */
+function tokensOf(m: SourcedMessage): number {
+  let tokens = tokenMemo.get(m.hash);
+  if (tokens === undefined) {
+    tokens = estimateTokens(m.message);
+    if (tokenMemo.size >= TOKEN_MEMO_MAX) tokenMemo.clear();
+    tokenMemo.set(m.hash, tokens);
+  }
+  return tokens;
+}
+
 export function toMessageRefs(messages: readonly SourcedMessage[]): MessageRef[] {
   return messages.map((m) => ({
     hash: m.hash,
     sourceEntryId: m.sourceEntryId,
     source: m.source,
     role: m.message.role,
-    tokens: m.placeholder ? 0 : estimateTokens(m.message),
+    tokens: m.placeholder ? 0 : tokensOf(m),
   }));
 }
 
