@@ -20,6 +20,7 @@ import {
  * turn" shows what the model saw — the compaction summary first, then the kept messages from
  * the compaction's firstKeptEntryId, the token bar with the provider-reported prompt tokens,
  * and the compacted messages listed as removed; an imported session's turn is reconstructed.
+ * On open (issue #13) the inspector already shows the latest turn, with no click.
  */
 
 test.beforeEach(async () => {
@@ -75,6 +76,68 @@ test("after a compaction, the next turn's context starts with the summary, then 
   // The entry link centres the canvas on the first kept entry and selects it.
   await sent.nth(1).getByRole("button", { name: `Show entry ${compaction.firstKeptEntryId} on the canvas` }).click();
   await expect(page.getByRole("region", { name: "Session tree" }).locator(`[data-id="${compaction.firstKeptEntryId}"]`)).toHaveClass(/\bselected\b/);
+});
+
+/** A tiny imported pi session: one prompt and its answer, with the provider's usage. */
+function importedTurnJsonl(id: string): string {
+  const at = (s: number) => new Date(Date.UTC(2025, 0, 15, 9, 0, s)).toISOString();
+  const lines = [
+    { type: "session", version: 3, id, timestamp: at(0), cwd: "/home/dev/project" },
+    { type: "message", id: "u1", parentId: null, timestamp: at(1), message: { role: "user", content: [{ type: "text", text: "Which port does the API listen on?" }], timestamp: Date.parse(at(1)) } },
+    {
+      type: "message",
+      id: "a1",
+      parentId: "u1",
+      timestamp: at(2),
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: "It listens on port 8080." }],
+        api: "anthropic-messages",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        usage: { input: 321, output: 9, cacheRead: 0, cacheWrite: 0, totalTokens: 330, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "stop",
+        timestamp: Date.parse(at(2)),
+      },
+    },
+  ];
+  return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
+}
+
+test.describe("the inspector shows the latest turn's messages with no click", () => {
+  test("a chatted session opens on its latest recorded call", async ({ page }) => {
+    const id = await newSession(page);
+    // Before anything was sent the pane is not empty either: the next-turn preview.
+    await expect(inspector(page)).toContainText("Chat turn (preview)");
+    await chatTurn(page, "First question about X.", { text: "First answer about X." });
+    await chatTurn(page, "Second question about Y.", { text: "Second answer about Y." });
+
+    await page.goto(`/sessions/${id}`);
+    const panel = inspector(page);
+    await expect(panel.getByRole("tab", { name: "Context" })).toHaveAttribute("aria-selected", "true");
+    await expect(panel).toContainText("Chat turn (recorded)");
+    const sent = panel.getByRole("list", { name: "Messages sent, in order" }).getByRole("listitem").filter({ hasNotText: "System prompt" });
+    await expect(sent).toHaveCount(3);
+    await expect(sent.nth(0)).toContainText("First question about X.");
+    await expect(sent.nth(1)).toContainText("First answer about X.");
+    await expect(sent.nth(2)).toContainText("Second question about Y.");
+    await expect(panel).not.toContainText("No assistant answered");
+  });
+
+  test("an imported session opens on the reconstruction of its latest turn", async ({ page, request }) => {
+    const id = await importJsonl(request, "imported-latest-turn.jsonl", importedTurnJsonl(crypto.randomUUID()), { asCopy: true });
+    try {
+      await page.goto(`/sessions/${id}`);
+      const panel = inspector(page);
+      await expect(panel).toContainText("Chat turn (reconstructed)");
+      await expect(panel.getByRole("note").filter({ hasText: "Reconstructed from the session" })).toBeVisible();
+      const sent = panel.getByRole("list", { name: "Messages sent, in order" }).getByRole("listitem");
+      await expect(sent.filter({ hasText: "Which port does the API listen on?" })).toHaveCount(1);
+      await expect(panel.getByText(/^Provider-reported prompt tokens: 321/)).toBeVisible();
+    } finally {
+      await deleteFromList(page, request, id, "Which port");
+    }
+  });
 });
 
 test.describe("with the large-session fixture", () => {

@@ -18,7 +18,8 @@ const ROOT = process.cwd();
 // Outside the repository: inside it, Next would take the repository's lockfile as the workspace
 // root and resolve React twice.
 export const APP_DIR = path.join(os.tmpdir(), "arbor-bench-app");
-const DIRS = ["app", "components", "lib", "prompts", "generated"];
+// `test` and `cli` too: `next build` type-checks the whole folder, and tests next to the sources import them.
+const DIRS = ["app", "components", "lib", "prompts", "generated", "test", "cli"];
 const FILES = ["next.config.ts", "tsconfig.json", "postcss.config.mjs", "package.json", "package-lock.json", "proxy.ts", "next-env.d.ts"];
 const HASH_FILE = path.join(APP_DIR, ".bench-source-hash");
 

@@ -53,7 +53,8 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
     const view = session.data ? sessionView(session.data) : undefined;
     const activePath = new Set(view?.path.map((e) => e.id) ?? []);
     const rows = view?.rows ?? [];
-    const resolved = resolveSelection({ entryId: selectedEntryId, entries: rows, activePath, calls: calls.data });
+    const leafId = view?.path.at(-1)?.id ?? null;
+    const resolved = resolveSelection({ entryId: selectedEntryId, entries: rows, activePath, calls: calls.data, leafId });
     // A compaction also gets its fact check, undo and comparison (compaction-review.tsx).
     return { ...resolved, isCompaction: selectedEntryId !== null && rows.some((r) => r.id === selectedEntryId && r.type === "compaction") };
   }, [session.data, calls.data, selectedEntryId]);

@@ -58,13 +58,39 @@ describe("resolveSelection", () => {
 
   it("a compaction shows the call that wrote it, when recorded", () => {
     expect(pick("c1", [call("k1", "short", "c1"), call("k2", "history", "c1")])).toMatchObject({ target: { kind: "call", callId: "k2" } });
-    expect(pick("c1", [])).toHaveProperty("hint");
+    expect(pick("c1", [])).toMatchObject({ target: { kind: "preview" } });
   });
 
-  it("says so when there is nothing to show", () => {
-    expect(pick(null)).toHaveProperty("hint");
+  it("an unanswered entry shows the next-turn preview, saying why; an unknown one says so", () => {
+    expect(pick("u5")).toEqual({ target: { kind: "preview" }, note: expect.stringContaining("No assistant answered after this entry yet") });
     expect(pick("nope")).toEqual({ hint: "Entry nope is not in this session." });
-    expect(pick("u5")).toHaveProperty("hint");
+  });
+});
+
+describe("resolveSelection with nothing selected (the pane opening, issue #13)", () => {
+  const open = (leafId: string | null, list = entries, calls?: ModelCallSummary[]) =>
+    resolveSelection({ entryId: null, entries: list, activePath: active, calls, leafId });
+
+  it("shows the latest turn: an assistant leaf's own turn", () => {
+    expect(open("a3")).toEqual({ target: { kind: "entry", entryId: "a3" } });
+    expect(open("a4")).toEqual({ target: { kind: "entry", entryId: "a4" } });
+  });
+
+  it("looks past labels and settings at the end of the path", () => {
+    const labelled = [
+      ...entries.slice(0, 6),
+      { type: "label", id: "l1", parentId: "a3", timestamp: "", targetId: "a3", label: "x" },
+      { type: "thinking_level_change", id: "th", parentId: "l1", timestamp: "", thinkingLevel: "high" },
+    ] as typeof entries;
+    expect(open("th", labelled)).toEqual({ target: { kind: "entry", entryId: "a3" } });
+  });
+
+  it("is never empty: an unanswered leaf, an unrecorded summary or an empty session opens the preview", () => {
+    for (const selection of [open("u5"), open("c1", entries, []), open(null, []), open("gone", [])]) {
+      expect(selection).toMatchObject({ target: { kind: "preview" } });
+      expect(selection).not.toHaveProperty("hint");
+    }
+    expect(open("c1", entries, [call("k2", "history", "c1")])).toMatchObject({ target: { kind: "call", callId: "k2" } });
   });
 });
 

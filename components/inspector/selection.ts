@@ -6,7 +6,11 @@
  * - Any other entry (a user prompt, a tool result, a setting): the turn that first sent it —
  *   the next assistant message below it, following the active path where it continues and
  *   otherwise the newest child.
- * - Nothing found: a hint in words.
+ * - No selection (the pane just opened): the latest turn, i.e. the current leaf — skipping
+ *   labels and settings entries at the end of the path — resolved by the rules above.
+ * - A turn nobody answered yet, or a summary no recorded call wrote: the next-turn preview,
+ *   with a note saying why. So the pane is never empty on open (issue #13).
+ * - An entry that is not in the session: a hint in words.
  */
 import type { ModelCallSummary } from "@/lib/inspector/types";
 import type { InspectTarget } from "@/lib/query/inspector";
@@ -17,6 +21,11 @@ type EntryShape = { id: string; parentId: string | null; type: string; role?: st
 type Shape = SessionEntry | EntryShape;
 
 export type Selection = { target: InspectTarget; note?: string } | { hint: string };
+
+/** Entries that are something to look at (labels, settings changes and custom data are not). */
+const READABLE = new Set(["message", "compaction", "branch_summary", "custom_message"]);
+
+const PREVIEW: InspectTarget = { kind: "preview" };
 
 const MAX_STEPS = 200;
 
@@ -34,10 +43,18 @@ export function resolveSelection(input: {
   /** Root → current leaf ids, to follow the active path below the entry. */
   activePath: ReadonlySet<string>;
   calls: readonly ModelCallSummary[] | undefined;
+  /** The current leaf: what an empty selection shows (the latest turn). */
+  leafId?: string | null;
 }): Selection {
-  const { entryId, entries } = input;
-  if (!entryId) return { hint: "Select an assistant message in the chat or a node on the canvas to see what the model saw." };
+  const { entries } = input;
   const byId = new Map(entries.map((e) => [e.id, e]));
+  let entryId = input.entryId;
+  if (!entryId) {
+    let at = input.leafId ? byId.get(input.leafId) : undefined;
+    for (let step = 0; at && !READABLE.has(at.type) && step < MAX_STEPS; step++) at = typeof at.parentId === "string" ? byId.get(at.parentId) : undefined;
+    if (!at) return { target: PREVIEW, note: "Nothing was sent to the model yet: the next-turn preview" };
+    entryId = at.id;
+  }
   const entry = byId.get(entryId);
   if (!entry) return { hint: `Entry ${entryId} is not in this session.` };
   if (isAssistant(entry)) return { target: { kind: "entry", entryId } };
@@ -46,7 +63,10 @@ export function resolveSelection(input: {
     const kinds = entry.type === "compaction" ? ["history", "turnPrefix"] : ["branch"];
     const call = input.calls?.find((c) => c.entryId === entryId && kinds.includes(c.kind));
     if (call) return { target: { kind: "call", callId: call.id }, note: "The summarization call that wrote this summary" };
-    return { hint: "No recorded call wrote this summary (it was imported, or made before calls were recorded)." };
+    return {
+      target: PREVIEW,
+      note: "No recorded call wrote this summary (it was imported, or made before calls were recorded): the next-turn preview",
+    };
   }
 
   const children = new Map<string, Shape[]>();
@@ -63,5 +83,5 @@ export function resolveSelection(input: {
     if (isAssistant(next)) return { target: { kind: "entry", entryId: next!.id }, note: `Showing the turn that first sent entry ${entryId}` };
     current = next;
   }
-  return { hint: "No assistant answered after this entry yet: see the next-turn preview for what would be sent now." };
+  return { target: PREVIEW, note: "No assistant answered after this entry yet: the next-turn preview, what would be sent now" };
 }

@@ -70,16 +70,16 @@ export async function writeListRows(tx: Tx, callId: string, plan: ListPlan): Pro
 }
 
 /**
- * The recursive `chain` CTE of a call's stored list: the call, then each base it reuses, with
- * `lim` = how many positions of that call's own rows are part of the list (readHashList and
- * readListWithContents both walk it).
+ * The recursive `chain` CTE of the stored lists of `callIds`: each call (`root`), then each base
+ * it reuses, with `lim` = how many positions of that link's own rows are part of the root's list
+ * (readHashList and readListsWithContents both walk it).
  */
-function callChain(callId: string): Prisma.Sql {
+function callChain(callIds: readonly string[]): Prisma.Sql {
   return Prisma.sql`chain AS (
-      SELECT id, base_call_id, base_keep, message_count AS lim, 0 AS depth
-      FROM model_calls WHERE id = ${callId}
+      SELECT id AS root, id, base_call_id, base_keep, message_count AS lim, 0 AS depth
+      FROM model_calls WHERE id = ANY(${[...callIds]}::text[])
       UNION ALL
-      SELECT b.id, b.base_call_id, b.base_keep, LEAST(c.lim, c.base_keep), c.depth + 1
+      SELECT c.root, b.id, b.base_call_id, b.base_keep, LEAST(c.lim, c.base_keep), c.depth + 1
       FROM chain c JOIN model_calls b ON b.id = c.base_call_id
       WHERE c.base_keep > 0 AND c.depth < 100000
     )`;
@@ -92,7 +92,7 @@ function callChain(callId: string): Prisma.Sql {
 export async function readHashList(db: Reader, call: { id: string; messageCount: number }): Promise<string[]> {
   if (call.messageCount === 0) return [];
   const rows = await db.$queryRaw<{ position: number; hash: string }[]>`
-    WITH RECURSIVE ${callChain(call.id)}
+    WITH RECURSIVE ${callChain([call.id])}
     SELECT m.position, m.hash
     FROM chain c JOIN model_call_messages m
       ON m.call_id = c.id AND m.position >= c.base_keep AND m.position < c.lim
@@ -104,35 +104,50 @@ export async function readHashList(db: Reader, call: { id: string; messageCount:
 }
 
 /**
- * `readHashList` and the contents of those hashes plus `extra` ones, in ONE query (the
- * inspector's read of a call). Missing contents are simply absent from the map.
+ * The lists of several calls (call id → hashes in order) and the contents of all their hashes
+ * plus `extra` ones, in ONE query (the inspector's read of a call and the one it is diffed
+ * against). Each list comes as one json array, each content as its JSON text (parsed here:
+ * cheaper than row-by-row jsonb values; `sizes` gives each text's length). Missing contents are simply absent from the map; a list
+ * that does not cover its call's messageCount exactly is an error.
  */
-export async function readListWithContents(
+export async function readListsWithContents(
   db: Reader,
-  call: { id: string; messageCount: number },
+  calls: readonly { id: string; messageCount: number }[],
   extra: readonly string[],
-): Promise<{ hashes: string[]; contents: Map<string, unknown> }> {
-  const rows = await db.$queryRaw<{ position: number | null; hash: string; data: unknown }[]>`
-    WITH RECURSIVE ${callChain(call.id)}, list AS (
-      SELECT m.position, m.hash
+): Promise<{ lists: Map<string, string[]>; contents: Map<string, unknown>; sizes: Map<string, number> }> {
+  const lists = new Map<string, string[]>(calls.map((c) => [c.id, []]));
+  const contents = new Map<string, unknown>();
+  const sizes = new Map<string, number>();
+  if (calls.length === 0 && extra.length === 0) return { lists, contents, sizes };
+  const rows = await db.$queryRaw<{ root: string | null; hash: string | null; json: string; n: number; last: number | null }[]>`
+    WITH RECURSIVE ${callChain([...lists.keys()])}, list AS (
+      SELECT c.root, m.position, m.hash
       FROM chain c JOIN model_call_messages m
         ON m.call_id = c.id AND m.position >= c.base_keep AND m.position < c.lim
     ), wanted AS (
       SELECT hash FROM list UNION SELECT unnest(${[...extra]}::text[])
     )
-    SELECT position, hash, NULL::jsonb AS data FROM list
+    SELECT root, NULL AS hash, json_agg(hash ORDER BY position)::text AS json,
+      count(DISTINCT position)::int AS n, max(position) AS last
+    FROM list GROUP BY root
     UNION ALL
-    SELECT NULL, mc.hash, mc.data FROM wanted w JOIN model_call_contents mc ON mc.hash = w.hash
-    ORDER BY 1 NULLS LAST`;
-  const hashes: string[] = [];
-  const contents = new Map<string, unknown>();
+    SELECT NULL, mc.hash, mc.data::text, 0, NULL FROM wanted w JOIN model_call_contents mc ON mc.hash = w.hash`;
+  const counts = new Map<string, { n: number; last: number | null }>();
   for (const r of rows) {
-    if (r.position === null) contents.set(r.hash, r.data);
-    else if (r.position === hashes.length) hashes.push(r.hash);
-    else throw new Error(`Model call ${call.id}: stored message list is out of order`);
+    if (r.root === null) {
+      contents.set(r.hash!, JSON.parse(r.json));
+      sizes.set(r.hash!, r.json.length);
+    } else {
+      lists.set(r.root, JSON.parse(r.json) as string[]);
+      counts.set(r.root, { n: r.n, last: r.last });
+    }
   }
-  if (hashes.length !== call.messageCount) {
-    throw new Error(`Model call ${call.id}: stored message list is incomplete (${hashes.length} of ${call.messageCount} messages)`);
+  for (const call of calls) {
+    const got = counts.get(call.id) ?? { n: 0, last: null };
+    const list = lists.get(call.id)!;
+    if (got.n !== call.messageCount || list.length !== call.messageCount || (got.n > 0 && got.last !== got.n - 1)) {
+      throw new Error(`Model call ${call.id}: stored message list is incomplete (${got.n} of ${call.messageCount} messages)`);
+    }
   }
-  return { hashes, contents };
+  return { lists, contents, sizes };
 }

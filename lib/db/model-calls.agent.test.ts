@@ -12,8 +12,9 @@ import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import { toolCall } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 import { createAgentStore } from "./agent-store";
-import { inspectEntry } from "./model-call-inspect";
-import { createDbRecorder, getModelCall, listModelCalls } from "./model-calls";
+import { getModelCall, listModelCalls } from "@/lib/inspector/calls";
+import { inspectEntry } from "@/lib/inspector/inspect";
+import { createDbRecorder } from "./model-calls";
 import { createSession, loadEntries, loadTree } from "./session-store";
 
 useTestDatabase();

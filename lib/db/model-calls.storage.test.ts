@@ -15,7 +15,8 @@ import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-f
 import type { AssistantMessage, LlmMessage, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";
-import { getModelCall, recordModelCall } from "./model-calls";
+import { getModelCall } from "@/lib/inspector/calls";
+import { recordModelCall } from "./model-calls";
 import { MAX_CHAIN_DEPTH, readHashList } from "./model-call-lists";
 import { createSession } from "./session-store";
 
@@ -137,7 +138,7 @@ describe("recorded-call storage for a 500-turn session", () => {
     }
     const readAllMs = Date.now() - read0;
     const lastId = [...expected.keys()].at(-1)!;
-    const last = (await getModelCall({ sessionId, callId: lastId, prompts: TEST_PROMPTS, entries: [] }))!;
+    const last = (await getModelCall({ sessionId, callId: lastId, prompts: TEST_PROMPTS }))!;
     expect(last.request.messages.map((m) => m.hash)).toEqual(expected.get(lastId));
     // The last call sent the context as it was before its answer was appended.
     expect(last.request.messages.map((m) => m.message)).toEqual(context().slice(0, -1));

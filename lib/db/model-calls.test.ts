@@ -11,8 +11,8 @@ import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-f
 import type { LlmMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { NotFoundError } from "./errors";
-import { attachCallEntry, createDbRecorder, getModelCall, listModelCalls, recordModelCall } from "./model-calls";
-import { findCallForEntry } from "./model-call-read";
+import { findCallForEntry, getModelCall, listModelCalls } from "@/lib/inspector/calls";
+import { attachCallEntry, createDbRecorder, recordModelCall } from "./model-calls";
 import { appendEntries, createSession } from "./session-store";
 
 useTestDatabase();

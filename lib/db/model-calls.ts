@@ -14,7 +14,7 @@ import "server-only";
  *   NotFoundError.
  * - The port's ModelCallRecord carries no entry ids, and the call is recorded before the agent
  *   appends the entry it produced. So `entryId` is optional here; `attachCallEntry` sets it
- *   later, and reads (model-call-read.ts) match unattached calls to their entries.
+ *   later, and the inspector (lib/inspector/calls.ts) matches unattached calls to their entries.
  * - `createDbRecorder` records one call at a time, in the order the agent reported them.
  */
 import { randomUUID } from "node:crypto";
@@ -29,7 +29,6 @@ import { planMessageList } from "./model-call-lists";
 import { type CallRowValues, forgetBase, isSeqRace, readChatBase, rememberBase, rememberedBase, writeCall } from "./model-call-write";
 import { toPgJson, toPgText } from "./pg-json";
 
-export { getModelCall, listModelCalls } from "./model-call-read";
 
 export interface RecordModelCallInput {
   sessionId: string;

@@ -2,6 +2,7 @@
  * previewNextTurn: the pre-prompt check replayed in memory (spec §13.1, §13.2), with pending
  * pruning (§8) and a pending automatic compaction (§5.4 plan applied with a placeholder summary).
  */
+import { contentHash } from "@/lib/inspector/canonical";
 import { describe, expect, it } from "vitest";
 import { prepareCompaction } from "@/lib/compaction/prepare";
 import { settings, TEST_PROMPTS } from "@/test/compaction-helpers";
@@ -63,6 +64,7 @@ describe("previewNextTurn", () => {
     expect(p.pending.compaction).toBeNull();
     const t1 = p.messages.find((m) => m.sourceEntryId === "t1")!;
     expect(textOf(t1.message)).toBe("[Output truncated - 30000 tokens]");
+    expect(t1.hash).toBe(contentHash(t1.message)); // the pruned form's hash, not the original's
     expect(textOf(p.messages.find((m) => m.sourceEntryId === "t3")!.message)).toHaveLength(120_000);
     const stored = entries.find((e) => e.id === "t1") as { message: LlmMessage };
     expect(textOf(stored.message)).toHaveLength(120_000);

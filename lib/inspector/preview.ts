@@ -18,7 +18,7 @@
  * placeholder. Decision (as the agent does): a model with an unknown window (≤ 0) never reaches
  * the threshold.
  */
-import { compactionOnPath, sourcedContext } from "@/lib/inspector/sources";
+import { sourcedContext } from "@/lib/inspector/sources";
 import type { PendingEffects, SourcedMessage } from "@/lib/inspector/types";
 import { contentHash } from "@/lib/inspector/canonical";
 import { prepareCompaction } from "@/lib/compaction/prepare";
@@ -67,16 +67,18 @@ export function previewNextTurn(
   settings: CompactionSettings,
   prompts: PromptSet,
   contextWindow: number,
-  opts: { model?: { provider: string; id: string }; now?: number } = {},
+  opts: { model?: { provider: string; id: string }; now?: number; byId?: ReadonlyMap<string, SessionEntry> } = {},
 ): NextTurnPreview {
   const now = opts.now ?? Date.now();
-  const byId = new Map(entries.map((e) => [e.id, e]));
+  const byId = opts.byId ?? new Map(entries.map((e) => [e.id, e]));
   const leaf = leafId === null ? undefined : byId.get(leafId);
   // Pruning rewrites results in place; the entries are shared (and their messages cached per
   // object downstream), so step 2 prunes copies of just the results it rewrites.
   const path: SessionEntry[] = leaf ? pathToRoot(leaf, byId) : [];
   const pending: PendingEffects = { pruning: null, compaction: null };
-  const before = sourcedContext(path, prompts);
+  // Tool results are copies that pruning below changes in place: never through the memo.
+  const copies = { uncached: (m: { role: string }) => m.role === "toolResult" };
+  const before = sourcedContext(path, prompts, copies);
   const last = lastAssistantOf(path, before);
   const result = (messages: SourcedMessage[], pendingCompaction: NextTurnPreview["pendingCompaction"] = null): NextTurnPreview => ({
     leafId: leaf?.id ?? null,
@@ -101,7 +103,7 @@ export function previewNextTurn(
   const msg = last.message;
   const model = opts.model ?? { provider: msg.provider, id: msg.model };
   const sameModel = msg.provider === model.provider && msg.model === model.id;
-  const latest = compactionOnPath(path)?.entry;
+  const latest = path.findLast((e): e is CompactionEntry & SessionEntry => e.type === "compaction");
   const fromBeforeCompaction = latest !== undefined && msg.timestamp < Date.parse(latest.timestamp);
 
   let reason: "threshold" | "overflow" | null = null;
@@ -114,7 +116,7 @@ export function previewNextTurn(
   const dropError = (list: SourcedMessage[]) => (reason === "overflow" ? list.filter((m) => m.sourceEntryId !== last.id) : list);
   // Pins anywhere in the session count (spec §19), as for the compaction itself.
   const prep = reason ? prepareCompaction(path, settings, { pinnedIds: pinnedIds(entries) }) : undefined;
-  if (!reason || !prep) return result(dropError(pending.pruning ? sourcedContext(path, prompts) : before));
+  if (!reason || !prep) return result(dropError(pending.pruning ? sourcedContext(path, prompts, copies) : before));
   const compaction = {
     type: "compaction",
     id: PENDING_COMPACTION_ID,
@@ -131,7 +133,7 @@ export function previewNextTurn(
     firstKeptEntryId: prep.firstKeptEntryId,
     summarizedCount: prep.messagesToSummarize.length + prep.turnPrefixMessages.length,
   };
-  const after = dropError(sourcedContext([...path, compaction], prompts)).map((m) =>
+  const after = dropError(sourcedContext([...path, compaction], prompts, copies)).map((m) =>
     m.sourceEntryId === PENDING_COMPACTION_ID ? { ...m, placeholder: true } : m,
   );
   return result(after, compaction);

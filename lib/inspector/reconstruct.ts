@@ -79,7 +79,11 @@ export function reconstructTurn(
 }
 
 /** The assistant entry before `entryId` on the path to it (the previous turn), if any. */
-export function previousAssistantId(entries: readonly SessionEntry[], entryId: string, byId = indexEntries(entries)): string | null {
+export function previousAssistantId(
+  entries: readonly SessionEntry[],
+  entryId: string,
+  byId: ReadonlyMap<string, SessionEntry> = indexEntries(entries),
+): string | null {
   const entry = byId.get(entryId);
   if (!entry) return null;
   const path = pathToRoot(entry, byId);

@@ -3,10 +3,9 @@
  * Pure: no network, disk or database access. Paths are root-first (spec §1.6 getBranch).
  *
  * Two directions:
- * - Forward (reconstruction, preview): `sourceEntryIds(path, messages)` walks the path the way
- *   buildSessionContext does (spec §2 steps 6–8: the compaction summary first, then the entries
- *   from firstKeptEntryId up to the compaction, then everything after it) and pairs each
- *   emitted message with its entry. `sourcedContext` adds convertToLlm (spec §3) per message.
+ * - Forward (reconstruction, preview): `sourcedContext` takes each message's source entry from
+ *   buildSourcedSessionContext (lib/session/context.ts), the same single walk that builds the
+ *   context, and adds convertToLlm (spec §3) per message. Nothing walks the path twice.
  * - Backward (recorded calls): the agent's ModelCallRecord carries no entry ids, so a recorded
  *   message is matched to the entry whose converted message has the same `matchKey`. A pruned
  *   tool result is matched under both its current form and its original content (a call made
@@ -15,11 +14,10 @@
  */
 import { matchKey, contentHash } from "@/lib/inspector/canonical";
 import type { MessageSource, SourcedMessage } from "@/lib/inspector/types";
-import { buildSessionContext } from "@/lib/session/context";
+import { buildSourcedSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
 import type {
   AgentMessage,
-  CompactionEntry,
   ImageContent,
   LlmMessage,
   PromptSet,
@@ -27,7 +25,6 @@ import type {
   TextContent,
 } from "@/lib/session/types";
 import { branchSummaryMessageOf, compactionSummaryMessageOf, customMessageOf } from "@/lib/session/entry-messages";
-import { pinnableMessageOf, pinnedEntryIdOf } from "@/lib/session/pins";
 
 /** The message an entry puts into a context (spec §2 step 6, plus the step 7.1 summary). */
 export function entryContextMessage(entry: SessionEntry): AgentMessage | undefined {
@@ -45,57 +42,6 @@ export function entryContextMessage(entry: SessionEntry): AgentMessage | undefin
   }
 }
 
-function emits(entry: SessionEntry): boolean {
-  return entry.type !== "compaction" && entryContextMessage(entry) !== undefined;
-}
-
-/** The last compaction on the path and where its kept entries start (spec §2 step 7.2). */
-export function compactionOnPath(path: readonly SessionEntry[]): { index: number; keptFrom: number; entry: CompactionEntry } | null {
-  for (let i = path.length - 1; i >= 0; i--) {
-    const entry = path[i];
-    if (entry?.type !== "compaction") continue;
-    let keptFrom = i; // firstKeptEntryId not before the compaction ⇒ nothing kept
-    for (let j = 0; j < i; j++) {
-      if (path[j]?.id === entry.firstKeptEntryId) {
-        keptFrom = j;
-        break;
-      }
-    }
-    return { index: i, keptFrom, entry };
-  }
-  return null;
-}
-
-/** The entries, in order, whose messages buildSessionContext emits for the path's last entry. */
-export function emittedEntries(path: readonly SessionEntry[]): SessionEntry[] {
-  const compaction = compactionOnPath(path);
-  if (!compaction) return path.filter(emits);
-  // Pinned entries the compaction carries come right after its summary (spec §19).
-  const pinned = new Set(Array.isArray(compaction.entry.pinnedEntryIds) ? compaction.entry.pinnedEntryIds : []);
-  return [
-    compaction.entry as SessionEntry,
-    ...(pinned.size ? path.slice(0, compaction.keptFrom).filter((e) => pinned.has(e.id) && pinnableMessageOf(e)) : []),
-    ...path.slice(compaction.keptFrom, compaction.index).filter(emits),
-    ...path.slice(compaction.index + 1).filter(emits),
-  ];
-}
-
-/**
- * Entry id of each of `messages` (buildSessionContext's output for the path's last entry).
- * When the walk does not line up (messages from elsewhere), message entries are still found by
- * identity and everything else is null.
- */
-export function sourceEntryIds(path: readonly SessionEntry[], messages: readonly AgentMessage[]): (string | null)[] {
-  const emitted = emittedEntries(path);
-  const aligned =
-    emitted.length === messages.length &&
-    emitted.every((e, i) => e.type !== "message" || e.message === messages[i] || pinnedEntryIdOf(messages[i]!) === e.id);
-  if (aligned) return emitted.map((e) => e.id);
-  const byMessage = new Map<AgentMessage, string>();
-  for (const e of path) if (e.type === "message") byMessage.set(e.message, e.id);
-  return messages.map((m) => byMessage.get(m) ?? null);
-}
-
 function sourceKind(entry: SessionEntry | undefined): MessageSource {
   if (!entry) return "none";
   if (entry.type === "compaction") return "compaction";
@@ -103,21 +49,55 @@ function sourceKind(entry: SessionEntry | undefined): MessageSource {
   return "entry";
 }
 
-/** What the model is sent for the path's last entry: convertToLlm per message, with sources. */
-export function sourcedContext(path: readonly SessionEntry[], prompts: PromptSet): SourcedMessage[] {
+/**
+ * What the model is sent for the path's last entry: convertToLlm per message, with sources.
+ * `uncached(m)`: messages the caller may mutate (the preview's pruned copies) are converted
+ * afresh instead of through the per-object memo.
+ */
+export function sourcedContext(
+  path: readonly SessionEntry[],
+  prompts: PromptSet,
+  opts: { uncached?: (message: AgentMessage) => boolean } = {},
+): SourcedMessage[] {
   const leaf = path.at(-1);
   if (!leaf) return [];
-  const { messages } = buildSessionContext(path, leaf.id);
-  const ids = sourceEntryIds(path, messages);
   const byId = new Map(path.map((e) => [e.id, e]));
+  const { context, sourceEntryIds } = buildSourcedSessionContext(path, leaf.id, byId);
   const out: SourcedMessage[] = [];
-  messages.forEach((agentMessage, i) => {
-    const [message] = convertToLlm([agentMessage], prompts);
-    if (!message) return;
-    const id = ids[i] ?? null;
-    out.push({ message, hash: contentHash(message), sourceEntryId: id, source: sourceKind(id ? byId.get(id) : undefined) });
+  context.messages.forEach((agentMessage, i) => {
+    const converted = opts.uncached?.(agentMessage) ? convert(agentMessage, prompts) : convertOnce(agentMessage, prompts);
+    if (!converted) return;
+    const id = sourceEntryIds[i]!;
+    out.push({ message: converted.message, hash: converted.hash, sourceEntryId: id, source: sourceKind(byId.get(id)) });
   });
   return out;
+}
+
+type Converted = { message: LlmMessage; hash: string } | null;
+const conversions = new WeakMap<PromptSet, WeakMap<AgentMessage, Converted>>();
+
+/**
+ * convertToLlm of one message and its content hash, memoized per message object and prompt
+ * set: the read model's entry messages are never mutated, so each is converted and hashed once,
+ * not per request. Messages built per call (summaries, the preview's pruned copies) are new
+ * objects and simply miss.
+ */
+function convertOnce(agentMessage: AgentMessage, prompts: PromptSet): Converted {
+  let memo = conversions.get(prompts);
+  if (!memo) {
+    memo = new WeakMap();
+    conversions.set(prompts, memo);
+  }
+  const hit = memo.get(agentMessage);
+  if (hit !== undefined) return hit;
+  const converted = convert(agentMessage, prompts);
+  memo.set(agentMessage, converted);
+  return converted;
+}
+
+function convert(agentMessage: AgentMessage, prompts: PromptSet): Converted {
+  const [message] = convertToLlm([agentMessage], prompts);
+  return message ? { message, hash: contentHash(message) } : null;
 }
 
 /** matchKey → entry ids (file order) for every form in which an entry can have been sent. */
@@ -131,16 +111,18 @@ export function entryMatchKey(entry: SessionEntry, prompts: PromptSet): string |
 }
 
 /**
- * `keyOf` computes an entry's current-form key (default entryMatchKey; callers pass a memo per
- * entry object, since hashing every entry per request is most of the cost).
+ * Adds `entries` (appended after those already indexed, in file order) to `index`. `keyOf`
+ * computes an entry's current-form key (default entryMatchKey; callers pass a memo per entry
+ * object, since hashing every entry is most of the cost). A pruned tool result is also indexed
+ * under its original content (`prunedOriginals`).
  */
-export function buildEntryMatchIndex(
+export function extendEntryMatchIndex(
+  index: EntryMatchIndex,
   entries: readonly SessionEntry[],
   prompts: PromptSet,
   prunedOriginals: ReadonlyMap<string, (TextContent | ImageContent)[]> = new Map(),
   keyOf: (entry: SessionEntry) => string | undefined = (entry) => entryMatchKey(entry, prompts),
 ): EntryMatchIndex {
-  const index: EntryMatchIndex = new Map();
   const addKey = (key: string | undefined, id: string) => {
     if (key === undefined) return;
     const ids = index.get(key);
@@ -160,6 +142,16 @@ export function buildEntryMatchIndex(
   return index;
 }
 
+/** The match index of `entries` (extendEntryMatchIndex from empty). */
+export function buildEntryMatchIndex(
+  entries: readonly SessionEntry[],
+  prompts: PromptSet,
+  prunedOriginals?: ReadonlyMap<string, (TextContent | ImageContent)[]>,
+  keyOf?: (entry: SessionEntry) => string | undefined,
+): EntryMatchIndex {
+  return extendEntryMatchIndex(new Map(), entries, prompts, prunedOriginals, keyOf);
+}
+
 function userText(message: LlmMessage): string {
   if (message.role !== "user") return "";
   if (typeof message.content === "string") return message.content;
@@ -170,23 +162,40 @@ function userText(message: LlmMessage): string {
  * Source entry of each recorded message. Each entry is used at most once per call, and among
  * equal messages the earliest unused entry wins, so repeated identical messages map in order.
  */
+/** What matchRecordedSources reads of the session: its id index and its (non-empty) summaries. */
+export interface SummaryLookup {
+  byId: ReadonlyMap<string, SessionEntry>;
+  summaries: readonly SessionEntry[];
+}
+
+export function summaryLookup(entries: readonly SessionEntry[]): SummaryLookup {
+  return {
+    byId: new Map(entries.map((e) => [e.id, e])),
+    summaries: entries.filter((e) => (e.type === "compaction" || e.type === "branch_summary") && e.summary),
+  };
+}
+
+/**
+ * `keyOf` gives a sent message's matchKey (default: computed; the inspector passes a memo by
+ * content hash, so a message stored once is keyed once).
+ */
 export function matchRecordedSources(
   messages: readonly LlmMessage[],
-  entries: readonly SessionEntry[],
+  session: readonly SessionEntry[] | SummaryLookup,
   index: EntryMatchIndex,
+  keyOf: (message: LlmMessage, i: number) => string = (message) => matchKey(message),
 ): { sourceEntryId: string | null; source: MessageSource }[] {
-  const byId = new Map(entries.map((e) => [e.id, e]));
+  const entries = Array.isArray(session) ? summaryLookup(session) : (session as SummaryLookup);
   const used = new Set<string>();
-  const summaries = entries.filter((e) => (e.type === "compaction" || e.type === "branch_summary") && e.summary);
-  return messages.map((message) => {
-    let id = index.get(matchKey(message))?.find((candidate) => !used.has(candidate));
+  return messages.map((message, i) => {
+    let id = index.get(keyOf(message, i))?.find((candidate) => !used.has(candidate));
     if (!id && message.role === "user") {
       // Templates edited since the call: a summary still shows its text verbatim.
       const text = userText(message);
-      id = summaries.find((e) => !used.has(e.id) && text.includes(`<summary>\n${String(e.summary)}\n</summary>`))?.id;
+      id = entries.summaries.find((e) => !used.has(e.id) && text.includes(`<summary>\n${String((e as { summary?: unknown }).summary)}\n</summary>`))?.id;
     }
     if (!id) return { sourceEntryId: null, source: "none" as const };
     used.add(id);
-    return { sourceEntryId: id, source: sourceKind(byId.get(id)) };
+    return { sourceEntryId: id, source: sourceKind(entries.byId.get(id)) };
   });
 }

@@ -33,23 +33,49 @@ export interface PreviousTurn {
   refs: readonly MessageRef[];
 }
 
+const TOKEN_MEMO_MAX = 100_000;
+const tokenMemo = new Map<string, number>();
+
+/** estimateTokens of a message by its content hash: a content's estimate never changes. */
+function tokensOf(m: SourcedMessage): number {
+  let tokens = tokenMemo.get(m.hash);
+  if (tokens === undefined) {
+    tokens = estimateTokens(m.message);
+    if (tokenMemo.size >= TOKEN_MEMO_MAX) tokenMemo.clear();
+    tokenMemo.set(m.hash, tokens);
+  }
+  return tokens;
+}
+
 export function toMessageRefs(messages: readonly SourcedMessage[]): MessageRef[] {
   return messages.map((m) => ({
     hash: m.hash,
     sourceEntryId: m.sourceEntryId,
     source: m.source,
     role: m.message.role,
-    tokens: m.placeholder ? 0 : estimateTokens(m.message),
+    tokens: m.placeholder ? 0 : tokensOf(m),
   }));
 }
 
-export function buildTurnView(input: TurnViewInput, entries: readonly SessionEntry[], previous?: PreviousTurn | null): TurnView {
-  const order = new Map<string, number>();
+/** What buildTurnView reads of the session: entries by id and their file-order positions. */
+export interface EntryOrder {
+  byId: { get(id: string): SessionEntry | undefined };
+  position(id: string): number | undefined;
+}
+
+function orderOf(entries: readonly SessionEntry[]): EntryOrder {
+  const positions = new Map<string, number>();
   const byId = new Map<string, SessionEntry>();
   entries.forEach((e, i) => {
-    order.set(e.id, i);
+    positions.set(e.id, i);
     byId.set(e.id, e);
   });
+  return { byId, position: (id) => positions.get(id) };
+}
+
+/** `session`: the entries, or an EntryOrder over them kept by the caller (session-index.ts). */
+export function buildTurnView(input: TurnViewInput, session: readonly SessionEntry[] | EntryOrder, previous?: PreviousTurn | null): TurnView {
+  const { byId, position } = Array.isArray(session) ? orderOf(session) : (session as EntryOrder);
 
   const refs = toMessageRefs(input.messages);
   const summary = input.messages.find((m) => m.source === "compaction" && m.sourceEntryId !== null);
@@ -58,7 +84,7 @@ export function buildTurnView(input: TurnViewInput, entries: readonly SessionEnt
     compactionEntry?.type === "compaction"
       ? { entryId: compactionEntry.id, firstKeptEntryId: compactionEntry.firstKeptEntryId }
       : null;
-  const compactionOrder = compaction ? (order.get(compaction.entryId) ?? -1) : -1;
+  const compactionOrder = compaction ? (position(compaction.entryId) ?? -1) : -1;
 
   const { kinds, segments, totalTokens } = classify(refs, {
     system: input.system,
@@ -71,7 +97,7 @@ export function buildTurnView(input: TurnViewInput, entries: readonly SessionEnt
   const messages: InspectedMessage[] = input.messages.map((m, index) => {
     const ref = refs[index]!;
     if (m === summary) seenSummary = true;
-    const sourceOrder = m.sourceEntryId ? order.get(m.sourceEntryId) : undefined;
+    const sourceOrder = m.sourceEntryId ? position(m.sourceEntryId) : undefined;
     const kept =
       seenSummary && m !== summary && m.source !== "compaction" && sourceOrder !== undefined && sourceOrder < compactionOrder;
     const firstKept = kept && !firstKeptDone;

@@ -39,7 +39,10 @@ export function modelCallsOptions(sessionId: string) {
   return queryOptions({
     queryKey: inspectorKeys.calls(sessionId),
     queryFn: async ({ signal }) => (await getJson<{ calls: ModelCallSummary[] }>(`${base(sessionId)}/calls`, { signal })).calls,
-    staleTime: 5_000,
+    // The page seeds it (app/sessions/[id]/page.tsx); a turn, a compaction or a navigation
+    // invalidates the session's keys, which refetches it. Long enough that a slow first render
+    // does not fetch again what the page brought.
+    staleTime: 60_000,
   });
 }
 

@@ -30,22 +30,26 @@ export function emptyContext(): SessionContext {
   return { messages: [], thinkingLevel: "off", models: {}, injectedTtsrRules: [], mode: "none" };
 }
 
-/** Spec §2 step 6: what one path entry contributes to `messages`. */
-function emit(entry: SessionEntry, out: AgentMessage[]): void {
+/** Spec §2 step 6: what one path entry contributes to `messages`; `ids` gets its id alongside. */
+function emit(entry: SessionEntry, out: AgentMessage[], ids: string[] | undefined): void {
+  let message: AgentMessage;
   switch (entry.type) {
     case "message":
-      out.push(entry.message);
-      return;
+      message = entry.message;
+      break;
     case "custom_message":
-      out.push(customMessageOf(entry));
-      return;
+      message = customMessageOf(entry);
+      break;
     case "branch_summary":
       // An empty summary (e.g. an aborted one written by an extension) adds nothing.
-      if (entry.summary) out.push(branchSummaryMessageOf(entry));
-      return;
+      if (!entry.summary) return;
+      message = branchSummaryMessageOf(entry);
+      break;
     default:
       return;
   }
+  out.push(message);
+  ids?.push(entry.id);
 }
 
 function indexEntries(entries: readonly SessionEntry[]): Map<string, SessionEntry> {
@@ -64,6 +68,39 @@ export function buildSessionContext(
   leafId?: string | null,
   byId?: ReadonlyMap<string, SessionEntry>,
   branch?: readonly SessionEntry[],
+): SessionContext {
+  return assemble(entries, leafId, byId, undefined, branch);
+}
+
+/** buildSessionContext's context, and the entry each of its messages comes from. */
+export interface SourcedSessionContext {
+  /** Exactly buildSessionContext(entries, leafId, byId). */
+  context: SessionContext;
+  /**
+   * `sourceEntryIds[i]` is the id of the entry that produced `context.messages[i]`: the
+   * compaction entry for the compactionSummary message, else the message, custom_message or
+   * branch_summary entry emitted (spec §2 steps 6–8). Same length as `context.messages`.
+   */
+  sourceEntryIds: string[];
+}
+
+/** buildSessionContext plus each message's source entry id, from the same single walk. */
+export function buildSourcedSessionContext(
+  entries: readonly SessionEntry[],
+  leafId?: string | null,
+  byId?: ReadonlyMap<string, SessionEntry>,
+  branch?: readonly SessionEntry[],
+): SourcedSessionContext {
+  const sourceEntryIds: string[] = [];
+  return { context: assemble(entries, leafId, byId, sourceEntryIds, branch), sourceEntryIds };
+}
+
+function assemble(
+  entries: readonly SessionEntry[],
+  leafId: string | null | undefined,
+  byId: ReadonlyMap<string, SessionEntry> | undefined,
+  ids: string[] | undefined,
+  branch: readonly SessionEntry[] | undefined,
 ): SessionContext {
   if (leafId === null) return emptyContext();
   const index = byId ?? indexEntries(entries);
@@ -109,12 +146,13 @@ export function buildSessionContext(
 
   if (!compaction) {
     // Step 8.
-    for (const entry of path) emit(entry, ctx.messages);
+    for (const entry of path) emit(entry, ctx.messages, ids);
     return ctx;
   }
 
   // Step 7.
   ctx.messages.push(compactionSummaryMessageOf(compaction));
+  ids?.push(compaction.id);
   let keptFrom = compactionIndex; // not found before the compaction ⇒ keep none of them
   for (let i = 0; i < compactionIndex; i++) {
     if (path[i]!.id === compaction.firstKeptEntryId) {
@@ -128,10 +166,12 @@ export function buildSessionContext(
     for (let i = 0; i < keptFrom; i++) {
       const entry = path[i]!;
       const message = pinned.has(entry.id) ? pinnableMessageOf(entry) : undefined;
-      if (message) ctx.messages.push(pinnedMessageOf(entry, message));
+      if (!message) continue;
+      ctx.messages.push(pinnedMessageOf(entry, message));
+      ids?.push(entry.id);
     }
   }
-  for (let i = keptFrom; i < compactionIndex; i++) emit(path[i]!, ctx.messages);
-  for (let i = compactionIndex + 1; i < path.length; i++) emit(path[i]!, ctx.messages);
+  for (let i = keptFrom; i < compactionIndex; i++) emit(path[i]!, ctx.messages, ids);
+  for (let i = compactionIndex + 1; i < path.length; i++) emit(path[i]!, ctx.messages, ids);
   return ctx;
 }

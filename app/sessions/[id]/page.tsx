@@ -4,45 +4,57 @@ import { Suspense } from "react";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { SessionWorkspace } from "@/components/session/session-workspace";
 import { requirePageUser } from "@/lib/auth/guard";
-import { isDatabaseUnavailable, NotFoundError } from "@/lib/db/errors";
-import { isLiveSession } from "@/lib/db/live-session";
-import { readSession, type SessionView } from "@/lib/db/read-model";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { readSessionCalls, type SessionCalls } from "@/lib/db/model-call-read";
+import { contextOf, summariesOf } from "@/lib/inspector/calls";
+import { loadPrompts } from "@/lib/llm/prompts";
 import { getQueryClient } from "@/lib/query/client";
 import { seedEntries } from "@/lib/query/entries";
+import { inspectorKeys } from "@/lib/query/inspector";
 import { keys } from "@/lib/query/keys";
 import { mergePayload } from "@/lib/query/session";
 import { latestChatEntries, skeletonPayload } from "@/lib/session-view/server";
 
 export const dynamic = "force-dynamic";
 
-/** The session from the read model; null when unknown, "unavailable" when the database cannot be reached. */
-async function readOrNull(sessionId: string): Promise<SessionView | null | "unavailable"> {
+/**
+ * The session from the read model with its recorded calls (the same one statement when the
+ * cache is current); null when unknown or deleted, "unavailable" when the database cannot be reached.
+ */
+async function readOrNull(sessionId: string): Promise<SessionCalls | null | "unavailable"> {
   try {
-    return await readSession({ sessionId });
+    return await readSessionCalls(sessionId);
   } catch (error) {
-    if (error instanceof NotFoundError) return null;
     if (isDatabaseUnavailable(error)) return "unavailable";
     throw error;
   }
 }
 
+/** Up to this many calls, the inspector's call list comes with the page (a few KB); beyond, it loads after. */
+const PREFETCH_CALLS = 200;
+
 /**
- * RSC: prefetch the session's skeleton (no entry contents) and the contents of the newest chat
- * page, from ONE read of the read model, and render the workspace (conventions rule 7, issue #12).
- * Everything else (older chat pages, the inspector's entry JSON, search) loads on demand.
+ * RSC: prefetch the session's skeleton (no entry contents), the contents of the newest chat
+ * page and the inspector's call list, from ONE read of the read model, and render the workspace
+ * (conventions rule 7, issue #12). Everything else (older chat pages, the inspector's turn and
+ * entry JSON, search) loads on demand.
  * A lost database renders the "Database not reachable" page instead of an error.
  */
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const path = `/sessions/${encodeURIComponent(id)}`;
   await requirePageUser(path);
-  const view = await readOrNull(id);
-  if (view === "unavailable") return <DatabaseUnavailable retryHref={path} />;
-  if (!view || !isLiveSession(view.meta)) notFound();
+  const read = await readOrNull(id);
+  if (read === "unavailable") return <DatabaseUnavailable retryHref={path} />;
+  if (!read) notFound();
+  const { view } = read;
   const session = view.meta;
   const qc = getQueryClient();
   qc.setQueryData(keys.session(id), mergePayload(undefined, skeletonPayload(view)));
   seedEntries(qc, id, latestChatEntries(view));
+  if (read.calls.length <= PREFETCH_CALLS) {
+    qc.setQueryData(inspectorKeys.calls(id), summariesOf(await contextOf(read, loadPrompts(), { matches: false })));
+  }
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <div className="flex h-[calc(100vh-3rem)] flex-col">

@@ -37,7 +37,9 @@ import type { SessionEntry } from "@/lib/session/types";
 import { toPgJson } from "../pg-json";
 import type { SessionMeta } from "../session-rows";
 import { ByteLru } from "./lru";
-import { readNewEntries, readVersionedMeta, readWholeSession, type VersionedMeta } from "./queries";
+import { type MetaExtra, readNewEntries, readVersionedMeta, readWholeSession, type VersionedMeta } from "./queries";
+
+export type { MetaExtra } from "./queries";
 import { type CachedSession, copyCommitted, grow, newState, rewrite } from "./state";
 
 export interface SessionView {
@@ -50,6 +52,8 @@ export interface SessionView {
   tree: SessionTree;
   /** The session's data version this view reflects. */
   rev: number;
+  /** The `extra` column read with the meta (readSession's `extra`), from the same statement. */
+  extra?: unknown;
 }
 
 const DEFAULT_CACHE_MB = 256;
@@ -73,12 +77,12 @@ export function peekCachedSession(sessionId: string): { rev: number; count: numb
 }
 
 function viewOf(v: VersionedMeta, state: CachedSession): SessionView {
-  return { meta: v.meta, tree: state.tree.view(v.meta.leafId, v.meta.header), rev: v.rev };
+  return { meta: v.meta, tree: state.tree.view(v.meta.leafId, v.meta.header), rev: v.rev, ...("extra" in v ? { extra: v.extra } : {}) };
 }
 
-async function reload(sessionId: string): Promise<SessionView> {
+async function reload(sessionId: string, extra?: MetaExtra): Promise<SessionView> {
   stats.reloads++;
-  const whole = await readWholeSession(sessionId);
+  const whole = await readWholeSession(sessionId, extra);
   const state = newState(whole.meta.header, whole.entries, { rev: whole.rev, chars: whole.chars });
   const current = cache.peek(sessionId);
   if (!current || current.rev < state.rev) cache.set(sessionId, state);
@@ -87,11 +91,12 @@ async function reload(sessionId: string): Promise<SessionView> {
 
 /**
  * Throws NotFoundError (lib/db/errors) for an unknown session; a soft-deleted one still reads
- * (meta.deletedAt).
+ * (meta.deletedAt). `extra` (queries.ts) adds the request's own data to the meta statement, so
+ * a cache hit stays ONE statement; the view's `extra` comes from the same statement as its meta.
  */
-export async function readSession(input: { sessionId: string }): Promise<SessionView> {
-  const { sessionId } = input;
-  let v = await readVersionedMeta(sessionId);
+export async function readSession(input: { sessionId: string; extra?: MetaExtra }): Promise<SessionView> {
+  const { sessionId, extra } = input;
+  let v = await readVersionedMeta(sessionId, extra);
   for (let attempt = 0; attempt < 3; attempt++) {
     const state = cache.get(sessionId);
     if (!state) break;
@@ -101,7 +106,7 @@ export async function readSession(input: { sessionId: string }): Promise<Session
     }
     if (state.rev > v.rev) {
       // This process committed (or caught up) past the meta just read: read the meta again.
-      v = await readVersionedMeta(sessionId);
+      v = await readVersionedMeta(sessionId, extra);
       continue;
     }
     if (v.rewriteRev > state.rev || v.meta.entryCount < state.count) break;
@@ -121,7 +126,7 @@ export async function readSession(input: { sessionId: string }): Promise<Session
     cache.set(sessionId, next);
     return viewOf(v, next);
   }
-  return reload(sessionId);
+  return reload(sessionId, extra);
 }
 
 /**

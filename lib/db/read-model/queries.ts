@@ -21,22 +21,34 @@ export interface VersionedMeta {
   meta: SessionMeta;
   rev: number;
   rewriteRev: number;
+  /** The value of the caller's `MetaExtra` column (undefined without one). */
+  extra?: unknown;
 }
 
-type VersionedRow = SessionRow & { rev: number; rewrite_rev: number };
+/**
+ * One more column for the meta statement, so a request's own data comes with the version check
+ * in ONE statement: `sql` is a scalar SQL expression (typically a subquery returning json) in
+ * which `$1` is the session id. It is read in the same snapshot as the session row.
+ */
+export interface MetaExtra {
+  sql: string;
+}
+
+type VersionedRow = SessionRow & { rev: number; rewrite_rev: number; extra?: unknown };
 type Reader = Pick<Tx, "$queryRawUnsafe">;
 
-const META_SQL = `SELECT ${SESSION_COLUMNS}, rev, rewrite_rev FROM sessions WHERE id = $1`;
+const metaSql = (extra?: MetaExtra) =>
+  `SELECT ${SESSION_COLUMNS}, rev, rewrite_rev${extra ? `, (${extra.sql}) AS extra` : ""} FROM sessions WHERE id = $1`;
 
-async function metaOf(db: Reader, sessionId: string): Promise<VersionedMeta> {
-  const [row] = await db.$queryRawUnsafe<VersionedRow[]>(META_SQL, sessionId);
+async function metaOf(db: Reader, sessionId: string, extra?: MetaExtra): Promise<VersionedMeta> {
+  const [row] = await db.$queryRawUnsafe<VersionedRow[]>(metaSql(extra), sessionId);
   if (!row) throw new NotFoundError({ sessionId });
-  return { meta: toSessionMeta(row), rev: row.rev, rewriteRev: row.rewrite_rev };
+  return { meta: toSessionMeta(row), rev: row.rev, rewriteRev: row.rewrite_rev, ...(extra ? { extra: row.extra } : {}) };
 }
 
-/** The session row and its versions; NotFoundError when absent (a soft-deleted one reads). */
-export function readVersionedMeta(sessionId: string): Promise<VersionedMeta> {
-  return metaOf(getDb(), sessionId);
+/** The session row and its versions (and `extra`); NotFoundError when absent (a soft-deleted one reads). */
+export function readVersionedMeta(sessionId: string, extra?: MetaExtra): Promise<VersionedMeta> {
+  return metaOf(getDb(), sessionId, extra);
 }
 
 export interface ParsedEntries {
@@ -73,10 +85,10 @@ export async function readNewEntries(
 }
 
 /** Meta, versions and all entries from one snapshot. */
-export async function readWholeSession(sessionId: string): Promise<VersionedMeta & ParsedEntries> {
+export async function readWholeSession(sessionId: string, extra?: MetaExtra): Promise<VersionedMeta & ParsedEntries> {
   return getDb().$transaction(
     async (tx) => {
-      const versioned = await metaOf(tx, sessionId);
+      const versioned = await metaOf(tx, sessionId, extra);
       const rows = await tx.$queryRawUnsafe<{ json: string }[]>(
         "SELECT data::text AS json FROM entries WHERE session_id = $1 ORDER BY seq",
         sessionId,

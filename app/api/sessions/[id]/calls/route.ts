@@ -3,11 +3,12 @@
  * 200 `{ calls: ModelCallSummary[] }` (lib/inspector/types.ts: id, seq, kind, model, entryId,
  * startedAt, durationMs, stopReason, errorMessage, usage, promptTokens, messageCount).
  * 404 `{ error }` for an unknown or deleted session, 400 for a malformed id.
+ * One statement when the read model is current (the rows ride on its version check).
  */
 import { NextResponse } from "next/server";
 import { withDatabaseErrors } from "@/lib/chat/http";
-import { listModelCalls } from "@/lib/db/model-calls";
-import { findLiveSession } from "@/lib/db/live-session";
+import { callsContext, summariesOf } from "@/lib/inspector/calls";
+import { loadPrompts } from "@/lib/llm/prompts";
 import { invalid, sessionNotFound, sessionParamsSchema } from "./params";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
@@ -20,8 +21,8 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
   if (!params.success) return invalid(params.error);
   const { id } = params.data;
   return withDatabaseErrors(async () => {
-    const meta = await findLiveSession({ id });
-    if (!meta) return sessionNotFound(id);
-    return NextResponse.json({ calls: await listModelCalls({ sessionId: id }) }, { headers: { "cache-control": "no-store" } });
+    const ctx = await callsContext(id, loadPrompts(), { matches: false });
+    if (!ctx) return sessionNotFound(id);
+    return NextResponse.json({ calls: summariesOf(ctx) }, { headers: { "cache-control": "no-store" } });
   });
 }

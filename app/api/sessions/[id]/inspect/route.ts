@@ -9,6 +9,7 @@
  * Each view carries its diff against the previous turn. 400 `{ error }` for a malformed or
  * ambiguous query, 404 for an unknown session / entry / call, 422 when the entry is not an
  * assistant message (nothing was sent to the model for it), 503 when the database is unreachable.
+ * At most two statements when the read model is current (lib/inspector/inspect.ts).
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
@@ -16,8 +17,7 @@ import { withDatabaseErrors } from "@/lib/chat/http";
 import { readSessionConfig } from "@/lib/chat/session-config";
 import { selectModels } from "@/lib/chat/model-selection";
 import { chatRegistry } from "@/lib/chat/runtime-config";
-import { inspectCall, inspectEntry, inspectNextTurn } from "@/lib/db/model-call-inspect";
-import { findLiveSession } from "@/lib/db/live-session";
+import { inspectCall, inspectEntry, inspectNextTurn } from "@/lib/inspector/inspect";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { jsonError } from "@/lib/http/json-error";
 import { callIdSchema, invalid, sessionNotFound, sessionParamsSchema } from "../calls/params";
@@ -68,17 +68,20 @@ async function answer(id: string, query: z.output<typeof querySchema>): Promise<
     return turn ? ok(turn) : jsonError(404, `Entry ${query.entry} not found in session ${id}`, "not_found");
   }
 
-  const meta = await findLiveSession({ id });
-  if (!meta) return sessionNotFound(id);
-  const config = readSessionConfig(meta.settings);
-  const registry = chatRegistry();
-  await registry.ensureModels();
-  const { chat } = selectModels(registry, { agent: config.agent, settings: config.settings });
+  // The session's settings come from the same read as its entries and calls (no extra statement).
   const turn = await inspectNextTurn({
     sessionId: id,
     prompts,
-    settings: config.settings.compaction,
-    model: { ref: chat.info.ref, provider: chat.info.provider, id: chat.info.id, contextWindow: chat.info.contextWindow },
+    configure: async (meta) => {
+      const config = readSessionConfig(meta.settings);
+      const registry = chatRegistry();
+      await registry.ensureModels();
+      const { chat } = selectModels(registry, { agent: config.agent, settings: config.settings });
+      return {
+        settings: config.settings.compaction,
+        model: { ref: chat.info.ref, provider: chat.info.provider, id: chat.info.id, contextWindow: chat.info.contextWindow },
+      };
+    },
   });
   return turn ? ok(turn) : sessionNotFound(id);
 }

@@ -9,8 +9,8 @@
  */
 import { NextResponse } from "next/server";
 import { withDatabaseErrors } from "@/lib/chat/http";
-import { getModelCall } from "@/lib/db/model-calls";
-import { findLiveSession } from "@/lib/db/live-session";
+import { callDetail, callsContext, detailHashes } from "@/lib/inspector/calls";
+import { callBodies } from "@/lib/inspector/bodies";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { jsonError } from "@/lib/http/json-error";
 import { callParamsSchema, invalid, sessionNotFound } from "../params";
@@ -25,10 +25,11 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string;
   if (!params.success) return invalid(params.error);
   const { id, callId } = params.data;
   return withDatabaseErrors(async () => {
-    const meta = await findLiveSession({ id });
-    if (!meta) return sessionNotFound(id);
-    const call = await getModelCall({ sessionId: id, callId, prompts: loadPrompts() });
-    if (!call) return jsonError(404, `Model call ${callId} not found in session ${id}`, "not_found");
+    const ctx = await callsContext(id, loadPrompts());
+    if (!ctx) return sessionNotFound(id);
+    const row = ctx.calls.find((c) => c.id === callId);
+    if (!row) return jsonError(404, `Model call ${callId} not found in session ${id}`, "not_found");
+    const call = callDetail(ctx, row, await callBodies([row], detailHashes(row)));
     return NextResponse.json({ call }, { headers: { "cache-control": "no-store" } });
   });
 }

@@ -3,43 +3,20 @@
  * of an imported-style session (no calls), a summarization call, and the next-turn preview.
  */
 import { describe, expect, it } from "vitest";
-import type { AgentModelInfo, ModelCallRecord } from "@/lib/agent/ports";
 import { settings, TEST_PROMPTS } from "@/test/compaction-helpers";
 import { PENDING_COMPACTION_ID } from "@/lib/inspector/preview";
 import { RECONSTRUCTED_NOTE } from "@/lib/inspector/reconstruct";
-import { buildSessionContext } from "@/lib/session/context";
-import { convertToLlm } from "@/lib/session/convert";
 import { assistantMsg, userMsg } from "@/test/session-factories";
-import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
+import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
-import { inspectCall, inspectEntry, inspectNextTurn } from "./model-call-inspect";
-import { recordModelCall } from "./model-calls";
-import { appendEntries, createSession, loadEntries } from "./session-store";
+import { MODEL, turn } from "@/test/inspector-turns";
+import { recordModelCall } from "@/lib/db/model-calls";
+import { createSession, loadEntries } from "@/lib/db/session-store";
+import { inspectCall, inspectEntry, inspectNextTurn } from "./inspect";
 
 useTestDatabase();
 
-const MODEL: AgentModelInfo = { provider: "fake", id: "m", ref: "fake/m", contextWindow: 10_000, maxOutputTokens: 1000, reasoning: false };
 const words = (n: number, tag: string) => `${tag} ${"word ".repeat(n)}`;
-
-/** Appends a user prompt and, through a recorded chat call, its answer (like the agent does). */
-async function turn(sessionId: string, leaf: string | null, prompt: string, answer: AssistantMessage, recorded: boolean) {
-  const u = await appendEntries({ sessionId, expectedLeafId: leaf, entries: [{ type: "message", message: userMsg(prompt, { timestamp: answer.timestamp - 1 }) }] });
-  const entries = await loadEntries({ sessionId });
-  const sent = convertToLlm(buildSessionContext(entries, u.leafId).messages, TEST_PROMPTS);
-  if (recorded) {
-    const call: ModelCallRecord = {
-      kind: "chat",
-      model: MODEL,
-      request: { system: "SYS", messages: sent, tools: [{ name: "ls", description: "List", inputSchema: {} }], maxOutputTokens: 1000 },
-      response: { message: answer, usage: answer.usage, stopReason: answer.stopReason },
-      startedAt: answer.timestamp - 1,
-      durationMs: 12,
-    };
-    await recordModelCall({ sessionId, call });
-  }
-  const a = await appendEntries({ sessionId, expectedLeafId: u.leafId, entries: [{ type: "message", message: answer }] });
-  return a.leafId!;
-}
 
 describe("inspectEntry", () => {
   it("shows the recorded call of an assistant entry, diffed against the previous call", async () => {

@@ -1,0 +1,141 @@
+import "server-only";
+/**
+ * The context inspector's views: a TurnView (types.ts) for a recorded call, for an assistant
+ * entry (its recorded call if there is one, else a reconstruction), or for the next turn.
+ * Assembled here from lib/db's reads (model-call-read.ts) and the session index; lib/db only reads.
+ *
+ * Contract:
+ * - A recorded chat call is diffed against the session's previous chat call; a summarization
+ *   call has no diff. A reconstructed turn is diffed against the previous assistant turn on its
+ *   path (that turn's recorded call when it has one, else its reconstruction). The preview is
+ *   diffed against the turn it follows.
+ * - The preview takes the system prompt and tools of the latest recorded chat call (a session
+ *   without one previews the messages only, and says so).
+ * - Returns null for an unknown or deleted session / call / entry, and "not_assistant" when the
+ *   entry exists but is not an assistant message (nothing was sent for it).
+ * - Statements: at most TWO per view — the session with its calls (the read model's version
+ *   check, calls.ts), then every list and content the view and its diff need that the bodies
+ *   cache (bodies.ts) does not hold, in one read. A view whose bodies are cached, or that needs
+ *   no recorded content (an imported session), is ONE.
+ */
+import type { CompactionSettings } from "@/lib/compaction/summarize-types";
+import type { CallBodies, CallRow } from "@/lib/db/model-call-read";
+import type { SessionMeta } from "@/lib/db/session-rows";
+import { previewNextTurn } from "@/lib/inspector/preview";
+import { previousAssistantId, reconstructTurn } from "@/lib/inspector/reconstruct";
+import { buildTurnView, type PreviousTurn, toMessageRefs } from "@/lib/inspector/turn-view";
+import type { TurnView } from "@/lib/inspector/types";
+import type { PromptSet } from "@/lib/session/types";
+import { type CallsContext, callDetail, callForEntry, callsContext, detailHashes, previousChatCall, producedEntryId, sentMessages } from "./calls";
+import { callBodies } from "./bodies";
+import { pendingNotes, reconstructedInput, recordedInput } from "./turn-inputs";
+
+/** The bodies of `calls` and the `extra` contents: from the cache, else in one statement (bodies.ts). */
+const bodiesOf = callBodies;
+
+function recordedPrevious(ctx: CallsContext, row: CallRow, bodies: CallBodies): PreviousTurn {
+  return { origin: "recorded", callId: row.id, entryId: producedEntryId(row, ctx.index), refs: toMessageRefs(sentMessages(ctx, row, bodies)) };
+}
+
+/** A recorded call, diffed against the previous chat call: both read in one statement. */
+async function recordedView(ctx: CallsContext, row: CallRow): Promise<TurnView> {
+  const previous = row.kind === "chat" ? previousChatCall(ctx, row) : null;
+  const bodies = await bodiesOf([row, previous], detailHashes(row));
+  const detail = callDetail(ctx, row, bodies);
+  return buildTurnView(recordedInput(detail), ctx.index, previous ? recordedPrevious(ctx, previous, bodies) : null);
+}
+
+/**
+ * The turn of assistant entry `entryId` as the diff's "previous" side, reading its recorded
+ * call (if any) together with the `extra` contents the caller needs.
+ */
+async function previousForEntry(
+  ctx: CallsContext,
+  entryId: string | null,
+  extra: readonly (string | null)[] = [],
+): Promise<{ previous: PreviousTurn | null; bodies: CallBodies }> {
+  const entry = entryId ? ctx.index.byId.get(entryId) : undefined;
+  const call = entry ? callForEntry(ctx, entry.id, entry) : null;
+  const bodies = await bodiesOf([call], extra);
+  if (!entryId) return { previous: null, bodies };
+  if (call) return { previous: recordedPrevious(ctx, call, bodies), bodies };
+  const turn = reconstructTurn(ctx.index.entries, entryId, ctx.prompts, ctx.index.byId);
+  return { previous: turn ? { origin: "reconstructed", callId: null, entryId, refs: toMessageRefs(turn.messages) } : null, bodies };
+}
+
+export async function inspectCall(input: { sessionId: string; callId: string; prompts: PromptSet }): Promise<TurnView | null> {
+  const ctx = await callsContext(input.sessionId, input.prompts);
+  const row = ctx?.calls.find((c) => c.id === input.callId);
+  return ctx && row ? recordedView(ctx, row) : null;
+}
+
+export async function inspectEntry(input: {
+  sessionId: string;
+  entryId: string;
+  prompts: PromptSet;
+}): Promise<TurnView | "not_assistant" | null> {
+  const ctx = await callsContext(input.sessionId, input.prompts);
+  if (!ctx) return null;
+  const entry = ctx.index.byId.get(input.entryId);
+  if (!entry) return null;
+  if (entry.type !== "message" || entry.message.role !== "assistant") return "not_assistant";
+  const call = callForEntry(ctx, entry.id, entry);
+  if (call) return recordedView(ctx, call);
+  const { entries, byId } = ctx.index;
+  const turn = reconstructTurn(entries, entry.id, ctx.prompts, byId)!;
+  const { previous } = await previousForEntry(ctx, previousAssistantId(entries, entry.id, byId));
+  return buildTurnView(reconstructedInput(ctx.sessionId, turn, ctx.read.view.meta.header), ctx.index, previous);
+}
+
+export interface NextTurnConfig {
+  settings: CompactionSettings;
+  /** The current model (the session's, else the default). */
+  model: { ref: string; provider: string; id: string; contextWindow: number };
+}
+
+export type InspectNextTurnInput = {
+  sessionId: string;
+  prompts: PromptSet;
+  now?: number;
+} & (NextTurnConfig | { configure(meta: SessionMeta): Promise<NextTurnConfig> });
+
+export async function inspectNextTurn(input: InspectNextTurnInput): Promise<TurnView | null> {
+  const ctx = await callsContext(input.sessionId, input.prompts);
+  if (!ctx) return null;
+  const { meta } = ctx.read.view;
+  const { settings, model } = "configure" in input ? await input.configure(meta) : input;
+  const { entries, byId } = ctx.index;
+  const preview = previewNextTurn(entries, meta.leafId, settings, input.prompts, model.contextWindow, {
+    model: { provider: model.provider, id: model.id },
+    byId,
+    ...(input.now !== undefined ? { now: input.now } : {}),
+  });
+  const setup = ctx.calls.findLast((c) => c.kind === "chat") ?? null;
+  const { previous, bodies } = await previousForEntry(ctx, preview.lastAssistantEntryId, setup ? [setup.system_hash, setup.tools_hash] : []);
+  const notes = ["Preview: what the model will be sent if you send a message now", ...pendingNotes(preview.pending)];
+  if (!setup) notes.push("No recorded call yet: the system prompt and tool definitions are not shown");
+  const lookup = preview.pendingCompaction ? ctx.index.with(preview.pendingCompaction) : ctx.index;
+  return buildTurnView(
+    {
+      origin: "preview",
+      sessionId: input.sessionId,
+      callId: null,
+      kind: "chat",
+      entryId: null,
+      model: model.ref,
+      contextWindow: model.contextWindow > 0 ? model.contextWindow : null,
+      system: setup?.system_hash ? ((bodies.contents.get(setup.system_hash) as string | undefined) ?? null) : null,
+      tools: setup?.tools_hash ? ((bodies.contents.get(setup.tools_hash) as TurnView["tools"] | undefined) ?? null) : null,
+      settings: setup?.settings ?? {},
+      messages: preview.messages,
+      providerPromptTokens: null,
+      response: null,
+      startedAt: null,
+      durationMs: null,
+      pending: preview.pending,
+      notes,
+    },
+    lookup,
+    previous,
+  );
+}
