@@ -19,7 +19,10 @@ describe("selectLandmarks", () => {
   it("compactions with tokens before, first kept, branch points, labels and the current leaf", () => {
     const { landmarks } = overviewLandmarks(compactedSession(), "a5", new Map([["u4", "checkpoint"]]));
     const by = new Map(landmarks.map((l) => [l.nodeId, l]));
-    expect(by.get("turn:u1")!.parts).toEqual([{ kind: "branchPoint", text: "branch point: 2 branches" }]);
+    expect(by.get("turn:u1")!.parts).toEqual([
+      { kind: "start", text: "session start" },
+      { kind: "branchPoint", text: "branch point: 2 branches" },
+    ]);
     expect(by.get("C1")!.parts).toEqual([{ kind: "compaction", text: "[compaction: 12k tokens]" }]);
     expect(by.get("C2")!.parts).toEqual([{ kind: "compaction", text: "[compaction: 30k tokens]" }]);
     expect(kinds(by.get("turn:u3")!)).toEqual(["firstKept"]);
@@ -29,6 +32,12 @@ describe("selectLandmarks", () => {
       { kind: "label", text: "label: checkpoint" },
     ]);
     expect(kinds(by.get("turn:u5")!)).toEqual(["leaf"]);
+    // Where the model's memory begins now (the latest compaction C2 and its first kept entry)
+    // outranks older compactions; only the current leaf ranks higher.
+    expect(by.get("turn:u5")!.priority).toBe(0);
+    expect(by.get("C2")!.priority).toBe(1);
+    expect(by.get("turn:u4")!.priority).toBe(1);
+    expect(by.get("C1")!.priority).toBeGreaterThan(by.get("turn:u1")!.priority);
     // Nothing else is a landmark (the side branch's turn, u2's turn).
     expect(by.has("turn:u2")).toBe(false);
     expect(by.has("turn:u2b")).toBe(false);
@@ -67,6 +76,11 @@ describe("placeLandmarks", () => {
     expect(leaf).toMatchObject({ x: 128, y: 206 - CAPTION_HEIGHT / 2 });
     expect(label!.x + label!.width).toBeLessThanOrEqual(100); // moved to the node's left side
     expect(p.above.map((l) => l.nodeId)).toEqual(["up"]);
+    // Off screen, only the nearest landmark of each kind is listed.
+    const more = [lm("c-far", "compaction", 3), lm("c-near", "compaction", 3), lm("b", "branchPoint", 2)];
+    const at: Record<string, number> = { "c-far": -3000, "c-near": -200, b: -2000 };
+    const edge = placeLandmarks(more, (l) => ({ x: 10, y: at[l.nodeId]!, width: 10, height: 4 }), { width: 800, height: 600 });
+    expect(edge.above.map((l) => l.nodeId)).toEqual(["b", "c-near"]);
     expect(p.below.map((l) => l.nodeId)).toEqual(["down"]);
   });
 

@@ -8,14 +8,19 @@
  * - `placeLandmarks` lays their captions out in SCREEN space (fixed size at every zoom, so they
  *   stay readable at Fit view): one pill per landmark node beside the node, higher priorities
  *   first, a pill that would overlap a placed one is dropped; landmarks outside the viewport
- *   are listed as "above" / "below" (nearest first) for the edge indicators.
+ *   are listed as "above" / "below" (the nearest of each kind) for the edge indicators.
  */
 import type { TreeEdge, TreeNode } from "@/components/tree/types";
 
-export type LandmarkKind = "leaf" | "compaction" | "firstKept" | "branchPoint" | "branchSummary" | "label";
+export type LandmarkKind = "leaf" | "compaction" | "firstKept" | "branchPoint" | "branchSummary" | "label" | "start";
 
-/** Lower = more important (placed first when captions collide). */
-const PRIORITY: Record<LandmarkKind, number> = { leaf: 0, compaction: 1, firstKept: 2, branchPoint: 3, branchSummary: 4, label: 5 };
+/**
+ * Lower = more important (placed first when captions collide). The current leaf, then where
+ * the model's memory begins now (the latest compaction on the active path and its first kept
+ * entry), then branch points; older compactions and the rest after them.
+ */
+const PRIORITY: Record<LandmarkKind, number> = { leaf: 0, compaction: 3, firstKept: 3, branchPoint: 2, branchSummary: 4, label: 5, start: 4 };
+const CURRENT_MEMORY = 1;
 
 export interface LandmarkPart {
   kind: LandmarkKind;
@@ -35,14 +40,31 @@ export function branchPointText(branches: number): string {
   return `branch point: ${branches} branches`;
 }
 
-/** Landmarks of a displayed graph, in node (display) order. */
+/**
+ * Landmarks of a displayed graph, in node (display) order. The first root is "session start"
+ * (where the model's memory begins when nothing was compacted).
+ */
 export function selectLandmarks(nodes: readonly TreeNode[], edges: readonly TreeEdge[]): Landmark[] {
   const children = new Map<string, number>();
-  for (const e of edges) if (e.data?.kind !== "firstKept") children.set(e.source, (children.get(e.source) ?? 0) + 1);
+  const keptOf = new Map<string, string>();
+  const hasParent = new Set<string>();
+  for (const e of edges) {
+    if (e.data?.kind === "firstKept") keptOf.set(e.source, e.target);
+    else {
+      children.set(e.source, (children.get(e.source) ?? 0) + 1);
+      hasParent.add(e.target);
+    }
+  }
+  // The latest compaction on the active path and the node of its first kept entry.
+  let current: string | undefined;
+  for (const n of nodes) if (n.type === "compaction" && n.data.isActive) current = n.id;
+  const currentKept = current === undefined ? undefined : keptOf.get(current);
+  const root = nodes.find((n) => !hasParent.has(n.id));
   const out: Landmark[] = [];
   for (const node of nodes) {
     const d = node.data;
     const parts: LandmarkPart[] = [];
+    if (node === root) parts.push({ kind: "start", text: "session start" });
     if (d.isLeaf) parts.push({ kind: "leaf", text: "you are here" });
     if (node.type === "compaction") parts.push({ kind: "compaction", text: node.data.text });
     if (d.isFirstKept) parts.push({ kind: "firstKept", text: "first kept" });
@@ -52,7 +74,9 @@ export function selectLandmarks(nodes: readonly TreeNode[], edges: readonly Tree
     const labels = node.type === "turn" ? node.data.labels : d.label ? [d.label] : [];
     for (const l of labels) parts.push({ kind: "label", text: `label: ${l}` });
     if (parts.length === 0) continue;
-    out.push({ nodeId: node.id, entryId: d.entryId, parts, priority: Math.min(...parts.map((p) => PRIORITY[p.kind])) });
+    let priority = Math.min(...parts.map((p) => PRIORITY[p.kind]));
+    if (node.id === current || node.id === currentKept) priority = Math.min(priority, CURRENT_MEMORY);
+    out.push({ nodeId: node.id, entryId: d.entryId, parts, priority });
   }
   return out;
 }
@@ -156,6 +180,19 @@ export function placeLandmarks(
     const [x, y] = spot;
     placed.push({ landmark: l, x, y, width });
   }
-  const nearest = (list: { l: Landmark; d: number }[]) => list.sort((a, b) => a.l.priority - b.l.priority || a.d - b.d).map((e) => e.l);
+  // Per edge: the nearest landmark of each kind, the most important first.
+  const nearest = (list: { l: Landmark; d: number }[]) => {
+    const seen = new Set<string>();
+    return list
+      .sort((a, b) => a.d - b.d)
+      .filter(({ l }) => {
+        const kind = l.parts[0]!.kind;
+        if (seen.has(kind)) return false;
+        seen.add(kind);
+        return true;
+      })
+      .sort((a, b) => a.l.priority - b.l.priority || a.d - b.d)
+      .map((e) => e.l);
+  };
   return { captions: placed, above: nearest(above), below: nearest(below) };
 }

@@ -6,7 +6,7 @@
  * controlled: `selectedId` marks one node `selected` (an entry inside a collapsed turn marks
  * its turn); React Flow's own selection is off.
  */
-import { Controls, type NodeMouseHandler, type OnInit, type OnMoveEnd, ReactFlow, useReactFlow } from "@xyflow/react";
+import { Controls, type NodeMouseHandler, type OnInit, type OnMoveEnd, ReactFlow, useReactFlow, useStore } from "@xyflow/react";
 import { useMemo } from "react";
 import type { Landmark } from "@/components/tree/landmarks";
 import { nodeTypes } from "@/components/tree/nodes/node-types";
@@ -26,6 +26,9 @@ export interface TreeFlowViewProps {
   onJump: (landmark: Landmark) => void;
 }
 
+/** Below this zoom node texts are unreadable: nodes are drawn as solid marks (tree.css `--far`). */
+const FAR_ZOOM = 0.2;
+
 function edgeClass(edge: TreeEdge): string {
   if (edge.data?.kind === "firstKept") return "tree-edge tree-edge--kept";
   return edge.data?.isActive ? "tree-edge tree-edge--active" : "tree-edge";
@@ -35,6 +38,7 @@ export function TreeFlowView(props: TreeFlowViewProps) {
   const { model, selectedId, minimap, onInit, onNodeClick, onNodeContextMenu } = props;
   const { layout, bandNodes } = model;
   const flow = useReactFlow<CanvasNode, TreeEdge>();
+  const far = useStore((s) => s.transform[2] < FAR_ZOOM);
   // Fit view must be able to show the whole tree, however tall.
   const minZoom = Math.min(0.05, 300 / Math.max(layout.bounds.width, layout.bounds.height, 1));
 
@@ -80,6 +84,7 @@ export function TreeFlowView(props: TreeFlowViewProps) {
       multiSelectionKeyCode={null}
       zoomOnDoubleClick={false}
       minZoom={minZoom}
+      className={far ? "tree-flow--far" : undefined}
       maxZoom={2}
       colorMode="system"
       onInit={onInit}

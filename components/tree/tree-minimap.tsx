@@ -14,7 +14,7 @@ import type { CanvasNode, TreeEdge } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
 
 const W = 180;
-const H = 220;
+const H = 150;
 const PAD = 6;
 
 export interface MinimapScale {

@@ -61,7 +61,7 @@ export function TreeToolbar(props: TreeToolbarProps) {
         type="search"
         aria-label="Search entries"
         placeholder="Search entries"
-        className="w-40 min-w-0 flex-1 rounded border border-line bg-[var(--bg)] px-2 py-1 text-sm"
+        className="w-40 min-w-32 flex-1 rounded border border-line bg-[var(--bg)] px-2 py-1 text-sm"
         value={props.search}
         onChange={(e) => props.onSearchChange(e.target.value)}
       />
