@@ -38,7 +38,10 @@ async function inkHeight(page: Page, caption: Locator): Promise<number> {
     ctx.drawImage(img, 0, 0);
     const { data, width, height } = ctx.getImageData(0, 0, c.width, c.height);
     const lum = (i: number) => 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
-    const bg = lum(0); // the pill's background at the text box's corner
+    // The background: the most common luminance of the box.
+    const counts = new Map<number, number>();
+    for (let i = 0; i < data.length; i += 4) counts.set(Math.round(lum(i)), (counts.get(Math.round(lum(i))) ?? 0) + 1);
+    const bg = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
     let top = -1;
     let bottom = -1;
     for (let y = 0; y < height; y++) {
