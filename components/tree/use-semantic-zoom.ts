@@ -6,7 +6,7 @@
  * - "overview": one node per turn (turns.ts), except `expandedTurns`; "detail": one node per
  *   entry (as before turns existed). Deep links and small sessions open in detail, the rest in
  *   the overview.
- * - Zooming in (a user gesture ending at zoom >= DETAIL_ZOOM) in the overview expands the turns
+ * - Zooming in (a wheel or pinch gesture ending at zoom >= DETAIL_ZOOM) in the overview expands the turns
  *   in view; zooming out to <= OVERVIEW_ZOOM collapses every turn (and leaves "detail").
  *   Only the turns in view expand, so zooming into a 100k-entry session re-lays out a few
  *   hundred nodes, not the whole session.
@@ -85,11 +85,15 @@ export function useSemanticZoom(flow: ReactFlowInstance<CanvasNode, TreeEdge>, i
     setExpandedTurns((prev) => (prev.has(id) ? prev : new Set(prev).add(id)));
   }, []);
 
-  /** React Flow's onMoveEnd: only user gestures (event set) change the level. */
+  /**
+   * React Flow's onMoveEnd: only zoom gestures (wheel, pinch) change the level — not Fit view,
+   * Go to current leaf or a jump, whose transitions may carry the button's click as their event.
+   */
   const onMoveEnd = useCallback(
-    (event: unknown, vp: Viewport) => {
+    (event: MouseEvent | TouchEvent | null, vp: Viewport) => {
       const m = modelRef.current;
-      if (!event || !m) return;
+      const gesture = event !== null && (event.type === "wheel" || event.type.startsWith("touch"));
+      if (!gesture || !m) return;
       const pane = paneSize();
       if (vp.zoom <= OVERVIEW_ZOOM && (m.zoomLevel === "detail" || expandedTurnsRef.current.size > 0)) {
         pending.current = anchorAtCentre(vp, pane);
