@@ -41,6 +41,8 @@ export interface TurnGrouping {
   childCount: Int32Array;
   /** Node id → index into the nodes. */
   index: Map<string, number>;
+  /** Turn nodes built so far (collapseTurns reuses them when only the expanded set changes). */
+  built: Map<string, TurnNodeType>;
 }
 
 function isUserMessage(node: TreeNode): boolean {
@@ -78,7 +80,7 @@ export function groupTurns(flow: { nodes: readonly TreeNode[]; edges: readonly T
       turns.push({ id: turnId(node.data.entryId), members: [i] });
     }
   }
-  return { turns, turnOf, parent, childCount, index };
+  return { turns, turnOf, parent, childCount, index, built: new Map() };
 }
 
 const FILE_CALL = /\[(?:write|edit): ([^\]\s][^\]]*)\]/g;
@@ -127,7 +129,12 @@ export function collapseTurns(flow: FlowGraph, grouping: TurnGrouping, isCollaps
     const turn = turns[t]!;
     idOf[i] = turn.id;
     if (turn.members[0] !== i) continue;
-    nodes.push(turnNode(turn, input, rows, rowOf, childCount));
+    let node = grouping.built.get(turn.id);
+    if (!node) {
+      node = turnNode(turn, input, rows, rowOf, childCount);
+      grouping.built.set(turn.id, node);
+    }
+    nodes.push(node);
   }
   // Only the entries of collapsed turns change the node showing them.
   const nodeOf = new Map(flow.nodeOf);

@@ -12,7 +12,7 @@ import { useMemo } from "react";
 import { layoutTree, type TreeLayout } from "@/components/tree/layout";
 import { type Landmark, selectLandmarks } from "@/components/tree/landmarks";
 import { type FlowGraph, skeletonToFlow } from "@/components/tree/to-flow";
-import { collapseTurns, groupTurns } from "@/components/tree/turns";
+import { collapseTurns, groupTurns, type TurnGrouping } from "@/components/tree/turns";
 import type { BandNodeType, TreeEdge } from "@/components/tree/types";
 import type { TreeFilter } from "@/lib/session/tree-filter";
 import { visibleRows } from "@/lib/session/tree-flatten";
@@ -53,21 +53,31 @@ export interface TreeModel {
 
 export const BAND_CAPTION = "Summarised by compaction";
 
-export function buildTreeModel(input: TreeModelInput): Omit<TreeModel, "stale"> {
-  const entryFlow = skeletonToFlow(input.skeleton, {
+/** The entry-level graph (one node per entry or folded run): the part zooming never changes. */
+export function entryGraph(input: TreeModelInput): FlowGraph {
+  return skeletonToFlow(input.skeleton, {
     leafId: input.leafId,
     filter: input.filter,
     matches: input.matches,
     expanded: input.expanded,
     labels: input.labels,
   });
+}
+
+export function buildTreeModel(input: TreeModelInput): Omit<TreeModel, "stale"> {
+  const entryFlow = entryGraph(input);
   const zoomLevel = input.zoomLevel ?? "detail";
+  return viewModel(entryFlow, zoomLevel === "overview" ? groupTurns(entryFlow) : null, input.expandedTurns);
+}
+
+/**
+ * The displayed model over an entry graph: with a turn grouping (the overview), every turn not
+ * in `expandedTurns` collapsed; then the layout, bands and landmarks.
+ */
+export function viewModel(entryFlow: FlowGraph, grouping: TurnGrouping | null, expandedTurns?: ReadonlySet<string>): Omit<TreeModel, "stale"> {
+  const zoomLevel: ZoomLevel = grouping ? "overview" : "detail";
   let flow = entryFlow;
-  if (zoomLevel === "overview") {
-    const open = input.expandedTurns;
-    const collapsed = collapseTurns(entryFlow, groupTurns(entryFlow), (t) => !open?.has(t.id));
-    flow = { ...entryFlow, ...collapsed };
-  }
+  if (grouping) flow = { ...entryFlow, ...collapseTurns(entryFlow, grouping, (t) => !expandedTurns?.has(t.id)) };
   const layout = layoutTree(flow);
   const textOf = new Map<string, string>();
   for (const n of flow.nodes) if (n.type === "compaction") textOf.set(n.id, n.data.text);
@@ -97,9 +107,13 @@ export function buildTreeModel(input: TreeModelInput): Omit<TreeModel, "stale"> 
 
 export function useTreeModel(input: TreeModelInput & { stale?: boolean }): TreeModel {
   const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns } = input;
-  const model = useMemo(
-    () => buildTreeModel({ skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns }),
-    [skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns],
+  // Three stages, so a zoom (level or expanded turns) never rebuilds the entry graph.
+  const entryFlow = useMemo(
+    () => entryGraph({ skeleton, leafId, filter, matches, expanded, labels }),
+    [skeleton, leafId, filter, matches, expanded, labels],
   );
+  const overview = zoomLevel === "overview";
+  const grouping = useMemo(() => (overview ? groupTurns(entryFlow) : null), [entryFlow, overview]);
+  const model = useMemo(() => viewModel(entryFlow, grouping, expandedTurns), [entryFlow, grouping, expandedTurns]);
   return { ...model, stale: input.stale ?? false };
 }
