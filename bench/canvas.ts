@@ -13,7 +13,7 @@
  * - Statements per page load: pg_stat_statements of the bench database, reset before one load
  *   of the 1k and of the 10k session and read once the network is idle (every request the page
  *   makes, including the client's follow-up fetches). Needs the embedded bench server (see database.ts).
- * - 100k (when imported, i.e. with the open/import sections): one load, then pans (mouse drags)
+ * - 100k (imported for this section too): one load, then pans (mouse drags)
  *   and zooms (wheel) on the canvas; a PerformanceObserver records every long task (> 50 ms)
  *   from navigation start, and the report gives the longest while opening and while panning
  *   and zooming (target: none over 200 ms, issue #12).

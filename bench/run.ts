@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       db = await openBenchDatabase();
       console.log(`\ndatabase ${db.name} (pg_stat_statements: ${db.statementStats ? "yes" : "no"})`);
       const { importBench, importSessions } = await import("./import");
-      const imported = await importSessions(db, sessions, dir, { big: ["import", "open", "append"].some(wants) });
+      const imported = await importSessions(db, sessions, dir, { big: ["import", "open", "append", "canvas"].some(wants) });
       if (wants("import")) await importBench(db, sessions, imported);
       if (wants("big")) await (await import("./import")).bigImportBench(db, dir);
       const open = await import("./open");

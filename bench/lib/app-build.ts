@@ -74,6 +74,12 @@ export async function prepareApp(opts: { allowBuild: boolean; env: NodeJS.Proces
     if (existsSync(path.join(ROOT, d))) await cp(path.join(ROOT, d), path.join(APP_DIR, d), { recursive: true });
   }
   for (const f of FILES) if (existsSync(path.join(ROOT, f))) await cp(path.join(ROOT, f), path.join(APP_DIR, f));
+  // The copy holds no test/ or e2e/ folder, so the tests next to the sources (which import them)
+  // would fail `next build`'s type check: the copy's tsconfig leaves the tests out.
+  const tsconfigPath = path.join(APP_DIR, "tsconfig.json");
+  const tsconfig = JSON.parse(await readFile(tsconfigPath, "utf8")) as { exclude?: string[] };
+  tsconfig.exclude = [...(tsconfig.exclude ?? []), "**/*.test.ts", "**/*.test.tsx", "**/test-*.ts", "components/tree/layout-check.ts"];
+  await writeFile(tsconfigPath, JSON.stringify(tsconfig, null, 2));
   // Re-linked on every rebuild, so a changed install is picked up; removing links leaves the originals.
   await rm(path.join(APP_DIR, "node_modules"), { recursive: true, force: true });
   await run("cp", ["-al", path.join(ROOT, "node_modules"), APP_DIR], { cwd: ROOT, env: process.env }).catch(() =>

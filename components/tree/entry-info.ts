@@ -66,4 +66,5 @@ export const HANDLES: Record<TreeNode["type"], Handles> = {
   compaction: makeHandles("compaction"),
   branchSummary: makeHandles("branchSummary"),
   fold: makeHandles("fold"),
+  turn: makeHandles("turn"),
 };

@@ -5,7 +5,8 @@
  * `<section aria-label="Session tree">`.
  *
  * Props (the session page owns the state; the canvas owns only view state — canvas or list,
- * minimap, unfolded runs, the open menu):
+ * minimap, unfolded runs, the semantic-zoom level and expanded turns (use-semantic-zoom.ts),
+ * the open menu):
  * - `skeleton`: every entry's skeleton row (lib/session/tree-skeleton; all branches, file
  *   order, no contents). Pass a stable array (a new identity re-lays out the tree).
  * - `leafId`: the current leaf (null after resetLeaf). When it changes, the canvas scrolls to it.
@@ -34,15 +35,17 @@ import "./tree.css";
 import "./nodes/nodes.css";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { EntryMenu } from "@/components/tree/entry-menu";
+import { jumpTargets } from "@/components/tree/landmarks";
 import { type MenuRequest, menuFacts, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
 import { TreeFlowView } from "@/components/tree/tree-flow-view";
 import { TreeList } from "@/components/tree/tree-list";
 import { footerIndex, reconcileSelection } from "@/components/tree/tree-nav";
 import { type TreeView, TreeToolbar } from "@/components/tree/tree-toolbar";
 import type { CanvasNode, ContextAction, TreeEdge } from "@/components/tree/types";
-import { entryIdOf } from "@/components/tree/types";
+import { entryIdOf, isTurnId } from "@/components/tree/types";
 import { useCanvasViewport } from "@/components/tree/use-canvas-viewport";
 import { useKeepFocus } from "@/components/tree/use-keep-focus";
+import { useRestoreAnchor, useSemanticZoom } from "@/components/tree/use-semantic-zoom";
 import { useTreeKeyboard } from "@/components/tree/use-tree-keyboard";
 import { useTreeModel } from "@/components/tree/use-tree-model";
 import { emptyText, formatFooter, type TreeFilter } from "@/lib/session/tree-filter";
@@ -79,27 +82,34 @@ export function TreeCanvas(props: TreeCanvasProps) {
 
 const EMPTY: ReadonlySet<string> = new Set();
 
-/**
- * Above this many canvas nodes the minimap starts off (the toggle still turns it on). React Flow's
- * MiniMap renders and subscribes one component per node: mounting 67k of them at once took over a
- * minute of main thread on a 100k-entry session (React's host-sibling search is quadratic in a
- * list mounted in one update), and every pan then re-ran 67k store selectors.
- */
-export const MINIMAP_AUTO_MAX_NODES = 10_000;
+/** Sessions this small (entries) open in the detail level (one node per entry); larger ones as turns. */
+const DETAIL_ON_OPEN_MAX_ENTRIES = 30;
 
 function TreeCanvasInner(props: TreeCanvasProps) {
   const { skeleton, leafId, labels, selectedId, onActivate, onContextAction, filter, search } = props;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(EMPTY);
   const [view, setView] = useState<TreeView>(props.defaultView ?? "canvas");
-  const [minimapChoice, setMinimap] = useState<boolean | null>(null);
+  const [minimap, setMinimap] = useState(true);
   const [menu, setMenu] = useState<MenuRequest | null>(null);
   const regionRef = useRef<HTMLElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const flow = useReactFlow<CanvasNode, TreeEdge>();
 
-  const model = useTreeModel({ skeleton, leafId, filter, matches: props.searchMatches, expanded, labels, stale: props.searchPending });
+  const zoom = useSemanticZoom(flow, props.centerOn || skeleton.length <= DETAIL_ON_OPEN_MAX_ENTRIES ? "detail" : "overview");
+  const { zoomLevel, expandedTurns, expandTurn } = zoom;
+  const model = useTreeModel({
+    skeleton,
+    leafId,
+    filter,
+    matches: props.searchMatches,
+    expanded,
+    labels,
+    stale: props.searchPending,
+    zoomLevel,
+    expandedTurns,
+  });
+  useRestoreAnchor(flow, zoom, model);
   const { flow: graph, layout, visible } = model;
-  const minimap = minimapChoice ?? graph.nodes.length <= MINIMAP_AUTO_MAX_NODES;
 
   const unfold = useCallback((entryIds: readonly string[]) => {
     setExpanded((prev) => {
@@ -125,8 +135,8 @@ function TreeCanvasInner(props: TreeCanvasProps) {
     [],
   );
   const actions = useMemo<TreeActions>(
-    () => ({ openMenu: setMenu, contextAction, unfold, menuFor: menu?.id ?? null }),
-    [contextAction, unfold, menu],
+    () => ({ openMenu: setMenu, contextAction, unfold, expandTurn, menuFor: menu?.id ?? null }),
+    [contextAction, unfold, expandTurn, menu],
   );
 
   // Initial selection: the current leaf, or its nearest visible ancestor (§16.3).
@@ -148,7 +158,8 @@ function TreeCanvasInner(props: TreeCanvasProps) {
       hasNode: (id) => layout.index.has(id),
     });
     if (fix.kind === "select") select(fix.id);
-    else if (fix.kind === "unfold") unfold([fix.entryId]);
+    // An entry inside a collapsed overview turn stays selected; its turn shows the selection.
+    else if (fix.kind === "unfold" && !isTurnId(graph.nodeOf.get(fix.entryId) ?? "")) unfold([fix.entryId]);
   }, [graph, layout, selectedId, select, unfold]);
 
   const viewport = useCanvasViewport({
@@ -178,6 +189,7 @@ function TreeCanvasInner(props: TreeCanvasProps) {
     onFilterChange: props.onFilterChange,
     onSearchChange: props.onSearchChange,
     unfold,
+    expandTurn,
     focusSearch: () => searchRef.current?.focus(),
     reveal: (id) => viewport.reveal(id, true),
   });
@@ -189,14 +201,18 @@ function TreeCanvasInner(props: TreeCanvasProps) {
         unfold(node.data.entryIds);
         return;
       }
+      if (node.type === "turn") {
+        expandTurn(node.id);
+        return;
+      }
       select(node.id);
       latest.current.onActivate(node.id);
     },
-    [unfold, select],
+    [unfold, select, expandTurn],
   );
 
   const onNodeContextMenu = useCallback<NodeMouseHandler<CanvasNode>>((e, node) => {
-    if (node.type === "band" || node.type === "fold") return;
+    if (node.type === "band" || node.type === "fold" || node.type === "turn") return;
     e.preventDefault();
     const returnFocus = (e.target as HTMLElement).closest<HTMLElement>(".react-flow__node");
     setMenu({
@@ -218,6 +234,7 @@ function TreeCanvasInner(props: TreeCanvasProps) {
   };
 
   const selectedEntry = selectedId === null ? null : entryIdOf(selectedId);
+  const jumps = useMemo(() => jumpTargets(model.landmarks), [model.landmarks]);
   const footer = formatFooter(footerIndex(visible, selectedId), visible.length, filter);
 
   return (
@@ -241,6 +258,10 @@ function TreeCanvasInner(props: TreeCanvasProps) {
         onMinimapChange={setMinimap}
         onFitView={viewport.fitAll}
         onGoToLeaf={viewport.goToLeaf}
+        zoomLevel={zoomLevel}
+        onZoomLevelChange={zoom.setLevel}
+        jumpTargets={jumps}
+        onJump={viewport.jumpTo}
         canGoToLeaf={leafId !== null}
         searchRef={searchRef}
       />
@@ -254,6 +275,8 @@ function TreeCanvasInner(props: TreeCanvasProps) {
               onInit={viewport.onInit}
               onNodeClick={onNodeClick}
               onNodeContextMenu={onNodeContextMenu}
+              onMoveEnd={zoom.onMoveEnd}
+              onJump={viewport.jumpTo}
             />
             {visible.length === 0 ? (
               <p className="pointer-events-none absolute inset-x-0 top-6 text-center text-muted">

@@ -1,7 +1,7 @@
 "use client";
 /**
  * What node components may ask of the canvas, without new props on every node (which
- * would defeat `memo`): open the entry menu, run a menu action, unfold a run.
+ * would defeat `memo`): open the entry menu, run a menu action, unfold a run, expand a turn.
  * The canvas provides one stable value; only `menuFor` changes (when a menu opens).
  */
 import { createContext, useContext } from "react";
@@ -38,12 +38,14 @@ export interface TreeActions {
   openMenu: (request: MenuRequest) => void;
   contextAction: (action: ContextAction, id: string) => void;
   unfold: (entryIds: readonly string[]) => void;
+  /** Show a collapsed overview turn (`turn:<first entry id>`) as its entries. */
+  expandTurn: (turnId: string) => void;
   /** Id of the node whose menu is open, if any (for aria-expanded). */
   menuFor: string | null;
 }
 
 const noop = () => {};
-const fallback: TreeActions = { openMenu: noop, contextAction: noop, unfold: noop, menuFor: null };
+const fallback: TreeActions = { openMenu: noop, contextAction: noop, unfold: noop, expandTurn: noop, menuFor: null };
 
 export const TreeActionsContext = createContext<TreeActions>(fallback);
 

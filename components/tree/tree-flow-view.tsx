@@ -2,18 +2,16 @@
 /**
  * The React Flow part of the tree canvas: read-only (no dragging, connecting, deleting or
  * box selection), nodes focusable, only visible elements rendered, bands behind the nodes,
- * a toggleable MiniMap and zoom Controls. Selection is controlled: `selectedId` marks one
- * node `selected`; React Flow's own selection is off.
+ * landmark captions in screen space, a toggleable minimap and zoom Controls. Selection is
+ * controlled: `selectedId` marks one node `selected` (an entry inside a collapsed turn marks
+ * its turn); React Flow's own selection is off.
  */
-import {
-  Controls,
-  MiniMap,
-  type NodeMouseHandler,
-  type OnInit,
-  ReactFlow,
-} from "@xyflow/react";
+import { Controls, type NodeMouseHandler, type OnInit, type OnMoveEnd, ReactFlow, useReactFlow, useStore } from "@xyflow/react";
 import { useMemo } from "react";
+import type { Landmark } from "@/components/tree/landmarks";
 import { nodeTypes } from "@/components/tree/nodes/node-types";
+import { TreeLandmarks } from "@/components/tree/tree-landmarks";
+import { TreeMinimap } from "@/components/tree/tree-minimap";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
 
@@ -24,38 +22,36 @@ export interface TreeFlowViewProps {
   onInit: OnInit<CanvasNode, TreeEdge>;
   onNodeClick: NodeMouseHandler<CanvasNode>;
   onNodeContextMenu: NodeMouseHandler<CanvasNode>;
+  onMoveEnd: OnMoveEnd;
+  onJump: (landmark: Landmark) => void;
 }
 
-function miniMapColor(node: CanvasNode): string {
-  switch (node.type) {
-    case "band":
-      return "color-mix(in srgb, var(--color-compaction) 30%, transparent)";
-    case "compaction":
-      return "var(--color-compaction)";
-    case "branchSummary":
-      return "var(--color-branch)";
-    default:
-      return node.data.isActive ? "var(--color-accent)" : "var(--muted)";
-  }
-}
+/** Below this zoom node texts are unreadable: nodes are drawn as solid marks (tree.css `--far`). */
+const FAR_ZOOM = 0.2;
 
 function edgeClass(edge: TreeEdge): string {
   if (edge.data?.kind === "firstKept") return "tree-edge tree-edge--kept";
   return edge.data?.isActive ? "tree-edge tree-edge--active" : "tree-edge";
 }
 
-export function TreeFlowView({ model, selectedId, minimap, onInit, onNodeClick, onNodeContextMenu }: TreeFlowViewProps) {
+export function TreeFlowView(props: TreeFlowViewProps) {
+  const { model, selectedId, minimap, onInit, onNodeClick, onNodeContextMenu } = props;
   const { layout, bandNodes } = model;
+  const flow = useReactFlow<CanvasNode, TreeEdge>();
+  const far = useStore((s) => s.transform[2] < FAR_ZOOM);
+  // Fit view must be able to show the whole tree, however tall.
+  const minZoom = Math.min(0.05, 300 / Math.max(layout.bounds.width, layout.bounds.height, 1));
 
   const nodes = useMemo<CanvasNode[]>(() => {
-    const at = selectedId === null ? undefined : layout.index.get(selectedId);
+    const shown = selectedId === null ? undefined : (model.flow.nodeOf.get(selectedId) ?? selectedId);
+    const at = shown === undefined ? undefined : layout.index.get(shown);
     let tree: CanvasNode[] = layout.nodes;
     if (at !== undefined) {
       tree = layout.nodes.slice();
       tree[at] = { ...layout.nodes[at]!, selected: true } as CanvasNode;
     }
     return bandNodes.length > 0 ? (bandNodes as CanvasNode[]).concat(tree) : tree;
-  }, [layout, bandNodes, selectedId]);
+  }, [layout, bandNodes, selectedId, model.flow.nodeOf]);
 
   const edges = useMemo<TreeEdge[]>(
     () =>
@@ -87,24 +83,18 @@ export function TreeFlowView({ model, selectedId, minimap, onInit, onNodeClick, 
       selectionKeyCode={null}
       multiSelectionKeyCode={null}
       zoomOnDoubleClick={false}
-      minZoom={0.05}
+      minZoom={minZoom}
+      className={far ? "tree-flow--far" : undefined}
       maxZoom={2}
       colorMode="system"
       onInit={onInit}
       onNodeClick={onNodeClick}
       onNodeContextMenu={onNodeContextMenu}
+      onMoveEnd={props.onMoveEnd}
     >
+      <TreeLandmarks model={model} onJump={props.onJump} />
       <Controls showInteractive={false} showFitView={false} position="bottom-left" />
-      {minimap ? (
-        <MiniMap<CanvasNode>
-          pannable
-          zoomable
-          nodeColor={miniMapColor}
-          nodeStrokeWidth={0}
-          ariaLabel="Minimap of the session tree"
-          position="bottom-right"
-        />
-      ) : null}
+      {minimap ? <TreeMinimap model={model} flow={flow} /> : null}
     </ReactFlow>
   );
 }

@@ -3,13 +3,13 @@
  * "Selection", §16.6; ui.md "Keyboard"). Pure: no React, no DOM.
  *
  * Selection contract: `selectedId` is an entry id, or a fold id (`fold:<first entry id>`)
- * when the user moved onto a folded run. A selected ENTRY is never left inside a fold (the
+ * or turn id (`turn:<first entry id>`) when the user moved onto a folded run or an overview turn. A selected ENTRY is never left inside a fold (the
  * canvas unfolds its run, as toFlow would with `selectedId`), and when a filter or search
  * hides it, the selection moves to its nearest visible ancestor, else the last visible row
  * (engine `resolveSelection`).
  */
 import type { TreeLayout } from "@/components/tree/layout";
-import { entryIdOf, isFoldId } from "@/components/tree/types";
+import { entryIdOf, isFoldId, isTurnId } from "@/components/tree/types";
 import type { TreeRow } from "@/lib/session/tree-flatten";
 import { resolveSelection } from "@/lib/session/tree-graph";
 
@@ -79,7 +79,7 @@ export function reconcileSelection(
   graph: { rows: readonly TreeRow<{ id: string }>[]; nodeOf: ReadonlyMap<string, string>; hasNode: (id: string) => boolean },
 ): SelectionFix {
   if (selectedId == null) return { kind: "keep" };
-  if (isFoldId(selectedId)) {
+  if (isFoldId(selectedId) || isTurnId(selectedId)) {
     return graph.hasNode(selectedId) ? { kind: "keep" } : { kind: "select", id: entryIdOf(selectedId) };
   }
   const shown = graph.nodeOf.get(selectedId);

@@ -1,10 +1,13 @@
 "use client";
 /**
  * Toolbar of the session tree (ui.md pane 2): filter, search, the `(i/N)` footer with the
- * filter tag (spec §16.3 formatFooter), "Fit view", "Go to current leaf", "Minimap" and the
+ * filter tag (spec §16.3 formatFooter), "Fit view", "Go to current leaf", "Jump to" (compactions,
+ * branch points, labels), the Turns / Entries switch (semantic zoom), "Minimap" and the
  * Canvas / List switch. Stateless: the canvas owns every value.
  */
 import type { Ref } from "react";
+import type { JumpTarget } from "@/components/tree/landmarks";
+import type { ZoomLevel } from "@/components/tree/use-tree-model";
 import { FILTERS, type TreeFilter } from "@/lib/session/tree-filter";
 
 export type TreeView = "canvas" | "list";
@@ -25,6 +28,10 @@ export interface TreeToolbarProps {
   /** False when the session has no current leaf. */
   canGoToLeaf: boolean;
   searchRef?: Ref<HTMLInputElement>;
+  zoomLevel: ZoomLevel;
+  onZoomLevelChange: (level: ZoomLevel) => void;
+  jumpTargets: readonly JumpTarget[];
+  onJump: (target: JumpTarget) => void;
 }
 
 const button =
@@ -54,7 +61,7 @@ export function TreeToolbar(props: TreeToolbarProps) {
         type="search"
         aria-label="Search entries"
         placeholder="Search entries"
-        className="w-40 min-w-0 flex-1 rounded border border-line bg-[var(--bg)] px-2 py-1 text-sm"
+        className="w-40 min-w-32 flex-1 rounded border border-line bg-[var(--bg)] px-2 py-1 text-sm"
         value={props.search}
         onChange={(e) => props.onSearchChange(e.target.value)}
       />
@@ -66,6 +73,40 @@ export function TreeToolbar(props: TreeToolbarProps) {
           <button type="button" className={button} onClick={props.onFitView}>
             Fit view
           </button>
+          <select
+            aria-label="Jump to"
+            className="max-w-44 rounded border border-line bg-[var(--bg)] px-1 py-1 text-sm"
+            value=""
+            disabled={props.jumpTargets.length === 0}
+            onChange={(e) => {
+              const t = props.jumpTargets[Number(e.target.value)];
+              if (t) props.onJump(t);
+            }}
+          >
+            <option value="" disabled>
+              Jump to…
+            </option>
+            {props.jumpTargets.map((t, i) => (
+              <option key={`${t.kind}:${t.nodeId}:${t.text}`} value={i}>
+                {t.text}
+              </option>
+            ))}
+          </select>
+          <fieldset className="m-0 flex border-0 p-0">
+            <legend className="sr-only">Zoom level</legend>
+            {(["overview", "detail"] as const).map((z) => (
+              <button
+                key={z}
+                type="button"
+                className={`${button} ${pressed} ${z === "overview" ? "rounded-r-none" : "-ml-px rounded-l-none"}`}
+                aria-pressed={props.zoomLevel === z}
+                title={z === "overview" ? "One node per turn" : "One node per entry"}
+                onClick={() => props.onZoomLevelChange(z)}
+              >
+                {z === "overview" ? "Turns" : "Entries"}
+              </button>
+            ))}
+          </fieldset>
           <button
             type="button"
             className={`${button} ${pressed}`}

@@ -4,7 +4,8 @@
  *
  * React Flow node ids are entry ids, except:
  * - a folded run of tool steps: `fold:<first entry id>` (see fold.ts);
- * - a summarised-region band drawn behind the nodes: `band:<compaction id>:<n>`.
+ * - a summarised-region band drawn behind the nodes: `band:<compaction id>:<n>`;
+ * - a collapsed turn of the overview (semantic zoom, turns.ts): `turn:<first entry id>`.
  */
 import type { Edge, Node } from "@xyflow/react";
 
@@ -76,6 +77,25 @@ export type FoldData = CommonData & {
   count: number;
 };
 
+export type TurnData = CommonData & {
+  /** Every entry of the turn, top to bottom (folded runs included). */
+  entryIds: string[];
+  /** The prompt's first line; for a continuation (a turn that starts mid-turn) the first entry's text. */
+  prompt: string;
+  /** Starts with a user message (false: the turn continues after a branch point or a compaction). */
+  startsWithUser: boolean;
+  /** Visible entries after the prompt (replies, tool steps, settings). */
+  steps: number;
+  /** Distinct paths written or edited. */
+  files: string[];
+  /** Assistant messages that ended in an error. */
+  errors: number;
+  /** Every label inside the turn. */
+  labels: string[];
+  /** The turn's last entry has several visible children. */
+  isBranchPoint: boolean;
+};
+
 export type BandData = {
   compactionId: string;
   /** Row text of the compaction, for screen readers. */
@@ -87,9 +107,10 @@ export type CompactionNodeType = Node<CompactionData, "compaction">;
 export type BranchSummaryNodeType = Node<BranchSummaryData, "branchSummary">;
 export type FoldNodeType = Node<FoldData, "fold">;
 export type BandNodeType = Node<BandData, "band">;
+export type TurnNodeType = Node<TurnData, "turn">;
 
 /** A node standing for one entry or one folded run. */
-export type TreeNode = EntryNodeType | CompactionNodeType | BranchSummaryNodeType | FoldNodeType;
+export type TreeNode = EntryNodeType | CompactionNodeType | BranchSummaryNodeType | FoldNodeType | TurnNodeType;
 /** Everything the canvas renders: tree nodes plus the bands behind them. */
 export type CanvasNode = TreeNode | BandNodeType;
 
@@ -102,6 +123,15 @@ export type TreeEdgeData = {
 export type TreeEdge = Edge<TreeEdgeData>;
 
 const FOLD_PREFIX = "fold:";
+const TURN_PREFIX = "turn:";
+
+export function turnId(firstEntryId: string): string {
+  return TURN_PREFIX + firstEntryId;
+}
+
+export function isTurnId(id: string): boolean {
+  return id.startsWith(TURN_PREFIX);
+}
 
 export function foldId(firstEntryId: string): string {
   return FOLD_PREFIX + firstEntryId;
@@ -111,7 +141,8 @@ export function isFoldId(id: string): boolean {
   return id.startsWith(FOLD_PREFIX);
 }
 
-/** The entry a node id stands for: the id itself, or a fold's first entry. */
+/** The entry a node id stands for: the id itself, or a fold's or a turn's first entry. */
 export function entryIdOf(nodeId: string): string {
-  return isFoldId(nodeId) ? nodeId.slice(FOLD_PREFIX.length) : nodeId;
+  if (isFoldId(nodeId)) return nodeId.slice(FOLD_PREFIX.length);
+  return isTurnId(nodeId) ? nodeId.slice(TURN_PREFIX.length) : nodeId;
 }

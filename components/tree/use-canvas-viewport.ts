@@ -1,7 +1,7 @@
 "use client";
 /**
- * Viewport behaviour of the tree canvas (ui.md): the first view (fit a small tree, else the
- * current leaf at 100%), following the leaf when it changes (a message was sent or the page
+ * Viewport behaviour of the tree canvas (ui.md): the first view (fit a small tree; the
+ * overview frames the current leaf's latest turns; else the current leaf at 100%), following the leaf when it changes (a message was sent or the page
  * navigated), the `centerOn` deep link, "Fit view", "Go to current leaf", and revealing the
  * selection (pan only when it is out of view; focus it after keyboard moves).
  */
@@ -15,6 +15,10 @@ import { initialSelection, resolveSelection } from "@/lib/session/tree-graph";
 /** Trees this small open fitted to the pane; bigger ones open on the current leaf. */
 const FIT_ON_OPEN_MAX_NODES = 30;
 const REVEAL_MARGIN = 60;
+/** The overview opens framing the current leaf's node and this many nodes up its path. */
+const LATEST_TURNS = 5;
+/** Zoom of the opening overview (turn cards readable) and the least zoom of a jump. */
+const OPEN_ZOOM = 0.85;
 
 export interface CanvasViewportOptions {
   flow: ReactFlowInstance<CanvasNode, TreeEdge>;
@@ -38,8 +42,8 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
   latest.current = o;
 
   const centerOf = useCallback((id: string) => {
-    const { layout } = latest.current.model;
-    const i = layout.index.get(id);
+    const { layout, flow: graph } = latest.current.model;
+    const i = layout.index.get(id) ?? layout.index.get(graph.nodeOf.get(id) ?? "");
     const n = i === undefined ? undefined : layout.nodes[i];
     return n ? { x: n.position.x + (n.width ?? 0) / 2, y: n.position.y + (n.height ?? 0) / 2 } : null;
   }, []);
@@ -81,17 +85,35 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
     opened.current = true;
     const { model: m, leafId: leaf, centerOn: deepLink } = latest.current;
     if (deepLink) return; // the deep-link effect positions the view
+    const pane = latest.current.regionRef.current?.querySelector<HTMLElement>(".react-flow");
     const open = () => {
       if (m.layout.nodes.length <= FIT_ON_OPEN_MAX_NODES) {
         void flow.fitView({ padding: 0.15, maxZoom: 1 });
         return;
       }
       const target = (leaf && m.flow.nodeOf.get(leaf)) || m.layout.nodes.at(-1)?.id;
-      if (target) centerNode(target, 1, 0);
+      if (!target) return;
+      if (m.zoomLevel === "overview" && pane) frameLatest(target, pane);
+      else centerNode(target, 1, 0);
+    };
+    // The overview opens on the current leaf's latest turns: its node and a few ancestors.
+    const frameLatest = (target: string, el: HTMLElement) => {
+      const { layout } = m;
+      let i = layout.index.get(target) ?? -1;
+      let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+      for (let k = 0; i >= 0 && k < LATEST_TURNS; k++, i = layout.parent[i]!) {
+        const n = layout.nodes[i]!;
+        x0 = Math.min(x0, n.position.x);
+        y0 = Math.min(y0, n.position.y);
+        x1 = Math.max(x1, n.position.x + (n.width ?? 0));
+        y1 = Math.max(y1, n.position.y + (n.height ?? 0));
+      }
+      const zoom = Math.min(OPEN_ZOOM, (el.clientWidth * 0.8) / (x1 - x0), (el.clientHeight * 0.85) / (y1 - y0));
+      // Leaf near the bottom, its latest turns above it.
+      void flow.setViewport({ x: el.clientWidth / 2 - ((x0 + x1) / 2) * zoom, y: el.clientHeight * 0.92 - y1 * zoom, zoom }, { duration: 0 });
     };
     // The pane may still be 0×0 when React Flow initialises (the surrounding split restores its
     // stored size after mount); centring then would put the leaf off-screen. Wait for a size.
-    const pane = latest.current.regionRef.current?.querySelector<HTMLElement>(".react-flow");
     const sized = (el: HTMLElement) => el.clientWidth > 0 && el.clientHeight > 0;
     if (!pane || sized(pane)) return open();
     const observer = new ResizeObserver(() => {
@@ -178,5 +200,16 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
     if (v === "canvas" && node) centerNode(node, 1, 300);
   }, [centerNode]);
 
-  return { onInit, reveal, fitAll, goToLeaf, ready };
+  /** "Jump to" and landmark captions: centre the node (readable zoom) and select its entry. */
+  const jumpTo = useCallback(
+    (target: { nodeId: string; entryId: string }) => {
+      const c = centerOf(target.nodeId);
+      if (!c) return;
+      latest.current.onSelect(target.entryId);
+      void flow.setCenter(c.x, c.y, { zoom: Math.max(flow.getZoom(), OPEN_ZOOM), duration: 300 });
+    },
+    [flow, centerOf],
+  );
+
+  return { onInit, reveal, fitAll, goToLeaf, jumpTo, ready };
 }

@@ -17,7 +17,7 @@ import { type KeyboardEvent, useCallback, useRef } from "react";
 import { arrowMove, moveInTree } from "@/components/tree/tree-nav";
 import type { TreeView } from "@/components/tree/tree-toolbar";
 import type { ContextAction } from "@/components/tree/types";
-import { entryIdOf, isFoldId } from "@/components/tree/types";
+import { entryIdOf, isFoldId, isTurnId } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
 import { nextFilter, type TreeFilter } from "@/lib/session/tree-filter";
 
@@ -33,6 +33,8 @@ export interface TreeKeyboardOptions {
   onFilterChange: (filter: TreeFilter) => void;
   onSearchChange: (search: string) => void;
   unfold: (entryIds: readonly string[]) => void;
+  /** Show an overview turn as its entries (Enter on a turn). */
+  expandTurn: (turnId: string) => void;
   focusSearch: () => void;
   /** Bring a node into view and give it focus (canvas). */
   reveal: (id: string) => void;
@@ -70,13 +72,15 @@ export function useTreeKeyboard(options: TreeKeyboardOptions): (e: KeyboardEvent
       e.preventDefault();
       o.onFilterChange(nextFilter(o.filter, e.shiftKey ? -1 : 1));
     } else if (key === "l" || key === "L") {
-      if (selected === null || isFoldId(selected)) return;
+      if (selected === null || isFoldId(selected) || isTurnId(selected)) return;
       e.preventDefault();
       o.onContextAction("label", selected);
     } else if (key === "Enter") {
       if (target.closest("button") || selected === null) return;
       e.preventDefault();
-      if (isFoldId(selected)) {
+      if (isTurnId(selected)) {
+        o.expandTurn(selected);
+      } else if (isFoldId(selected)) {
         const fold = o.model.layout.nodes[o.model.layout.index.get(selected) ?? -1];
         o.unfold(fold?.type === "fold" ? fold.data.entryIds : [entryIdOf(selected)]);
       } else {
@@ -86,7 +90,9 @@ export function useTreeKeyboard(options: TreeKeyboardOptions): (e: KeyboardEvent
       const move = arrowMove(key);
       if (!move) return;
       e.preventDefault();
-      const next = moveInTree(o.model.layout, selected, move);
+      // An entry inside a collapsed turn moves from its turn.
+      const from = selected === null || o.model.layout.index.has(selected) ? selected : (o.model.flow.nodeOf.get(selected) ?? selected);
+      const next = moveInTree(o.model.layout, from, move);
       if (next === null) return;
       if (next !== selected) o.onSelect(next);
       o.reveal(next);

@@ -2,7 +2,7 @@
 /**
  * useTreeModel: the memoised canvas model (skeletonToFlow + layoutTree + band nodes).
  *
- * Recomputes only when `skeleton`, `leafId`, `filter`, `matches`, `expanded` or `labels`
+ * Recomputes only when `skeleton`, `leafId`, `filter`, `matches`, `expanded`, `labels`, `zoomLevel` or `expandedTurns`
  * change identity, so callers must pass stable references (memoise the labels Map and the
  * match set, keep `expanded` in state). Selection is NOT an input: moving the selection never
  * re-lays out the tree (the canvas unfolds a selected folded entry through `expanded` instead).
@@ -10,7 +10,9 @@
  */
 import { useMemo } from "react";
 import { layoutTree, type TreeLayout } from "@/components/tree/layout";
+import { type Landmark, selectLandmarks } from "@/components/tree/landmarks";
 import { type FlowGraph, skeletonToFlow } from "@/components/tree/to-flow";
+import { collapseTurns, groupTurns, type TurnGrouping } from "@/components/tree/turns";
 import type { BandNodeType, TreeEdge } from "@/components/tree/types";
 import type { TreeFilter } from "@/lib/session/tree-filter";
 import { visibleRows } from "@/lib/session/tree-flatten";
@@ -26,12 +28,21 @@ export interface TreeModelInput {
   matches?: ReadonlySet<string> | null;
   expanded: ReadonlySet<string>;
   labels: ReadonlyMap<string, string>;
+  /** Semantic zoom: "overview" draws one node per turn (except `expandedTurns`), "detail" one per entry. */
+  zoomLevel?: ZoomLevel;
+  /** Turn ids (`turn:<first entry id>`) shown as entries in the overview. */
+  expandedTurns?: ReadonlySet<string>;
 }
+
+export type ZoomLevel = "overview" | "detail";
 
 export interface TreeModel {
   flow: FlowGraph;
   layout: TreeLayout;
   edges: TreeEdge[];
+  /** Landmarks of the displayed graph (landmarks.ts), in display order. */
+  landmarks: Landmark[];
+  zoomLevel: ZoomLevel;
   /** Summarised-region bands as background nodes (zIndex -1, not focusable). */
   bandNodes: BandNodeType[];
   /** The rows shown under the filter and search, in display order (list view, footer). */
@@ -42,14 +53,31 @@ export interface TreeModel {
 
 export const BAND_CAPTION = "Summarised by compaction";
 
-export function buildTreeModel(input: TreeModelInput): Omit<TreeModel, "stale"> {
-  const flow = skeletonToFlow(input.skeleton, {
+/** The entry-level graph (one node per entry or folded run): the part zooming never changes. */
+export function entryGraph(input: TreeModelInput): FlowGraph {
+  return skeletonToFlow(input.skeleton, {
     leafId: input.leafId,
     filter: input.filter,
     matches: input.matches,
     expanded: input.expanded,
     labels: input.labels,
   });
+}
+
+export function buildTreeModel(input: TreeModelInput): Omit<TreeModel, "stale"> {
+  const entryFlow = entryGraph(input);
+  const zoomLevel = input.zoomLevel ?? "detail";
+  return viewModel(entryFlow, zoomLevel === "overview" ? groupTurns(entryFlow) : null, input.expandedTurns);
+}
+
+/**
+ * The displayed model over an entry graph: with a turn grouping (the overview), every turn not
+ * in `expandedTurns` collapsed; then the layout, bands and landmarks.
+ */
+export function viewModel(entryFlow: FlowGraph, grouping: TurnGrouping | null, expandedTurns?: ReadonlySet<string>): Omit<TreeModel, "stale"> {
+  const zoomLevel: ZoomLevel = grouping ? "overview" : "detail";
+  let flow = entryFlow;
+  if (grouping) flow = { ...entryFlow, ...collapseTurns(entryFlow, grouping, (t) => !expandedTurns?.has(t.id)) };
   const layout = layoutTree(flow);
   const textOf = new Map<string, string>();
   for (const n of flow.nodes) if (n.type === "compaction") textOf.set(n.id, n.data.text);
@@ -73,14 +101,19 @@ export function buildTreeModel(input: TreeModelInput): Omit<TreeModel, "stale"> 
       ariaLabel: `${BAND_CAPTION}: ${compactionText}`,
     };
   });
-  return { flow, layout, edges: flow.edges, bandNodes, visible: visibleRows(flow.rows) };
+  const landmarks = selectLandmarks(flow.nodes, flow.edges);
+  return { flow, layout, edges: flow.edges, bandNodes, landmarks, zoomLevel, visible: visibleRows(flow.rows) };
 }
 
 export function useTreeModel(input: TreeModelInput & { stale?: boolean }): TreeModel {
-  const { skeleton, leafId, filter, matches, expanded, labels } = input;
-  const model = useMemo(
-    () => buildTreeModel({ skeleton, leafId, filter, matches, expanded, labels }),
+  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns } = input;
+  // Three stages, so a zoom (level or expanded turns) never rebuilds the entry graph.
+  const entryFlow = useMemo(
+    () => entryGraph({ skeleton, leafId, filter, matches, expanded, labels }),
     [skeleton, leafId, filter, matches, expanded, labels],
   );
+  const overview = zoomLevel === "overview";
+  const grouping = useMemo(() => (overview ? groupTurns(entryFlow) : null), [entryFlow, overview]);
+  const model = useMemo(() => viewModel(entryFlow, grouping, expandedTurns), [entryFlow, grouping, expandedTurns]);
   return { ...model, stale: input.stale ?? false };
 }

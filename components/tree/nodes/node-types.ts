@@ -8,6 +8,7 @@ import { BranchSummaryNode } from "@/components/tree/nodes/branch-summary-node";
 import { CompactionNode } from "@/components/tree/nodes/compaction-node";
 import { EntryNode } from "@/components/tree/nodes/entry-node";
 import { FoldNode } from "@/components/tree/nodes/fold-node";
+import { TurnNode } from "@/components/tree/nodes/turn-node";
 
 export const nodeTypes = {
   entry: EntryNode,
@@ -15,4 +16,5 @@ export const nodeTypes = {
   branchSummary: BranchSummaryNode,
   fold: FoldNode,
   band: BandNode,
+  turn: TurnNode,
 } satisfies NodeTypes;

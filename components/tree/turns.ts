@@ -1,0 +1,228 @@
+/**
+ * Turn grouping of the canvas overview (semantic zoom, ui.md "visual language").
+ * Pure: no React, no DOM. Linear in the number of nodes; every walk is iterative.
+ *
+ * A turn is a user message and everything after it up to the next user message on that
+ * branch. On the canvas graph (skeletonToFlow's nodes, display pre-order, tree edges):
+ * - a node starts a new turn when it is a user message, a root, the child of a landmark node
+ *   (compaction, branch summary), or a child of a node with several visible children — a
+ *   branch that starts mid-turn continues that turn as its own "continuation" turn node;
+ * - otherwise it joins its parent's turn, so every turn is a single-child chain and the turn
+ *   graph has exactly the branch structure of the tree;
+ * - compactions and branch summaries are never turn members: they stay their own nodes
+ *   (landmarks), so a compaction inside a turn splits it into the part before and a
+ *   continuation after;
+ * - folded runs ("N tool steps") are members like any entry; their entries count.
+ *
+ * `collapseTurns` replaces the members of each collapsed turn with one `turn:<first entry id>`
+ * node carrying the prompt's first line, steps, tokens, files touched and errors; edges are
+ * re-attached to the turn nodes (tree edges keep nearest-visible-ancestor semantics, the
+ * dashed first-kept edge points at the turn holding the kept entry).
+ */
+import { nodeSize } from "@/components/tree/layout";
+import { HANDLES } from "@/components/tree/entry-info";
+import type { FlowGraph } from "@/components/tree/to-flow";
+import { type TreeEdge, type TreeNode, type TurnNodeType, turnId } from "@/components/tree/types";
+import { FLAG } from "@/lib/session/tree-skeleton";
+
+export interface Turn {
+  id: string;
+  /** Indices into `flow.nodes`, top to bottom (a parent → only-child chain). */
+  members: number[];
+}
+
+export interface TurnGrouping {
+  turns: Turn[];
+  /** For each node, the index into `turns` of its turn, or -1 (compactions, branch summaries). */
+  turnOf: Int32Array;
+  /** Index of each node's tree parent, or -1. */
+  parent: Int32Array;
+  /** Visible children per node. */
+  childCount: Int32Array;
+  /** Node id → index into the nodes. */
+  index: Map<string, number>;
+  /** Turn nodes built so far (collapseTurns reuses them when only the expanded set changes). */
+  built: Map<string, TurnNodeType>;
+}
+
+function isUserMessage(node: TreeNode): boolean {
+  return node.type === "entry" && node.data.isUserMessage;
+}
+
+/** Groups the nodes of a canvas graph into turns (see the module contract). */
+export function groupTurns(flow: { nodes: readonly TreeNode[]; edges: readonly TreeEdge[] }): TurnGrouping {
+  const { nodes, edges } = flow;
+  const n = nodes.length;
+  const index = new Map<string, number>();
+  for (let i = 0; i < n; i++) index.set(nodes[i]!.id, i);
+  const parent = new Int32Array(n).fill(-1);
+  const childCount = new Int32Array(n);
+  for (const e of edges) {
+    if (e.data?.kind === "firstKept") continue;
+    const s = index.get(e.source);
+    const t = index.get(e.target);
+    if (s === undefined || t === undefined || s === t || parent[t] !== -1) continue;
+    parent[t] = s;
+    childCount[s]!++;
+  }
+  const turnOf = new Int32Array(n).fill(-1);
+  const turns: Turn[] = [];
+  for (let i = 0; i < n; i++) {
+    const node = nodes[i]!;
+    if (node.type === "compaction" || node.type === "branchSummary") continue;
+    const p = parent[i]!;
+    const joins = p >= 0 && p < i && turnOf[p]! >= 0 && childCount[p] === 1 && !isUserMessage(node);
+    if (joins) {
+      turnOf[i] = turnOf[p]!;
+      turns[turnOf[p]!]!.members.push(i);
+    } else {
+      turnOf[i] = turns.length;
+      turns.push({ id: turnId(node.data.entryId), members: [i] });
+    }
+  }
+  return { turns, turnOf, parent, childCount, index, built: new Map() };
+}
+
+const FILE_CALL = /\[(?:write|edit): ([^\]\s][^\]]*)\]/g;
+
+/** Distinct paths of the `[write: …]` / `[edit: …]` calls in row texts (§16.2), in order. */
+export function filesTouched(texts: readonly string[]): string[] {
+  const seen = new Set<string>();
+  for (const t of texts) {
+    if (!t.includes("[edit: ") && !t.includes("[write: ")) continue; // most rows: no regex run
+    for (const m of t.matchAll(FILE_CALL)) seen.add(m[1]!.trim());
+  }
+  return [...seen];
+}
+
+/** First line of a text, without the `user: ` prefix. */
+function firstLine(text: string): string {
+  const body = text.startsWith("user: ") ? text.slice(6) : text;
+  const nl = body.indexOf("\n");
+  return (nl < 0 ? body : body.slice(0, nl)).trim();
+}
+
+export interface CollapsedGraph {
+  nodes: TreeNode[];
+  edges: TreeEdge[];
+  /** Visible entry id → id of the node showing it (a turn, a fold, or itself). */
+  nodeOf: Map<string, string>;
+}
+
+/**
+ * The graph with every turn for which `isCollapsed(turn)` holds replaced by one turn node.
+ * Node order stays display pre-order (a turn takes its first member's place).
+ */
+export function collapseTurns(flow: FlowGraph, grouping: TurnGrouping, isCollapsed: (turn: Turn) => boolean): CollapsedGraph {
+  const { nodes: input, rows, rowOf } = flow;
+  const { turns, turnOf, childCount } = grouping;
+  const collapsed = turns.map(isCollapsed);
+  const idOf: string[] = new Array(input.length);
+  const nodes: TreeNode[] = [];
+  for (let i = 0; i < input.length; i++) {
+    const t = turnOf[i]!;
+    if (t < 0 || !collapsed[t]) {
+      idOf[i] = input[i]!.id;
+      nodes.push(input[i]!);
+      continue;
+    }
+    const turn = turns[t]!;
+    idOf[i] = turn.id;
+    if (turn.members[0] !== i) continue;
+    let node = grouping.built.get(turn.id);
+    if (!node) {
+      node = turnNode(turn, input, rows, rowOf, childCount);
+      grouping.built.set(turn.id, node);
+    }
+    nodes.push(node);
+  }
+  // Only the entries of collapsed turns change the node showing them.
+  const nodeOf = new Map(flow.nodeOf);
+  for (const n of nodes) if (n.type === "turn") for (const id of n.data.entryIds) nodeOf.set(id, n.id);
+  // A turn is a chain, so re-attached edges never collide: the edge into a turn is its first
+  // member's only incoming edge, edges inside it vanish, and edges out of it keep distinct targets.
+  const { index } = grouping;
+  const edges: TreeEdge[] = [];
+  for (const e of flow.edges) {
+    const s = index.get(e.source);
+    const t = index.get(e.target);
+    const source = s === undefined ? e.source : idOf[s]!;
+    const target = t === undefined ? e.target : idOf[t]!;
+    if (source === target) continue;
+    if (source === e.source && target === e.target) {
+      edges.push(e);
+      continue;
+    }
+    const id = e.data?.kind === "firstKept" ? `kept:${source}` : `${source}->${target}`;
+    edges.push({ ...e, id, source, target });
+  }
+  return { nodes, edges, nodeOf };
+}
+
+function turnNode(
+  turn: Turn,
+  input: readonly TreeNode[],
+  rows: FlowGraph["rows"],
+  rowOf: ReadonlyMap<string, number>,
+  childCount: Int32Array,
+): TurnNodeType {
+  // One pass over the members (no per-member closures: 100k-entry sessions have 11k turns).
+  const first = input[turn.members[0]!]!;
+  const last = turn.members[turn.members.length - 1]!;
+  const entryIds: string[] = [];
+  const labels: string[] = [];
+  const texts: string[] = [];
+  let summarisedBy: string[] = [];
+  let tokens = 0;
+  let errors = 0;
+  let isLeaf = false;
+  let isFirstKept = false;
+  for (const m of turn.members) {
+    const node = input[m]!;
+    const d = node.data;
+    if (d.label) labels.push(d.label);
+    if (d.isLeaf) isLeaf = true;
+    if (d.isFirstKept) isFirstKept = true;
+    if (d.summarisedBy.length > 0) summarisedBy = summarisedBy.length === 0 ? d.summarisedBy : [...new Set([...summarisedBy, ...d.summarisedBy])];
+    const ids = node.type === "fold" ? node.data.entryIds : [d.entryId];
+    for (const id of ids) {
+      const row = rows[rowOf.get(id)!]!;
+      entryIds.push(id);
+      texts.push(row.text);
+      tokens += row.entry.tokens;
+      if ((row.entry.flags & FLAG.error) !== 0) errors++;
+    }
+  }
+  const startsWithUser = isUserMessage(first);
+  const prompt = firstLine(first.data.text);
+  const { width, height } = nodeSize("turn");
+  return {
+    id: turn.id,
+    type: "turn",
+    position: { x: 0, y: 0 },
+    width,
+    height,
+    measured: { width, height },
+    handles: HANDLES.turn,
+    ariaLabel: startsWithUser ? `turn: ${prompt}` : `turn continued: ${prompt}`,
+    data: {
+      entryId: first.data.entryId,
+      text: prompt,
+      ...(labels.length > 0 ? { label: labels[0] } : {}),
+      tokens,
+      isActive: first.data.isActive,
+      isLeaf,
+      isFirstKept,
+      summarisedBy,
+      matchesSearch: first.data.matchesSearch,
+      entryIds,
+      prompt,
+      startsWithUser,
+      steps: entryIds.length - (startsWithUser ? 1 : 0),
+      files: filesTouched(texts),
+      errors,
+      labels,
+      isBranchPoint: childCount[last]! > 1,
+    },
+  };
+}
