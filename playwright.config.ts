@@ -34,6 +34,12 @@ export default defineConfig({
         }
       : {},
   },
+  // Every flow runs in the light and in the dark colour scheme (issue #13: no console errors or
+  // hydration warnings in either); e2e/test.ts fails a test on any console error.
+  projects: [
+    { name: "light", use: { colorScheme: "light" } },
+    { name: "dark", use: { colorScheme: "dark" } },
+  ],
   webServer: {
     command: "npx next build && npx tsx --conditions=react-server e2e/server.ts",
     url: `http://127.0.0.1:${PORT}/`,

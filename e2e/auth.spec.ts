@@ -6,7 +6,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { type Browser, expect, test } from "@playwright/test";
+import type { Browser } from "@playwright/test";
+import { expect, test } from "./test";
 import { AUTH_APP_PASSWORD, AUTH_APP_PORT } from "./auth-ports";
 
 const BASE = `http://127.0.0.1:${AUTH_APP_PORT}`;

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { fakeLlm } from "./fake-llm";
 import { E2E_PORTS } from "./ports";
 

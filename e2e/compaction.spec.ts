@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { fakeLlm } from "./fake-llm";
 import { FAKE_CONTEXT_WINDOW } from "./ports";
 import { COMPACTABLE_TURNS, chatCompactableTurns, chatTurn, isSummarization, messagesLog, meterTokens, newSession, readTree, send } from "./session-helpers";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 
 test("create a session, reload, it is still listed, open it", async ({ page }) => {
   await page.goto("/");

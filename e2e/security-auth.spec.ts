@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { type Attacker, startAttacker } from "./attacker";
 import { AUTH_APP_PASSWORD, AUTH_APP_PORT } from "./auth-ports";
 import { E2E_PORTS } from "./ports";

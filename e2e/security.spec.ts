@@ -11,7 +11,7 @@
  * - Security headers on pages, API JSON, the export, 404 and the upload routes.
  * - A remote image in a message is not fetched until "Load image" is clicked.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { type Attacker, openAttackerPage, rawRequest, startAttacker } from "./attacker";
 import { E2E_ALLOWED_HOST, E2E_PORTS } from "./ports";
 import { assertCsrfRefused, captureCreateSessionAction } from "./security-helpers";

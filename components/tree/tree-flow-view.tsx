@@ -16,6 +16,7 @@ import { useMemo } from "react";
 import { nodeTypes } from "@/components/tree/nodes/node-types";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
+import { useColorScheme } from "@/components/theme/use-color-scheme";
 
 export interface TreeFlowViewProps {
   model: TreeModel;
@@ -45,6 +46,8 @@ function edgeClass(edge: TreeEdge): string {
 }
 
 export function TreeFlowView({ model, selectedId, minimap, onInit, onNodeClick, onNodeContextMenu }: TreeFlowViewProps) {
+  // Named after hydration: "system" read matchMedia while hydrating and mismatched in dark themes.
+  const colorScheme = useColorScheme();
   const { layout, bandNodes } = model;
 
   const nodes = useMemo<CanvasNode[]>(() => {
@@ -89,7 +92,7 @@ export function TreeFlowView({ model, selectedId, minimap, onInit, onNodeClick, 
       zoomOnDoubleClick={false}
       minZoom={0.05}
       maxZoom={2}
-      colorMode="system"
+      colorMode={colorScheme}
       onInit={onInit}
       onNodeClick={onNodeClick}
       onNodeContextMenu={onNodeContextMenu}

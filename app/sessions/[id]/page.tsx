@@ -44,10 +44,13 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   seedEntries(qc, id, latestChatEntries(view));
   return (
     <HydrationBoundary state={dehydrate(qc)}>
-      <div className="flex h-[calc(100vh-3rem)] flex-col">
-        <div className="flex items-center gap-3 border-b border-line px-3 py-1.5">
-          <h1 className="truncate font-semibold">{session.title ?? "Untitled session"}</h1>
-          <a href={`/api/sessions/${encodeURIComponent(id)}?format=jsonl`} className="ml-auto text-sm text-muted underline" download>
+      {/* The page is exactly the viewport below the app header (dvh: a phone's browser bars
+          included), so the header, this title bar and the composer stay in view and only the
+          panes scroll (ui.md). */}
+      <div className="flex h-[calc(100dvh-3rem)] flex-col overflow-hidden">
+        <div className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-0.5 border-b border-line px-3 py-1.5">
+          <h1 className="min-w-0 flex-1 basis-40 truncate font-semibold">{session.title ?? "Untitled session"}</h1>
+          <a href={`/api/sessions/${encodeURIComponent(id)}?format=jsonl`} className="text-sm text-muted underline" download>
             Download JSONL
           </a>
           <a href={`/api/sessions/${encodeURIComponent(id)}?format=html`} className="text-sm text-muted underline" download>Download HTML</a>
