@@ -2,8 +2,10 @@ import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
+import { MODELS_KEY } from "@/components/session/models-query";
 import { SessionWorkspace } from "@/components/session/session-workspace";
 import { requirePageUser } from "@/lib/auth/guard";
+import { modelList, nextTurnModelOf } from "@/lib/chat/next-model";
 import { isDatabaseUnavailable, NotFoundError } from "@/lib/db/errors";
 import { readSession, type SessionView } from "@/lib/db/read-model";
 import { getQueryClient } from "@/lib/query/client";
@@ -40,7 +42,11 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   if (!view || view.meta.deletedAt) notFound();
   const session = view.meta;
   const qc = getQueryClient();
-  qc.setQueryData(keys.session(id), mergePayload(undefined, skeletonPayload(view)));
+  // The next turn's model and the model list come with the page: the picker and the meter
+  // render on the server with the session's model (issue #13), not empty until /api/models.
+  const [model, models] = await Promise.all([nextTurnModelOf(view), modelList()]);
+  qc.setQueryData(keys.session(id), mergePayload(undefined, skeletonPayload(view, 0, model)));
+  qc.setQueryData(MODELS_KEY, models);
   seedEntries(qc, id, latestChatEntries(view));
   return (
     <HydrationBoundary state={dehydrate(qc)}>
