@@ -152,7 +152,9 @@ test("a remote image in a message is not fetched until Load image is clicked", a
   expect(attacker.imageHits).toEqual(["/p.png?secret=1"]);
 });
 
-test("the attacker page cannot frame the app", async ({ page }) => {
+test("the attacker page cannot frame the app", async ({ page, consoleGuard }) => {
+  // The blocked frame is this test's point: Chromium logs the frame-ancestors refusal.
+  consoleGuard.allow(/violates the following Content Security Policy directive: "frame-ancestors 'none'"/);
   await openAttackerPage(page, `http://127.0.0.1:${ATTACKER_PORT}`);
   const framed = page.waitForResponse((r) => r.url() === `${APP}/`);
   await page.evaluate((src) => {
