@@ -6,7 +6,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { type Browser, expect, test } from "@playwright/test";
+import type { Browser } from "@playwright/test";
+import { expect, test } from "./test";
 import { AUTH_APP_PASSWORD, AUTH_APP_PORT } from "./auth-ports";
 
 const BASE = `http://127.0.0.1:${AUTH_APP_PORT}`;
@@ -165,7 +166,9 @@ test("Signed-in devices lists this device and signs another device out", async (
   await context.close();
 });
 
-test("a wrong password shows an error and sets no cookie", async ({ browser }) => {
+test("a wrong password shows an error and sets no cookie", async ({ browser, consoleGuard }) => {
+  // The refused sign-in is this test's point; the browser logs its 401.
+  consoleGuard.allow(/status of 401 .*\/api\/auth\/login/);
   const { context, page } = await newPage(browser);
   await page.goto("/");
   await expect(page).toHaveURL(`${BASE}/login`);
@@ -175,7 +178,9 @@ test("a wrong password shows an error and sets no cookie", async ({ browser }) =
   await context.close();
 });
 
-test("rapid wrong attempts are rate-limited, whatever X-Forwarded-For says; the owner's browser still signs in", async ({ browser }) => {
+test("rapid wrong attempts are rate-limited, whatever X-Forwarded-For says; the owner's browser still signs in", async ({ browser, consoleGuard }) => {
+  // The refused and rate-limited sign-ins are this test's point; the browser logs their 401 and 429.
+  consoleGuard.allow(/status of (401|429) .*\/api\/auth\/login/);
   // The owner's browser signed in before: it keeps the device cookie after signing out.
   const owner = await newPage(browser);
   await owner.page.goto("/login");

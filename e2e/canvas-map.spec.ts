@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { generateSession, generateSessionJsonl } from "@/lib/session/generate";
 import { importJsonl, readTree } from "./session-helpers";
 

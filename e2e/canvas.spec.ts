@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { fakeLlm } from "./fake-llm";
 import { chatTurn, deleteFromList, hasLargeFixture, importJsonl, LARGE, LARGE_MISSING, messagesLog, newSession, readTree, type StoredEntry } from "./session-helpers";
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { fakeLlm } from "./fake-llm";
 import { E2E_PORTS } from "./ports";
 
@@ -19,7 +19,7 @@ test("send a message and see the reply stream in, saved across a reload", async 
   const log = page.getByRole("log", { name: "Messages" });
   await expect(log.getByRole("article", { name: "assistant message", exact: true })).toContainText("Streaming hello from the fake model, word by word.");
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
-  await expect(page.getByTestId("context-meter-text")).toContainText("912 / 32k");
+  await expect(page.getByTestId("context-meter-text")).toContainText("912 of fake-model's 32k");
 
   await page.reload();
   await expect(page.getByRole("log", { name: "Messages" }).getByRole("article", { name: "assistant message", exact: true })).toContainText("word by word");

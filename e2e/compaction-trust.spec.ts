@@ -1,4 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./test";
 import { fakeLlm } from "./fake-llm";
 import { chatTurn, editSettings, isSummarization, messagesLog, newSession, readTree } from "./session-helpers";
 

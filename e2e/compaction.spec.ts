@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { fakeLlm } from "./fake-llm";
 import { FAKE_CONTEXT_WINDOW } from "./ports";
 import { COMPACTABLE_TURNS, chatCompactableTurns, chatTurn, isSummarization, messagesLog, meterTokens, newSession, readTree, send } from "./session-helpers";
@@ -95,7 +95,7 @@ test("Cancel while summarising writes nothing", async ({ page, request }) => {
   await page.reload();
   await expect(messagesLog(page).getByRole("article", { name: "assistant message", exact: true })).toHaveCount(3);
   await expect(messagesLog(page).getByRole("article", { name: "compaction" })).toHaveCount(0);
-  await expect(page.getByTestId("context-meter-text")).toHaveText("6,012 / 32k (19%)");
+  await expect(page.getByTestId("context-meter-text")).toHaveText("6,012 of fake-model's 32k (19%)");
 });
 
 test("a threshold compaction runs by itself, then the synthetic continue turn and its reply", async ({ page, request }) => {

@@ -9,7 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { E2E_PORTS } from "./ports";
 
 const PORT = E2E_PORTS.app + 6;

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { renderSessionHtml } from "@/lib/export-html/render-session-html";
 import { generateSession } from "@/lib/session/generate";
 import { SessionTree } from "@/lib/session/tree";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { generateSessionJsonl } from "@/lib/session/generate";
 import { deleteFromList, importJsonl, readTree, type StoredEntry } from "./session-helpers";
 

@@ -3,7 +3,7 @@
  * same build): what one commits, the other reads; a turn running on one is busy on the other
  * and is stopped from the other.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { fakeLlm } from "./fake-llm";
 import { E2E_PORTS } from "./ports";
 import { chatTurn, messagesLog, newSession, type StoredEntry } from "./session-helpers";

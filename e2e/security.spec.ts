@@ -11,7 +11,7 @@
  * - Security headers on pages, API JSON, the export, 404 and the upload routes.
  * - A remote image in a message is not fetched until "Load image" is clicked.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 import { type Attacker, openAttackerPage, rawRequest, startAttacker } from "./attacker";
 import { E2E_ALLOWED_HOST, E2E_PORTS } from "./ports";
 import { assertCsrfRefused, captureCreateSessionAction } from "./security-helpers";
@@ -55,8 +55,12 @@ function sessionWithImage(id: string, imageUrl: string): string {
     .join("\n");
 }
 
-test("cross-origin and same-site cross-port posts are refused on every mutating route and action; same origin works", async ({ page, request }) => {
+test("cross-origin and same-site cross-port posts are refused on every mutating route and action; same origin works", async ({ page, request, consoleGuard }) => {
   test.setTimeout(180_000);
+  // The refusals are this test's point: the browser logs each 403, and the 404 of /favicon.ico
+  // on the JSON error pages the refused form posts open.
+  consoleGuard.allow(/status of 403 \(Forbidden\)/);
+  consoleGuard.allow(/status of 404 .*\/favicon\.ico\)/);
   const sessionId = await importJsonl(request, `csrf-${RUN}.jsonl`, sessionWithImage(`csrf-${RUN}`, "http://example.invalid/x.png"));
   const action = await captureCreateSessionAction(page, APP);
   await assertCsrfRefused({ page, request, base: APP, sessionId, action, attackerOrigins: [`http://127.0.0.1:${ATTACKER_PORT}`, `http://localhost:${ATTACKER_PORT}`] });
@@ -148,7 +152,9 @@ test("a remote image in a message is not fetched until Load image is clicked", a
   expect(attacker.imageHits).toEqual(["/p.png?secret=1"]);
 });
 
-test("the attacker page cannot frame the app", async ({ page }) => {
+test("the attacker page cannot frame the app", async ({ page, consoleGuard }) => {
+  // The blocked frame is this test's point: Chromium logs the frame-ancestors refusal.
+  consoleGuard.allow(/violates the following Content Security Policy directive: "frame-ancestors 'none'"/);
   await openAttackerPage(page, `http://127.0.0.1:${ATTACKER_PORT}`);
   const framed = page.waitForResponse((r) => r.url() === `${APP}/`);
   await page.evaluate((src) => {

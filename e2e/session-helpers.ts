@@ -69,10 +69,10 @@ export async function editSettings(page: Page, edit: (dialog: ReturnType<Page["g
   await expect(dialog).toHaveCount(0);
 }
 
-/** The number the context meter shows ("6,012 / 32k (19%)" → 6012; "~1,234 / …" → 1234). */
+/** The number the context meter shows ("6,012 of fake-model's 32k (19%)" → 6012; "~1,234 of …" → 1234). */
 export async function meterTokens(page: Page): Promise<number> {
   const text = (await page.getByTestId("context-meter-text").textContent()) ?? "";
-  const m = /~?([\d,.]+)(k?)\s*\//.exec(text);
+  const m = /~?([\d,.]+)(k?)\s+of\s/.exec(text);
   if (!m) throw new Error(`context meter text not understood: ${text}`);
   const n = Number(m[1]!.replace(/,/g, ""));
   return m[2] ? n * 1000 : n;
@@ -133,7 +133,7 @@ export async function chatCompactableTurns(page: Page): Promise<void> {
     await dialog.getByRole("spinbutton", { name: "Keep recent tokens" }).fill("1000");
   });
   for (const t of COMPACTABLE_TURNS) await chatTurn(page, t.user, { text: t.reply, usage: { promptTokens: t.promptTokens, completionTokens: 12 } });
-  await expect(page.getByTestId("context-meter-text")).toHaveText("6,012 / 32k (19%)");
+  await expect(page.getByTestId("context-meter-text")).toHaveText("6,012 of fake-model's 32k (19%)");
 }
 
 /**

@@ -12,9 +12,12 @@ export interface ModelOption {
   offline: boolean;
 }
 
+/** The cache key; the session page seeds it on the server so the picker renders with its list. */
+export const MODELS_KEY = ["models"] as const;
+
 export function modelsOptions() {
   return queryOptions({
-    queryKey: ["models"] as const,
+    queryKey: MODELS_KEY,
     queryFn: async (): Promise<{ models: ModelOption[]; defaultModel: string }> => {
       const res = await fetch("/api/models");
       if (!res.ok) throw new Error(`Could not list models (${res.status})`);

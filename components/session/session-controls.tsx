@@ -1,7 +1,7 @@
 "use client";
 /**
  * Per-session controls for the workspace: the effective settings (defaults + the session's
- * override, read with lib/chat/session-config), the chat model and its context window, the model
+ * override, read with lib/chat/session-config), the next turn's model (from the server) and its context window, the model
  * picker and settings panel shown above the composer, and typed wrappers of the server actions.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -14,12 +14,14 @@ import { keys } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
 import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
 import { FALLBACK_CONTEXT_WINDOW, type Settings } from "@/lib/settings";
-import { type ModelOption, modelsOptions } from "./models-query";
+import type { NextTurnModel } from "@/lib/session-view/types";
+import { modelsOptions } from "./models-query";
 
 export interface SessionControls {
   config: SessionConfig;
   settings: Settings;
-  chatModel: ModelOption | undefined;
+  /** The model the next turn will use (undefined only before the server has said). */
+  nextModel: NextTurnModel | undefined;
   contextWindow: number;
   toolbar: ReactNode;
   /** §16.2 row text (from the skeleton). */
@@ -37,9 +39,15 @@ export function useSessionControls(sessionId: string, data: SessionData): Sessio
   const config = useMemo(() => readSessionConfig(data.session.settings), [data.session.settings]);
   const [settingsOpen, setSettingsOpen] = useState(false);
 
-  const chosenRef = config.agent.chatModel ?? config.settings.modelRoles.default ?? models?.defaultModel;
-  const chatModel = models?.models.find((m) => m.ref === chosenRef) ?? models?.models.find((m) => m.ref === models.defaultModel);
-  const contextWindow = chatModel?.contextWindow ?? FALLBACK_CONTEXT_WINDOW;
+  // The server says which model the next turn uses (lib/chat/next-model, the turn's own
+  // selection); it is listed in the picker even when the list does not name it (a dated id).
+  const nextModel = data.model;
+  const options = useMemo(() => {
+    const list = models?.models ?? [];
+    if (!nextModel || list.some((m) => m.ref === nextModel.ref)) return list;
+    return [{ ref: nextModel.ref, label: nextModel.label, offline: nextModel.offline }, ...list];
+  }, [models, nextModel]);
+  const contextWindow = nextModel?.contextWindow ?? FALLBACK_CONTEXT_WINDOW;
 
   const refresh = useCallback(() => qc.invalidateQueries({ queryKey: keys.session(sessionId) }), [qc, sessionId]);
 
@@ -55,18 +63,18 @@ export function useSessionControls(sessionId: string, data: SessionData): Sessio
         <span className="text-muted">Model</span>
         <select
           aria-label="Chat model"
-          value={chatModel?.ref ?? ""}
+          value={nextModel?.ref ?? ""}
           onChange={(e) => void changeModel(e.target.value)}
           className="max-w-48 rounded border border-line bg-[var(--bg)] px-1 py-0.5"
         >
-          {(models?.models ?? []).map((m) => (
+          {options.map((m) => (
             <option key={m.ref} value={m.ref}>
               {m.offline ? "Offline model" : m.label}
             </option>
           ))}
         </select>
       </label>
-      {chatModel?.offline && <span className="rounded bg-panel px-1.5 py-0.5 text-xs">Offline model — no LLM configured</span>}
+      {nextModel?.offline && <span className="rounded bg-panel px-1.5 py-0.5 text-xs">Offline model — no LLM configured</span>}
       <button type="button" onClick={() => setSettingsOpen(true)} className="rounded border border-line px-2 py-1 text-xs">
         Settings
       </button>
@@ -91,7 +99,7 @@ export function useSessionControls(sessionId: string, data: SessionData): Sessio
   return {
     config,
     settings: config.settings,
-    chatModel,
+    nextModel,
     contextWindow,
     toolbar,
     rowText: (entry) => entry.text,

@@ -68,9 +68,10 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
     dispatchSelection({ type: "leaf", leafId, leafType: leafId ? view.byId.get(leafId)?.type : undefined });
   }
 
+  // Measured against the window of the model the next turn uses, named in the meter (issue #13).
   const meter = useMemo(
-    () => meterReading(data.meter, controls.contextWindow, controls.settings.compaction.reserveTokens),
-    [data.meter, controls.contextWindow, controls.settings.compaction.reserveTokens],
+    () => meterReading(data.meter, controls.contextWindow, controls.settings.compaction.reserveTokens, controls.nextModel),
+    [data.meter, controls.contextWindow, controls.settings.compaction.reserveTokens, controls.nextModel],
   );
 
   const say = useCallback((text: string, action?: Toast["action"]) => setToast({ text, action }), []);

@@ -2,8 +2,12 @@
 /**
  * A two-pane split with a draggable, keyboard-operable separator (role "separator", arrows move
  * it by 2%). The size (percent of the first pane) is remembered per browser in localStorage.
+ * `collapsedSecond` gives the first pane all the room the second's own height does not take
+ * (the second keeps its natural size, e.g. a header). The root carries `ws-split` and each pane
+ * wrapper `ws-split-pane` (plus `firstProps` / `secondProps`), which workspace-layout.css uses
+ * to turn the panes into tabs on narrow screens.
  */
-import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { type HTMLAttributes, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 
 export function useStoredNumber(key: string, fallback: number): [number, (n: number) => void] {
   const [value, setValue] = useState(fallback);
@@ -22,6 +26,9 @@ export function useStoredNumber(key: string, fallback: number): [number, (n: num
   return [value, set];
 }
 
+/** Extra attributes of a pane wrapper (id, role, data-*). */
+export type PaneProps = HTMLAttributes<HTMLDivElement> & Record<`data-${string}`, string>;
+
 export function Split({
   direction,
   storageKey,
@@ -32,6 +39,8 @@ export function Split({
   second,
   label,
   collapsedSecond = false,
+  firstProps,
+  secondProps,
 }: {
   direction: "horizontal" | "vertical";
   storageKey: string;
@@ -42,6 +51,8 @@ export function Split({
   second: ReactNode;
   label: string;
   collapsedSecond?: boolean;
+  firstProps?: PaneProps;
+  secondProps?: PaneProps;
 }) {
   const [percent, setPercent] = useStoredNumber(storageKey, defaultPercent);
   const box = useRef<HTMLDivElement>(null);
@@ -73,10 +84,13 @@ export function Split({
     e.preventDefault();
   };
 
-  const size = collapsedSecond ? 100 : percent;
   return (
-    <div ref={box} className={`flex h-full min-h-0 w-full min-w-0 ${horizontal ? "flex-row" : "flex-col"}`}>
-      <div className="min-h-0 min-w-0 overflow-hidden" style={{ flexBasis: `${size}%`, flexGrow: 0, flexShrink: 0 }}>
+    <div ref={box} className={`ws-split flex h-full min-h-0 w-full min-w-0 ${horizontal ? "flex-row" : "flex-col"}`}>
+      <div
+        {...firstProps}
+        className="ws-split-pane min-h-0 min-w-0 overflow-hidden"
+        style={collapsedSecond ? { flex: "1 1 0%" } : { flexBasis: `${percent}%`, flexGrow: 0, flexShrink: 0 }}
+      >
         {first}
       </div>
       {!collapsedSecond && (
@@ -94,7 +108,9 @@ export function Split({
           className={`shrink-0 bg-[var(--border)] hover:bg-[var(--color-accent)] focus-visible:bg-[var(--color-accent)] ${horizontal ? "w-1 cursor-col-resize" : "h-1 cursor-row-resize"}`}
         />
       )}
-      <div className={`min-h-0 min-w-0 flex-1 overflow-hidden ${collapsedSecond ? "" : ""}`}>{second}</div>
+      <div {...secondProps} className={`ws-split-pane min-h-0 min-w-0 overflow-hidden ${collapsedSecond ? "shrink-0" : "flex-1"}`}>
+        {second}
+      </div>
     </div>
   );
 }

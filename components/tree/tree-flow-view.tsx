@@ -14,6 +14,7 @@ import { TreeLandmarks } from "@/components/tree/tree-landmarks";
 import { TreeMinimap } from "@/components/tree/tree-minimap";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
+import { useColorScheme } from "@/components/theme/use-color-scheme";
 
 export interface TreeFlowViewProps {
   model: TreeModel;
@@ -36,6 +37,8 @@ function edgeClass(edge: TreeEdge): string {
 
 export function TreeFlowView(props: TreeFlowViewProps) {
   const { model, selectedId, minimap, onInit, onNodeClick, onNodeContextMenu } = props;
+  // Named after hydration: "system" read matchMedia while hydrating and mismatched in dark themes.
+  const colorScheme = useColorScheme();
   const { layout, bandNodes } = model;
   const flow = useReactFlow<CanvasNode, TreeEdge>();
   const far = useStore((s) => s.transform[2] < FAR_ZOOM);
@@ -86,7 +89,7 @@ export function TreeFlowView(props: TreeFlowViewProps) {
       minZoom={minZoom}
       className={far ? "tree-flow--far" : undefined}
       maxZoom={2}
-      colorMode="system"
+      colorMode={colorScheme}
       onInit={onInit}
       onNodeClick={onNodeClick}
       onNodeContextMenu={onNodeContextMenu}

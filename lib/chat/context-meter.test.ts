@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "@/lib/session/context";
 import type { SessionEntry } from "@/lib/session/types";
-import { readContextMeter } from "./context-meter";
+import { meterReading, meterText, meterWindowText, readContextMeter } from "./context-meter";
 
 let n = 0;
 function e(fields: Record<string, unknown>): SessionEntry {
@@ -54,5 +54,29 @@ describe("readContextMeter (spec §4, ui.md context meter)", () => {
 
   it("is undefined without a context window", () => {
     expect(readContextMeter([], [], 0, 100)).toBeUndefined();
+  });
+});
+
+describe("the meter names the window it measures against (issue #13)", () => {
+  const opus = { id: "claude-opus-4-5", contextWindow: 200_000, windowAssumed: false, offline: false };
+  const basis = { tokens: 181_000, usageTokens: 181_000, trailingTokens: 0, lastUsageIndex: 3, estimated: false };
+
+  it("reads tokens of the next turn's model's window: 181k of claude-opus-4-5's 200k", () => {
+    const r = meterReading(basis, opus.contextWindow, 16_384, opus)!;
+    expect(meterText(r)).toBe("181k of claude-opus-4-5's 200k (91%)");
+  });
+
+  it("says when the window is assumed: the offline model, an unknown model, no model", () => {
+    const offline = { id: "offline", contextWindow: 128_000, windowAssumed: true, offline: true };
+    expect(meterText(meterReading(basis, 128_000, 16_384, offline)!)).toBe("181k of the offline model's 128k (assumed) (141%)");
+    const local = { id: "my-local-model", contextWindow: 128_000, windowAssumed: true, offline: false };
+    expect(meterText(meterReading(basis, 128_000, 16_384, local)!)).toBe("181k of my-local-model's 128k (assumed) (141%)");
+    expect(meterText(meterReading(basis, 128_000, 16_384)!)).toBe("181k of an assumed 128k (141%)");
+  });
+
+  it("writes small counts in full, large windows in M, and marks estimates", () => {
+    const r = meterReading({ ...basis, tokens: 6012, estimated: true }, 1_047_576, 16_384, { id: "gpt-4.1", contextWindow: 1_047_576, windowAssumed: false, offline: false })!;
+    expect(meterText(r)).toBe("~6,012 of gpt-4.1's 1.05M (1%) estimated");
+    expect(meterWindowText(32_000, { id: "fake-model", contextWindow: 32_000, windowAssumed: false, offline: false })).toBe("fake-model's 32k");
   });
 });

@@ -7,9 +7,21 @@
 import { type ContextTokenEstimate, type ContextUsage, estimateContextTokens, estimateTokens } from "@/lib/compaction/tokens";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
 
+/** The model whose window the meter measures against: the one the next turn will use. */
+export interface MeterModel {
+  /** The model's id, the name the meter shows ("claude-opus-4-5"). */
+  id: string;
+  contextWindow: number;
+  /** The window is the spec §15 fallback: nothing told Arbor this model's window. */
+  windowAssumed: boolean;
+  offline: boolean;
+}
+
 export interface MeterReading extends ContextUsage {
   /** True when the figure is our estimate rather than provider-reported usage. */
   estimated: boolean;
+  /** The model the window belongs to, when known. */
+  model?: MeterModel;
   /** contextWindow − reserveTokens: past this, threshold compaction runs (spec §4 shouldCompact). */
   threshold: number;
   overThreshold: boolean;
@@ -41,11 +53,42 @@ export function meterBasis(path: readonly SessionEntry[], messages: AgentMessage
 }
 
 /** The reading for a model's window; undefined without a window (spec §4 getContextUsage). */
-export function meterReading(basis: MeterBasis, contextWindow: number, reserveTokens: number): MeterReading | undefined {
+export function meterReading(basis: MeterBasis, contextWindow: number, reserveTokens: number, model?: MeterModel): MeterReading | undefined {
   if (!(contextWindow > 0)) return undefined;
   const { estimated, ...estimate } = basis;
   const threshold = contextWindow - reserveTokens;
-  return { ...estimate, contextWindow, percent: (estimate.tokens / contextWindow) * 100, estimated, threshold, overThreshold: estimate.tokens > threshold };
+  return {
+    ...estimate,
+    contextWindow,
+    percent: (estimate.tokens / contextWindow) * 100,
+    estimated,
+    threshold,
+    overThreshold: estimate.tokens > threshold,
+    ...(model ? { model } : {}),
+  };
+}
+
+/** Token counts as the meter writes them: "912", "6,012", "32k", "200k", "1.05M" (en-US on server and client alike). */
+export function meterTokens(n: number): string {
+  if (n >= 1_000_000) return `${Number((n / 1_000_000).toFixed(2))}M`;
+  return n >= 10_000 ? `${Math.round(n / 1000)}k` : n.toLocaleString("en-US");
+}
+
+/**
+ * The window the meter measures against, named (issue #13): "claude-opus-4-5's 200k", "the
+ * offline model's 128k (assumed)", "llama3's 128k (assumed)"; without a model "an assumed 128k".
+ */
+export function meterWindowText(contextWindow: number, model: MeterModel | undefined): string {
+  const size = meterTokens(contextWindow);
+  if (!model) return `an assumed ${size}`;
+  const owner = model.offline ? "the offline model's" : `${model.id}'s`;
+  return `${owner} ${size}${model.windowAssumed ? " (assumed)" : ""}`;
+}
+
+/** The meter's visible text: "181k of claude-opus-4-5's 200k (91%)", "~1,234 of … (4%) estimated". */
+export function meterText(r: MeterReading): string {
+  const tokens = `${r.estimated ? "~" : ""}${meterTokens(r.tokens)}`;
+  return `${tokens} of ${meterWindowText(r.contextWindow, r.model)} (${r.percent.toFixed(0)}%)${r.estimated ? " estimated" : ""}`;
 }
 
 export function readContextMeter(

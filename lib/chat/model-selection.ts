@@ -2,14 +2,21 @@
  * Which models a session's agent uses.
  *
  * - Chat model: the one the request names (it must be available: its provider configured),
- *   else the session's `agent.chatModel`, else `modelRoles.default`, else the registry default
- *   (the first configured model, or the offline model when nothing is configured). A stored
- *   choice whose provider is gone falls back to the registry default (providers.ts).
+ *   else the session's `agent.chatModel` (the model picker), else `modelRoles.default`, else the
+ *   session's current model — the model its path last used or switched to (`sessionModelRef`,
+ *   spec §3 `models.default`; spec §15: `modelRoles.default` "falls back to the current model"),
+ *   when its provider is configured — else the registry default (the first configured model, or
+ *   the offline model when nothing is configured). So an imported anthropic/claude-opus-4-5
+ *   session goes on with claude-opus-4-5 where Anthropic is configured. A stored choice whose
+ *   provider is gone falls back to the registry default (providers.ts). The offline model is
+ *   never the "current model": it answers only when nothing else is configured or it is chosen.
  * - Compaction model: the session's `agent.compactionModel`, resolved WITHOUT fallback, so an
  *   unconfigured provider shows up as `hasApiKey: false` and compaction reports
  *   "No API key for <provider>" (spec §13.4); else the chat model.
  */
+import { OFFLINE_PROVIDER, parseModelRef } from "@/lib/llm/models";
 import type { ProviderRegistry, ResolvedModel } from "@/lib/llm/providers";
+import type { SessionEntry } from "@/lib/session/types";
 import type { Settings } from "@/lib/settings";
 import type { AgentOptions } from "./session-config";
 
@@ -25,7 +32,7 @@ export interface SelectedModels {
 
 export function selectModels(
   registry: ProviderRegistry,
-  input: { requested?: string; compactionRequested?: string; agent: AgentOptions; settings: Settings },
+  input: { requested?: string; compactionRequested?: string; agent: AgentOptions; settings: Settings; /** `sessionModelRef(path)` */ recorded?: string | undefined },
 ): SelectedModels {
   let chat: ResolvedModel;
   if (input.requested) {
@@ -34,11 +41,31 @@ export function selectModels(
       throw new ModelUnavailableError(`Model ${input.requested} is not available: No API key for ${chat.info.provider}`);
     }
   } else {
-    chat = registry.resolveModel(input.agent.chatModel ?? input.settings.modelRoles.default ?? registry.getDefaultModelRef());
+    const recorded = input.recorded && registry.resolveModel(input.recorded, { fallback: false }).hasApiKey ? input.recorded : undefined;
+    chat = registry.resolveModel(input.agent.chatModel ?? input.settings.modelRoles.default ?? recorded ?? registry.getDefaultModelRef());
   }
   // A compaction model picked for one request ("Compact again with…") wins over the session's.
   const compactionRef = input.compactionRequested ?? input.agent.compactionModel;
   const compaction =
     compactionRef && compactionRef !== chat.info.ref ? registry.resolveModel(compactionRef, { fallback: false }) : chat;
   return { chat, compaction };
+}
+
+/**
+ * The session's current model on `path` (root → leaf), spec §3 step 5: the last assistant's
+ * `provider/model` or the last default-role `model_change`, whichever comes later. The offline
+ * model does not count (see the header); undefined when the path names no model.
+ */
+export function sessionModelRef(path: readonly SessionEntry[]): string | undefined {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const e = path[i] as SessionEntry;
+    let ref: string | undefined;
+    if (e.type === "model_change" && typeof e.model === "string" && (e.role === undefined || e.role === "default")) ref = e.model;
+    else if (e.type === "message" && e.message.role === "assistant" && typeof e.message.provider === "string" && typeof e.message.model === "string") {
+      ref = `${e.message.provider}/${e.message.model}`;
+    }
+    if (ref === undefined) continue;
+    return parseModelRef(ref)?.provider === OFFLINE_PROVIDER ? undefined : ref;
+  }
+  return undefined;
 }

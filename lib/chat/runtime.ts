@@ -32,7 +32,7 @@ import { createAgentModel, createModelResolver, withCompactionModel } from "@/li
 import { loadPrompts } from "@/lib/llm/prompts";
 import { createWorkspaceTools, TOOL_NAMES, type WorkspaceTools } from "@/lib/tools/registry";
 import { createHookRegistry } from "./hooks-loader";
-import { selectModels } from "./model-selection";
+import { selectModels, sessionModelRef } from "./model-selection";
 import { chatRegistry, modelIdleTimeoutMs, resolveSessionRoot } from "./runtime-config";
 import { readSessionConfig, type SessionConfig } from "./session-config";
 import { buildSystemPrompt } from "./system-prompt";
@@ -91,6 +91,7 @@ export async function openSessionAgent(input: OpenSessionAgentInput): Promise<Op
     ...(input.compactionModel ? { compactionRequested: input.compactionModel } : {}),
     agent: config.agent,
     settings: config.settings,
+    recorded: sessionModelRef(view.tree.getBranch()),
   });
   const idleTimeoutMs = modelIdleTimeoutMs();
   const chatModel = createAgentModel(selected.chat, { idleTimeoutMs });

@@ -18,6 +18,11 @@ export interface ModelInfo {
   reasoning: boolean;
   /** True only for Arbor's built-in offline model. */
   offline?: boolean;
+  /**
+   * True when nothing (configuration, a session setting, the known-model tables) gave the
+   * window: `contextWindow` is the spec §15 fallback, and the page says it is assumed.
+   */
+  windowAssumed?: boolean;
 }
 
 export interface ModelOverrides {
@@ -50,7 +55,10 @@ const k = (label: string, contextWindow: number, maxOutputTokens: number, reason
   reasoning,
 });
 
-/** OpenAI models, in the order the model picker lists them. */
+/**
+ * OpenAI models, in the order the model picker lists them. Context window and maximum output
+ * tokens as each model's page at platform.openai.com/docs/models states them (checked 2025).
+ */
 export const OPENAI_MODELS: Readonly<Record<string, KnownModel>> = {
   "gpt-5": k("GPT-5", 400_000, 128_000, true),
   "gpt-5-mini": k("GPT-5 mini", 400_000, 128_000, true),
@@ -66,7 +74,11 @@ export const OPENAI_MODELS: Readonly<Record<string, KnownModel>> = {
   o1: k("o1", 200_000, 100_000, true),
 };
 
-/** Anthropic models, in picker order. */
+/**
+ * Anthropic models, in picker order. Context window and maximum output tokens from Anthropic's
+ * models overview, docs.anthropic.com/en/docs/about-claude/models/overview (checked 2025; the
+ * 1M-token window of some models is a beta that needs a request header Arbor does not send).
+ */
 export const ANTHROPIC_MODELS: Readonly<Record<string, KnownModel>> = {
   "claude-sonnet-4-5": k("Claude Sonnet 4.5", 200_000, 64_000, true),
   "claude-opus-4-5": k("Claude Opus 4.5", 200_000, 64_000, true),
@@ -141,6 +153,7 @@ export function describeModel(
   if (provider === OFFLINE_PROVIDER) return withOverrides(OFFLINE_MODEL_INFO, explicit);
   const known = lookupKnownModel(provider, id);
   const merged = { ...providerOverrides, ...definedOnly(explicit) };
+  const windowAssumed = positive(merged.contextWindow) === undefined && !known;
   return {
     provider,
     id,
@@ -149,6 +162,7 @@ export function describeModel(
     contextWindow: positive(merged.contextWindow) ?? known?.contextWindow ?? FALLBACK_CONTEXT_WINDOW,
     maxOutputTokens: positive(merged.maxOutputTokens) ?? known?.maxOutputTokens ?? FALLBACK_MAX_OUTPUT_TOKENS,
     reasoning: merged.reasoning ?? known?.reasoning ?? (provider === COMPATIBLE_PROVIDER && REASONING_FAMILIES.test(id)),
+    ...(windowAssumed ? { windowAssumed } : {}),
   };
 }
 
@@ -184,6 +198,7 @@ export const OFFLINE_MODEL_INFO: ModelInfo = {
   maxOutputTokens: FALLBACK_MAX_OUTPUT_TOKENS,
   reasoning: false,
   offline: true,
+  windowAssumed: true,
 };
 
 /** Applies explicit overrides (only the defined ones) to existing metadata. */
@@ -192,7 +207,7 @@ export function withOverrides(info: ModelInfo, overrides: ModelOverrides = {}): 
   return {
     ...info,
     ...(o.label !== undefined ? { label: o.label } : {}),
-    ...(positive(o.contextWindow) !== undefined ? { contextWindow: o.contextWindow as number } : {}),
+    ...(positive(o.contextWindow) !== undefined ? { contextWindow: o.contextWindow as number, windowAssumed: false } : {}),
     ...(positive(o.maxOutputTokens) !== undefined ? { maxOutputTokens: o.maxOutputTokens as number } : {}),
     ...(o.reasoning !== undefined ? { reasoning: o.reasoning } : {}),
   };

@@ -14,7 +14,7 @@ import type { SessionMeta } from "@/lib/types/session";
 import { decodeRows, type WireRow } from "@/lib/session/skeleton-wire";
 import { type SkeletonEntry, skeletonLabels } from "@/lib/session/tree-skeleton";
 import { skeletonPath } from "@/lib/session/tree-skeleton-view";
-import type { SkeletonPayload } from "@/lib/session-view/types";
+import type { NextTurnModel, SkeletonPayload } from "@/lib/session-view/types";
 import { getQueryClient } from "./client";
 import { getJson, keys } from "./keys";
 
@@ -27,12 +27,14 @@ export interface SessionData {
   /** Rows added from streamed entries since the last refresh (not yet in `chunks`). */
   live: SkeletonEntry[];
   meter: MeterBasis;
+  /** The model the next turn will use (the server's answer at the last refresh). */
+  model?: NextTurnModel | undefined;
 }
 
 /** A full payload, or a delta merged onto `prev`. */
 export function mergePayload(prev: SessionData | undefined, p: SkeletonPayload): SessionData {
   const chunks = p.from === 0 || !prev ? [p.rows] : p.rows.length > 0 ? [...prev.chunks, p.rows] : prev.chunks;
-  return { session: p.session, rev: p.rev, count: p.count, chunks, live: [], meter: p.meter };
+  return { session: p.session, rev: p.rev, count: p.count, chunks, live: [], meter: p.meter, model: p.model ?? prev?.model };
 }
 
 const url = (id: string, since: number) => `/api/sessions/${encodeURIComponent(id)}/skeleton${since > 0 ? `?since=${since}` : ""}`;

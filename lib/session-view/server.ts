@@ -13,7 +13,7 @@ import { encodeRows } from "@/lib/session/skeleton-wire";
 import { resolveSkeleton, skeletonFacts, toolCallTexts } from "@/lib/session/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { CHAT_PAGE, chatPlan } from "./chat-plan";
-import type { EntriesPayload, SkeletonPayload } from "./types";
+import type { EntriesPayload, NextTurnModel, SkeletonPayload } from "./types";
 
 const memo = { facts: memoPerEntry(skeletonFacts), calls: memoPerEntry(toolCallTexts) };
 const searchText = memoPerEntry(entrySearchText);
@@ -24,10 +24,10 @@ export const MAX_IDS = 200;
 export const MAX_ENTRIES_BYTES = 4 * 1024 * 1024;
 
 /**
- * The skeleton payload. `since` (an entry count the client already has) gives only the entries
+ * The skeleton payload (with `model`, the next turn's model, when given). `since` (an entry count the client already has) gives only the entries
  * appended after it; a `since` beyond the session's count (or 0) gives everything.
  */
-export function skeletonPayload(view: SessionView, since = 0): SkeletonPayload {
+export function skeletonPayload(view: SessionView, since = 0, model?: NextTurnModel): SkeletonPayload {
   const entries = view.tree.getEntries();
   const from = since > 0 && since <= entries.length ? since : 0;
   const skeleton = resolveSkeleton(entries, memo);
@@ -40,6 +40,7 @@ export function skeletonPayload(view: SessionView, since = 0): SkeletonPayload {
     from,
     rows: encodeRows(from === 0 ? skeleton : skeleton.slice(from)),
     meter: meterBasis(path, messages),
+    ...(model ? { model } : {}),
   };
 }
 

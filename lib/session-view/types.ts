@@ -20,6 +20,20 @@ export interface SkeletonPayload {
   rows: WireRow[];
   /** The context meter of the current path (lib/chat/context-meter `meterBasis`). */
   meter: MeterBasis;
+  /** The model the next turn will use (lib/chat/next-model): the picker's value, the meter's window. */
+  model?: NextTurnModel;
+}
+
+/** The model the session's next turn will use, as the page shows it (issue #13). */
+export interface NextTurnModel {
+  ref: string;
+  /** The model's id ("claude-opus-4-5"), the meter's name for it. */
+  id: string;
+  label: string;
+  contextWindow: number;
+  /** True when Arbor knows nothing about the window and uses the spec §15 fallback. */
+  windowAssumed: boolean;
+  offline: boolean;
 }
 
 /** GET /api/sessions/[id]/entries?ids=… */

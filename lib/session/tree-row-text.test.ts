@@ -77,6 +77,26 @@ describe("assistant rows (spec §16.2)", () => {
     expect(rowText(assistantEntry("a", null, "", { thinking: "t" }), none)).toBe("assistant: (no content)");
     expect(rowText(assistantEntry("a", null, " \n\t "), none)).toBe("assistant: (no content)");
   });
+
+  it("tool calls only → the calls by name and main argument, in order", () => {
+    const calls = [toolCall("c1", "read", { path: "src/a.ts" }), toolCall("c2", "bash", { command: "npm\ntest" }), toolCall("c3", "grep", { pattern: "TODO", path: "src" })];
+    expect(rowText(assistantEntry("a", null, "", { toolCalls: calls, thinking: "plan" }), none)).toBe("assistant: read(src/a.ts), bash(npm test), grep(TODO)");
+    // Other tools show their arguments as JSON (40 characters at most); a long list is cut at 200.
+    expect(rowText(assistantEntry("a", null, "", { toolCalls: [toolCall("c", "web_search", { query: "x".repeat(60) })] }), none)).toBe(
+      `assistant: web_search(${`{"query":"${"x".repeat(60)}"}`.slice(0, 40)}...)`,
+    );
+    const many = Array.from({ length: 30 }, (_, i) => toolCall(`c${i}`, "ls", { path: `dir${i}` }));
+    const row = rowText(assistantEntry("a", null, "", { toolCalls: many }), none);
+    expect(row.length).toBe("assistant: ".length + 203);
+    expect(row.endsWith("...")).toBe(true);
+  });
+
+  it("text, an abort or an error still win over the calls", () => {
+    const calls = [toolCall("c1", "read", { path: "a.ts" })];
+    expect(rowText(assistantEntry("a", null, "Reading.", { toolCalls: calls }), none)).toBe("assistant: Reading.");
+    expect(rowText(assistantEntry("a", null, "", { toolCalls: calls, stopReason: "aborted" }), none)).toBe("assistant: (aborted)");
+    expect(rowText(assistantEntry("a", null, "", { toolCalls: calls, stopReason: "error", errorMessage: "boom" }), none)).toBe("assistant: boom");
+  });
 });
 
 describe("toolResult rows (spec §16.2)", () => {

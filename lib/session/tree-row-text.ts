@@ -123,6 +123,41 @@ export function toolCallText(call: ToolCall): string {
   }
 }
 
+/** One call as `name(argument)` for a tool-call-only assistant row (§16.2): the path, command or pattern. */
+export function callSummary(call: ToolCall): string {
+  const args: Record<string, unknown> = isRecord(call.arguments) ? call.arguments : {};
+  const name = normalizeRowText(str(call.name)) || "tool";
+  switch (call.name) {
+    case "read":
+    case "write":
+    case "edit":
+    case "ls":
+      return `${name}(${normalizeRowText(str(args.path))})`;
+    case "bash":
+      return `${name}(${clip(normalizeRowText(str(args.command)), BASH_CHARS)})`;
+    case "grep":
+    case "find":
+      return `${name}(${normalizeRowText(str(args.pattern))})`;
+    default:
+      return `${name}(${clip(normalizeRowText(JSON.stringify(args) ?? ""), OTHER_ARGS_CHARS)})`;
+  }
+}
+
+/**
+ * An assistant message's tool calls as `read(src/a.ts), bash(npm test)`, within
+ * ROW_CONTENT_CHARS (`...` when cut); "" when it has none.
+ */
+export function toolCallsSummary(content: unknown): string {
+  if (!Array.isArray(content)) return "";
+  let out = "";
+  for (const block of content) {
+    if (!isRecord(block) || block.type !== "toolCall") continue;
+    out += `${out ? ", " : ""}${callSummary(block as unknown as ToolCall)}`;
+    if (out.length > ROW_CONTENT_CHARS) return `${out.slice(0, ROW_CONTENT_CHARS)}...`;
+  }
+  return out;
+}
+
 function modelChangeText(entry: SessionEntry): string {
   if (typeof entry.model === "string") return entry.model;
   // Legacy v1/pi entries carry provider + modelId instead of `model` (§1.4).
@@ -140,7 +175,8 @@ function messageRowText(msg: unknown, ctx: RowTextContext): string {
       if (msg.stopReason === "aborted") return "assistant: (aborted)";
       const error = normalizeRowText(str(msg.errorMessage));
       if (error) return `assistant: ${error.slice(0, ROW_ERROR_CHARS)}`;
-      return "assistant: (no content)";
+      const calls = toolCallsSummary(msg.content);
+      return calls ? `assistant: ${calls}` : "assistant: (no content)";
     }
     case "toolResult": {
       const call = typeof msg.toolCallId === "string" ? ctx.toolCallsById.get(msg.toolCallId) : undefined;

@@ -3,25 +3,15 @@
  * 200 `{ models: [{ ref, provider, id, label, contextWindow, maxOutputTokens, reasoning,
  * offline }], defaultModel }`. The built-in offline model is always listed, last, labelled
  * "Offline model"; `defaultModel` is what a session without a chosen model uses.
+ * The session page prefetches the same list (lib/chat/next-model `modelList`).
  */
-import { chatRegistry } from "@/lib/chat/runtime-config";
 import { refuseAnonymous } from "@/lib/auth/guard";
+import { modelList } from "@/lib/chat/next-model";
 
 export const dynamic = "force-dynamic";
 
 export async function GET(request: Request): Promise<Response> {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const registry = chatRegistry();
-  const models = (await registry.ensureModels()).map((m) => ({
-    ref: m.ref,
-    provider: m.provider,
-    id: m.id,
-    label: m.label,
-    contextWindow: m.contextWindow,
-    maxOutputTokens: m.maxOutputTokens,
-    reasoning: m.reasoning,
-    offline: m.offline === true,
-  }));
-  return Response.json({ models, defaultModel: registry.getDefaultModelRef() }, { headers: { "cache-control": "no-store" } });
+  return Response.json(await modelList(), { headers: { "cache-control": "no-store" } });
 }

@@ -2,8 +2,10 @@ import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
+import { MODELS_KEY } from "@/components/session/models-query";
 import { SessionWorkspace } from "@/components/session/session-workspace";
 import { requirePageUser } from "@/lib/auth/guard";
+import { modelList, nextTurnModelOf } from "@/lib/chat/next-model";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { readSessionCalls, type SessionCalls } from "@/lib/db/model-call-read";
 import { contextOf, summariesOf } from "@/lib/inspector/calls";
@@ -50,17 +52,24 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const { view } = read;
   const session = view.meta;
   const qc = getQueryClient();
-  qc.setQueryData(keys.session(id), mergePayload(undefined, skeletonPayload(view)));
+  // The next turn's model and the model list come with the page: the picker and the meter
+  // render on the server with the session's model (issue #13), not empty until /api/models.
+  const [model, models] = await Promise.all([nextTurnModelOf(view), modelList()]);
+  qc.setQueryData(keys.session(id), mergePayload(undefined, skeletonPayload(view, 0, model)));
+  qc.setQueryData(MODELS_KEY, models);
   seedEntries(qc, id, latestChatEntries(view));
   if (read.calls.length <= PREFETCH_CALLS) {
     qc.setQueryData(inspectorKeys.calls(id), summariesOf(await contextOf(read, loadPrompts(), { matches: false })));
   }
   return (
     <HydrationBoundary state={dehydrate(qc)}>
-      <div className="flex h-[calc(100vh-3rem)] flex-col">
-        <div className="flex items-center gap-3 border-b border-line px-3 py-1.5">
-          <h1 className="truncate font-semibold">{session.title ?? "Untitled session"}</h1>
-          <a href={`/api/sessions/${encodeURIComponent(id)}?format=jsonl`} className="ml-auto text-sm text-muted underline" download>
+      {/* The page is exactly the viewport below the app header (dvh: a phone's browser bars
+          included), so the header, this title bar and the composer stay in view and only the
+          panes scroll (ui.md). */}
+      <div className="flex h-[calc(100dvh-3rem)] flex-col overflow-hidden">
+        <div className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-0.5 border-b border-line px-3 py-1.5">
+          <h1 className="min-w-0 flex-1 basis-40 truncate font-semibold">{session.title ?? "Untitled session"}</h1>
+          <a href={`/api/sessions/${encodeURIComponent(id)}?format=jsonl`} className="text-sm text-muted underline" download>
             Download JSONL
           </a>
           <a href={`/api/sessions/${encodeURIComponent(id)}?format=html`} className="text-sm text-muted underline" download>Download HTML</a>

@@ -14,7 +14,7 @@ export async function sessionViewRoute<Q>(
   request: Request,
   ctx: { params: Promise<{ id: string }> },
   query: z.ZodType<Q>,
-  answer: (view: SessionView, query: Q) => unknown,
+  answer: (view: SessionView, query: Q) => unknown | Promise<unknown>,
 ): Promise<Response> {
   const params = sessionParamsSchema.safeParse(await ctx.params);
   if (!params.success) return invalid(params.error);
@@ -24,6 +24,6 @@ export async function sessionViewRoute<Q>(
   return withDatabaseErrors(async () => {
     const view = await readLiveSession({ sessionId: id });
     if (!view) return sessionNotFound(id);
-    return NextResponse.json(answer(view, parsed.data), { headers: { "cache-control": "no-store" } });
+    return NextResponse.json(await answer(view, parsed.data), { headers: { "cache-control": "no-store" } });
   });
 }

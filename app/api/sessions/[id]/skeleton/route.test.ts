@@ -46,7 +46,11 @@ describe("GET /api/sessions/[id]/skeleton", () => {
     expect(body).toMatchObject({ count: 4, from: 0, rev: row!.rev, session: { id, leafId: stored.at(-1)!.id } });
     const rows = decodeRows(body.rows);
     expect(rows).toEqual(resolveSkeleton(stored).map(({ toolCallId: _, ...r }) => r));
+    // A tool-call-only assistant reads by its calls (issue #13), not "(no content)".
+    expect(rows[1]!.text).toBe("assistant: ls(src)");
     expect(rows[2]!.text).toBe("[ls: src]");
+    // The model the next turn will use comes along, for the picker and the meter.
+    expect(body.model).toMatchObject({ ref: expect.stringMatching(/.\/./), contextWindow: expect.any(Number) });
     expect(JSON.stringify(body)).not.toContain("beta-secret-word");
     expect(body.meter).toMatchObject({ estimated: false, lastUsageIndex: 3 });
   });

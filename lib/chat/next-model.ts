@@ -1,0 +1,65 @@
+/**
+ * The model the session's next turn will use, as the page shows it (the model picker's value and
+ * the context meter's window, issue #13). Computed on the server with the same selection the turn
+ * itself makes (lib/chat/model-selection `selectModels`), so the meter measures against the
+ * window the next request really has.
+ */
+import "server-only";
+import type { SessionView } from "@/lib/db/read-model";
+import type { ProviderRegistry } from "@/lib/llm/providers";
+import type { SessionEntry } from "@/lib/session/types";
+import type { NextTurnModel } from "@/lib/session-view/types";
+import { selectModels, sessionModelRef } from "./model-selection";
+import { chatRegistry } from "./runtime-config";
+import { readSessionConfig } from "./session-config";
+
+export type { NextTurnModel };
+
+export function nextTurnModel(registry: ProviderRegistry, settings: unknown, path: readonly SessionEntry[]): NextTurnModel {
+  const config = readSessionConfig(settings);
+  const { chat } = selectModels(registry, { agent: config.agent, settings: config.settings, recorded: sessionModelRef(path) });
+  const info = chat.info;
+  return {
+    ref: info.ref,
+    id: info.id,
+    label: info.label,
+    contextWindow: info.contextWindow,
+    windowAssumed: info.windowAssumed === true,
+    offline: info.offline === true,
+  };
+}
+
+/** `nextTurnModel` for a session as read (the registry's model list discovered first). */
+export async function nextTurnModelOf(view: SessionView): Promise<NextTurnModel> {
+  const registry = chatRegistry();
+  await registry.ensureModels();
+  return nextTurnModel(registry, view.meta.settings, view.tree.getBranch());
+}
+
+/** A model the picker lists (GET /api/models). */
+export interface ModelListItem {
+  ref: string;
+  provider: string;
+  id: string;
+  label: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  reasoning: boolean;
+  offline: boolean;
+}
+
+/** The picker's list and the registry default: GET /api/models, and the session page's prefetch. */
+export async function modelList(): Promise<{ models: ModelListItem[]; defaultModel: string }> {
+  const registry = chatRegistry();
+  const models = (await registry.ensureModels()).map((m) => ({
+    ref: m.ref,
+    provider: m.provider,
+    id: m.id,
+    label: m.label,
+    contextWindow: m.contextWindow,
+    maxOutputTokens: m.maxOutputTokens,
+    reasoning: m.reasoning,
+    offline: m.offline === true,
+  }));
+  return { models, defaultModel: registry.getDefaultModelRef() };
+}
