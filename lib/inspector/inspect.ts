@@ -25,7 +25,7 @@ import { previewNextTurn } from "@/lib/inspector/preview";
 import { previousAssistantId, reconstructTurn } from "@/lib/inspector/reconstruct";
 import { buildTurnView, type PreviousTurn, toMessageRefs } from "@/lib/inspector/turn-view";
 import type { TurnView } from "@/lib/inspector/types";
-import type { PromptSet } from "@/lib/session/types";
+import type { PromptSet, SessionEntry } from "@/lib/session/types";
 import { type CallsContext, callDetail, callForEntry, callsContext, detailHashes, previousChatCall, producedEntryId, sentMessages } from "./calls";
 import { callBodies } from "./bodies";
 import { pendingNotes, reconstructedInput, recordedInput } from "./turn-inputs";
@@ -97,13 +97,13 @@ export type InspectNextTurnInput = {
   sessionId: string;
   prompts: PromptSet;
   now?: number;
-} & (NextTurnConfig | { configure(meta: SessionMeta): Promise<NextTurnConfig> });
+} & (NextTurnConfig | { configure(meta: SessionMeta, branch: readonly SessionEntry[]): Promise<NextTurnConfig> });
 
 export async function inspectNextTurn(input: InspectNextTurnInput): Promise<TurnView | null> {
   const ctx = await callsContext(input.sessionId, input.prompts);
   if (!ctx) return null;
   const { meta } = ctx.read.view;
-  const { settings, model } = "configure" in input ? await input.configure(meta) : input;
+  const { settings, model } = "configure" in input ? await input.configure(meta, ctx.read.view.tree.getBranch()) : input;
   const { entries, byId } = ctx.index;
   const preview = previewNextTurn(entries, meta.leafId, settings, input.prompts, model.contextWindow, {
     model: { provider: model.provider, id: model.id },

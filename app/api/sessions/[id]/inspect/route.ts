@@ -15,7 +15,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { withDatabaseErrors } from "@/lib/chat/http";
 import { readSessionConfig } from "@/lib/chat/session-config";
-import { selectModels } from "@/lib/chat/model-selection";
+import { selectModels, sessionModelRef } from "@/lib/chat/model-selection";
 import { chatRegistry } from "@/lib/chat/runtime-config";
 import { inspectCall, inspectEntry, inspectNextTurn } from "@/lib/inspector/inspect";
 import { loadPrompts } from "@/lib/llm/prompts";
@@ -72,11 +72,12 @@ async function answer(id: string, query: z.output<typeof querySchema>): Promise<
   const turn = await inspectNextTurn({
     sessionId: id,
     prompts,
-    configure: async (meta) => {
+    configure: async (meta, branch) => {
       const config = readSessionConfig(meta.settings);
       const registry = chatRegistry();
       await registry.ensureModels();
-      const { chat } = selectModels(registry, { agent: config.agent, settings: config.settings });
+      // The model the next turn will use, as the meter and the picker show it (lib/chat/next-model).
+      const { chat } = selectModels(registry, { agent: config.agent, settings: config.settings, recorded: sessionModelRef(branch) });
       return {
         settings: config.settings.compaction,
         model: { ref: chat.info.ref, provider: chat.info.provider, id: chat.info.id, contextWindow: chat.info.contextWindow },
