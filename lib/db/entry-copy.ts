@@ -28,6 +28,9 @@ const JSONB_VERSION = 1;
 const CHUNK = 1024 * 1024;
 
 export class EntryCopyEncoder {
+  /** "json": the column is `json`, whose binary input is the text alone (no version byte). */
+  constructor(private readonly dataType: "jsonb" | "json" = "jsonb") {}
+
   private buf = Buffer.allocUnsafe(CHUNK);
   private pos = 0;
 
@@ -62,8 +65,12 @@ export class EntryCopyEncoder {
     this.text(type);
     this.text(timestamp);
     this.int(seq);
-    this.buf.writeInt32BE(1 + this.buf.write(data, this.pos + 5, "utf8"), this.pos);
-    this.buf[this.pos + 4] = JSONB_VERSION;
+    if (this.dataType === "jsonb") {
+      this.buf.writeInt32BE(1 + this.buf.write(data, this.pos + 5, "utf8"), this.pos);
+      this.buf[this.pos + 4] = JSONB_VERSION;
+    } else {
+      this.buf.writeInt32BE(this.buf.write(data, this.pos + 4, "utf8"), this.pos);
+    }
     this.pos += 4 + this.buf.readInt32BE(this.pos);
     this.text(role);
     this.int(row.tokens);

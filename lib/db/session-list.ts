@@ -11,12 +11,16 @@ import "server-only";
  *   JavaScript: the user's words become `w1:* & w2:* …` (prefix match, all words required), built
  *   from letters and digits only, so no input can inject tsquery syntax. A session matches when
  *   its title matches, or when ONE of its entries contains all the words (GIN indexes on
- *   `title_search` and `entries.search`). For entry matches `match` names the first such
- *   entry and gives a short snippet around the words (ts_headline).
+ *   `title_search` and `entry_search.search`). Entries past the session's `search_seq` (an
+ *   import whose full-text rows are still being built, lib/db/search-index.ts) are matched with
+ *   the same to_tsvector computed on the fly, so results do not depend on the build's progress.
+ *   For entry matches `match` names the first such entry and gives a short snippet around the
+ *   words (ts_headline).
  * - Soft-deleted sessions are left out unless `includeDeleted`.
  */
 import { Prisma } from "@/generated/prisma/client";
 import { getDb } from "./client";
+import { resumeSearchIndexes } from "./search-index";
 import { type SessionSummary, type SessionSummaryRow, toSessionSummary } from "./session-rows";
 
 export interface ListSessionsInput {
@@ -80,10 +84,17 @@ export async function listSessions(input: ListSessionsInput = {}): Promise<Sessi
   if (!input.includeDeleted) conditions.push(Prisma.sql`s.deleted_at IS NULL`);
   if (cursor) conditions.push(Prisma.sql`(s.last_activity_at, s.id) < (${cursor.at}::timestamptz, ${cursor.id}::text)`);
   const q = tsquery ? Prisma.sql`to_tsquery('simple', ${tsquery})` : null;
+  // Entry seqs of session `s` (a column reference) whose text matches: indexed ones, then the
+  // not yet indexed tail (empty once the session's build is done: one index probe).
+  const hits = (sid: Prisma.Sql) => Prisma.sql`
+    SELECT x.seq FROM entry_search x WHERE x.session_id = ${sid}.id AND x.search @@ ${q}
+    UNION ALL
+    SELECT e.seq FROM entries e WHERE e.session_id = ${sid}.id AND e.seq >= ${sid}.search_seq
+      AND to_tsvector('simple', coalesce(e.text, '')) @@ ${q}`;
   if (q) {
-    // EXISTS becomes a semi-join on the GIN index of entries.search.
-    conditions.push(Prisma.sql`(s.title_search @@ ${q}
-      OR EXISTS (SELECT 1 FROM entries e WHERE e.session_id = s.id AND e.search @@ ${q}))`);
+    void resumeSearchIndexes();
+    // EXISTS becomes a semi-join on the GIN index of entry_search.search.
+    conditions.push(Prisma.sql`(s.title_search @@ ${q} OR EXISTS (${hits(Prisma.raw("s"))}))`);
   }
   const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
   // The snippet is computed for the page's rows only.
@@ -91,14 +102,14 @@ export async function listSessions(input: ListSessionsInput = {}): Promise<Sessi
     ? Prisma.sql`LEFT JOIN LATERAL (
         SELECT e.id AS match_id, ts_headline('simple', e.text, ${q},
           'MaxWords=24, MinWords=10, MaxFragments=1, StartSel="", StopSel="", FragmentDelimiter=" … "') AS snippet
-        FROM entries e WHERE e.session_id = p.id AND e.search @@ ${q}
-        ORDER BY e.seq LIMIT 1
+        FROM (${hits(Prisma.raw("p"))} ORDER BY seq LIMIT 1) h
+        JOIN entries e ON e.session_id = p.id AND e.seq = h.seq
       ) m ON true`
     : Prisma.sql`CROSS JOIN (SELECT NULL::text AS match_id, NULL::text AS snippet) m`;
 
   const rows = await getDb().$queryRaw<Row[]>`
     WITH page AS (
-      SELECT s.id, s.title, s.entry_count, s.model, s.created_at, s.last_activity_at, s.deleted_at
+      SELECT s.id, s.title, s.entry_count, s.model, s.created_at, s.last_activity_at, s.deleted_at, s.search_seq
       FROM sessions s ${where}
       ORDER BY s.last_activity_at DESC, s.id DESC
       LIMIT ${limit + 1}

@@ -20,6 +20,7 @@ import { NotFoundError, SessionExistsError } from "./errors";
 import { toPgJson, toPgText } from "./pg-json";
 import { normalizeTitle, SESSION_COLUMNS, type SessionMeta, type SessionRow, toSessionMeta } from "./session-rows";
 import { readSession } from "./read-model";
+import { indexWholeSession } from "./search-index";
 import {
   analyzeAfterBulkWrite,
   applyLabels,
@@ -142,6 +143,7 @@ export async function writeWholeSession(
   let model: string | null = null;
   for (const r of rows) model = entryModel(r.data) ?? model;
   await finishSessionRow(sql, { id: row.id, leafId: input.leafId, entryCount: rows.length, model });
+  await indexWholeSession(sql, { sessionId: row.id, count: rows.length });
   return row;
 }
 

@@ -1,0 +1,37 @@
+-- Full-text data of entries moves out of `entries` into its own table (issue #12, import speed).
+-- The generated `entries.search` column made every imported row compute its tsvector and update
+-- a GIN index inside the import's COPY (about 60 % of the server's time). Now an import stores
+-- only the rows; `entry_search` is filled afterwards in set-based steps (lib/db/search-index.ts),
+-- and `sessions.search_seq` says how far: entries with seq < search_seq have their row here
+-- (when their text is not null). Search matches the rest with the same to_tsvector on the fly
+-- (lib/db/session-list.ts), so results never depend on whether the index is built yet. A commit
+-- to a fully indexed session indexes its own entries in the same statement.
+
+-- CreateTable
+CREATE TABLE "entry_search" (
+    "session_id" TEXT NOT NULL,
+    "seq" INTEGER NOT NULL,
+    "search" tsvector NOT NULL,
+
+    CONSTRAINT "entry_search_pkey" PRIMARY KEY ("session_id","seq")
+);
+
+-- AlterTable
+ALTER TABLE "sessions" ADD COLUMN "search_seq" INTEGER NOT NULL DEFAULT 0;
+
+-- Existing sessions keep their vectors.
+INSERT INTO "entry_search" ("session_id", "seq", "search")
+SELECT "session_id", "seq", "search" FROM "entries" WHERE "text" IS NOT NULL;
+UPDATE "sessions" SET "search_seq" = "entry_count";
+
+-- DropIndex
+DROP INDEX "entries_search_idx";
+
+-- AlterTable
+ALTER TABLE "entries" DROP COLUMN "search";
+
+-- CreateIndex
+CREATE INDEX "entry_search_search_idx" ON "entry_search" USING GIN ("search");
+
+-- AddForeignKey
+ALTER TABLE "entry_search" ADD CONSTRAINT "entry_search_session_id_fkey" FOREIGN KEY ("session_id") REFERENCES "sessions"("id") ON DELETE CASCADE ON UPDATE CASCADE;
