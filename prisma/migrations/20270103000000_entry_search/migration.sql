@@ -35,3 +35,15 @@ CREATE INDEX "entry_search_search_idx" ON "entry_search" USING GIN ("search");
 
 -- AddForeignKey
 ALTER TABLE "entry_search" ADD CONSTRAINT "entry_search_session_id_fkey" FOREIGN KEY ("session_id") REFERENCES "sessions"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Cheaper storage of the large values an import writes (measured in bench/import-profile.ts):
+-- pglz compression cost more server time than any other part of storing the rows and saved
+-- about 10 % of the entries' size (jsonb compresses badly); values over ~2 kB are now stored
+-- out of line uncompressed. An imported file's original bytes are gzip-compressed by the app
+-- (on Node's thread pool, while the import runs) instead of by pglz in the server: smaller
+-- and off the server's critical path. `compression` tells the reader how to restore them.
+ALTER TABLE "entries" ALTER COLUMN "data" SET STORAGE EXTERNAL, ALTER COLUMN "text" SET STORAGE EXTERNAL;
+ALTER TABLE "session_source_chunks" ALTER COLUMN "data" SET STORAGE EXTERNAL;
+
+-- AlterTable
+ALTER TABLE "session_sources" ADD COLUMN "compression" TEXT NOT NULL DEFAULT 'none';
