@@ -115,8 +115,8 @@ async function dbStages(file: string, url: string): Promise<void> {
       );
     }
   };
-  const copy = (opts: { noText?: boolean; json?: boolean } = {}) => async (table: string) => {
-    const enc = new EntryCopyEncoder(opts.json ? "json" : "jsonb");
+  const copy = (opts: { noText?: boolean; jsonb?: boolean } = {}) => async (table: string) => {
+    const enc = new EntryCopyEncoder(opts.jsonb ? "jsonb" : "json");
     const chunks = function* () {
       yield enc.header();
       for (let i = 0; i < rows.length; i++) {
@@ -131,11 +131,10 @@ async function dbStages(file: string, url: string): Promise<void> {
   const only = arg("variants")?.split(",");
   const variants: [string, string, (t: string) => Promise<void>][] = [
     ["INSERT jsonb_to_recordset", "", insertJson("")],
-    ["COPY binary (today: no full-text data)", "", copy()],
+    ["COPY binary (today: json, no full-text data, no pglz)", "", copy()],
     ["COPY binary, + generated search column + GIN (before)", "ALTER TABLE prof_entries ADD COLUMN search tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(text, ''))) STORED; CREATE INDEX ON prof_entries USING gin (search)", copy()],
-    ["COPY binary, storage external (no pglz)", "ALTER TABLE prof_entries ALTER COLUMN data SET STORAGE EXTERNAL, ALTER COLUMN text SET STORAGE EXTERNAL", copy()],
-    ["COPY binary, data as json (not jsonb)", "ALTER TABLE prof_entries ALTER COLUMN data TYPE json", copy({ json: true })],
-    ["COPY binary, data as json, storage external", "ALTER TABLE prof_entries ALTER COLUMN data TYPE json, ALTER COLUMN data SET STORAGE EXTERNAL, ALTER COLUMN text SET STORAGE EXTERNAL", copy({ json: true })],
+    ["COPY binary, compressed (pglz)", "ALTER TABLE prof_entries ALTER COLUMN data SET STORAGE EXTENDED, ALTER COLUMN text SET STORAGE EXTENDED", copy()],
+    ["COPY binary, data as jsonb (before), compressed", "ALTER TABLE prof_entries ALTER COLUMN data TYPE jsonb, ALTER COLUMN data SET STORAGE EXTENDED, ALTER COLUMN text SET STORAGE EXTENDED", copy({ jsonb: true })],
     ["COPY binary, without the (session_id, parent_id) index", "DROP INDEX prof_entries_session_id_parent_id_idx", copy()],
     ["COPY binary, without the text column's values", "", copy({ noText: true })],
     ["COPY binary, then the full-text rows of the session (set-based)", "CREATE TEMP TABLE prof_search (LIKE entry_search INCLUDING ALL)", async (t) => {

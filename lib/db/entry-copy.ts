@@ -23,13 +23,16 @@ const FIELDS = 10;
 /** "PGCOPY\n\377\r\n\0", flags 0, header extension length 0. */
 const COPY_HEADER = Buffer.concat([Buffer.from("PGCOPY\n\xff\r\n\0", "latin1"), Buffer.alloc(8)]);
 const COPY_TRAILER = Buffer.from([0xff, 0xff]);
-/** jsonb's binary input: a version byte (1), then the JSON text. */
+/** jsonb's binary input: a version byte (1), then the JSON text (json's: the text alone). */
 const JSONB_VERSION = 1;
 const CHUNK = 1024 * 1024;
 
 export class EntryCopyEncoder {
-  /** "json": the column is `json`, whose binary input is the text alone (no version byte). */
-  constructor(private readonly dataType: "jsonb" | "json" = "jsonb") {}
+  /**
+   * The type of the `data` column: `json` (entries, since migration 20270103000000), whose
+   * binary input is the text alone, or `jsonb` (a version byte, then the text).
+   */
+  constructor(private readonly dataType: "jsonb" | "json" = "json") {}
 
   private buf = Buffer.allocUnsafe(CHUNK);
   private pos = 0;

@@ -53,6 +53,7 @@ const NATIVE: Record<string, (arg?: string) => string> = {
   Integer: () => "integer",
   BigInt: () => "bigint",
   JsonB: () => "jsonb",
+  Json: () => "json",
   Uuid: () => "uuid",
 };
 

@@ -55,8 +55,8 @@ export interface CommitStatementRow {
 
 const SQL = `
 WITH input AS (
-  SELECT x.* FROM jsonb_to_recordset($2::jsonb)
-    AS x(id text, parent_id text, type text, ts text, i int, data jsonb, role text, tokens int, text text)
+  SELECT x.* FROM json_to_recordset($2::json)
+    AS x(id text, parent_id text, type text, ts text, i int, data json, role text, tokens int, text text)
 ), labels AS (
   SELECT l.target, l.label FROM jsonb_to_recordset($3::jsonb) AS l(target text, label text)
 ), hits AS (

@@ -133,8 +133,8 @@ export async function insertEntryRows(
     await sql.query(
       `INSERT INTO entries (session_id, id, parent_id, type, "timestamp", seq, data, role, tokens, text)
        SELECT $1, x.id, x.parent_id, x.type, x.ts, x.seq, x.data, x.role, x.tokens, x.text
-       FROM jsonb_to_recordset($2::jsonb)
-         AS x(id text, parent_id text, type text, ts text, seq int, data jsonb, role text, tokens int, text text)`,
+       FROM json_to_recordset($2::json)
+         AS x(id text, parent_id text, type text, ts text, seq int, data json, role text, tokens int, text text)`,
       [input.sessionId, toPgJson(payload)],
     );
   } catch (error) {

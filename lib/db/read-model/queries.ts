@@ -7,8 +7,14 @@ import "server-only";
  *   from the same statement (hence the same snapshot): if no rewrite happened after the cached
  *   rev by then, the cached entries and these agree. One range scan of (session_id, seq).
  * - `readWholeSession`: meta and every entry in one REPEATABLE READ snapshot, so they agree.
+ * - `readAllAt`: every entry of a session at a version just read (a cold cache), as up to
+ *   READ_PARTS `readNewEntries` ranges run at once on separate pooled connections: the server
+ *   renders the parts' JSON on both cores while this process parses the parts that arrived.
+ *   Each part's statement also returns rewrite_rev, so if any part's snapshot saw a rewrite
+ *   after that version it returns null (the caller reloads in one snapshot): entries below the
+ *   version's entry_count only change through rewrites, so parts that saw none agree.
  *
- * Entries travel as JSON text (`data::text`, the same jsonb output PostgreSQL sends for `data`)
+ * Entries travel as JSON text (`data::text`: the stored json text itself, nothing to render)
  * and are parsed here: the text's length is the size estimate the cache needs, for free.
  */
 import type { SessionEntry } from "@/lib/session/types";
@@ -85,4 +91,26 @@ export async function readWholeSession(sessionId: string): Promise<VersionedMeta
     },
     { isolationLevel: "RepeatableRead", maxWait: 15_000, timeout: 60_000 },
   );
+}
+
+/** Parts of a cold read (the pool has 10 connections; 2 cores serve them). */
+const READ_PARTS = 4;
+/** Below this many entries one statement reads them all. */
+const ENTRIES_PER_PART = 2500;
+
+/** Entries 0 … v.meta.entryCount − 1 as of version `v`, or null when a rewrite happened since. */
+export async function readAllAt(sessionId: string, v: VersionedMeta): Promise<ParsedEntries | null> {
+  const count = v.meta.entryCount;
+  const parts = Math.max(1, Math.min(READ_PARTS, Math.ceil(count / ENTRIES_PER_PART)));
+  const size = Math.ceil(count / parts);
+  const ranges = Array.from({ length: parts }, (_, i) => ({ from: i * size, to: Math.min(count, (i + 1) * size) }));
+  const read = await Promise.all(ranges.map((range) => readNewEntries(sessionId, range)));
+  const out: ParsedEntries = { entries: [], chars: 0 };
+  for (const [i, part] of read.entries()) {
+    const range = ranges[i]!;
+    if (part.rewriteRev === null || part.rewriteRev > v.rev || part.entries.length !== range.to - range.from) return null;
+    for (const e of part.entries) out.entries.push(e);
+    out.chars += part.chars;
+  }
+  return out;
 }

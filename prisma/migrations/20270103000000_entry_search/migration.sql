@@ -42,6 +42,11 @@ ALTER TABLE "entry_search" ADD CONSTRAINT "entry_search_session_id_fkey" FOREIGN
 -- out of line uncompressed. An imported file's original bytes are gzip-compressed by the app
 -- (on Node's thread pool, while the import runs) instead of by pglz in the server: smaller
 -- and off the server's critical path. `compression` tells the reader how to restore them.
+-- `data` becomes json (the JSON text as written, validated) instead of jsonb: no query needs
+-- jsonb's binary form (a prune converts the few rows it rewrites), and rendering jsonb back to
+-- text was most of the server's time of opening a session (lib/db/read-model: about half of it).
+-- The type change comes first: it resets the column's storage.
+ALTER TABLE "entries" ALTER COLUMN "data" SET DATA TYPE JSON USING "data"::json;
 ALTER TABLE "entries" ALTER COLUMN "data" SET STORAGE EXTERNAL, ALTER COLUMN "text" SET STORAGE EXTERNAL;
 ALTER TABLE "session_source_chunks" ALTER COLUMN "data" SET STORAGE EXTERNAL;
 
