@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * The read model's three queries.
+ * The read model's queries.
  *
  * - `readVersionedMeta`: the session row with its versions, ONE primary-key lookup.
  * - `readNewEntries`: entries seq ∈ [from, to) in file order, plus the session's `rewrite_rev`
@@ -8,8 +8,9 @@ import "server-only";
  *   rev by then, the cached entries and these agree. One range scan of (session_id, seq).
  * - `readWholeSession`: meta and every entry in one REPEATABLE READ snapshot, so they agree.
  * - `readAllAt`: every entry of a session at a version just read (a cold cache), as up to
- *   READ_PARTS `readNewEntries` ranges run at once on separate pooled connections: the server
- *   renders the parts' JSON on both cores while this process parses the parts that arrived.
+ *   READ_PARTS ranges (readNewEntries' statement) run at once on separate pooled connections
+ *   (part-pool.ts): the server reads the parts on both cores while this process parses the
+ *   parts that arrived.
  *   Each part's statement also returns rewrite_rev, so if any part's snapshot saw a rewrite
  *   after that version it returns null (the caller reloads in one snapshot): entries below the
  *   version's entry_count only change through rewrites, so parts that saw none agree.
@@ -22,6 +23,7 @@ import { getDb } from "../client";
 import { NotFoundError } from "../errors";
 import { SESSION_COLUMNS, type SessionMeta, type SessionRow, toSessionMeta } from "../session-rows";
 import type { Tx } from "../store-sql";
+import { partQuery } from "./part-pool";
 
 export interface VersionedMeta {
   meta: SessionMeta;
@@ -62,20 +64,19 @@ function parseRows(rows: readonly { json: string | null }[]): ParsedEntries {
   return { entries, chars };
 }
 
-/** Entries with from ≤ seq < to, and the session's rewrite_rev in the same snapshot (null: no session). */
-export async function readNewEntries(
-  sessionId: string,
-  range: { from: number; to: number },
-): Promise<ParsedEntries & { rewriteRev: number | null }> {
-  const rows = await getDb().$queryRawUnsafe<{ rewrite_rev: number; json: string | null }[]>(
-    `SELECT s.rewrite_rev, e.data::text AS json
-     FROM sessions s LEFT JOIN entries e ON e.session_id = s.id AND e.seq >= $2 AND e.seq < $3
-     WHERE s.id = $1 ORDER BY e.seq`,
-    sessionId,
-    range.from,
-    range.to,
-  );
+const RANGE_SQL = `SELECT s.rewrite_rev, e.data::text AS json
+  FROM sessions s LEFT JOIN entries e ON e.session_id = s.id AND e.seq >= $2 AND e.seq < $3
+  WHERE s.id = $1 ORDER BY e.seq`;
+type RangeRow = { rewrite_rev: number; json: string | null };
+type RangeRead = ParsedEntries & { rewriteRev: number | null };
+
+function rangeOf(rows: readonly RangeRow[]): RangeRead {
   return { ...parseRows(rows), rewriteRev: rows[0]?.rewrite_rev ?? null };
+}
+
+/** Entries with from ≤ seq < to, and the session's rewrite_rev in the same snapshot (null: no session). */
+export async function readNewEntries(sessionId: string, range: { from: number; to: number }): Promise<RangeRead> {
+  return rangeOf(await getDb().$queryRawUnsafe<RangeRow[]>(RANGE_SQL, sessionId, range.from, range.to));
 }
 
 /** Meta, versions and all entries from one snapshot. */
@@ -104,7 +105,8 @@ export async function readAllAt(sessionId: string, v: VersionedMeta): Promise<Pa
   const parts = Math.max(1, Math.min(READ_PARTS, Math.ceil(count / ENTRIES_PER_PART)));
   const size = Math.ceil(count / parts);
   const ranges = Array.from({ length: parts }, (_, i) => ({ from: i * size, to: Math.min(count, (i + 1) * size) }));
-  const read = await Promise.all(ranges.map((range) => readNewEntries(sessionId, range)));
+  // On part-pool.ts's connections, not Prisma's (see there: heap retained by parallel Prisma reads).
+  const read = await Promise.all(ranges.map((r) => partQuery(RANGE_SQL, [sessionId, r.from, r.to], READ_PARTS, rangeOf)));
   const out: ParsedEntries = { entries: [], chars: 0 };
   for (const [i, part] of read.entries()) {
     const range = ranges[i]!;
