@@ -7,7 +7,8 @@
  * JS stages are cumulative (read + parse, + migrate + columns, + serialisation). Database
  * stages load the prepared rows into scratch copies of `entries` (CREATE TABLE … LIKE), one
  * transaction each, rolled back, so only the server's share is timed: the current
- * jsonb_to_recordset insert, COPY, and each with / without the full-text column and its index.
+ * jsonb_to_recordset insert, COPY, and COPY with the former generated full-text column, without
+ * compression, without an index, and followed by the set-based full-text build (search-index.ts).
  * `--variants 0,4` runs only those database stages (by index, see `variants`).
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -114,12 +115,12 @@ async function dbStages(file: string, url: string): Promise<void> {
       );
     }
   };
-  const copy = () => async (table: string) => {
-    const enc = new EntryCopyEncoder();
+  const copy = (opts: { noText?: boolean; jsonb?: boolean } = {}) => async (table: string) => {
+    const enc = new EntryCopyEncoder(opts.jsonb ? "jsonb" : "json");
     const chunks = function* () {
       yield enc.header();
       for (let i = 0; i < rows.length; i++) {
-        enc.add("s", rows[i]!, i);
+        enc.add("s", opts.noText ? { ...rows[i]!, text: null } : rows[i]!, i);
         if (enc.size > 2 ** 20) yield enc.take();
       }
       yield enc.take();
@@ -127,25 +128,18 @@ async function dbStages(file: string, url: string): Promise<void> {
     };
     await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${table} (${ENTRY_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`)));
   };
-  const plainSearch = "ALTER TABLE prof_entries DROP COLUMN search; ALTER TABLE prof_entries ADD COLUMN search tsvector; CREATE INDEX ON prof_entries USING gin (search)";
-  const tsv = "to_tsvector('simple', coalesce(x.text, ''))";
   const only = arg("variants")?.split(",");
   const variants: [string, string, (t: string) => Promise<void>][] = [
-    ["INSERT jsonb_to_recordset, generated search + GIN (today)", "", insertJson("")],
-    ["INSERT jsonb_to_recordset, no search column", "ALTER TABLE prof_entries DROP COLUMN search", insertJson("")],
-    ["INSERT jsonb_to_recordset, search generated, no GIN", "DROP INDEX prof_entries_search_idx", insertJson("")],
-    ["INSERT jsonb_to_recordset, plain search in the select + GIN", plainSearch, insertJson(tsv)],
-    ["COPY binary, generated search + GIN", "", copy()],
-    ["COPY binary, no search column", "ALTER TABLE prof_entries DROP COLUMN search", copy()],
-    ["COPY binary, no search, storage external (no pglz)", "ALTER TABLE prof_entries DROP COLUMN search, ALTER COLUMN data SET STORAGE EXTERNAL, ALTER COLUMN text SET STORAGE EXTERNAL", copy()],
-    ["COPY binary, generated search + GIN, pending list 256MB", "SET LOCAL gin_pending_list_limit = '256MB'; SET LOCAL work_mem = '256MB'", async (t) => {
+    ["INSERT jsonb_to_recordset", "", insertJson("")],
+    ["COPY binary (today: json, no full-text data, no pglz)", "", copy()],
+    ["COPY binary, + generated search column + GIN (before)", "ALTER TABLE prof_entries ADD COLUMN search tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(text, ''))) STORED; CREATE INDEX ON prof_entries USING gin (search)", copy()],
+    ["COPY binary, compressed (pglz)", "ALTER TABLE prof_entries ALTER COLUMN data SET STORAGE EXTENDED, ALTER COLUMN text SET STORAGE EXTENDED", copy()],
+    ["COPY binary, data as jsonb (before), compressed", "ALTER TABLE prof_entries ALTER COLUMN data TYPE jsonb, ALTER COLUMN data SET STORAGE EXTENDED, ALTER COLUMN text SET STORAGE EXTENDED", copy({ jsonb: true })],
+    ["COPY binary, without the (session_id, parent_id) index", "DROP INDEX prof_entries_session_id_parent_id_idx", copy()],
+    ["COPY binary, without the text column's values", "", copy({ noText: true })],
+    ["COPY binary, then the full-text rows of the session (set-based)", "CREATE TEMP TABLE prof_search (LIKE entry_search INCLUDING ALL)", async (t) => {
       await copy()(t);
-      await client.query("SELECT gin_clean_pending_list('prof_entries_search_idx')");
-    }],
-    ["COPY binary, generated search + GIN fastupdate off", "ALTER INDEX prof_entries_search_idx SET (fastupdate = off)", copy()],
-    ["COPY binary, search generated, GIN built after", "DROP INDEX prof_entries_search_idx", async (t) => {
-      await copy()(t);
-      await client.query(`CREATE INDEX ON ${t} USING gin (search)`);
+      await client.query(`INSERT INTO prof_search SELECT session_id, seq, to_tsvector('simple', text) FROM ${t} WHERE text IS NOT NULL`);
     }],
   ];
   for (const [i, v] of variants.entries()) if (!only || only.includes(String(i))) await run(...v);

@@ -8,12 +8,15 @@
  *   its memory, against read + parse alone and against a whole-file engine load of the same file
  *   in other children. That import is also the 100k session of the open / append benchmarks.
  * - `--big`: the same for a ~100 MB file with compactions, branches and labels (the issue's size).
+ * - The full-text rows an import leaves to a later step (lib/db/search-index.ts, run by the app in
+ *   the background and by the CLI right after) are timed on their own, and with the import.
  */
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { importSession } from "@/lib/db/import";
+import { buildSearchIndex } from "@/lib/db/search-index";
 import { LineReader } from "@/lib/db/line-reader";
 import type { BenchDatabase } from "./lib/database";
 import { type BenchSession, benchSession, label } from "./lib/sessions";
@@ -72,11 +75,28 @@ export async function importSessions(db: BenchDatabase, sessions: BenchSession[]
     const r = await child(["import", big.file, db.url, small[0]!.file]);
     imported.set(big.n, { id: r.sessionId!, session: big });
     childImport = r;
+    const t = performance.now();
+    await buildSearchIndex(r.sessionId!);
+    bigSearchMs = performance.now() - t;
   }
   return imported;
 }
 
 let childImport: ChildResult | undefined;
+let bigSearchMs = 0;
+
+/** The search-index step after an import: alone, and import + it, against read + parse. */
+function searchRows(s: { n: number; bytes: number }, importMs: number, searchMs: number, parseMs: number): void {
+  addRow({
+    section: "import",
+    name: "buildSearchIndex after the import (background step)",
+    n: label(s.n),
+    value: formatMs(searchMs),
+    baseline: `read + JSON.parse ${formatMs(parseMs)}`,
+    ratio: searchMs / parseMs,
+    note: `import + this step ${formatMs(importMs + searchMs)}: ${(s.bytes / MB / ((importMs + searchMs) / 1000)).toFixed(1)} MB/s, ${((importMs + searchMs) / parseMs).toFixed(1)}× read + parse`,
+  });
+}
 
 function throughput(name: string, s: { n: number; bytes: number }, importMs: number, parseMs: number, note?: string): void {
   const perSec = (s.n / importMs) * 1000;
@@ -135,15 +155,20 @@ export async function importBench(db: BenchDatabase, sessions: BenchSession[], i
     await readAndParse(mid.file);
     const parse: number[] = [];
     const imp: number[] = [];
+    const search: number[] = [];
     for (let i = 0; i < 5; i++) {
       let t = performance.now();
       await readAndParse(mid.file);
       parse.push(performance.now() - t);
       t = performance.now();
-      await importSession({ source: mid.file, asCopy: true });
+      const { sessionId } = await importSession({ source: mid.file, asCopy: true });
       imp.push(performance.now() - t);
+      t = performance.now();
+      await buildSearchIndex(sessionId);
+      search.push(performance.now() - t);
     }
     throughput("importSession", mid, median(imp), median(parse), "median of 5");
+    searchRows(mid, median(imp), median(search), median(parse));
   }
   const big = imported.get(100_000);
   if (big && childImport && mid) {
@@ -151,6 +176,7 @@ export async function importBench(db: BenchDatabase, sessions: BenchSession[], i
     const parse = await child(["parse", big.session.file]);
     const load = await child(["load", big.session.file]);
     throughput("importSession", big.session, childImport.ms, parse.ms, "one run, child process");
+    searchRows(big.session, childImport.ms, bigSearchMs, parse.ms);
     memoryRows(label(big.session.n), childImport, load, parse, big.session.bytes);
     const smallImp = await child(["import", mid.file, db.url, warm, "copy"]);
     const smallLoad = await child(["load", mid.file]);

@@ -52,6 +52,7 @@ const NATIVE: Record<string, (arg?: string) => string> = {
   Integer: () => "integer",
   BigInt: () => "bigint",
   JsonB: () => "jsonb",
+  Json: () => "json",
   Uuid: () => "uuid",
 };
 

@@ -23,11 +23,17 @@ const FIELDS = 10;
 /** "PGCOPY\n\377\r\n\0", flags 0, header extension length 0. */
 const COPY_HEADER = Buffer.concat([Buffer.from("PGCOPY\n\xff\r\n\0", "latin1"), Buffer.alloc(8)]);
 const COPY_TRAILER = Buffer.from([0xff, 0xff]);
-/** jsonb's binary input: a version byte (1), then the JSON text. */
+/** jsonb's binary input: a version byte (1), then the JSON text (json's: the text alone). */
 const JSONB_VERSION = 1;
 const CHUNK = 1024 * 1024;
 
 export class EntryCopyEncoder {
+  /**
+   * The type of the `data` column: `json` (entries, since migration 20270103000000), whose
+   * binary input is the text alone, or `jsonb` (a version byte, then the text).
+   */
+  constructor(private readonly dataType: "jsonb" | "json" = "json") {}
+
   private buf = Buffer.allocUnsafe(CHUNK);
   private pos = 0;
 
@@ -62,8 +68,12 @@ export class EntryCopyEncoder {
     this.text(type);
     this.text(timestamp);
     this.int(seq);
-    this.buf.writeInt32BE(1 + this.buf.write(data, this.pos + 5, "utf8"), this.pos);
-    this.buf[this.pos + 4] = JSONB_VERSION;
+    if (this.dataType === "jsonb") {
+      this.buf.writeInt32BE(1 + this.buf.write(data, this.pos + 5, "utf8"), this.pos);
+      this.buf[this.pos + 4] = JSONB_VERSION;
+    } else {
+      this.buf.writeInt32BE(this.buf.write(data, this.pos + 4, "utf8"), this.pos);
+    }
     this.pos += 4 + this.buf.readInt32BE(this.pos);
     this.text(role);
     this.int(row.tokens);

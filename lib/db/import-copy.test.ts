@@ -12,6 +12,7 @@ import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";
 import { commitEntries, createSession, importSession, listSessions } from "./session-store";
 import { counts, failure } from "@/test/import-helpers";
+import { buildSearchIndex } from "./search-index";
 
 useTestDatabase();
 
@@ -35,10 +36,15 @@ function awkward(parentId: string): SessionEntry[] {
   return [...out, streaming as unknown as SessionEntry];
 }
 
-const COLUMNS = `id, parent_id, type, "timestamp", seq, data::text AS data, role, tokens, label, text, pruned_original::text AS pruned, search::text AS search`;
+const COLUMNS = `e.id, e.parent_id, e.type, e."timestamp", e.seq, e.data::text AS data, e.role, e.tokens, e.label, e.text, e.pruned_original::text AS pruned, x.search::text AS search`;
 
+/** Every entry row with its full-text row (entry_search; null when the entry has none). */
 async function rowsOf(sessionId: string): Promise<Record<string, unknown>[]> {
-  return getDb().$queryRawUnsafe(`SELECT ${COLUMNS} FROM entries WHERE session_id = $1 ORDER BY seq`, sessionId);
+  return getDb().$queryRawUnsafe(
+    `SELECT ${COLUMNS} FROM entries e LEFT JOIN entry_search x ON x.session_id = e.session_id AND x.seq = e.seq
+     WHERE e.session_id = $1 ORDER BY e.seq`,
+    sessionId,
+  );
 }
 
 /** A v3 file of `n` chained user messages, with `bad` put in as line `bad.line`. */
@@ -64,10 +70,15 @@ describe("importSession: bulk load through COPY", () => {
       leaf = (await commitEntries({ sessionId: committed.id, expectedLeafId: leaf, entries: entries.slice(i, i + 400) })).leafId;
     }
 
+    // The full-text rows are built after the import (lib/db/search-index.ts); the search below
+    // runs before and after that build.
+    const beforeBuild = await listSessions({ query: "surrogate" });
+    await buildSearchIndex(imported.sessionId);
     const a = await rowsOf(imported.sessionId);
     const b = await rowsOf(committed.id);
     expect(a.length).toBe(entries.length);
     expect(a).toEqual(b);
+    expect(a.filter((r) => r.search !== null).length).toBe(a.filter((r) => r.text !== null).length);
     expect(a.filter((r) => r.label !== null).length).toBeGreaterThan(0);
     expect(a.every((r, i) => r.seq === i)).toBe(true);
 
@@ -79,6 +90,7 @@ describe("importSession: bulk load through COPY", () => {
     expect(hits.get(imported.sessionId)).toBe(hits.get(committed.id));
     const nul = await listSessions({ query: "surrogate" });
     expect(nul.sessions.map((s) => s.match?.entryId).filter(Boolean)).toEqual(["aw1", "aw1"]);
+    expect(beforeBuild).toEqual(nul);
   });
 
   it("leaves nothing when cancelled in the middle of the COPY", async () => {

@@ -8,6 +8,7 @@ import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
 import { generateCodexSession } from "@/lib/formats/generate-codex";
 import { buildSessionContext } from "@/lib/session/context";
 import { useTestDatabase } from "@/test/db";
+import { getDb } from "./client";
 import { exportSession, findSessionSource, getSessionMeta, ImportError, importSession, loadEntries } from "./session-store";
 
 useTestDatabase();
@@ -74,6 +75,11 @@ describe("the original of a large file", () => {
     expect(r.entryCount).toBe(4000);
     expect(await original(r.sessionId)).toBe(text);
     expect(spills()).toEqual(before);
+    // Stored gzip-compressed by the import (source-capture.ts), in several chunks.
+    const [stored] = await getDb().$queryRaw<{ chunks: number; bytes: number }[]>`
+      SELECT count(*)::int AS chunks, sum(length(data))::int AS bytes FROM session_source_chunks WHERE session_id = ${r.sessionId}`;
+    expect(stored!.chunks).toBeGreaterThan(2);
+    expect(stored!.bytes).toBeLessThan(enc.encode(text).length / 2);
   });
 
   it("leaves neither rows nor a temp file when the import fails after the first chunks", async () => {

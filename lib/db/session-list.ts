@@ -11,13 +11,17 @@ import "server-only";
  *   JavaScript: the user's words become `w1:* & w2:* …` (prefix match, all words required), built
  *   from letters and digits only, so no input can inject tsquery syntax. A session matches when
  *   its title matches, or when ONE of its entries contains all the words (GIN indexes on
- *   `title_search` and `entries.search`). For entry matches `match` names the first such
- *   entry and gives a short snippet around the words (ts_headline).
+ *   `title_search` and `entry_search.search`). Entries past the session's `search_seq` (an
+ *   import whose full-text rows are still being built, lib/db/search-index.ts) are matched with
+ *   the same to_tsvector computed on the fly, so results do not depend on the build's progress.
+ *   For entry matches `match` names the first such entry and gives a short snippet around the
+ *   words (ts_headline).
  * - Soft-deleted sessions are left out unless `includeDeleted`.
  */
 import { Prisma } from "@/generated/prisma/client";
 import type { SessionPage } from "@/lib/types/session";
 import { getDb } from "./client";
+import { resumeSearchIndexes } from "./search-index";
 import { SESSION_SUMMARY_SELECT, type SessionSummary, type SessionSummaryRow, toSessionSummary } from "./session-rows";
 
 export interface ListSessionsInput {
@@ -110,10 +114,18 @@ function plainPage({ cursor, take, includeDeleted }: PageInput): Promise<Session
  * tsvector columns (which the typed client cannot query) and a ts_headline snippet per row.
  */
 function searchPage(tsquery: string, { cursor, take, includeDeleted }: PageInput): Promise<Row[]> {
+  void resumeSearchIndexes();
   const q = Prisma.sql`to_tsquery('simple', ${tsquery})`;
+  // Entry seqs of session `sid` (a column reference) whose text matches: indexed ones, then the
+  // not yet indexed tail (empty once the session's build is done: one index probe).
+  const hits = (sid: Prisma.Sql) => Prisma.sql`
+    SELECT x.seq FROM entry_search x WHERE x.session_id = ${sid}.id AND x.search @@ ${q}
+    UNION ALL
+    SELECT e.seq FROM entries e WHERE e.session_id = ${sid}.id AND e.seq >= ${sid}.search_seq
+      AND to_tsvector('simple', coalesce(e.text, '')) @@ ${q}`;
   const conditions: Prisma.Sql[] = [
-    // EXISTS becomes a semi-join on the GIN index of entries.search.
-    Prisma.sql`(s.title_search @@ ${q} OR EXISTS (SELECT 1 FROM entries e WHERE e.session_id = s.id AND e.search @@ ${q}))`,
+    // EXISTS becomes a semi-join on the GIN index of entry_search.search.
+    Prisma.sql`(s.title_search @@ ${q} OR EXISTS (${hits(Prisma.raw("s"))}))`,
   ];
   if (!includeDeleted) conditions.push(Prisma.sql`s.deleted_at IS NULL`);
   if (cursor) conditions.push(Prisma.sql`(s.last_activity_at, s.id) < (${cursor.at}::timestamptz, ${cursor.id}::text)`);
@@ -121,17 +133,18 @@ function searchPage(tsquery: string, { cursor, take, includeDeleted }: PageInput
   return getDb().$queryRaw<Row[]>`
     WITH page AS (
       SELECT s.id, s.title, s.entry_count AS "entryCount", s.model, s.created_at AS "createdAt",
-        s.last_activity_at AS "lastActivityAt", s.deleted_at AS "deletedAt"
+        s.last_activity_at AS "lastActivityAt", s.deleted_at AS "deletedAt", s.search_seq
       FROM sessions s WHERE ${Prisma.join(conditions, " AND ")}
       ORDER BY s.last_activity_at DESC, s.id DESC
       LIMIT ${take}
     )
-    SELECT p.*, m."matchId", m.snippet FROM page p
+    SELECT p.id, p.title, p."entryCount", p.model, p."createdAt", p."lastActivityAt", p."deletedAt",
+      m."matchId", m.snippet FROM page p
     LEFT JOIN LATERAL (
       SELECT e.id AS "matchId", ts_headline('simple', e.text, ${q},
         'MaxWords=24, MinWords=10, MaxFragments=1, StartSel="", StopSel="", FragmentDelimiter=" … "') AS snippet
-      FROM entries e WHERE e.session_id = p.id AND e.search @@ ${q}
-      ORDER BY e.seq LIMIT 1
+      FROM (${hits(Prisma.raw("p"))} ORDER BY seq LIMIT 1) h
+      JOIN entries e ON e.session_id = p.id AND e.seq = h.seq
     ) m ON true
     ORDER BY p."lastActivityAt" DESC, p.id DESC`;
 }

@@ -17,5 +17,6 @@ export { createSession, type ForkResult, forkSession, renameSession, restoreSess
 export { applyPrune, getPrunedOriginals, type PrunedEntry, undoPrune } from "./store-prune";
 export { listSessions, type ListSessionsInput, type SessionPage, toPrefixTsQuery } from "./session-list";
 export { type ImportOptions, type ImportProgress, type ImportResult, importSession } from "./import";
+export { buildSearchIndex, scheduleSearchIndex, type SearchIndexProgress } from "./search-index";
 export { exportSession, type SessionExport } from "./export";
 export { findSessionSource, type SessionSourceInfo } from "./source-read";

@@ -6,20 +6,32 @@ import "server-only";
  * it) and keeps a copy in a spill file in the OS temp folder (memory stays bounded by one
  * chunk; the database connection stays free for the entries' COPY, which holds it until the
  * last entry). `attach` (inside the import's transaction, once the session row exists) creates
- * the `session_sources` row; `finish` (after the last entry) writes the spill file as ~1 MB
+ * the `session_sources` row; `finish` (after the last entry) writes the spill file as
  * `session_source_chunks` rows in the same transaction — a failed import leaves nothing — with
  * the file's size and sha256. `dispose` removes the spill file, whatever happened.
+ *
+ * Compression (`session_sources.compression` = "gzip"): each ~1 MB piece of the file is
+ * gzip-compressed (level 1) on Node's thread pool while the import goes on — at most
+ * MAX_COMPRESSING pieces at a time, so memory stays bounded — and stored as one chunk row.
+ * PostgreSQL's own pglz compression of the same bytes took longer than the rest of a small
+ * import and kept the server busy; gzip is smaller and runs on the other core.
+ * Spill file format: per piece, its compressed length (4 bytes, big-endian), then the bytes.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { type FileHandle, mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import type { FormatId } from "@/lib/formats/types";
 import type { ByteSource } from "./line-reader";
 import type { Sql } from "./store-sql";
 
 export const SOURCE_CHUNK_BYTES = 1024 * 1024;
+/** Pieces being compressed at once (each ~SOURCE_CHUNK_BYTES). */
+const MAX_COMPRESSING = 2;
+const gzipAsync = promisify(gzip);
 
 function chunksOf(source: ByteSource): AsyncIterable<Uint8Array> {
   if (typeof source === "string") return createReadStream(source, { highWaterMark: SOURCE_CHUNK_BYTES });
@@ -33,6 +45,8 @@ export class SourceCapture {
   private total = 0;
   private readonly hash = createHash("sha256");
   private spill: { dir: string; file: string; handle: FileHandle } | null = null;
+  /** Pieces being compressed, in file order. */
+  private compressing: Promise<Buffer>[] = [];
   private target: { sql: Sql; sessionId: string } | null = null;
   readonly source: AsyncIterable<Uint8Array>;
 
@@ -57,22 +71,41 @@ export class SourceCapture {
     this.pendingBytes += copy.length;
   }
 
-  private async spillPending(): Promise<void> {
-    if (this.pendingBytes === 0) return;
+  /** Starts compressing the pending bytes; writes finished pieces (all of them when `all`). */
+  private async spillPending(all = false): Promise<void> {
+    if (this.pendingBytes > 0) {
+      const data = Buffer.concat(this.pending, this.pendingBytes);
+      this.pending = [];
+      this.pendingBytes = 0;
+      const piece = gzipAsync(data, { level: 1 });
+      piece.catch(() => undefined); // awaited below; a disposed capture may drop it
+      this.compressing.push(piece);
+    }
+    while (this.compressing.length > (all ? 0 : MAX_COMPRESSING - 1)) {
+      const piece = await this.compressing.shift()!;
+      await this.write(piece);
+    }
+  }
+
+  private async write(piece: Buffer): Promise<void> {
     if (!this.spill) {
       const dir = await mkdtemp(path.join(tmpdir(), "arbor-import-"));
       const file = path.join(dir, "original");
       this.spill = { dir, file, handle: await open(file, "w", 0o600) };
     }
-    const data = Buffer.concat(this.pending, this.pendingBytes);
-    this.pending = [];
-    this.pendingBytes = 0;
-    await this.spill.handle.write(data);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(piece.length);
+    await this.spill.handle.write(length);
+    await this.spill.handle.write(piece);
   }
 
   /** Inside the import's transaction, once the session row exists. */
   async attach(sql: Sql, input: { sessionId: string; format: FormatId; fileName: string }): Promise<void> {
-    await sql.query(`INSERT INTO session_sources (session_id, format, file_name) VALUES ($1, $2, $3)`, [input.sessionId, input.format, input.fileName]);
+    await sql.query(`INSERT INTO session_sources (session_id, format, file_name, compression) VALUES ($1, $2, $3, 'gzip')`, [
+      input.sessionId,
+      input.format,
+      input.fileName,
+    ]);
     this.target = { sql, sessionId: input.sessionId };
   }
 
@@ -80,18 +113,20 @@ export class SourceCapture {
   async finish(records: number): Promise<void> {
     if (!this.target) return;
     const { sql, sessionId } = this.target;
-    await this.spillPending();
+    await this.spillPending(true);
     let seq = 0;
     if (this.spill) {
       await this.spill.handle.close();
       const spilled = this.spill;
       this.spill = { ...spilled, handle: await open(spilled.file, "r") };
-      const chunk = Buffer.alloc(SOURCE_CHUNK_BYTES);
+      const length = Buffer.alloc(4);
       for (let position = 0; ; ) {
-        const { bytesRead } = await this.spill.handle.read(chunk, 0, SOURCE_CHUNK_BYTES, position);
-        if (bytesRead === 0) break;
-        position += bytesRead;
-        await sql.query(`INSERT INTO session_source_chunks (session_id, seq, data) VALUES ($1, $2, $3)`, [sessionId, seq++, chunk.subarray(0, bytesRead)]);
+        const head = await this.spill.handle.read(length, 0, 4, position);
+        if (head.bytesRead < 4) break;
+        const piece = Buffer.alloc(length.readUInt32BE(0));
+        await this.spill.handle.read(piece, 0, piece.length, position + 4);
+        position += 4 + piece.length;
+        await sql.query(`INSERT INTO session_source_chunks (session_id, seq, data) VALUES ($1, $2, $3)`, [sessionId, seq++, piece]);
       }
     }
     await sql.query(`UPDATE session_sources SET bytes = $2, sha256 = $3, records = $4 WHERE session_id = $1`, [
@@ -104,6 +139,7 @@ export class SourceCapture {
 
   /** Removes the spill file (after finish, or after a failed or cancelled import). */
   async dispose(): Promise<void> {
+    this.compressing = [];
     const spill = this.spill;
     this.spill = null;
     if (!spill) return;

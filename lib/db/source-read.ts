@@ -2,9 +2,13 @@ import "server-only";
 /**
  * Reading back the file a session was imported from ("Download original"): the exact bytes, in
  * order, one ~1 MB chunk per query, so a large file is never held whole.
+ * Chunks stored gzip-compressed (`compression` = "gzip", lib/db/source-capture.ts) are
+ * decompressed one at a time.
  * `findSessionSource` gives null for a session with no stored original (created in Arbor, or
  * imported before originals were kept).
  */
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
 import type { FormatId } from "@/lib/formats/types";
 import { getDb } from "./client";
 
@@ -27,12 +31,15 @@ interface SourceRow {
   sha256: string;
   records: number;
   chunk_count: number;
+  compression: string;
 }
+
+const gunzipAsync = promisify(gunzip);
 
 export async function findSessionSource(input: { sessionId: string }): Promise<SessionSourceInfo | null> {
   const db = getDb();
   const rows = await db.$queryRawUnsafe<SourceRow[]>(
-    `SELECT s.format, s.file_name, s.bytes, s.sha256, s.records,
+    `SELECT s.format, s.file_name, s.bytes, s.sha256, s.records, s.compression,
             (SELECT count(*)::int FROM session_source_chunks c WHERE c.session_id = s.session_id) AS chunk_count
      FROM session_sources s WHERE s.session_id = $1`,
     input.sessionId,
@@ -43,7 +50,8 @@ export async function findSessionSource(input: { sessionId: string }): Promise<S
   async function* chunks(): AsyncGenerator<Uint8Array> {
     for (let seq = 0; seq < row!.chunk_count; seq++) {
       const [chunk] = await db.$queryRawUnsafe<{ data: Uint8Array }[]>(`SELECT data FROM session_source_chunks WHERE session_id = $1 AND seq = $2`, sessionId, seq);
-      if (chunk) yield new Uint8Array(chunk.data);
+      if (!chunk) continue;
+      yield row!.compression === "gzip" ? new Uint8Array(await gunzipAsync(chunk.data)) : new Uint8Array(chunk.data);
     }
   }
   return {

@@ -16,6 +16,10 @@ import "server-only";
  * - seq comes from `upd`'s RETURNING (the locked, current row), never from the snapshot.
  * - Labels: data-modifying CTEs do not see each other's rows, so labels of entries inserted
  *   by this batch are written by the INSERT itself and only older targets are UPDATEd.
+ * - Full-text rows (entry_search): a session whose index is complete (search_seq = entry_count)
+ *   stays complete — `upd` advances search_seq with entry_count and `srch` indexes the new
+ *   entries; a session still being indexed after its import (lib/db/search-index.ts) leaves
+ *   them to that step (search matches unindexed entries on the fly meanwhile).
  * - The final SELECT reports why nothing was written (no session, deleted, refused checks);
  *   if everything looked fine in the snapshot the update lost a race: a conflict.
  */
@@ -51,8 +55,8 @@ export interface CommitStatementRow {
 
 const SQL = `
 WITH input AS (
-  SELECT x.* FROM jsonb_to_recordset($2::jsonb)
-    AS x(id text, parent_id text, type text, ts text, i int, data jsonb, role text, tokens int, text text)
+  SELECT x.* FROM json_to_recordset($2::json)
+    AS x(id text, parent_id text, type text, ts text, i int, data json, role text, tokens int, text text)
 ), labels AS (
   SELECT l.target, l.label FROM jsonb_to_recordset($3::jsonb) AS l(target text, label text)
 ), hits AS (
@@ -67,10 +71,17 @@ WITH input AS (
 ), upd AS (
   UPDATE sessions SET leaf_id = $6::text, entry_count = entry_count + $7::int,
     rev = rev + 1, last_activity_at = now(), updated_at = now(),
-    model = COALESCE($8::text, model), title = COALESCE(title, $9::text)
+    model = COALESCE($8::text, model), title = COALESCE(title, $9::text),
+    search_seq = CASE WHEN search_seq = entry_count THEN entry_count + $7::int ELSE search_seq END
   WHERE id = $1 AND deleted_at IS NULL AND leaf_id IS NOT DISTINCT FROM $10::text
     AND (SELECT cardinality(collisions) = 0 AND cardinality(missing) = 0 FROM verdict)
-  RETURNING entry_count, rev
+  RETURNING entry_count, rev, search_seq
+), srch AS (
+  INSERT INTO entry_search (session_id, seq, search)
+  SELECT $1, upd.entry_count - $7::int + x.i, to_tsvector('simple', x.text)
+  FROM input x CROSS JOIN upd
+  WHERE upd.search_seq = upd.entry_count AND x.text IS NOT NULL
+  RETURNING 1
 ), ins AS (
   INSERT INTO entries (session_id, id, parent_id, type, "timestamp", seq, data, role, tokens, text, label)
   SELECT $1, x.id, x.parent_id, x.type, x.ts, upd.entry_count - $7::int + x.i, x.data, x.role, x.tokens, x.text, l.label

@@ -73,8 +73,8 @@ export async function applyPrune(input: { sessionId: string; pruned: readonly Pr
         pruned_original = COALESCE(
           e.pruned_original,
           CASE WHEN e.data -> 'message' -> 'prunedAt' IS NOT NULL THEN x.original END,
-          e.data -> 'message' -> 'content'),
-        data = jsonb_set(e.data, '{message}', x.message),
+          (e.data -> 'message' -> 'content')::jsonb),
+        data = jsonb_set(e.data::jsonb, '{message}', x.message)::json,
         tokens = x.tokens
       FROM jsonb_to_recordset(${toPgJson(payload)}::jsonb) AS x(id text, message jsonb, original jsonb, tokens int)
       WHERE e.session_id = ${sessionId} AND e.id = x.id AND e.type = 'message' AND e.role = 'toolResult'
@@ -104,7 +104,7 @@ export async function undoPrune(input: { sessionId: string; entryIds: readonly s
       });
     if (restored.length === 0) return NOTHING;
     await tx.$executeRaw`
-      UPDATE entries AS e SET data = x.data, tokens = x.tokens, pruned_original = NULL
+      UPDATE entries AS e SET data = x.data::json, tokens = x.tokens, pruned_original = NULL
       FROM jsonb_to_recordset(${toPgJson(restored)}::jsonb) AS x(id text, data jsonb, tokens int)
       WHERE e.session_id = ${sessionId} AND e.id = x.id`;
     return { entries: restored.map((r) => r.data), rev: await bumpRewrite(tx, sessionId) };

@@ -80,7 +80,7 @@ export async function loadPath(input: { sessionId: string; leafId?: string | nul
       FROM path p JOIN entries e ON e.session_id = ${sessionId} AND e.id = p.parent_id
       WHERE p.parent_id <> p.id AND p.depth < (SELECT max_depth FROM start)
     )
-    SELECT -1 AS depth, NULL::text AS id, NULL::jsonb AS data FROM start
+    SELECT -1 AS depth, NULL::text AS id, NULL::json AS data FROM start
     UNION ALL SELECT depth, id, data FROM path
     ORDER BY depth`;
   if (rows.length === 0) throw new NotFoundError({ sessionId });

@@ -22,6 +22,7 @@ import { toPgJson, toPgText } from "./pg-json";
 import type { Prisma } from "@/generated/prisma/client";
 import { normalizeTitle, SESSION_COLUMNS, SESSION_SELECT, type SessionMeta, type SessionRow, toSessionMeta } from "./session-rows";
 import { readSession } from "./read-model";
+import { indexWholeSession } from "./search-index";
 import {
   analyzeAfterBulkWrite,
   applyLabels,
@@ -151,6 +152,7 @@ export async function writeWholeSession(
   let model: string | null = null;
   for (const r of rows) model = entryModel(r.data) ?? model;
   await finishSessionRow(sql, { id: row.id, leafId: input.leafId, entryCount: rows.length, model });
+  await indexWholeSession(sql, { sessionId: row.id, count: rows.length });
   return row;
 }
 

@@ -15,7 +15,7 @@
 import { z } from "zod";
 import { formatBytes, ImportError } from "@/lib/db/errors";
 import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/db/import";
-import { type ImportResult, importSession } from "@/lib/db/session-store";
+import { type ImportResult, importSession, scheduleSearchIndex } from "@/lib/db/session-store";
 import { FORMAT_LABELS } from "@/lib/formats/types";
 import type { ImportErrorEvent, ImportEvent } from "@/lib/types/import-events";
 import { refuseAnonymous } from "@/lib/auth/guard";
@@ -165,6 +165,9 @@ export async function POST(request: Request) {
             },
           });
           send(doneEvent(result));
+          // Full-text rows are built after the import, in the background (lib/db/search-index.ts;
+          // search is correct meanwhile).
+          void scheduleSearchIndex(result.sessionId);
         } catch (error) {
           if (!abort.signal.aborted) {
             send(errorEvent(error, fileName));

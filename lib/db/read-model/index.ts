@@ -12,7 +12,9 @@ import "server-only";
  * - only appends since (rewrite_rev ≤ cached rev): read seq ∈ [cached count, meta.entry_count)
  *   and add them (SessionTree.addCommitted); the statement also returns rewrite_rev, so a prune
  *   that lands meanwhile is seen and leads to a reload instead;
- * - else (or no cache): reload meta + entries in one snapshot.
+ * - no cache: read every entry below the meta's entry_count, in parallel parts that each check
+ *   rewrite_rev (queries.ts readAllAt);
+ * - else (a rewrite, or parts that saw one): reload meta + entries in one snapshot.
  *
  * Invariants (why a stale cache can never produce a wrong context):
  * 1. A cached state {tree, rev, count} is exactly the database's entries at `rev` (count =
@@ -37,7 +39,7 @@ import type { SessionEntry } from "@/lib/session/types";
 import { toPgJson } from "../pg-json";
 import type { SessionMeta } from "../session-rows";
 import { ByteLru } from "./lru";
-import { type MetaExtra, readNewEntries, readVersionedMeta, readWholeSession, type VersionedMeta } from "./queries";
+import { type MetaExtra, readAllAt, readNewEntries, readVersionedMeta, readWholeSession, type VersionedMeta } from "./queries";
 
 export type { MetaExtra } from "./queries";
 import { type CachedSession, copyCommitted, grow, newState, rewrite } from "./state";
@@ -58,7 +60,7 @@ export interface SessionView {
 
 const DEFAULT_CACHE_MB = 256;
 const cache = new ByteLru<CachedSession>((env.ARBOR_CACHE_MB ?? DEFAULT_CACHE_MB) * 1024 * 1024);
-const stats = { hits: 0, catchUps: 0, reloads: 0, noted: 0 };
+const stats = { hits: 0, catchUps: 0, reloads: 0, coldLoads: 0, noted: 0 };
 
 /** Resizes the cache (tests, bench); `clear` empties it, as a restart would. */
 export function configureReadModel(input: { maxBytes?: number; clear?: boolean }): void {
@@ -83,10 +85,22 @@ function viewOf(v: VersionedMeta, state: CachedSession): SessionView {
 async function reload(sessionId: string, extra?: MetaExtra): Promise<SessionView> {
   stats.reloads++;
   const whole = await readWholeSession(sessionId, extra);
-  const state = newState(whole.meta.header, whole.entries, { rev: whole.rev, chars: whole.chars });
+  return admitLoaded(sessionId, whole, whole);
+}
+
+function admitLoaded(sessionId: string, v: VersionedMeta, loaded: { entries: SessionEntry[]; chars: number }): SessionView {
+  const state = newState(v.meta.header, loaded.entries, { rev: v.rev, chars: loaded.chars });
   const current = cache.peek(sessionId);
   if (!current || current.rev < state.rev) cache.set(sessionId, state);
-  return viewOf(whole, state);
+  return viewOf(v, state);
+}
+
+/** A cold cache: every entry at the version just read, in parallel parts; else a snapshot reload. */
+async function loadCold(sessionId: string, v: VersionedMeta, extra?: MetaExtra): Promise<SessionView> {
+  const loaded = await readAllAt(sessionId, v);
+  if (!loaded) return reload(sessionId, extra);
+  stats.coldLoads++;
+  return admitLoaded(sessionId, v, loaded);
 }
 
 /**
@@ -99,7 +113,7 @@ export async function readSession(input: { sessionId: string; extra?: MetaExtra 
   let v = await readVersionedMeta(sessionId, extra);
   for (let attempt = 0; attempt < 3; attempt++) {
     const state = cache.get(sessionId);
-    if (!state) break;
+    if (!state) return loadCold(sessionId, v, extra);
     if (state.rev === v.rev) {
       stats.hits++;
       return viewOf(v, state);

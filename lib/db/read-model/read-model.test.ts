@@ -210,6 +210,36 @@ describe("read model: failures, eviction, restart", () => {
     await expectCurrent(id);
   });
 
+  it("a cold read of a large session (parts read at once) gives every entry in file order", async () => {
+    const { generateSession } = await import("@/lib/session/generate");
+    const { header, entries } = generateSession({ seed: 5, entries: 7000, branches: 3, labels: 3 });
+    const { id } = await createSession({ header: { ...header, id: "cold-parts" } });
+    let leaf: string | null = null;
+    for (let i = 0; i < entries.length; i += 1000) {
+      leaf = (await commitEntries({ sessionId: id, expectedLeafId: leaf, entries: entries.slice(i, i + 1000) })).leafId;
+    }
+    configureReadModel({ clear: true });
+    const before = readModelStats();
+    const view = await readSession({ sessionId: id });
+    expect(readModelStats().coldLoads).toBe(before.coldLoads + 1);
+    expect(view.tree.getEntries()).toEqual(await loadEntries({ sessionId: id }));
+    await expectCurrent(id);
+  }, 60_000);
+
+  it("a cold read whose parts see a rewrite after the version it read reloads in one snapshot", async () => {
+    const { readAllAt, readVersionedMeta } = await import("./queries");
+    const { id, toolEntryId } = await sessionWithToolResult();
+    const v = await readVersionedMeta(id);
+    expect((await readAllAt(id, v))?.entries.length).toBe(v.meta.entryCount);
+    await writer.send({ op: "prune", sessionId: id, entryId: toolEntryId });
+    expect(await readAllAt(id, v)).toBeNull();
+    configureReadModel({ clear: true });
+    const view = await readSession({ sessionId: id });
+    const entry = view.tree.getEntry(toolEntryId) as SessionEntry & { message: ToolResultMessage };
+    expect(entry.message.content).toEqual([{ type: "text", text: "[pruned by the writer]" }]);
+    await expectCurrent(id);
+  }, 30_000);
+
   it("an unknown session throws NotFoundError; a soft-deleted one still reads", async () => {
     await expect(readSession({ sessionId: "nope" })).rejects.toMatchObject({ name: "NotFoundError" });
     const { softDeleteSession } = await import("../session-store");
