@@ -9,6 +9,7 @@ import "server-only";
  * - Events, in order: `start` (the files found), per file `progress`* (the import's bytes and
  *   entries) then `file` (its outcome), and tracked files no longer on disk as `file` with
  *   outcome "gone" (their sessions stay); finally the summary is returned.
+ * - `only` (a watcher's changed paths) syncs just those files, present or deleted.
  * - `signal` aborts the file being synced (an import rolls back; an append is committed batch
  *   by batch, each whole) and stops before the next file; the abort's reason is thrown.
  */
@@ -62,7 +63,12 @@ export async function syncFolders(
   const real: string[] = [];
   for (const f of folders) real.push(await realFolder(f));
   const files = new Set<string>();
-  for (const f of real) for (const file of await sessionFiles(f)) if (!opts.only || opts.only.has(file)) files.add(file);
+  if (opts.only) {
+    // Named files (a watcher's changes), present or deleted, inside the folders.
+    for (const file of [...opts.only].sort()) if (file.endsWith(".jsonl") && real.some((f) => file.startsWith(`${f}${path.sep}`))) files.add(file);
+  } else {
+    for (const f of real) for (const file of await sessionFiles(f)) files.add(file);
+  }
   const list = [...files];
   opts.onEvent?.({ type: "start", files: list.length, folders: real });
   const summary: SyncSummary = { folders: real, files: [], counts: emptyCounts() };
