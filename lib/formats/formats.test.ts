@@ -160,3 +160,22 @@ describe("reconstructionGaps", () => {
     expect(notes[1]).toMatch(/replacement history \(2 items, kept on compaction entry L\d+\)/);
   });
 });
+
+describe("Claude Code subagents", () => {
+  const parent = generateClaudeCodeSession({ seed: 12, turns: 4, subagents: 2 });
+  const mapped = mapSessionText(parent.text)!;
+
+  it("the parent's Task results link to the subagent sessions, whose files map to sessions with the parent as parentSession", () => {
+    expect(countEntries(mapped.entries)).toEqual(parent.expected);
+    const links = mapped.entries.flatMap((e) => (e.type === "message" && e.message.role === "toolResult" && e.message.subagentSessionId ? [e.message] : []));
+    expect(links.map((m) => m.toolName)).toEqual(["Task", "Task"]);
+    expect(parent.subagents).toHaveLength(2);
+    for (const [i, sub] of parent.subagents!.entries()) {
+      expect(sub.relativePath).toBe(`${parent.sessionId}/subagents/agent-${sub.agentId}.jsonl`);
+      const child = mapSessionText(sub.text)!;
+      expect(child.header).toMatchObject({ id: links[i]!.subagentSessionId, parentSession: parent.sessionId, claudeCode: { agentId: sub.agentId } });
+      expect(countEntries(child.entries)).toEqual(sub.expected);
+      expectWellFormedTree(child.entries);
+    }
+  });
+});

@@ -218,3 +218,26 @@ describe("syncing a folder", () => {
     if (o.kind === "rewritten") expect(countEntries(await loadEntries({ sessionId: o.sessionId }))).toEqual(gen.expected);
   });
 });
+
+describe("subagent files", () => {
+  it("a synced project folder imports the subagents as their own sessions, linked from the parent's Task result", async () => {
+    const parent = generateClaudeCodeSession({ seed: 41, turns: 3, subagents: 2 });
+    const project = path.join(dir, "-home-dev-project");
+    mkdirSync(project, { recursive: true });
+    writeFileSync(path.join(project, `${parent.sessionId}.jsonl`), parent.text);
+    for (const sub of parent.subagents!) {
+      mkdirSync(path.dirname(path.join(project, sub.relativePath)), { recursive: true });
+      writeFileSync(path.join(project, sub.relativePath), sub.text);
+    }
+    const r = await syncFolders([dir], ALL);
+    expect(r.counts.imported).toBe(3);
+    const entries = await loadEntries({ sessionId: parent.sessionId });
+    const links = entries.flatMap((e) => (e.type === "message" && e.message.role === "toolResult" && e.message.subagentSessionId ? [e.message.subagentSessionId] : []));
+    expect(links).toHaveLength(2);
+    for (const [i, id] of links.entries()) {
+      const meta = await getSessionMeta({ id });
+      expect(meta.parentSession).toBe(parent.sessionId);
+      expect(countEntries(await loadEntries({ sessionId: id }))).toEqual(parent.subagents![i]!.expected);
+    }
+  });
+});
