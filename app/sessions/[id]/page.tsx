@@ -1,4 +1,5 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
@@ -13,6 +14,12 @@ import { mergePayload } from "@/lib/query/session";
 import { latestChatEntries, skeletonPayload } from "@/lib/session-view/server";
 
 export const dynamic = "force-dynamic";
+
+/** A Claude Code subagent file's session (lib/formats/claude-code-map.ts), rather than a fork. */
+function isSubagent(header: Record<string, unknown>): boolean {
+  const cc = header.claudeCode as { agentId?: unknown } | undefined;
+  return typeof cc?.agentId === "string";
+}
 
 /** The session from the read model; null when unknown, "unavailable" when the database cannot be reached. */
 async function readOrNull(sessionId: string): Promise<SessionView | null | "unavailable"> {
@@ -47,6 +54,11 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       <div className="flex h-[calc(100vh-3rem)] flex-col">
         <div className="flex items-center gap-3 border-b border-line px-3 py-1.5">
           <h1 className="truncate font-semibold">{session.title ?? "Untitled session"}</h1>
+          {session.parentSession && (
+            <Link href={`/sessions/${encodeURIComponent(session.parentSession)}`} className="truncate text-sm text-muted underline">
+              {isSubagent(session.header) ? "Subagent of" : "Forked from"} {session.parentSession}
+            </Link>
+          )}
           <a href={`/api/sessions/${encodeURIComponent(id)}?format=jsonl`} className="ml-auto text-sm text-muted underline" download>
             Download JSONL
           </a>
