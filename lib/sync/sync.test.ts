@@ -241,3 +241,16 @@ describe("subagent files", () => {
     }
   });
 });
+
+describe("Codex forks", () => {
+  it("a synced fork names the rollout it was forked from as its parent session", async () => {
+    const parent = generateCodexSession({ seed: 71, turns: 3 });
+    const fork = generateCodexSession({ seed: 72, turns: 2, forkedFrom: parent.sessionId });
+    writeFileSync(path.join(dir, "rollout-a.jsonl"), parent.text);
+    writeFileSync(path.join(dir, "rollout-b.jsonl"), fork.text);
+    const r = await syncFolders([dir], ALL);
+    expect(r.counts.imported).toBe(2);
+    expect((await getSessionMeta({ id: fork.sessionId })).parentSession).toBe(parent.sessionId);
+    expect((await getSessionMeta({ id: parent.sessionId })).parentSession).toBeNull();
+  });
+});
