@@ -38,13 +38,23 @@ function importRow(page: Page, fileName: string) {
   return page.getByRole("list", { name: "Imports" }).getByRole("listitem", { name: fileName }).first();
 }
 
+/**
+ * The entry the canvas flags "first kept": the first kept entry, or — when the default filter hides
+ * it (a Codex turn_context kept as a custom entry) — the first shown entry after it.
+ */
+function shownFirstKept(entries: StoredEntry[], firstKeptEntryId: string): string {
+  let e = entries.find((x) => x.id === firstKeptEntryId)!;
+  while (e.type !== "message") e = entries.find((x) => x.parentId === e.id)!;
+  return e.id;
+}
+
 /** The compaction's boundary node, and the first kept entry flagged, with the canvas centred on it. */
-async function expectBoundaryAndFirstKept(page: Page, sessionId: string, compaction: StoredEntry) {
+async function expectBoundaryAndFirstKept(page: Page, sessionId: string, compaction: StoredEntry, entries: StoredEntry[]) {
   await page.goto(`/sessions/${encodeURIComponent(sessionId)}?entry=${encodeURIComponent(compaction.firstKeptEntryId!)}`);
   await expect(nodeNamed(page, `[compaction: ${Math.round(compaction.tokensBefore! / 1000)}k tokens]`)).toBeVisible();
   const flagged = canvasNodes(page).filter({ hasText: "first kept" });
   await expect(flagged).toHaveCount(1);
-  await expect(flagged).toHaveAttribute("data-id", compaction.firstKeptEntryId!);
+  await expect(flagged).toHaveAttribute("data-id", shownFirstKept(entries, compaction.firstKeptEntryId!));
 }
 
 test.describe.serial("Claude Code and Codex files", () => {
@@ -63,13 +73,15 @@ test.describe.serial("Claude Code and Codex files", () => {
       const row = importRow(page, name);
       await expect(row).toContainText(`(${label}, ${gen.records.toLocaleString("en-US")} records → `, { timeout: 30_000 });
       expect(await row.getByRole("link", { name: "Open" }).getAttribute("href")).toBe(`/sessions/${gen.sessionId}`);
+    }
+    for (const gen of [claude, codex]) {
       const tree = await readTree(request, gen.sessionId);
       const compactions = tree.entries.filter((e) => e.type === "compaction");
       expect(compactions).toHaveLength(gen.expected.compactions);
       // The counts of the file: prompts and tool calls.
       const prompts = tree.entries.filter((e) => e.type === "message" && e.message?.role === "user" && !(e.message as { synthetic?: boolean }).synthetic);
       expect(prompts).toHaveLength(gen.expected.prompts);
-      await expectBoundaryAndFirstKept(page, gen.sessionId, compactions[0]!);
+      await expectBoundaryAndFirstKept(page, gen.sessionId, compactions[0]!, tree.entries);
     }
   });
 
