@@ -24,8 +24,13 @@ const PROGRESS_MS = 250;
 
 const bodySchema = z
   .object({
-    folders: z.array(z.string().trim().min(1, "a folder path is empty").max(4096, "a folder path is too long")).min(1, "name at least one folder").max(20, "at most 20 folders"),
-    watch: z.boolean().optional(),
+    folders: z
+      .array(z.string({ error: "expected each folder as a path (text)" }).trim().min(1, "a folder path is empty").max(4096, "a folder path is too long"), {
+        error: "expected folders: a list of folder paths",
+      })
+      .min(1, "name at least one folder")
+      .max(20, "at most 20 folders"),
+    watch: z.boolean({ error: "expected watch to be true or false" }).optional(),
   })
   .strict();
 
