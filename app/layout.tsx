@@ -23,6 +23,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/" className="hover:underline">
                 Sessions
               </Link>
+              <Link href="/sync" className="ml-4 hover:underline">
+                Sync folder
+              </Link>
             </nav>
             <SignOutButton />
           </header>

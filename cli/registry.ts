@@ -12,6 +12,7 @@ import { hashPasswordCommand } from "@/cli/commands/hash-password";
 import { importCommand } from "@/cli/commands/import";
 import { planCommand } from "@/cli/commands/plan";
 import { pruneCommand } from "@/cli/commands/prune";
+import { syncCommand } from "@/cli/commands/sync";
 import { treeCommand } from "@/cli/commands/tree";
 
 export const commands = new Map<string, CliCommand>();
@@ -21,6 +22,6 @@ export function registerCommand(command: CliCommand): void {
   commands.set(command.name, command);
 }
 
-for (const command of [contextCommand, cutPointCommand, planCommand, pruneCommand, treeCommand, factcheckCommand, importCommand, exportCommand, hashPasswordCommand]) {
+for (const command of [contextCommand, cutPointCommand, planCommand, pruneCommand, treeCommand, factcheckCommand, importCommand, syncCommand, exportCommand, hashPasswordCommand]) {
   registerCommand(command);
 }

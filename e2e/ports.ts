@@ -18,3 +18,6 @@ export const FAKE_CONTEXT_WINDOW = 32_000;
 export const FAKE_MODELS = ["fake-model", "fake-small"];
 /** A name only the offline app lists in ARBOR_ALLOWED_HOSTS (e2e/security.spec.ts). */
 export const E2E_ALLOWED_HOST = "arbor.e2e.test";
+
+/** ARBOR_ALLOWED_ROOTS of the main app: e2e/formats.spec.ts syncs folders below it ("Sync folder" page). */
+export const E2E_SYNC_ROOT = `${process.env.TMPDIR ?? "/tmp"}/arbor-e2e-sync-${base}`;

@@ -11,6 +11,7 @@
  * Usage: tsx --conditions=react-server e2e/server.ts
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
@@ -18,7 +19,7 @@ import { prepareAppDatabase } from "@/lib/db/bootstrap";
 import { type EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { startFakeLlmServer } from "@/test/fake-llm-server";
-import { E2E_ALLOWED_HOST, E2E_PORTS, FAKE_CONTEXT_WINDOW, FAKE_MODELS } from "./ports";
+import { E2E_ALLOWED_HOST, E2E_PORTS, E2E_SYNC_ROOT, FAKE_CONTEXT_WINDOW, FAKE_MODELS } from "./ports";
 
 const run = Date.now().toString(36);
 let adminUrl: string;
@@ -71,7 +72,9 @@ async function startApp(name: string, port: number, extra: Record<string, string
   throw new Error(`e2e: the ${name} app did not start on port ${port}`);
 }
 
+mkdirSync(E2E_SYNC_ROOT, { recursive: true });
 const withFakeModel = {
+  ARBOR_ALLOWED_ROOTS: E2E_SYNC_ROOT,
   ARBOR_OPENAI_BASE_URL: fake.url,
   ARBOR_OPENAI_MODELS: FAKE_MODELS.join(","),
   ARBOR_OPENAI_CONTEXT_WINDOW: String(FAKE_CONTEXT_WINDOW),

@@ -20,7 +20,7 @@ const envSchema = z.object({
   ARBOR_DATA_DIR: optionalString,
   /** Root folder for per-session agent workspaces; default `<data dir>/workspaces` (lib/tools). */
   ARBOR_WORKSPACES: optionalString,
-  /** Colon-separated folders inside which a session may be pointed at an existing project. */
+  /** Colon-separated folders inside which a session may be pointed at an existing project, and which the "Sync folder" page may sync (lib/sync/allowed.ts). */
   ARBOR_ALLOWED_ROOTS: optionalString,
   /** The port Arbor is served on; scripts/run-app.ts and e2e/server.ts pass it to Next (Host checks). */
   PORT: z.coerce.number().int().min(1).max(65535).optional(),

@@ -180,6 +180,22 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
       },
     ],
   },
+  "sync/route.ts": {
+    POST: [
+      ...jsonBodyCases(() => `${BASE}/api/sync`),
+      { name: "no folders", url: `${BASE}/api/sync`, init: jsonInit({}), expect: { status: 400, code: "invalid_input" } },
+      { name: "an empty folder list", url: `${BASE}/api/sync`, init: jsonInit({ folders: [] }), expect: { status: 400, error: /name at least one folder/ } },
+      { name: "a folder that is not a string", url: `${BASE}/api/sync`, init: jsonInit({ folders: [42] }), expect: { status: 400, code: "invalid_input" } },
+      { name: "watch not a boolean", url: `${BASE}/api/sync`, init: jsonInit({ folders: ["/tmp"], watch: "yes" }), expect: { status: 400, code: "invalid_input" } },
+      { name: "an unknown key", url: `${BASE}/api/sync`, init: jsonInit({ folders: ["/tmp"], extra: 1 }), expect: { status: 400, code: "invalid_input" } },
+      {
+        name: "a relative or disallowed folder",
+        url: `${BASE}/api/sync`,
+        init: jsonInit({ folders: ["relative/dir"] }),
+        expect: { status: 400, error: /^Folder relative\/dir (refused: ARBOR_ALLOWED_ROOTS is not set|must be an absolute path)/ },
+      },
+    ],
+  },
   "import/route.ts": {
     POST: [
       { name: "no fileName", url: `${BASE}/api/import`, init: textInit("{}", "application/octet-stream"), expect: { status: 400, error: "fileName is required" } },

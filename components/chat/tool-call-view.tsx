@@ -4,6 +4,7 @@ import { structuredPatch } from "diff";
 import { memo, useMemo } from "react";
 import { toolCallText } from "@/lib/session/tree-row-text";
 import type { ToolCall, ToolResultMessage } from "@/lib/session/types";
+import { SubagentLink } from "./subagent-link";
 
 function resultText(result: ToolResultMessage): string {
   return result.content
@@ -62,6 +63,7 @@ export const ToolCallView = memo(function ToolCallView({ call, result }: { call:
         {diff && <DiffView lines={diff} />}
         {result && (
           <>
+            <SubagentLink result={result} />
             <div className="mt-1 text-xs text-muted">{result.prunedAt !== undefined ? "Result (pruned; the original is kept)" : "Result"}</div>
             <pre className="max-h-64 overflow-auto font-mono text-xs whitespace-pre-wrap">{resultText(result)}</pre>
           </>

@@ -6,6 +6,7 @@
  */
 import { memo } from "react";
 import type { InspectedMessage, TurnView } from "@/lib/inspector/types";
+import { SubagentLink } from "@/components/chat/subagent-link";
 import { formatTokens, messagePreview, messageText, ROLE_LABELS } from "./format";
 
 const ROLE_MARKS: Record<InspectedMessage["role"], string> = { user: "U", assistant: "A", toolResult: "T" };
@@ -60,6 +61,7 @@ const MessageRow = memo(function MessageRow({
         {m.kept && !m.firstKept && <span className="sr-only">kept</span>}
         {m.placeholder && m.source !== "compaction" && <Marker tone="muted">placeholder</Marker>}
         <span className="ml-auto text-xs text-muted">{formatTokens(m.tokens)}</span>
+        {m.message.role === "toolResult" ? <SubagentLink result={m.message} /> : null}
         {linkable ? <EntryLink entryId={m.sourceEntryId} onFocusEntry={onFocusEntry} /> : null}
       </div>
       <details className="mt-0.5">

@@ -1,6 +1,6 @@
 "use client";
 /**
- * "Import session": a file picker and a drop target for one or more pi / oh-my-pi `.jsonl`
+ * "Import session": a file picker and a drop target for one or more pi / oh-my-pi, Claude Code or Codex CLI `.jsonl`
  * files, with one progress row per file (ui.md "Long work": progress and Cancel; cancelling
  * saves nothing).
  */
@@ -33,7 +33,7 @@ export function ImportDropZone() {
           Import session
         </button>
         <p className="text-sm text-muted">
-          {dragging ? "Drop to import." : "Choose or drop one or more .jsonl session files from pi or oh-my-pi."}
+          {dragging ? "Drop to import." : "Choose or drop one or more .jsonl session files from pi, oh-my-pi, Claude Code or Codex CLI."}
         </p>
         <input
           ref={input}

@@ -12,7 +12,7 @@ import "server-only";
 import { env } from "@/lib/env";
 import { getProviderRegistry, type ProviderRegistry } from "@/lib/llm/providers";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "@/lib/llm/stream-assistant";
-import { resolveWorkspace } from "@/lib/tools/workspace";
+import { defaultAllowedRoots, resolveWorkspace } from "@/lib/tools/workspace";
 
 export interface ChatRuntimeConfig {
   registry?: ProviderRegistry;
@@ -65,6 +65,11 @@ export function resolveSessionRoot(sessionId: string, projectDir?: string): Prom
     { sessionId, ...(projectDir ? { projectDir } : {}) },
     { ...(workspacesDir ? { workspacesDir } : {}), ...(allowedRoots ? { allowedRoots } : {}) },
   );
+}
+
+/** The roots a project folder (and a synced folder, lib/sync/allowed.ts) must lie in. */
+export function allowedRootsSetting(): string[] {
+  return current().allowedRoots ?? defaultAllowedRoots();
 }
 
 export function modelIdleTimeoutMs(): number {

@@ -33,6 +33,11 @@ export const SOURCE_CHUNK_BYTES = 1024 * 1024;
 const MAX_COMPRESSING = 2;
 const gzipAsync = promisify(gzip);
 
+/** One piece of a stored original as `session_sources.compression` stores it (null/"none": as is). */
+export async function encodeSourceChunk(compression: string | null, data: Buffer): Promise<Buffer> {
+  return compression === "gzip" ? gzipAsync(data, { level: 1 }) : data;
+}
+
 function chunksOf(source: ByteSource): AsyncIterable<Uint8Array> {
   if (typeof source === "string") return createReadStream(source, { highWaterMark: SOURCE_CHUNK_BYTES });
   if (typeof (source as ReadableStream<Uint8Array>).getReader === "function") return source as unknown as AsyncIterable<Uint8Array>;
@@ -77,7 +82,7 @@ export class SourceCapture {
       const data = Buffer.concat(this.pending, this.pendingBytes);
       this.pending = [];
       this.pendingBytes = 0;
-      const piece = gzipAsync(data, { level: 1 });
+      const piece = encodeSourceChunk("gzip", data);
       piece.catch(() => undefined); // awaited below; a disposed capture may drop it
       this.compressing.push(piece);
     }

@@ -5,7 +5,10 @@
  *
  * Mapping (docs/formats.md):
  * - The header comes from the first record with a `sessionId` (id, cwd, timestamp; the CLI
- *   version, git branch and user type are kept under `claudeCode`).
+ *   version, git branch and user type are kept under `claudeCode`). A subagent file (its first
+ *   record a sidechain record with an `agentId`) gets the id `<sessionId>.agent-<agentId>` and
+ *   `parentSession` = the parent's id; the parent's Task tool result that names the agent
+ *   carries `subagentSessionId`, the link to it.
  * - `uuid` / `parentUuid` become `id` / `parentId`, so siblings are branches.
  * - Assistant records sharing one `message.id` (Claude Code writes one record per content
  *   block) become ONE assistant message with the first record's uuid. Records arriving while
@@ -25,7 +28,7 @@
  * - A uuid seen twice keeps both records: the second becomes `<uuid>~<line>`.
  */
 import type { CompactionEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
-import { type AssistantPiece, assistantPiece, customPiece, mergeAssistant, type Piece, SESSION_KEYS, userPieces } from "./claude-code-records";
+import { type AssistantPiece, assistantPiece, customPiece, mergeAssistant, type Piece, SESSION_KEYS, subagentSessionId, userPieces } from "./claude-code-records";
 import { userContent } from "./claude-code-content";
 import { FormatError, type FormatMapper, isObject, type JsonObject, type MappedItem, num, str } from "./types";
 
@@ -92,10 +95,15 @@ class ClaudeCodeMapper implements FormatMapper {
     const claudeCode: JsonObject = {};
     for (const k of SESSION_KEYS) if (record[k] !== undefined) claudeCode[k] = record[k];
     this.session = claudeCode;
+    // A subagent file: its records are sidechain records with the parent's sessionId and an agentId.
+    const parent = str(record.sessionId);
+    const agentId = record.isSidechain === true ? str(record.agentId) : undefined;
+    if (agentId) claudeCode.agentId = agentId;
     this.header = {
       type: "session",
       version: 3,
-      id: str(record.sessionId) ?? "claude-code-session",
+      id: parent && agentId ? subagentSessionId(parent, agentId) : (parent ?? "claude-code-session"),
+      ...(parent && agentId ? { parentSession: parent } : {}),
       timestamp: str(record.timestamp) ?? this.firstTimestamp ?? new Date(0).toISOString(),
       cwd: str(record.cwd) ?? "",
       sourceFormat: "claude-code",

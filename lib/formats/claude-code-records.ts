@@ -131,6 +131,7 @@ export function userPieces(record: JsonObject, line: number, session: JsonObject
         content: r.content,
         isError: r.isError,
         ...(toolResults.length === 1 && record.toolUseResult !== undefined ? { details: record.toolUseResult } : {}),
+        ...subagentLink(session, toolResults.length === 1 ? record.toolUseResult : undefined),
         timestamp: time,
       },
       ...(r.extra ? { block: r.extra } : {}),
@@ -150,4 +151,19 @@ export function userPieces(record: JsonObject, line: number, session: JsonObject
   if (Object.keys(source).length > 0) (pieces[0]!.entry as SessionEntry & { source?: JsonObject }).source = source;
   pieces.at(-1)!.aliases = [uuid];
   return pieces;
+}
+
+/**
+ * The session id a subagent file (`<sessionId>/subagents/agent-<agentId>.jsonl`) is imported
+ * under: its records carry the parent's `sessionId`, so the id is derived from both.
+ */
+export function subagentSessionId(sessionId: string, agentId: string): string {
+  return `${sessionId}.agent-${agentId}`;
+}
+
+/** A Task tool result names the subagent that ran it (`toolUseResult.agentId`): the link to its session. */
+function subagentLink(session: JsonObject, toolUseResult: unknown): { subagentSessionId?: string } {
+  const agentId = isObject(toolUseResult) ? str(toolUseResult.agentId) : undefined;
+  const sessionId = str(session.sessionId);
+  return agentId && sessionId ? { subagentSessionId: subagentSessionId(sessionId, agentId) } : {};
 }

@@ -157,6 +157,44 @@ describe("reconstructionGaps", () => {
     const codex = mapSessionText(generateCodexSession({ seed: 5, turns: 6, compactions: 1 }).text)!;
     const notes = reconstructionGaps(codex.header, codex.entries);
     expect(notes[0]).toBe(CODEX_GAP);
-    expect(notes[1]).toMatch(/replacement history \(2 items, kept on compaction entry L\d+\)/);
+    expect(notes[1]).toMatch(/After compaction entry L\d+ Codex sent its replacement history \(2 items\)/);
+  });
+});
+
+describe("Claude Code subagents", () => {
+  const parent = generateClaudeCodeSession({ seed: 12, turns: 4, subagents: 2 });
+  const mapped = mapSessionText(parent.text)!;
+
+  it("the parent's Task results link to the subagent sessions, whose files map to sessions with the parent as parentSession", () => {
+    expect(countEntries(mapped.entries)).toEqual(parent.expected);
+    const links = mapped.entries.flatMap((e) => (e.type === "message" && e.message.role === "toolResult" && e.message.subagentSessionId ? [e.message] : []));
+    expect(links.map((m) => m.toolName)).toEqual(["Task", "Task"]);
+    expect(parent.subagents).toHaveLength(2);
+    for (const [i, sub] of parent.subagents!.entries()) {
+      expect(sub.relativePath).toBe(`${parent.sessionId}/subagents/agent-${sub.agentId}.jsonl`);
+      const child = mapSessionText(sub.text)!;
+      expect(child.header).toMatchObject({ id: links[i]!.subagentSessionId, parentSession: parent.sessionId, claudeCode: { agentId: sub.agentId } });
+      expect(countEntries(child.entries)).toEqual(sub.expected);
+      expectWellFormedTree(child.entries);
+    }
+  });
+});
+
+describe("Codex replacement history in the reconstruction", () => {
+  it("a turn after a compaction shows the replacement history's items, as written, where the summary would be", async () => {
+    const { reconstructTurn } = await import("@/lib/inspector/reconstruct");
+    const { TEST_PROMPTS } = await import("@/test/compaction-helpers");
+    const gen = generateCodexSession({ seed: 5, turns: 6, compactions: 1 });
+    const codex = mapSessionText(gen.text)!;
+    const compaction = codex.entries.find((e) => e.type === "compaction")!;
+    const history = (compaction.type === "compaction" && compaction.preserveData?.codexReplacementHistory) as { content: { text: string }[] }[];
+    const after = codex.entries.findIndex((e) => e.id === compaction.id);
+    const answer = codex.entries.slice(after).find((e) => e.type === "message" && e.message.role === "assistant")!;
+    const turn = reconstructTurn(codex.entries, answer.id, TEST_PROMPTS)!;
+    const head = turn.messages.slice(0, history.length);
+    expect(head.map((m) => (m.message.role === "user" ? m.message.content : null))).toEqual(history.map((h) => [{ type: "text", text: h.content[0]!.text }]));
+    expect(head.every((m) => m.source === "compaction" && m.sourceEntryId === compaction.id)).toBe(true);
+    // No summary message besides: the replacement history is what Codex sent.
+    expect(turn.messages.filter((m) => m.source === "compaction")).toHaveLength(history.length);
   });
 });

@@ -8,7 +8,8 @@
  * - Claude Code: no system prompt, no tool definitions; what Claude Code adds to a request by
  *   itself (attachments, reminders: kept as custom entries) is not rebuilt.
  * - Codex CLI: no base instructions, no tool definitions; after a `compacted` record Codex sent
- *   its replacement history, kept on the compaction entry, rather than a summary message.
+ *   its replacement history, kept on the compaction entry, rather than a summary message; the
+ *   reconstruction shows those items (codex-history.ts) and says so.
  */
 import type { SessionEntry } from "@/lib/session/types";
 
@@ -29,7 +30,7 @@ export function reconstructionGaps(header: Readonly<Record<string, unknown>> | n
     const history = e.preserveData?.codexReplacementHistory;
     if (Array.isArray(history)) {
       notes.push(
-        `After the compaction Codex sent its replacement history (${history.length} items, kept on compaction entry ${e.id}) where Arbor shows the summary message`,
+        `After compaction entry ${e.id} Codex sent its replacement history (${history.length} items), not a summary message: those items are shown where the summary would be`,
       );
     }
     break;

@@ -8,11 +8,13 @@
  * attachment records in the chain, queue operations, `isMeta` records, an unknown record kind;
  * optional branches (a prompt re-asked from an earlier point), compactions (compact_boundary +
  * isCompactSummary), a sidechain (its own root, `isSidechain`), summary records (one naming a
- * leaf of this file, one naming another file), and a last line cut in the middle.
+ * leaf of this file, one naming another file), Task calls whose subagents run in their own files
+ * (generate-claude-subagent.ts), and a last line cut in the middle.
  * `expected` counts what the mapping must find (count.ts terms).
  */
 import { Rng, sentence } from "@/lib/session/generate-text";
 import { emptyCounts, type SessionCounts } from "./count";
+import { type GeneratedSubagent, generateClaudeCodeSubagent } from "./generate-claude-subagent";
 
 export interface GenerateClaudeOptions {
   seed: number;
@@ -22,6 +24,8 @@ export interface GenerateClaudeOptions {
   sidechain?: boolean;
   /** Cut the file in the middle of its last line (that record is lost). */
   cutLastLine?: boolean;
+  /** Task tool calls run by subagents, one in each of the first turns; their files are in `subagents`. */
+  subagents?: number;
 }
 
 export interface GeneratedFile {
@@ -30,6 +34,8 @@ export interface GeneratedFile {
   expected: SessionCounts;
   /** Number of JSON records in the file (a cut last line not counted). */
   records: number;
+  /** The subagent files of its Task calls (`subagents` option). */
+  subagents?: GeneratedSubagent[];
 }
 
 type Rec = Record<string, unknown>;
@@ -85,6 +91,22 @@ export function generateClaudeCodeSession(opts: GenerateClaudeOptions): Generate
     }
   };
 
+  const subagents: GeneratedSubagent[] = [];
+  // A Task call: the subagent runs in its own file; the result names it by agentId.
+  const task = (turn: number) => {
+    const agentId = rng.hex(8);
+    const toolId = `toolu_${rng.hex(20)}`;
+    const taskPrompt = `Subtask ${turn}: ${sentence(rng)}`;
+    const usage = { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 1000, output_tokens: 40 };
+    chained({ type: "assistant", message: { id: `msg_${rng.hex(20)}`, type: "message", role: "assistant", model: "claude-sonnet-4-5-20250929", content: [{ type: "tool_use", id: toolId, name: "Task", input: { description: `Subtask ${turn}`, prompt: taskPrompt, subagent_type: "general-purpose" } }], stop_reason: "tool_use", usage } });
+    const sub = generateClaudeCodeSubagent({ seed: opts.seed * 1000 + turn, sessionId, agentId, prompt: taskPrompt, start: clock });
+    subagents.push(sub);
+    chained({ type: "user", message: { role: "user", content: [{ tool_use_id: toolId, type: "tool_result", content: [{ type: "text", text: sub.answer }] }] }, toolUseResult: { status: "completed", prompt: taskPrompt, agentId, content: [{ type: "text", text: sub.answer }], totalDurationMs: 4200, totalTokens: 5000, totalToolUseCount: sub.expected.toolCalls } });
+    expected.assistants += 1;
+    expected.toolCalls += 1;
+    expected.toolResults += 1;
+  };
+
   records.push({ type: "file-history-snapshot", messageId: rng.uuid(), snapshot: { trackedFileBackups: {}, timestamp: stamp() }, isSnapshotUpdate: false });
   expected.custom += 1;
   const branchAt = new Set<number>();
@@ -109,6 +131,7 @@ export function generateClaudeCodeSession(opts: GenerateClaudeOptions): Generate
       expected.custom += 1;
     }
     prompt(`Turn ${turn}: ${sentence(rng)}`);
+    if (turn < (opts.subagents ?? 0)) task(turn);
     if (turn % 3 === 0) {
       chained({ type: "attachment", attachment: { type: "todo_reminder", content: [] } });
       expected.custom += 1;
@@ -148,5 +171,5 @@ export function generateClaudeCodeSession(opts: GenerateClaudeOptions): Generate
     text += extra.slice(0, Math.floor(extra.length / 2));
     count += 0;
   }
-  return { text, sessionId, expected, records: count };
+  return { text, sessionId, expected, records: count, ...(subagents.length > 0 ? { subagents } : {}) };
 }

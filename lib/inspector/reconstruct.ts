@@ -10,6 +10,7 @@
  * system prompt, and an agent's temporary exclusions (spec §13 "Working context": an error
  * message dropped before a retry) are not in the file.
  */
+import { withCodexReplacementHistory } from "@/lib/formats/codex-history";
 import { sourcedContext } from "@/lib/inspector/sources";
 import type { SourcedMessage } from "@/lib/inspector/types";
 import { calculatePromptTokens } from "@/lib/compaction/tokens";
@@ -69,7 +70,8 @@ export function reconstructTurn(
   return {
     entryId: entry.id,
     path,
-    messages: sourcedContext(path, prompts),
+    // A Codex compaction: what the model saw next is the replacement history, not a summary.
+    messages: withCodexReplacementHistory(path, sourcedContext(path, prompts)),
     system: systemPromptOf(path),
     assistant,
     model: `${assistant.provider}/${assistant.model}`,

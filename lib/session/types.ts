@@ -71,6 +71,8 @@ export interface ToolResultMessage {
   isError: boolean;
   /** Set by pruning (spec §8); the original content is kept by the store. */
   prunedAt?: number;
+  /** The session of the subagent that produced this result (an imported Claude Code Task call; docs/formats.md). */
+  subagentSessionId?: string;
   timestamp: number;
 }
 export interface BashExecutionMessage {

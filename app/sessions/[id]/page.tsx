@@ -1,4 +1,5 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
@@ -18,6 +19,12 @@ import { mergePayload } from "@/lib/query/session";
 import { latestChatEntries, skeletonPayload } from "@/lib/session-view/server";
 
 export const dynamic = "force-dynamic";
+
+/** A Claude Code subagent file's session (lib/formats/claude-code-map.ts), rather than a fork. */
+function isSubagent(header: Record<string, unknown>): boolean {
+  const cc = header.claudeCode as { agentId?: unknown } | undefined;
+  return typeof cc?.agentId === "string";
+}
 
 /**
  * The session from the read model with its recorded calls (the same one statement when the
@@ -69,6 +76,11 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       <div className="flex h-[calc(100dvh-3rem)] flex-col overflow-hidden">
         <div className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-0.5 border-b border-line px-3 py-1.5">
           <h1 className="min-w-0 flex-1 basis-40 truncate font-semibold">{session.title ?? "Untitled session"}</h1>
+          {session.parentSession && (
+            <Link href={`/sessions/${encodeURIComponent(session.parentSession)}`} className="truncate text-sm text-muted underline">
+              {isSubagent(session.header) ? "Subagent of" : "Forked from"} {session.parentSession}
+            </Link>
+          )}
           <a href={`/api/sessions/${encodeURIComponent(id)}?format=jsonl`} className="text-sm text-muted underline" download>
             Download JSONL
           </a>

@@ -1,0 +1,131 @@
+/**
+ * POST /api/sync `{ folders: string[], watch?: boolean }` — syncs session folders (lib/sync) and
+ * streams NDJSON events (events.ts): throttled `progress` of the file being imported, one
+ * `file` line per file with what happened, a `run` summary. With `watch`, the stream stays open
+ * and every change of the folders is synced and reported, until the request is aborted.
+ * Aborting the request (the page's Cancel / Stop) aborts the file being imported (it rolls
+ * back) and stops the sync.
+ * Folders must lie inside ARBOR_ALLOWED_ROOTS (lib/sync/allowed.ts): 400 `{ error }` naming the
+ * folder otherwise, and for a bad body; 415 for a body that is not JSON.
+ */
+import { z } from "zod";
+import { refuseAnonymous } from "@/lib/auth/guard";
+import { jsonError, parseJsonBody } from "@/lib/chat/http";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "@/lib/db/errors";
+import { refuseForeign } from "@/lib/http/guard-request";
+import { allowedSyncFolder } from "@/lib/sync/allowed";
+import { describeOutcome, type SyncEvent, SyncFolderError, syncFolders } from "@/lib/sync/sync-folders";
+import { watchFolders } from "@/lib/sync/watch";
+import type { SyncStreamEvent } from "./events";
+
+export const dynamic = "force-dynamic";
+
+const PROGRESS_MS = 250;
+
+const bodySchema = z
+  .object({
+    folders: z
+      .array(z.string({ error: "expected each folder as a path (text)" }).trim().min(1, "a folder path is empty").max(4096, "a folder path is too long"), {
+        error: "expected folders: a list of folder paths",
+      })
+      .min(1, "name at least one folder")
+      .max(20, "at most 20 folders"),
+    watch: z.boolean({ error: "expected watch to be true or false" }).optional(),
+  })
+  .strict();
+
+function message(error: unknown): string {
+  if (isDatabaseUnavailable(error)) return `${DATABASE_UNAVAILABLE_MESSAGE}; try again`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function POST(request: Request): Promise<Response> {
+  const foreign = refuseForeign(request);
+  if (foreign) return foreign;
+  const refused = await refuseAnonymous(request);
+  if (refused) return refused;
+  const body = await parseJsonBody(request, bodySchema);
+  if (!body.ok) return body.response;
+  const folders: string[] = [];
+  for (const f of body.value.folders) {
+    try {
+      folders.push(await allowedSyncFolder(f));
+    } catch (error) {
+      if (error instanceof SyncFolderError) return jsonError(400, error.message, "invalid_input");
+      throw error;
+    }
+  }
+  const watch = body.value.watch === true;
+  const abort = new AbortController();
+  const onAbort = () => abort.abort(request.signal.reason);
+  if (request.signal.aborted) onAbort();
+  else request.signal.addEventListener("abort", onAbort, { once: true });
+
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (event: SyncStreamEvent) => {
+        if (abort.signal.aborted) return;
+        try {
+          controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+        } catch {
+          // The response was cancelled meanwhile.
+        }
+      };
+      let lastProgress = 0;
+      const onEvent = (e: SyncEvent) => {
+        if (e.type === "progress") {
+          const now = Date.now();
+          if (now - lastProgress < PROGRESS_MS) return;
+          lastProgress = now;
+          send(e);
+        } else if (e.type === "file") send({ ...e, text: describeOutcome(e.outcome) });
+        else send(e);
+      };
+      const close = () => {
+        request.signal.removeEventListener("abort", onAbort);
+        try {
+          controller.close();
+        } catch {
+          // Already cancelled.
+        }
+      };
+      const run = async () => {
+        try {
+          if (!watch) {
+            const summary = await syncFolders(folders, { signal: abort.signal, onEvent });
+            send({ type: "run", kind: "initial", counts: summary.counts, watching: false });
+            return;
+          }
+          const watcher = await watchFolders(folders, {
+            signal: abort.signal,
+            onEvent,
+            onRun: (summary, kind) => send({ type: "run", kind, counts: summary.counts, watching: true }),
+            onError: (error) => send({ type: "error", message: message(error) }),
+          });
+          await watcher.ready;
+          await new Promise<void>((resolve) => {
+            if (abort.signal.aborted) resolve();
+            else abort.signal.addEventListener("abort", () => resolve(), { once: true });
+          });
+          await watcher.stop();
+        } catch (error) {
+          if (!abort.signal.aborted) send({ type: "error", message: message(error) });
+        } finally {
+          close();
+        }
+      };
+      void run();
+    },
+    cancel(reason) {
+      abort.abort(reason);
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "application/x-ndjson; charset=utf-8",
+      "cache-control": "no-store, no-transform",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}

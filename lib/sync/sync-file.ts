@@ -1,0 +1,205 @@
+import "server-only";
+/**
+ * Syncing ONE session file of a folder with Arbor (the rules of docs/formats.md "Sync").
+ *
+ * - Unchanged size and mtime: nothing is read ("unchanged").
+ * - A file not tracked yet is imported with the one import function (importSession), given only
+ *   its whole lines ("imported"; a line cut at the end is taken on a later sync). A file whose
+ *   session is already in Arbor (dropped in before) is adopted when the stored original is the
+ *   start of the file, else imported as a copy.
+ * - A tracked file whose imported bytes are still its start (same sha256) gets only its new
+ *   entries appended (append.ts: "appended", or "unchanged" when only a cut tail grew).
+ * - A tracked file that is shorter, or whose start changed, was rewritten: it is imported again
+ *   as a new version (a new session titled "… (version N)"); the earlier session stays
+ *   ("rewritten"). So is a file whose last response, stored while still being written, changed.
+ * - A response the file ends with that the mapper could only close at the end of the file (a
+ *   Claude Code response whose next record has not come, a Codex response before its
+ *   token_count) is left for a later sync while the file changed less than `settleMs` ago (the
+ *   agent is probably still writing it): stored now, it could change, and entries never do.
+ *   The outcome then says `held`; such a file is always read again on the next sync.
+ * - A tracked file that is gone is reported ("gone"); its sessions stay in Arbor.
+ * Any other problem is "failed" with the import's message; the other files still sync.
+ */
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { isLiveSession } from "@/lib/db/live-session";
+import { ImportError } from "@/lib/db/errors";
+import { findSessionMeta, findSessionSource, type ImportProgress, importSession, renameSession, scheduleSearchIndex } from "@/lib/db/session-store";
+import { FormatError, type FormatId } from "@/lib/formats/types";
+import { appendNewEntries, extendOriginal } from "./append";
+import { remapFile, withoutOpenResponse } from "./remap";
+import { findTracked, saveTracked, type TrackedFile } from "./tracked";
+import { detectFileFormat, lastNewlineOffset } from "./whole-lines";
+
+export type FileOutcome =
+  | { kind: "imported"; sessionId: string; format: FormatId; entries: number; records: number; adopted?: true; held?: true }
+  | { kind: "appended"; sessionId: string; added: number; held?: true }
+  | { kind: "unchanged"; sessionId: string }
+  | { kind: "rewritten"; sessionId: string; previousSessionId: string; version: number; entries: number; why: string }
+  | { kind: "waiting"; why: string }
+  | { kind: "gone"; sessionId: string }
+  | { kind: "failed"; message: string };
+
+/** Default quiet time before a file's last, open response is taken. */
+export const DEFAULT_SETTLE_MS = 5000;
+
+export interface SyncFileOptions {
+  signal?: AbortSignal;
+  /** A file changed less than this long ago keeps its open last response for later (default DEFAULT_SETTLE_MS). */
+  settleMs?: number;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+/** mtime stored for a file whose open response was held back: never equal, so it is read again. */
+const READ_AGAIN = -1;
+
+function fresh(st: { mtimeMs: number }, opts: SyncFileOptions): boolean {
+  return Date.now() - st.mtimeMs < (opts.settleMs ?? DEFAULT_SETTLE_MS);
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException)?.code === "ENOENT";
+}
+
+/** Imports the file's whole lines as a new session (version 1) or a new version of one. */
+async function importFile(
+  file: string,
+  st: { size: number; mtimeMs: number },
+  opts: SyncFileOptions & { version: number; asCopy: boolean },
+): Promise<{ tracked: TrackedFile; entries: number; records: number; held: boolean } | { waiting: string }> {
+  const prefix = await lastNewlineOffset(file, st.size);
+  if (prefix === 0) return { waiting: st.size === 0 ? "the file is empty" : "no whole line yet" };
+  // What no later line can change: every pi entry; for other formats, what the mapper's `push` gave.
+  let cut = prefix;
+  let settled: number | undefined;
+  const format = await detectFileFormat(file, prefix);
+  if (format !== null && format !== "pi") {
+    const r = await remapFile({ file, format, size: prefix, checkBytes: 0, settled: Number.MAX_SAFE_INTEGER, ...(opts.signal ? { signal: opts.signal } : {}) });
+    settled = r.settled;
+    if (r.open && fresh(st, opts)) {
+      cut = r.open.start;
+      settled = r.open.settled;
+    }
+  }
+  if (cut === 0) return { waiting: "its first response is still being written" };
+  const result = await importSession({
+    source: createReadStream(file, { start: 0, end: cut - 1, highWaterMark: 1024 * 1024 }),
+    fileName: path.basename(file),
+    totalBytes: cut,
+    asCopy: opts.asCopy,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+  });
+  // Full-text rows are built after an import, in the background (lib/db/search-index.ts);
+  // search is already correct without them, only slower for this session.
+  void scheduleSearchIndex(result.sessionId);
+  if (opts.version > 1) {
+    const base = result.title?.replace(/ \(copy\)$/, "") ?? path.basename(file);
+    await renameSession({ id: result.sessionId, title: `${base} (version ${opts.version})` });
+  }
+  const source = await findSessionSource({ sessionId: result.sessionId });
+  const held = cut < prefix;
+  const tracked: TrackedFile = {
+    path: file,
+    sessionId: result.sessionId,
+    format: result.format,
+    size: st.size,
+    mtimeMs: held ? READ_AGAIN : st.mtimeMs,
+    importedBytes: cut,
+    prefixSha256: source?.sha256 ?? "",
+    settledEntries: result.format === "pi" ? result.entryCount : (settled ?? 0),
+    syncedLeafId: result.leafId,
+    version: opts.version,
+  };
+  await saveTracked(tracked);
+  return { tracked, entries: result.entryCount, records: result.records, held };
+}
+
+/** A tracked file: append its new entries, or import it again when it was rewritten. */
+async function resync(file: string, st: { size: number; mtimeMs: number }, tracked: TrackedFile, opts: SyncFileOptions): Promise<FileOutcome> {
+  const again = async (why: string): Promise<FileOutcome> => {
+    const version = tracked.version + 1;
+    const r = await importFile(file, st, { ...opts, version, asCopy: true });
+    if ("waiting" in r) return { kind: "waiting", why: r.waiting };
+    return { kind: "rewritten", sessionId: r.tracked.sessionId, previousSessionId: tracked.sessionId, version, entries: r.entries, why };
+  };
+  if (st.size < tracked.importedBytes) return again("the file is shorter than what was imported");
+  let remapped = await remapFile({
+    file,
+    format: tracked.format,
+    size: st.size,
+    checkBytes: tracked.importedBytes,
+    settled: tracked.settledEntries,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  if (remapped.checkSha256 !== tracked.prefixSha256) return again("the lines imported before have changed");
+  const held = remapped.open !== null && remapped.open.start > tracked.importedBytes && fresh(st, opts);
+  if (held && remapped.open) remapped = await withoutOpenResponse(file, { ...remapped, open: remapped.open });
+  const mtimeMs = held ? READ_AGAIN : st.mtimeMs;
+  if (remapped.prefixBytes === tracked.importedBytes) {
+    await saveTracked({ ...tracked, size: st.size, mtimeMs });
+    return { kind: "unchanged", sessionId: tracked.sessionId };
+  }
+  const outcome = await appendNewEntries(tracked, remapped, opts.signal);
+  if (outcome.kind === "changed") return again(`entry ${outcome.entryId} changed after it was imported (it was still being written)`);
+  await extendOriginal({ sessionId: tracked.sessionId, file, remapped });
+  await saveTracked({
+    ...tracked,
+    size: st.size,
+    mtimeMs,
+    importedBytes: remapped.prefixBytes,
+    prefixSha256: remapped.prefixSha256,
+    settledEntries: remapped.settled,
+    syncedLeafId: outcome.leafId,
+  });
+  return { kind: "appended", sessionId: tracked.sessionId, added: outcome.added, ...(held ? { held: true as const } : {}) };
+}
+
+/** The stored original of an already-imported session, if it is the start of this file: then the file is tracked as that session. */
+async function adoption(file: string, st: { size: number; mtimeMs: number }, sessionId: string): Promise<TrackedFile | null> {
+  const source = await findSessionSource({ sessionId });
+  const meta = await findSessionMeta({ id: sessionId });
+  if (!source || !isLiveSession(meta) || source.bytes > st.size || source.bytes === 0) return null;
+  const probe = await remapFile({ file, format: source.format, size: source.bytes, checkBytes: source.bytes, settled: 0 });
+  if (probe.checkSha256 !== source.sha256) return null;
+  // settled 0: the next step compares every mapped entry with the stored one, by id.
+  return { path: file, sessionId, format: source.format, size: source.bytes, mtimeMs: 0, importedBytes: source.bytes, prefixSha256: source.sha256, settledEntries: 0, syncedLeafId: meta.leafId, version: 1 };
+}
+
+export async function syncFile(file: string, opts: SyncFileOptions = {}): Promise<FileOutcome> {
+  let tracked: TrackedFile | null = null;
+  try {
+    tracked = await findTracked(file);
+    let st: { size: number; mtimeMs: number };
+    try {
+      const s = await stat(file);
+      st = { size: s.size, mtimeMs: s.mtimeMs };
+    } catch (error) {
+      if (isMissing(error) && tracked) return { kind: "gone", sessionId: tracked.sessionId };
+      throw error;
+    }
+    if (tracked && tracked.size === st.size && tracked.mtimeMs === st.mtimeMs) return { kind: "unchanged", sessionId: tracked.sessionId };
+    if (tracked) return await resync(file, st, tracked, opts);
+    try {
+      const r = await importFile(file, st, { ...opts, version: 1, asCopy: false });
+      if ("waiting" in r) return { kind: "waiting", why: r.waiting };
+      return { kind: "imported", sessionId: r.tracked.sessionId, format: r.tracked.format, entries: r.entries, records: r.records, ...(r.held ? { held: true as const } : {}) };
+    } catch (error) {
+      if (!(error instanceof ImportError && error.code === "exists" && error.existingSessionId)) throw error;
+      const adopted = await adoption(file, st, error.existingSessionId);
+      if (!adopted) {
+        const r = await importFile(file, st, { ...opts, version: 1, asCopy: true });
+        if ("waiting" in r) return { kind: "waiting", why: r.waiting };
+        return { kind: "imported", sessionId: r.tracked.sessionId, format: r.tracked.format, entries: r.entries, records: r.records, ...(r.held ? { held: true as const } : {}) };
+      }
+      const out = await resync(file, st, adopted, opts);
+      return out.kind === "appended" || out.kind === "unchanged" ? { kind: "imported", sessionId: adopted.sessionId, format: adopted.format, entries: 0, records: 0, adopted: true } : out;
+    }
+  } catch (error) {
+    opts.signal?.throwIfAborted();
+    if (error instanceof FormatError) return { kind: "failed", message: `${path.basename(file)}:${error.line}: ${error.what}${error.field ? ` (field ${error.field})` : ""}` };
+    if (error instanceof ImportError) return { kind: "failed", message: error.message };
+    return { kind: "failed", message: `${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
