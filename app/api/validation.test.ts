@@ -571,6 +571,13 @@ const ACTIONS: Record<string, ActionCase[]> = {
     { name: "an unknown session", input: { sessionId: "no-such-session", entryId: "e", label: "x" }, error: "not_found" },
     { name: "an unknown entry", input: { sessionId: "@session", entryId: "no-such-entry", label: "x" }, error: "not_found", message: /no-such-entry/ },
   ],
+  "app/sessions/[id]/actions.ts setPin": [
+    { name: "missing pinned", input: { sessionId: "s", entryId: "e" }, error: "invalid_input", message: /pinned/ },
+    { name: "pinned of the wrong type", input: { sessionId: "s", entryId: "e", pinned: "yes" }, error: "invalid_input", message: /true or false/ },
+    { name: "a NUL in the entry id", input: { sessionId: "@session", entryId: NUL_ID, pinned: true }, error: "invalid_input" },
+    { name: "an unknown session", input: { sessionId: "no-such-session", entryId: "e", pinned: true }, error: "not_found" },
+    { name: "an unknown entry", input: { sessionId: "@session", entryId: "no-such-entry", pinned: true }, error: "not_found", message: /no-such-entry/ },
+  ],
   "app/sessions/[id]/actions.ts forkSession": [
     { name: "missing entry", input: { sessionId: "s" }, error: "invalid_input", message: /entryId/ },
     { name: "a title of the wrong type", input: { sessionId: "s", entryId: "e", title: {} }, error: "invalid_input" },
