@@ -19,8 +19,15 @@ const treeRegion = (page: Page) => page.getByRole("region", { name: "Session tre
 const canvasNodes = (page: Page) => treeRegion(page).locator('[aria-roledescription="node"]');
 const nodeNamed = (page: Page, name: string) => canvasNodes(page).and(page.getByRole("group", { name }));
 
-const claude = generateClaudeCodeSession({ seed: 61, turns: 6, compactions: 1, branches: 1 });
-const codex = generateCodexSession({ seed: 62, turns: 6, compactions: 1 });
+// Generated per Playwright project (light, dark): both runs share one database, and the same
+// seed would make the second run's drop an "already imported" one.
+let claude: ReturnType<typeof generateClaudeCodeSession>;
+let codex: ReturnType<typeof generateCodexSession>;
+test.beforeAll(() => {
+  const shift = test.info().project.name === "dark" ? 1000 : 0;
+  claude = generateClaudeCodeSession({ seed: 61 + shift, turns: 6, compactions: 1, branches: 1 });
+  codex = generateCodexSession({ seed: 62 + shift, turns: 6, compactions: 1 });
+});
 
 /** Drops files on the "Import session" zone the way a browser does (a DataTransfer of Files). */
 async function dropFiles(page: Page, files: { name: string; text: string }[]) {
@@ -103,7 +110,7 @@ test.describe.serial("Claude Code and Codex files", () => {
 
   test("Sync folder imports a session and its subagent, appends new lines, and the Task call links to the subagent", async ({ page, request }) => {
     // Two turns (the Task call in the first), so the chat's newest page holds the whole session.
-    const gen = generateClaudeCodeSession({ seed: 63, turns: 2, subagents: 1 });
+    const gen = generateClaudeCodeSession({ seed: 63 + (test.info().project.name === "dark" ? 1000 : 0), turns: 2, subagents: 1 });
     const folder = mkdtempSync(path.join(E2E_SYNC_ROOT, "project-"));
     const file = path.join(folder, `${gen.sessionId}.jsonl`);
     const lines = gen.text.split("\n").filter((l) => l !== "" && !l.startsWith('{"type":"summary"'));

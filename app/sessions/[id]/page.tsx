@@ -1,7 +1,6 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Suspense } from "react";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { MODELS_KEY } from "@/components/session/models-query";
 import { SessionWorkspace } from "@/components/session/session-workspace";
@@ -92,9 +91,10 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           )}
         </div>
         <div className="min-h-0 flex-1">
-          <Suspense>
-            <SessionWorkspace sessionId={id} />
-          </Suspense>
+          {/* No Suspense boundary here: the page is dynamic (so useSearchParams needs none), and React
+              streams a boundary's large content out of order behind a script, which left the
+              workspace hidden until that script ran (the page must be readable before any script). */}
+          <SessionWorkspace sessionId={id} />
         </div>
       </div>
     </HydrationBoundary>
