@@ -21,7 +21,7 @@ import { assistantMsg, userMsg } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 import { type FakeLlmServer, startFakeLlmServer } from "@/test/fake-llm-server";
 import { setProjectHooksFile } from "@/lib/chat/hooks-loader";
-import { type UIStreamChunk, readUIStream } from "@/lib/chat/read-ui-stream";
+import { type UIStreamChunk, readUIStream } from "@/lib/chat-protocol/read-ui-stream";
 import { type ChatRuntimeConfig, configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
 
 export const MODEL_ID = "fake-model";

@@ -18,7 +18,7 @@ import "server-only";
  */
 import { linkedController } from "@/lib/agent/abort";
 import { branch, resetLeaf } from "@/lib/db/store-write";
-import { jsonError } from "./http";
+import { jsonError } from "@/lib/http/route-helpers";
 import { startOperation } from "./operation";
 
 export interface CompactAgainInput {

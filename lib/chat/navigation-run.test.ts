@@ -8,7 +8,7 @@ import { findSessionMeta } from "@/lib/db/session-store";
 import type { BranchSummaryEntry, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { looksLikeSummarization } from "@/test/fake-llm-server";
-import { readUIStream } from "./read-ui-stream";
+import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
 import { waitForRun } from "./running";
 import {
   dataOf,

@@ -34,7 +34,7 @@ import { createWorkspaceTools, TOOL_NAMES, type WorkspaceTools } from "@/lib/too
 import { createHookRegistry } from "./hooks-loader";
 import { selectModels, sessionModelRef } from "./model-selection";
 import { chatRegistry, modelIdleTimeoutMs, resolveSessionRoot } from "./runtime-config";
-import { readSessionConfig, type SessionConfig } from "./session-config";
+import { readSessionConfig, type SessionConfig } from "@/lib/chat-protocol/session-config";
 import { buildSystemPrompt } from "./system-prompt";
 
 export { ModelUnavailableError } from "./model-selection";

@@ -29,7 +29,7 @@ import {
 import type { Settings } from "@/lib/settings";
 import { BusyError, withRun } from "./running";
 import { resolveSessionRoot } from "./runtime-config";
-import { type AgentOptions, type SessionConfigUpdate, updateSessionConfig } from "./session-config";
+import { type AgentOptions, type SessionConfigUpdate, updateSessionConfig } from "@/lib/chat-protocol/session-config";
 
 async function settle<T>(run: () => Promise<T>): Promise<ActionResult<T>> {
   try {

@@ -6,7 +6,7 @@
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { jsonError, withDatabaseErrors } from "@/lib/chat/http";
+import { jsonError, withDatabaseErrors } from "@/lib/http/route-helpers";
 import { listSessions } from "@/lib/db/session-store";
 import { refuseAnonymous } from "@/lib/auth/guard";
 

@@ -10,7 +10,7 @@
 import { attachmentHeader } from "@/lib/http/attachment";
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { withDatabaseErrors } from "@/lib/chat/http";
+import { withDatabaseErrors } from "@/lib/http/route-helpers";
 import { readSession } from "@/lib/db/read-model";
 import { exportSession, findLiveSession, NotFoundError } from "@/lib/db/session-store";
 import { CONTENT_SECURITY_POLICY, htmlExportFileName, renderSessionHtml } from "@/lib/export-html/render-session-html";
