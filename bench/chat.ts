@@ -28,7 +28,7 @@ import { parseJsonBody } from "@/lib/http/route-helpers";
 import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
 import { configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
 import { startChatTurn, userContentOf } from "@/lib/chat/turn";
-import { appendEntries, createSession, findSessionMeta, loadEntries } from "@/lib/db/session-store";
+import { appendEntries, createSession, findSessionMeta, loadEntries } from "@/lib/db";
 import { listModelCalls } from "@/lib/inspector/calls";
 import { inspectEntry } from "@/lib/inspector/inspect";
 import { loadPrompts } from "@/lib/llm/prompts";

@@ -3,7 +3,7 @@
  * message the routes answer with 503 (lib/http/route-helpers.ts), and a way to try again. A server
  * component: pages render it instead of throwing, so the reader never sees a React error.
  */
-import { DATABASE_UNAVAILABLE_MESSAGE } from "@/lib/db/errors";
+import { DATABASE_UNAVAILABLE_MESSAGE } from "@/lib/db";
 
 export function DatabaseUnavailable({ retryHref }: { retryHref: string }) {
   return (

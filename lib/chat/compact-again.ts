@@ -17,7 +17,7 @@ import "server-only";
  * `data-navigated` for the leaf restored.
  */
 import { linkedController } from "@/lib/agent/abort";
-import { branch, resetLeaf } from "@/lib/db/store-write";
+import { branch, resetLeaf } from "@/lib/db";
 import { jsonError } from "@/lib/http/route-helpers";
 import { startOperation } from "./operation";
 

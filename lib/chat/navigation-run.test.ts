@@ -4,7 +4,7 @@
  * branchSummary.enabled switch, and 409 while a turn runs.
  */
 import { describe, expect, it } from "vitest";
-import { findSessionMeta } from "@/lib/db/session-store";
+import { findSessionMeta } from "@/lib/db";
 import type { BranchSummaryEntry, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { looksLikeSummarization } from "@/test/fake-llm-server";

@@ -5,7 +5,7 @@ import "server-only";
  * itself makes (lib/chat/model-selection `selectModels`), so the meter measures against the
  * window the next request really has.
  */
-import type { SessionView } from "@/lib/db/read-model";
+import type { SessionView } from "@/lib/db";
 import type { ProviderRegistry } from "@/lib/llm/providers";
 import type { SessionEntry } from "@/lib/session/types";
 import type { NextTurnModel } from "@/lib/session-view/types";

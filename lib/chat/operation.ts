@@ -16,7 +16,7 @@ import "server-only";
  */
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { isConflictError } from "@/lib/agent/ports";
-import { NotFoundError, toDatabaseError } from "@/lib/db/errors";
+import { NotFoundError, toDatabaseError } from "@/lib/db";
 import { jsonError, withCancel } from "@/lib/http/route-helpers";
 import { BusyError, claimRun, claimRunPreempting, type RunHandle, type RunKind } from "./running";
 import { ModelUnavailableError, type OpenedSession, openSessionAgent } from "./runtime";

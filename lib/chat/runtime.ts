@@ -24,10 +24,7 @@ import "server-only";
  */
 import type { AgentEmit, AgentModel } from "@/lib/agent/ports";
 import { SessionAgent } from "@/lib/agent/session-agent";
-import { createAgentStore } from "@/lib/db/agent-store";
-import { createDbRecorder } from "@/lib/db/model-calls";
-import { NotFoundError, type SessionMeta } from "@/lib/db/session-store";
-import { readLiveSession } from "@/lib/db/live-session";
+import { createAgentStore, createDbRecorder, NotFoundError, readLiveSession, type SessionMeta } from "@/lib/db";
 import { createAgentModel, createModelResolver, withCompactionModel } from "@/lib/llm/agent-adapter";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { createWorkspaceTools, TOOL_NAMES, type WorkspaceTools } from "@/lib/tools/registry";

@@ -12,20 +12,7 @@ import "server-only";
  * - `failed`: the database is not reachable (the message says so; retrying may help).
  */
 import type { ActionResult } from "@/lib/action-result";
-import { writeSessionSettings } from "@/lib/db/agent-store";
-import {
-  ConflictError,
-  DATABASE_UNAVAILABLE_MESSAGE,
-  findLiveSession,
-  isDatabaseUnavailable,
-  forkSession as forkStoredSession,
-  NotFoundError,
-  type SessionMeta,
-  branch,
-  resetLeaf,
-  setLabel as setStoredLabel,
-  setPin as setStoredPin,
-} from "@/lib/db/session-store";
+import { branch, ConflictError, DATABASE_UNAVAILABLE_MESSAGE, findLiveSession, forkSession as forkStoredSession, isDatabaseUnavailable, NotFoundError, resetLeaf, type SessionMeta, setLabel as setStoredLabel, setPin as setStoredPin, writeSessionSettings } from "@/lib/db";
 import type { Settings } from "@/lib/settings";
 import { BusyError, withRun } from "./running";
 import { resolveSessionRoot } from "./runtime-config";

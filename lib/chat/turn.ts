@@ -14,7 +14,7 @@ import "server-only";
  *   content — as the leaf, and ends with a `data-error` saying so (unless a more specific error,
  *   e.g. failed overflow recovery, was already reported). The next turn continues from there.
  */
-import { writeSessionSettings } from "@/lib/db/agent-store";
+import { writeSessionSettings } from "@/lib/db";
 import type { ImageContent, SessionEntry, TextContent, UserMessage } from "@/lib/session/types";
 import { startOperation } from "./operation";
 import { updateSessionConfig } from "@/lib/chat-protocol/session-config";

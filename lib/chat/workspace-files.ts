@@ -19,7 +19,7 @@ import "server-only";
  *   silently cut to that size; without this check a truncated file would be stored as if whole.
  *   writeUpload removes its temporary file when the body fails, so nothing is stored.
  */
-import { findLiveSession } from "@/lib/db/live-session";
+import { findLiveSession } from "@/lib/db";
 import { ToolError, toolErrorFromFs } from "@/lib/tools/errors";
 import { databaseUnavailable, jsonError } from "@/lib/http/route-helpers";
 import { resolveSessionRoot } from "./runtime-config";

@@ -6,7 +6,7 @@ import "server-only";
  * computation through `memoPerEntry`, so with the real read model each is done once per entry.
  */
 import { meterBasis } from "@/lib/chat-protocol/context-meter";
-import { memoPerEntry, type SessionView } from "@/lib/db/read-model";
+import { memoPerEntry, type SessionView } from "@/lib/db";
 import { buildSessionContext } from "@/lib/session/context";
 import { entrySearchText, matchingIds } from "@/lib/session/search-text";
 import { encodeRows } from "@/lib/session/skeleton-wire";

@@ -7,7 +7,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { jsonError, withDatabaseErrors } from "@/lib/http/route-helpers";
-import { listSessions } from "@/lib/db/session-store";
+import { listSessions } from "@/lib/db";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
 import { MAX_UPLOAD_BYTES } from "@/lib/chat-protocol/workspace-limits";
-import { createSession, softDeleteSession } from "@/lib/db/session-store";
+import { createSession, softDeleteSession } from "@/lib/db";
 import type { WorkspaceListing } from "@/lib/tools/files";
 import { useTestDatabase } from "@/test/db";
 import { GET as download } from "./download/route";

@@ -6,7 +6,7 @@
  */
 import { attachmentHeader } from "@/lib/http/attachment";
 import { jsonError, withDatabaseErrors } from "@/lib/http/route-helpers";
-import { findLiveSession, findSessionSource } from "@/lib/db/session-store";
+import { findLiveSession, findSessionSource } from "@/lib/db";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { invalid, sessionNotFound, sessionParamsSchema } from "../calls/params";
 
