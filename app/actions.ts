@@ -11,7 +11,7 @@ import {
   renameSession as renameSessionRow,
   restoreSession as restoreSessionRow,
   softDeleteSession,
-} from "@/lib/db/session-store";
+} from "@/lib/db";
 import { requireUser } from "@/lib/auth/guard";
 
 const createSessionSchema = z.object({ title: z.string().trim().max(200).superRefine(noControlChars("The title")).optional() }).strict();

@@ -1,6 +1,6 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import { SessionList } from "@/components/sessions/session-list";
-import { listSessions } from "@/lib/db/session-store";
+import { listSessions } from "@/lib/db";
 import { getQueryClient } from "@/lib/query/client";
 import { SESSION_PAGE_SIZE, sessionListOptions } from "@/lib/query/keys";
 import { requirePageUser } from "@/lib/auth/guard";

@@ -7,7 +7,7 @@ import { Session } from "node:inspector/promises";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { importSession } from "@/lib/db/import";
+import { importSession } from "@/lib/db";
 import { arborTurn, startHarness } from "./chat";
 import { compactedCopy } from "./lib/compacted";
 import { openBenchDatabase } from "./lib/database";

@@ -98,8 +98,7 @@ async function run(): Promise<Record<string, unknown>> {
     return { ms, entries: loaded.entries.length, base: mem.base, peak: mem.peak, live: mem.liveHeap };
   }
   if (mode === "import" && third && warmFile) {
-    const { useDatabase, disconnectDb } = await import("@/lib/db/client");
-    const { importSession } = await import("@/lib/db/import");
+    const { useDatabase, disconnectDb, importSession } = await import("@/lib/db");
     await useDatabase(third);
     await importSession({ source: warmFile, asCopy: true });
     const mem = sampler();

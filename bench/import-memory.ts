@@ -80,10 +80,7 @@ async function main(): Promise<void> {
   const { startEmbeddedPostgres, ensureDatabase } = await import("@/lib/db/embedded");
   const { prepareAppDatabase } = await import("@/lib/db/bootstrap");
   const { migrate } = await import("@/lib/db/migrate");
-  const { useDatabase, disconnectDb } = await import("@/lib/db/client");
-  const { importSession } = await import("@/lib/db/import");
-  const { loadPath, loadEntries } = await import("@/lib/db/store-read");
-  const { exportSession } = await import("@/lib/db/export");
+  const { useDatabase, disconnectDb, importSession, loadPath, loadEntries, exportSession } = await import("@/lib/db");
   const { LARGE_SESSION } = await import("@/test/fixtures");
 
   const server = env.DATABASE_URL ? undefined : await startEmbeddedPostgres();

@@ -17,9 +17,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { configureReadModel, readSession } from "@/lib/db/read-model";
-import { commitEntries } from "@/lib/db/store-commit";
-import { findSessionMeta, loadEntries, loadPath } from "@/lib/db/store-read";
+import { commitEntries, configureReadModel, findSessionMeta, loadEntries, loadPath, readSession } from "@/lib/db";
 import { buildSessionContext } from "@/lib/session/context";
 import type { SessionEntry } from "@/lib/session/types";
 import type { Imported } from "./import";

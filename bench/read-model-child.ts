@@ -18,8 +18,7 @@ const gc = vm.runInNewContext("gc") as () => void;
 async function main(): Promise<void> {
   const [url, sessionId] = process.argv.slice(2);
   if (!url || !sessionId) throw new Error("usage: read-model-child.ts <database url> <session id>");
-  const { useDatabase, disconnectDb } = await import("@/lib/db/client");
-  const { configureReadModel, readModelStats, readSession } = await import("@/lib/db/read-model");
+  const { useDatabase, disconnectDb, configureReadModel, readModelStats, readSession } = await import("@/lib/db");
   await useDatabase(url);
   configureReadModel({ maxBytes: 4 * 1024 * 1024 * 1024 });
   await readSession({ sessionId: "no-such-session" }).catch(() => undefined);

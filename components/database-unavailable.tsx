@@ -1,9 +1,9 @@
 /**
  * The page shown when the database cannot be reached (stopped, restarting): the same plain
- * message the routes answer with 503 (lib/chat/http.ts), and a way to try again. A server
+ * message the routes answer with 503 (lib/http/route-helpers.ts), and a way to try again. A server
  * component: pages render it instead of throwing, so the reader never sees a React error.
  */
-import { DATABASE_UNAVAILABLE_MESSAGE } from "@/lib/db/errors";
+import { DATABASE_UNAVAILABLE_MESSAGE } from "@/lib/db";
 
 export function DatabaseUnavailable({ retryHref }: { retryHref: string }) {
   return (

@@ -15,13 +15,13 @@ import { POST as stopPost } from "@/app/api/chat/stop/route";
 import { GET as compactGet, POST as compactPost } from "@/app/api/sessions/[id]/compact/route";
 import { POST as navigatePost } from "@/app/api/sessions/[id]/navigate/route";
 import { writeSessionSettings } from "@/lib/db/agent-store";
-import { appendEntries, createSession, loadEntries, loadPath, type SessionMeta } from "@/lib/db/session-store";
+import { appendEntries, createSession, loadEntries, loadPath, type SessionMeta } from "@/lib/db";
 import { createProviderRegistry } from "@/lib/llm/providers";
 import { assistantMsg, userMsg } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 import { type FakeLlmServer, startFakeLlmServer } from "@/test/fake-llm-server";
 import { setProjectHooksFile } from "@/lib/chat/hooks-loader";
-import { type UIStreamChunk, readUIStream } from "@/lib/chat/read-ui-stream";
+import { type UIStreamChunk, readUIStream } from "@/lib/chat-protocol/read-ui-stream";
 import { type ChatRuntimeConfig, configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
 
 export const MODEL_ID = "fake-model";

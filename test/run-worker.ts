@@ -17,7 +17,7 @@
 import { createInterface } from "node:readline";
 import { claimRun, claimRunPreempting, type RunHandle, type RunKind, abortRun } from "@/lib/chat/running";
 import { connectedRunClient, runQuery } from "@/lib/db/run-channel";
-import { commitEntries } from "@/lib/db/session-store";
+import { commitEntries } from "@/lib/db";
 
 interface Command {
   id: number;

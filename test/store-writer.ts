@@ -13,7 +13,7 @@
 import { createInterface } from "node:readline";
 import { useDatabase } from "@/lib/db/client";
 import { readSession } from "@/lib/db/read-model";
-import { appendEntries, applyPrune, getSessionMeta } from "@/lib/db/session-store";
+import { appendEntries, applyPrune, getSessionMeta } from "@/lib/db";
 import type { ToolResultMessage } from "@/lib/session/types";
 
 type Command =

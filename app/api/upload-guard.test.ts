@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as importPost } from "@/app/api/import/route";
 import { GET as listFiles, POST as uploadFile } from "@/app/api/sessions/[id]/files/route";
 import { configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
-import { createSession, listSessions } from "@/lib/db/session-store";
+import { createSession, listSessions } from "@/lib/db";
 import { useTestDatabase } from "@/test/db";
 
 // biome-ignore lint/correctness/useHookAtTopLevel: a Vitest fixture (test/db.ts), not a React hook

@@ -20,9 +20,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as listActions from "@/app/actions";
 import * as sessionActions from "@/app/sessions/[id]/actions";
-import { readUIStream } from "@/lib/chat/read-ui-stream";
+import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
 import { configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
-import { appendEntries, createSession, findSessionMeta, loadEntries } from "@/lib/db/session-store";
+import { appendEntries, createSession, findSessionMeta, loadEntries } from "@/lib/db";
 import { assistantMsg, userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { ActionResult } from "@/lib/action-result";
 import { requireUser } from "@/lib/auth/guard";
 import { signOutDevice as deleteDevice, signOutOtherDevices as deleteOtherDevices } from "@/lib/auth/sessions";
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "@/lib/db/session-store";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "@/lib/db";
 
 const byIdSchema = z.object({ id: z.string({ error: "A device id is required" }).uuid("Not a device id") }, { error: "Expected { id }" }).strict();
 const noInputSchema = z.object({}).strict().optional();

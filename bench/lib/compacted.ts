@@ -6,8 +6,7 @@
  */
 import { findCutPoint } from "@/lib/compaction/cut-point";
 import { estimateTokens } from "@/lib/compaction/tokens";
-import { importSession } from "@/lib/db/import";
-import { appendEntries, findSessionMeta, loadPath } from "@/lib/db/session-store";
+import { appendEntries, findSessionMeta, importSession, loadPath } from "@/lib/db";
 import { buildSessionContext } from "@/lib/session/context";
 
 const KEEP_RECENT_TOKENS = 20_000;

@@ -63,7 +63,7 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
   const { env } = await import("@/lib/env");
   const { migrate } = await import("@/lib/db/migrate");
   const { prepareAppDatabase } = await import("@/lib/db/bootstrap");
-  const { useDatabase, disconnectDb } = await import("@/lib/db/client");
+  const { useDatabase, disconnectDb } = await import("@/lib/db");
   const server = env.DATABASE_URL
     ? { adminUrl: withDatabase(env.DATABASE_URL, "postgres"), stop: undefined, embedded: undefined }
     : await embeddedServer(path.join(process.cwd(), ".data", "postgres-bench"));

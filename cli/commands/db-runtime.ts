@@ -21,7 +21,7 @@ export interface DbRuntime {
 export const processDbRuntime: DbRuntime = {
   async open() {
     const { prepareDatabase } = await import("@/lib/db/bootstrap");
-    const { useDatabase, disconnectDb } = await import("@/lib/db/client");
+    const { useDatabase, disconnectDb } = await import("@/lib/db");
     const db = await prepareDatabase();
     await useDatabase(db.url);
     const controller = new AbortController();

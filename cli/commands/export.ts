@@ -17,7 +17,7 @@ import { pipeline } from "node:stream/promises";
 import { parseNodeArgs } from "@/cli/args";
 import { CliError, type CliCommand, EXIT_OK, UsageError } from "@/cli/command";
 import { type DbRuntime, processDbRuntime, withDatabase } from "@/cli/commands/db-runtime";
-import type { SessionExport } from "@/lib/db/export";
+import type { SessionExport } from "@/lib/db";
 import { htmlExportFileName, renderSessionHtml } from "@/lib/export-html/render-session-html";
 
 export const EXPORT_FORMATS = ["jsonl", "html"] as const;
@@ -52,7 +52,7 @@ async function writeFileAtomically(exp: ExportSource, target: string): Promise<s
 
 /** The session rendered as one HTML page (lib/export-html), shaped like a JSONL export. */
 async function htmlExport(sessionId: string): Promise<ExportSource> {
-  const { getSessionMeta, loadEntries } = await import("@/lib/db/store-read");
+  const { getSessionMeta, loadEntries } = await import("@/lib/db");
   const meta = await getSessionMeta({ id: sessionId });
   const entries = await loadEntries({ sessionId });
   const html = renderSessionHtml({ header: meta.header, entries, leafId: meta.leafId, title: meta.title ?? "Untitled session" });
@@ -78,8 +78,7 @@ export function makeExportCommand(runtime: DbRuntime = processDbRuntime): CliCom
       const sessionId = positionals[0]!;
       const format = (values.format ?? "jsonl") as ExportFormat;
       if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(", ")}; got "${values.format}"`);
-      const { exportSession } = await import("@/lib/db/export");
-      const { NotFoundError } = await import("@/lib/db/errors");
+      const { exportSession, NotFoundError } = await import("@/lib/db");
       return withDatabase(runtime, async () => {
         let exp: ExportSource;
         try {

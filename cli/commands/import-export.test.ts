@@ -9,7 +9,7 @@ import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
 import { makeExportCommand } from "@/cli/commands/export";
 import { makeImportCommand } from "@/cli/commands/import";
 import { PROJECT_ROOT, runCommand, tempDir } from "@/test/cli-helpers";
-import { getSessionMeta, loadEntries } from "@/lib/db/session-store";
+import { getSessionMeta, loadEntries } from "@/lib/db";
 import { generateSession } from "@/lib/session/generate";
 import { serializeSession } from "@/lib/session/jsonl";
 import { useTestDatabase } from "@/test/db";

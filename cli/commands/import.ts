@@ -15,7 +15,7 @@ import { parseNodeArgs } from "@/cli/args";
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_USAGE, UsageError, writeJson } from "@/cli/command";
 import { type DbRuntime, processDbRuntime, withDatabase } from "@/cli/commands/db-runtime";
 import { expandImportPaths } from "@/cli/commands/import-paths";
-import type { ImportProgress, ImportResult } from "@/lib/db/import";
+import type { ImportProgress, ImportResult } from "@/lib/db";
 import { FORMAT_LABELS } from "@/lib/formats/types";
 import { describeTruncation, truncationHeadline } from "@/lib/import-report";
 
@@ -71,9 +71,7 @@ export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCom
       if (positionals.length === 0) throw new UsageError("missing PATH (a session file, folder or quoted glob)");
       const files = await expandImportPaths(positionals);
       if (values.title !== undefined && files.length > 1) throw new UsageError(`--title applies to a single file; got ${files.length}`);
-      const { importSession } = await import("@/lib/db/import");
-      const { buildSearchIndex } = await import("@/lib/db/search-index");
-      const { ImportError } = await import("@/lib/db/errors");
+      const { importSession, buildSearchIndex, ImportError } = await import("@/lib/db");
       const imported: (ImportResult & { file: string })[] = [];
       const failed: { file: string; code: string; message: string }[] = [];
       await withDatabase(runtime, async ({ signal }) => {

@@ -7,7 +7,7 @@ import type { CliIo } from "@/cli/command";
 import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
 import { makeSyncCommand } from "@/cli/commands/sync";
 import { runCommand } from "@/test/cli-helpers";
-import { loadEntries } from "@/lib/db/session-store";
+import { loadEntries } from "@/lib/db";
 import { countEntries } from "@/lib/formats/count";
 import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
 import { generateCodexSession } from "@/lib/formats/generate-codex";

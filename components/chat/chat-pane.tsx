@@ -10,7 +10,7 @@
  */
 import { type UseQueryResult, useQueries } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
-import type { MeterReading } from "@/lib/chat/context-meter";
+import type { MeterReading } from "@/lib/chat-protocol/context-meter";
 import { entryOptions } from "@/lib/query/entries";
 import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";

@@ -5,8 +5,8 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { runCompactionStream } from "@/lib/chat/compaction-stream";
-import { errorText } from "@/lib/chat/read-ui-stream";
+import { runCompactionStream } from "@/lib/chat-protocol/compaction-stream";
+import { errorText } from "@/lib/chat-protocol/read-ui-stream";
 import { keys } from "@/lib/query/keys";
 import { applySavedEntry } from "@/lib/query/session-cache";
 import { Modal } from "./modal";

@@ -3,7 +3,7 @@
  * The context meter (ui.md): tokens of the window of the model the next turn uses, named
  * ("181k of claude-opus-4-5's 200k (91%)"), a bar that turns amber past the compaction threshold.
  */
-import { type MeterReading, meterText, meterWindowText } from "@/lib/chat/context-meter";
+import { type MeterReading, meterText, meterWindowText } from "@/lib/chat-protocol/context-meter";
 
 export function ContextMeter({ reading }: { reading: MeterReading | undefined }) {
   if (!reading) return <span className="text-xs text-muted">Context: unknown window</span>;

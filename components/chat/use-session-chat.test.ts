@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SessionUIMessage } from "@/lib/chat/ui-types";
+import type { SessionUIMessage } from "@/lib/chat-protocol/ui-types";
 import { liveParts } from "./use-session-chat";
 
 describe("liveParts (the streamed copy of the step being generated)", () => {

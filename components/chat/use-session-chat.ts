@@ -10,7 +10,7 @@ import { useChat } from "@ai-sdk/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { DefaultChatTransport } from "ai";
 import { useCallback, useMemo, useState } from "react";
-import type { ArborDataParts, CompactionReason, SessionUIMessage } from "@/lib/chat/ui-types";
+import type { ArborDataParts, CompactionReason, SessionUIMessage } from "@/lib/chat-protocol/ui-types";
 import { keys } from "@/lib/query/keys";
 import { invalidateEntries } from "@/lib/query/entries";
 import { requestFullRefresh } from "@/lib/query/session";

@@ -9,7 +9,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRef } from "react";
 import { useFileDrop } from "@/components/ui-hooks/use-file-drop";
-import { MAX_UPLOAD_BYTES } from "@/lib/chat/workspace-limits";
+import { MAX_UPLOAD_BYTES } from "@/lib/chat-protocol/workspace-limits";
 import { workspaceFilesOptions } from "@/lib/query/files";
 import { FileTree } from "./file-tree";
 import { formatSize } from "./format";

@@ -8,7 +8,7 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
-import { MAX_UPLOAD_BYTES } from "@/lib/chat/workspace-limits";
+import { MAX_UPLOAD_BYTES } from "@/lib/chat-protocol/workspace-limits";
 import { filesKeys } from "@/lib/query/files";
 import { formatSize } from "./format";
 import { uploadWorkspaceFile } from "./upload-workspace-file";

@@ -10,7 +10,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { modelsOptions } from "@/components/session/models-query";
 import { useRef, useState } from "react";
 import type { CompactionReview } from "@/lib/compaction/compaction-review";
-import { runCompactionStream } from "@/lib/chat/compaction-stream";
+import { runCompactionStream } from "@/lib/chat-protocol/compaction-stream";
 import { keys } from "@/lib/query/keys";
 import { CardFacts, SummaryText } from "./compaction-card";
 

@@ -8,8 +8,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { Modal } from "@/components/chat/modal";
-import { errorText, readUIStream } from "@/lib/chat/read-ui-stream";
-import type { ArborDataParts } from "@/lib/chat/ui-types";
+import { errorText, readUIStream } from "@/lib/chat-protocol/read-ui-stream";
+import type { ArborDataParts } from "@/lib/chat-protocol/ui-types";
 import { keys } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
 import { applySavedEntry, withLeaf } from "@/lib/query/session-cache";

@@ -1,7 +1,7 @@
 "use client";
 /**
  * Per-session controls for the workspace: the effective settings (defaults + the session's
- * override, read with lib/chat/session-config), the next turn's model (from the server) and its context window, the model
+ * override, read with lib/chat-protocol/session-config), the next turn's model (from the server) and its context window, the model
  * picker and settings panel shown above the composer, and typed wrappers of the server actions.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -9,7 +9,7 @@ import { type ReactNode, useCallback, useMemo, useState } from "react";
 import { forkSession, setLabel as setLabelAction, setPin as setPinAction, undoNavigation as undoAction, updateSessionSettings } from "@/app/sessions/[id]/actions";
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import type { ActionResult } from "@/lib/action-result";
-import { readSessionConfig, type SessionConfig } from "@/lib/chat/session-config";
+import { readSessionConfig, type SessionConfig } from "@/lib/chat-protocol/session-config";
 import { keys } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
 import type { SkeletonEntry } from "@/lib/session/tree-skeleton";

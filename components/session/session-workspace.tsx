@@ -11,7 +11,7 @@ import { useCallback, useDeferredValue, useMemo, useReducer, useState } from "re
 import { ChatPane } from "@/components/chat/chat-pane";
 import { TreeCanvas } from "@/components/tree";
 import { type ContextAction, entryIdOf } from "@/components/tree/types";
-import { meterReading } from "@/lib/chat/context-meter";
+import { meterReading } from "@/lib/chat-protocol/context-meter";
 import { entryOptions, searchOptions } from "@/lib/query/entries";
 import { keys } from "@/lib/query/keys";
 import { type SessionData, sessionDataOptions, sessionView } from "@/lib/query/session";

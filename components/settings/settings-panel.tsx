@@ -9,7 +9,7 @@ import { useState } from "react";
 import { Modal } from "@/components/chat/modal";
 import type { ModelOption } from "@/components/session/models-query";
 import type { ActionResult } from "@/lib/action-result";
-import type { SessionConfig } from "@/lib/chat/session-config";
+import type { SessionConfig } from "@/lib/chat-protocol/session-config";
 import { defaultSettings, SETTING_LABELS, type Settings } from "@/lib/settings";
 import { TOOL_NAMES, type ToolName } from "@/lib/tools/types";
 

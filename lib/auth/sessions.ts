@@ -13,7 +13,7 @@ import {
   listAuthSessions,
   pruneAuthSessions,
   touchAuthSession,
-} from "@/lib/db/auth-sessions";
+} from "@/lib/db";
 import { SESSION_TTL_SECONDS } from "./cookie";
 import { type AuthUser, authKeys } from "./state";
 import { signSessionToken, tokenHash, verifySessionToken } from "./token";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { echoResponder, type FakeRequest, type FakeStep, looksLikeSummarization } from "@/test/fake-llm-server";
-import { readUIStream } from "./read-ui-stream";
+import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
 import { waitForRun } from "./running";
 import {
   dataOf,

@@ -85,7 +85,7 @@ describe("POST /api/chat: a streamed turn", () => {
   it("persists a model picked in the request as the session's chat model", async () => {
     const s = await newSession();
     await readAll(await postChat(s.id, "hi", { model: `openai-compatible/${MODEL_ID}` }));
-    const { findSessionMeta } = await import("@/lib/db/session-store");
+    const { findSessionMeta } = await import("@/lib/db");
     expect((await findSessionMeta({ id: s.id }))?.settings).toEqual({ agent: { chatModel: `openai-compatible/${MODEL_ID}` } });
   });
 });

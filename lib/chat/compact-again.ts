@@ -17,8 +17,8 @@ import "server-only";
  * `data-navigated` for the leaf restored.
  */
 import { linkedController } from "@/lib/agent/abort";
-import { branch, resetLeaf } from "@/lib/db/store-write";
-import { jsonError } from "./http";
+import { branch, resetLeaf } from "@/lib/db";
+import { jsonError } from "@/lib/http/route-helpers";
 import { startOperation } from "./operation";
 
 export interface CompactAgainInput {

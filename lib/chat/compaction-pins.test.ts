@@ -8,7 +8,7 @@ import { GET as reviewGet } from "@/app/api/sessions/[id]/compactions/[entryId]/
 import { POST as againPost } from "@/app/api/sessions/[id]/compactions/[entryId]/again/route";
 import { CITE_INSTRUCTION } from "@/lib/compaction/citations";
 import type { CompactionReview } from "@/lib/compaction/compaction-review";
-import { loadTree } from "@/lib/db/store-read";
+import { loadTree } from "@/lib/db";
 import { createProviderRegistry } from "@/lib/llm/providers";
 import { PINNED_HEADER } from "@/lib/session/pins";
 import type { CompactionEntry, SessionEntry } from "@/lib/session/types";

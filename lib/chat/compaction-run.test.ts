@@ -14,7 +14,7 @@ import { useTestDatabase } from "@/test/db";
 import { looksLikeSummarization } from "@/test/fake-llm-server";
 import type { CompactionPreviewBody } from "./compaction-run";
 import { addHookSource, setProjectHooksFile } from "./hooks-loader";
-import { readUIStream } from "./read-ui-stream";
+import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
 import { waitForRun } from "./running";
 import {
   compactPreview,

@@ -15,10 +15,10 @@ import "server-only";
  */
 import { linkedController } from "@/lib/agent/abort";
 import type { CompactionPreview } from "@/lib/agent/session-agent";
-import { NotFoundError } from "@/lib/db/errors";
+import { NotFoundError } from "@/lib/db";
 import type { SessionTree } from "@/lib/session/tree";
 import { rowText } from "@/lib/session/tree-row-text";
-import { jsonError } from "./http";
+import { jsonError } from "@/lib/http/route-helpers";
 import { startOperation } from "./operation";
 import { openSessionAgent } from "./runtime";
 

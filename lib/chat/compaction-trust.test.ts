@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { GET as reviewGet } from "@/app/api/sessions/[id]/compactions/[entryId]/route";
 import { POST as againPost } from "@/app/api/sessions/[id]/compactions/[entryId]/again/route";
 import type { CompactionReview } from "@/lib/compaction/compaction-review";
-import { loadTree } from "@/lib/db/store-read";
+import { loadTree } from "@/lib/db";
 import type { CompactionEntry, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { looksLikeSummarization } from "@/test/fake-llm-server";

@@ -1,6 +1,6 @@
 /** Chatting on, and compacting, an imported Claude Code or Codex session (issue #15): Arbor entries under the leaf. */
 import { describe, expect, it } from "vitest";
-import { importSession } from "@/lib/db/session-store";
+import { importSession } from "@/lib/db";
 import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
 import { generateCodexSession } from "@/lib/formats/generate-codex";
 import { useTestDatabase } from "@/test/db";

@@ -7,7 +7,7 @@
  * consistent (its leaf is the last saved entry), and the next turn works.
  */
 import { describe, expect, it } from "vitest";
-import { findSessionMeta } from "@/lib/db/session-store";
+import { findSessionMeta } from "@/lib/db";
 import { isRetryableErrorMessage } from "@/lib/llm/overflow";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";

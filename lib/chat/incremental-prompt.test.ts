@@ -6,7 +6,7 @@
  * that earlier turns had already sent (and cached) in full.
  */
 import { describe, expect, it } from "vitest";
-import { appendEntries, findSessionMeta } from "@/lib/db/session-store";
+import { appendEntries, findSessionMeta } from "@/lib/db";
 import { assistantMsg, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";

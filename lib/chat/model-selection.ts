@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Which models a session's agent uses.
  *
@@ -18,7 +19,7 @@ import { OFFLINE_PROVIDER, parseModelRef } from "@/lib/llm/models";
 import type { ProviderRegistry, ResolvedModel } from "@/lib/llm/providers";
 import type { SessionEntry } from "@/lib/session/types";
 import type { Settings } from "@/lib/settings";
-import type { AgentOptions } from "./session-config";
+import type { AgentOptions } from "@/lib/chat-protocol/session-config";
 
 export class ModelUnavailableError extends Error {
   override name = "ModelUnavailableError";

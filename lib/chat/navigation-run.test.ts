@@ -4,11 +4,11 @@
  * branchSummary.enabled switch, and 409 while a turn runs.
  */
 import { describe, expect, it } from "vitest";
-import { findSessionMeta } from "@/lib/db/session-store";
+import { findSessionMeta } from "@/lib/db";
 import type { BranchSummaryEntry, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { looksLikeSummarization } from "@/test/fake-llm-server";
-import { readUIStream } from "./read-ui-stream";
+import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
 import { waitForRun } from "./running";
 import {
   dataOf,

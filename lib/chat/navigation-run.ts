@@ -20,7 +20,7 @@ import "server-only";
 import { linkedController } from "@/lib/agent/abort";
 import { isConflictError } from "@/lib/agent/ports";
 import { errorText, startOperation } from "./operation";
-import type { ArborDataParts } from "./ui-types";
+import type { ArborDataParts } from "@/lib/chat-protocol/ui-types";
 
 export const ALREADY_HERE = "Already at this point";
 

@@ -1,17 +1,17 @@
+import "server-only";
 /**
  * The model the session's next turn will use, as the page shows it (the model picker's value and
  * the context meter's window, issue #13). Computed on the server with the same selection the turn
  * itself makes (lib/chat/model-selection `selectModels`), so the meter measures against the
  * window the next request really has.
  */
-import "server-only";
-import type { SessionView } from "@/lib/db/read-model";
+import type { SessionView } from "@/lib/db";
 import type { ProviderRegistry } from "@/lib/llm/providers";
 import type { SessionEntry } from "@/lib/session/types";
 import type { NextTurnModel } from "@/lib/session-view/types";
 import { selectModels, sessionModelRef } from "./model-selection";
 import { chatRegistry } from "./runtime-config";
-import { readSessionConfig } from "./session-config";
+import { readSessionConfig } from "@/lib/chat-protocol/session-config";
 
 export type { NextTurnModel };
 

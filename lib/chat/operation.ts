@@ -16,12 +16,12 @@ import "server-only";
  */
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { isConflictError } from "@/lib/agent/ports";
-import { NotFoundError, toDatabaseError } from "@/lib/db/errors";
-import { jsonError, withCancel } from "./http";
+import { NotFoundError, toDatabaseError } from "@/lib/db";
+import { jsonError, withCancel } from "@/lib/http/route-helpers";
 import { BusyError, claimRun, claimRunPreempting, type RunHandle, type RunKind } from "./running";
 import { ModelUnavailableError, type OpenedSession, openSessionAgent } from "./runtime";
 import { type AgentStreamSink, createAgentStreamSink } from "./ui-stream";
-import type { SessionUIMessage } from "./ui-types";
+import type { SessionUIMessage } from "@/lib/chat-protocol/ui-types";
 
 export interface OperationInput {
   sessionId: string;

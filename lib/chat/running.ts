@@ -30,11 +30,9 @@ import "server-only";
  * another process from corrupting the tree (one of them gets ConflictError). With no database
  * configured at all, nothing can be shared: the registry is then this process's alone.
  */
-import { connectedRunClient, onRunReconnect, runDatabaseConfigured, setRunChannelDemand } from "@/lib/db/run-channel";
-import { lockHolder, type RunKind, tryLockSession, unlockSession } from "@/lib/db/run-locks";
-import { type LocalStop, requestRunStop, serveRunStops } from "@/lib/db/run-stop";
+import { connectedRunClient, type LocalStop, lockHolder, onRunReconnect, requestRunStop, runDatabaseConfigured, type RunKind, serveRunStops, setRunChannelDemand, tryLockSession, unlockSession } from "@/lib/db";
 
-export type { RunKind } from "@/lib/db/run-locks";
+export type { RunKind } from "@/lib/db";
 
 /** How long a preempting claim waits for another process's turn to end after stopping it. */
 export const PREEMPT_WAIT_MS = 10_000;

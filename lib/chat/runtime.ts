@@ -24,17 +24,14 @@ import "server-only";
  */
 import type { AgentEmit, AgentModel } from "@/lib/agent/ports";
 import { SessionAgent } from "@/lib/agent/session-agent";
-import { createAgentStore } from "@/lib/db/agent-store";
-import { createDbRecorder } from "@/lib/db/model-calls";
-import { NotFoundError, type SessionMeta } from "@/lib/db/session-store";
-import { readLiveSession } from "@/lib/db/live-session";
+import { createAgentStore, createDbRecorder, NotFoundError, readLiveSession, type SessionMeta } from "@/lib/db";
 import { createAgentModel, createModelResolver, withCompactionModel } from "@/lib/llm/agent-adapter";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { createWorkspaceTools, TOOL_NAMES, type WorkspaceTools } from "@/lib/tools/registry";
 import { createHookRegistry } from "./hooks-loader";
 import { selectModels, sessionModelRef } from "./model-selection";
 import { chatRegistry, modelIdleTimeoutMs, resolveSessionRoot } from "./runtime-config";
-import { readSessionConfig, type SessionConfig } from "./session-config";
+import { readSessionConfig, type SessionConfig } from "@/lib/chat-protocol/session-config";
 import { buildSystemPrompt } from "./system-prompt";
 
 export { ModelUnavailableError } from "./model-selection";

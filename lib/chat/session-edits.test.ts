@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { GET as modelsGet } from "@/app/api/models/route";
 import { forkSession, setLabel, undoNavigation, updateSessionSettings } from "@/app/sessions/[id]/actions";
-import { findSessionMeta, loadEntries } from "@/lib/db/session-store";
+import { findSessionMeta, loadEntries } from "@/lib/db";
 import { DEFAULT_SETTINGS } from "@/lib/settings";
 import { useTestDatabase } from "@/test/db";
 import { claimRun } from "./running";

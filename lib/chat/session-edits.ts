@@ -12,24 +12,11 @@ import "server-only";
  * - `failed`: the database is not reachable (the message says so; retrying may help).
  */
 import type { ActionResult } from "@/lib/action-result";
-import { writeSessionSettings } from "@/lib/db/agent-store";
-import {
-  ConflictError,
-  DATABASE_UNAVAILABLE_MESSAGE,
-  findLiveSession,
-  isDatabaseUnavailable,
-  forkSession as forkStoredSession,
-  NotFoundError,
-  type SessionMeta,
-  branch,
-  resetLeaf,
-  setLabel as setStoredLabel,
-  setPin as setStoredPin,
-} from "@/lib/db/session-store";
+import { branch, ConflictError, DATABASE_UNAVAILABLE_MESSAGE, findLiveSession, forkSession as forkStoredSession, isDatabaseUnavailable, NotFoundError, resetLeaf, type SessionMeta, setLabel as setStoredLabel, setPin as setStoredPin, writeSessionSettings } from "@/lib/db";
 import type { Settings } from "@/lib/settings";
 import { BusyError, withRun } from "./running";
 import { resolveSessionRoot } from "./runtime-config";
-import { type AgentOptions, type SessionConfigUpdate, updateSessionConfig } from "./session-config";
+import { type AgentOptions, type SessionConfigUpdate, updateSessionConfig } from "@/lib/chat-protocol/session-config";
 
 async function settle<T>(run: () => Promise<T>): Promise<ActionResult<T>> {
   try {

@@ -11,7 +11,7 @@
  * not fail the way a manual compaction does.
  */
 import { describe, expect, it } from "vitest";
-import { findSessionMeta } from "@/lib/db/session-store";
+import { findSessionMeta } from "@/lib/db";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { echoResponder, type FakeRequest, type FakeStep, looksLikeSummarization } from "@/test/fake-llm-server";

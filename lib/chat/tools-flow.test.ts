@@ -118,7 +118,7 @@ describe("pruning old tool output (spec §8, §13.1)", () => {
   const sentToolTexts = () => h.fake.requests.at(-1)!.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
 
   it("prunes the oldest results, sends notices, keeps the original in pruned_original; undoPrune restores it and the pre-prompt check prunes again", async () => {
-    const { getPrunedOriginals, undoPrune } = await import("@/lib/db/session-store");
+    const { getPrunedOriginals, undoPrune } = await import("@/lib/db");
     const s = await newSession();
     await mkdir(ws(s.id), { recursive: true });
     const line = (i: number) => `match ${String(i).padStart(5, "0")} ${"x".repeat(90)}`;

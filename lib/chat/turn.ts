@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * A chat turn: `agent.prompt(content)` on the stored session, streamed as the UI message
- * stream of lib/chat/ui-types.ts (operation.ts does the plumbing).
+ * stream of lib/chat-protocol/ui-types.ts (operation.ts does the plumbing).
  *
  * - The turn survives the client: the request's abort signal and a cancelled response body do
  *   NOT stop it; it completes and is saved. Only Stop (`POST /api/chat/stop` → abortRun) aborts
@@ -14,10 +14,10 @@ import "server-only";
  *   content — as the leaf, and ends with a `data-error` saying so (unless a more specific error,
  *   e.g. failed overflow recovery, was already reported). The next turn continues from there.
  */
-import { writeSessionSettings } from "@/lib/db/agent-store";
+import { writeSessionSettings } from "@/lib/db";
 import type { ImageContent, SessionEntry, TextContent, UserMessage } from "@/lib/session/types";
 import { startOperation } from "./operation";
-import { updateSessionConfig } from "./session-config";
+import { updateSessionConfig } from "@/lib/chat-protocol/session-config";
 
 export interface MessagePart {
   type: string;

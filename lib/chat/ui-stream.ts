@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * AgentEvents → UI message stream chunks, following the protocol in lib/chat/ui-types.ts.
+ * AgentEvents → UI message stream chunks, following the protocol in lib/chat-protocol/ui-types.ts.
  *
  * - `start` (metadata `{ sessionId }`) opens the response message; `finish` closes it.
  * - Each model call is a step: message_start → `start-step`; text / reasoning deltas →
@@ -18,7 +18,7 @@ import "server-only";
  */
 import type { UIMessageStreamWriter } from "ai";
 import type { AgentEvent } from "@/lib/agent/ports";
-import type { ArborDataParts, CompactionReason, SessionUIMessage } from "./ui-types";
+import type { ArborDataParts, CompactionReason, SessionUIMessage } from "@/lib/chat-protocol/ui-types";
 
 type Writer = UIMessageStreamWriter<SessionUIMessage>;
 type Chunk = Parameters<Writer["write"]>[0];

@@ -9,7 +9,7 @@ import "server-only";
  *   a session id that cannot be a folder name (imported ids may not be), and a 503 when the
  *   database is unreachable; it never throws for those.
  * - `fileErrorResponse(error, userPath)` turns the expected failures of lib/tools/files.ts into
- *   a JSON 4xx (`{ error, code }`, lib/chat/http.ts): a ToolError or a file-system error keeps
+ *   a JSON 4xx (`{ error, code }`, lib/http/route-helpers.ts): a ToolError or a file-system error keeps
  *   its message, which names the path and the reason ("Path \"../x\" is outside the workspace").
  *   its kind decides the status: not_found a 404, too_large a 413, anything else a 400. Other errors are
  *   bugs and are rethrown (they surface as a 500).
@@ -19,11 +19,11 @@ import "server-only";
  *   silently cut to that size; without this check a truncated file would be stored as if whole.
  *   writeUpload removes its temporary file when the body fails, so nothing is stored.
  */
-import { findLiveSession } from "@/lib/db/live-session";
+import { findLiveSession } from "@/lib/db";
 import { ToolError, toolErrorFromFs } from "@/lib/tools/errors";
-import { databaseUnavailable, jsonError } from "./http";
+import { databaseUnavailable, jsonError } from "@/lib/http/route-helpers";
 import { resolveSessionRoot } from "./runtime-config";
-import { readSessionConfig } from "./session-config";
+import { readSessionConfig } from "@/lib/chat-protocol/session-config";
 
 export type WorkspaceResult = { ok: true; root: string } | { ok: false; response: Response };
 

@@ -13,7 +13,7 @@ import "server-only";
  * - DatabaseUnavailableError: the database server could not be reached, or dropped the
  *   connection (stopped, restarting, out of connections). `toDatabaseError` turns the driver's
  *   many forms of that (Prisma's adapter kinds and codes, pg's socket errors, PostgreSQL's
- *   shutdown codes) into this one error; routes answer it with 503 (lib/chat/http.ts). The pools
+ *   shutdown codes) into this one error; routes answer it with 503 (lib/http/route-helpers.ts). The pools
  *   reconnect by themselves once the server is back, so retrying is the remedy.
  */
 

@@ -21,7 +21,7 @@ import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
 import { makeImportCommand } from "@/cli/commands/import";
 import { runCommand, tempDir } from "@/test/cli-helpers";
 import { useTestDatabase } from "@/test/db";
-import { ImportError, importSession, loadEntries } from "./session-store";
+import { ImportError, importSession, loadEntries } from ".";
 import { counts } from "@/test/import-helpers";
 
 useTestDatabase();

@@ -10,7 +10,7 @@ import { generateSession } from "@/lib/session/generate";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";
-import { commitEntries, createSession, importSession, listSessions } from "./session-store";
+import { commitEntries, createSession, importSession, listSessions } from ".";
 import { counts, failure } from "@/test/import-helpers";
 import { buildSearchIndex } from "./search-index";
 

@@ -9,7 +9,7 @@ import { generateCodexSession } from "@/lib/formats/generate-codex";
 import { buildSessionContext } from "@/lib/session/context";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";
-import { exportSession, findSessionSource, getSessionMeta, ImportError, importSession, loadEntries } from "./session-store";
+import { exportSession, findSessionSource, getSessionMeta, ImportError, importSession, loadEntries } from ".";
 
 useTestDatabase();
 

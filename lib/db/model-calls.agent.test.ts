@@ -15,7 +15,7 @@ import { createAgentStore } from "./agent-store";
 import { getModelCall, listModelCalls } from "@/lib/inspector/calls";
 import { inspectEntry } from "@/lib/inspector/inspect";
 import { createDbRecorder } from "./model-calls";
-import { createSession, loadEntries, loadTree } from "./session-store";
+import { createSession, loadEntries, loadTree } from ".";
 
 useTestDatabase();
 

@@ -18,7 +18,7 @@ import { getDb } from "./client";
 import { getModelCall } from "@/lib/inspector/calls";
 import { recordModelCall } from "./model-calls";
 import { MAX_CHAIN_DEPTH, readHashList } from "./model-call-lists";
-import { createSession } from "./session-store";
+import { createSession } from ".";
 
 useTestDatabase();
 

@@ -13,7 +13,7 @@ import { useTestDatabase } from "@/test/db";
 import { NotFoundError } from "./errors";
 import { findCallForEntry, getModelCall, listModelCalls } from "@/lib/inspector/calls";
 import { attachCallEntry, createDbRecorder, recordModelCall } from "./model-calls";
-import { appendEntries, createSession } from "./session-store";
+import { appendEntries, createSession } from ".";
 
 useTestDatabase();
 

@@ -17,7 +17,7 @@ import { renameSession } from "@/app/actions";
 import { GET as listGet } from "@/app/api/sessions/route";
 import { GET as sessionGet } from "@/app/api/sessions/[id]/route";
 import { POST as importPost } from "@/app/api/import/route";
-import { readUIStream } from "@/lib/chat/read-ui-stream";
+import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
 import { waitForRun } from "@/lib/chat/running";
 import { configureChatRuntime } from "@/lib/chat/runtime-config";
 import {

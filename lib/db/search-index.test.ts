@@ -11,7 +11,7 @@ import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";
 import { importSession } from "./import";
 import { buildSearchIndex, resumeSearchIndexes } from "./search-index";
-import { appendEntries, forkSession, getSessionMeta, listSessions } from "./session-store";
+import { appendEntries, forkSession, getSessionMeta, listSessions } from ".";
 import { userMsg } from "@/test/session-factories";
 
 useTestDatabase();

@@ -12,7 +12,7 @@ import {
   restoreSession,
   softDeleteSession,
   toPrefixTsQuery,
-} from "./session-store";
+} from ".";
 
 useTestDatabase();
 

@@ -19,7 +19,7 @@ import {
   setLabel,
   undoPrune,
   createSession,
-} from "./session-store";
+} from ".";
 
 useTestDatabase();
 

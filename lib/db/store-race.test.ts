@@ -7,7 +7,7 @@ import { userMsg } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";
-import { appendEntries, CONFLICT_MESSAGE, ConflictError, commitEntries, createSession, getSessionMeta, loadEntries, loadPath } from "./session-store";
+import { appendEntries, CONFLICT_MESSAGE, ConflictError, commitEntries, createSession, getSessionMeta, loadEntries, loadPath } from ".";
 
 useTestDatabase();
 

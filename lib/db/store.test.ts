@@ -23,7 +23,7 @@ import {
   resetLeaf,
   setLabel,
   softDeleteSession,
-} from "./session-store";
+} from ".";
 
 useTestDatabase();
 

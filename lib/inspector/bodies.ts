@@ -11,8 +11,7 @@ import "server-only";
  * Misses of one view (lists not cached, contents evicted, `extra` ones) are read together in
  * ONE statement (readCallBodies).
  */
-import { type CallBodies, type CallRow, readCallBodies } from "@/lib/db/model-call-read";
-import { ByteLru } from "@/lib/db/read-model/lru";
+import { ByteLru, type CallBodies, type CallRow, readCallBodies } from "@/lib/db";
 import { env } from "@/lib/env";
 
 /** Default budget: a quarter of the read model's (ARBOR_CACHE_MB, default 256 MB). */

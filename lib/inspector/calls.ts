@@ -17,7 +17,7 @@ import "server-only";
  *   full is TWO (that, then its list and contents), ONE when the bodies cache holds them.
  */
 import type { AgentToolDefinition } from "@/lib/agent/ports";
-import { type CallBodies, type CallRow, readSessionCalls, type SessionCalls } from "@/lib/db/model-call-read";
+import { type CallBodies, type CallRow, readSessionCalls, type SessionCalls } from "@/lib/db";
 import { matchRecordedSources } from "@/lib/inspector/sources";
 import type { ModelCallDetail, ModelCallSummary, SourcedMessage } from "@/lib/inspector/types";
 import { loadPrompts } from "@/lib/llm/prompts";

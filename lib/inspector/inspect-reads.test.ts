@@ -6,9 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { settings, TEST_PROMPTS } from "@/test/compaction-helpers";
-import { recordModelCall } from "@/lib/db/model-calls";
-import { configureReadModel } from "@/lib/db/read-model";
-import { appendEntries, applyPrune, createSession } from "@/lib/db/session-store";
+import { appendEntries, applyPrune, configureReadModel, createSession, recordModelCall } from "@/lib/db";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";

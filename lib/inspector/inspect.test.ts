@@ -10,8 +10,7 @@ import { assistantMsg, userMsg } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { MODEL, turn } from "@/test/inspector-turns";
-import { recordModelCall } from "@/lib/db/model-calls";
-import { createSession, loadEntries } from "@/lib/db/session-store";
+import { createSession, loadEntries, recordModelCall } from "@/lib/db";
 import { inspectCall, inspectEntry, inspectNextTurn } from "./inspect";
 
 useTestDatabase();

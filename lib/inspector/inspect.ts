@@ -19,8 +19,7 @@ import "server-only";
  *   no recorded content (an imported session), is ONE.
  */
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";
-import type { CallBodies, CallRow } from "@/lib/db/model-call-read";
-import type { SessionMeta } from "@/lib/db/session-rows";
+import type { CallBodies, CallRow, SessionMeta } from "@/lib/db";
 import { previewNextTurn } from "@/lib/inspector/preview";
 import { previousAssistantId, reconstructTurn } from "@/lib/inspector/reconstruct";
 import { buildTurnView, type PreviousTurn, toMessageRefs } from "@/lib/inspector/turn-view";

@@ -18,8 +18,7 @@ import "server-only";
  * - The matchKey of a SENT message is memoized by its content hash (a stored content never
  *   changes), so a recorded list is keyed once, not per request.
  */
-import { readPrunedOriginals } from "@/lib/db/model-call-read";
-import { memoPerEntry } from "@/lib/db/read-model";
+import { memoPerEntry, readPrunedOriginals } from "@/lib/db";
 import { contentHashOf, matchKey } from "@/lib/inspector/canonical";
 import { type EntryMatchIndex, entryMatchKey, extendEntryMatchIndex, type SummaryLookup } from "@/lib/inspector/sources";
 import type { EntryOrder } from "@/lib/inspector/turn-view";

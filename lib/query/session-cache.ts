@@ -1,5 +1,5 @@
 /**
- * Updates of the cached session from streamed events (lib/chat/ui-types.ts `data-entry`): the
+ * Updates of the cached session from streamed events (lib/chat-protocol/ui-types.ts `data-entry`): the
  * saved entry's contents go into its per-entry query, and its skeleton row is appended as a
  * `live` row (the server's rows replace it on the next refresh) while the leaf moves.
  * `withSavedEntry` / `withLeaf` are pure; `applySavedEntry` writes to the query client.

@@ -1,6 +1,6 @@
 /** The cached skeleton: full payloads, `?since=` deltas, rows streamed in before a refresh. */
 import { describe, expect, it } from "vitest";
-import type { SessionMeta } from "@/lib/db/session-rows";
+import type { SessionMeta } from "@/lib/db";
 import { encodeRows } from "@/lib/session/skeleton-wire";
 import { chain, userEntry } from "@/test/session-factories";
 import { skeletonFacts } from "@/lib/session/tree-skeleton";

@@ -9,7 +9,7 @@
  * memoised per cached value.
  */
 import { queryOptions } from "@tanstack/react-query";
-import type { MeterBasis } from "@/lib/chat/context-meter";
+import type { MeterBasis } from "@/lib/chat-protocol/context-meter";
 import type { SessionMeta } from "@/lib/types/session";
 import { decodeRows, type WireRow } from "@/lib/session/skeleton-wire";
 import { type SkeletonEntry, skeletonLabels } from "@/lib/session/tree-skeleton";

@@ -5,8 +5,8 @@ import "server-only";
  * and §16.3 search. Reads go through `readSession` only (lib/db/read-model), and every per-entry
  * computation through `memoPerEntry`, so with the real read model each is done once per entry.
  */
-import { meterBasis } from "@/lib/chat/context-meter";
-import { memoPerEntry, type SessionView } from "@/lib/db/read-model";
+import { meterBasis } from "@/lib/chat-protocol/context-meter";
+import { memoPerEntry, type SessionView } from "@/lib/db";
 import { buildSessionContext } from "@/lib/session/context";
 import { entrySearchText, matchingIds } from "@/lib/session/search-text";
 import { encodeRows } from "@/lib/session/skeleton-wire";

@@ -3,7 +3,7 @@
  * (issue #12 "a light page"): the session's meta, its skeleton in wire form, and the context
  * meter's basis. Client-safe (types only).
  */
-import type { MeterBasis } from "@/lib/chat/context-meter";
+import type { MeterBasis } from "@/lib/chat-protocol/context-meter";
 import type { SessionMeta } from "@/lib/types/session";
 import type { WireRow } from "@/lib/session/skeleton-wire";
 import type { SessionEntry } from "@/lib/session/types";
@@ -18,7 +18,7 @@ export interface SkeletonPayload {
   /** `rows` are the entries from index `from` (0: the whole skeleton; > 0: a delta). */
   from: number;
   rows: WireRow[];
-  /** The context meter of the current path (lib/chat/context-meter `meterBasis`). */
+  /** The context meter of the current path (lib/chat-protocol/context-meter `meterBasis`). */
   meter: MeterBasis;
   /** The model the next turn will use (lib/chat/next-model): the picker's value, the meter's window. */
   model?: NextTurnModel;

@@ -18,12 +18,7 @@ import "server-only";
  *   updated. The caller then saves the sync_files row.
  */
 import { open } from "node:fs/promises";
-import { getDb } from "@/lib/db/client";
-import { toEntryRow } from "@/lib/db/entry-columns";
-import { ConflictError } from "@/lib/db/errors";
-import { commitEntries, getSessionMeta } from "@/lib/db/session-store";
-import { encodeSourceChunk, SOURCE_CHUNK_BYTES } from "@/lib/db/source-capture";
-import { withTransaction } from "@/lib/db/store-sql";
+import { commitEntries, ConflictError, encodeSourceChunk, getDb, getSessionMeta, SOURCE_CHUNK_BYTES, toEntryRow, withTransaction } from "@/lib/db";
 import type { SessionEntry } from "@/lib/session/types";
 import { type Remapped, sameEntry } from "./remap";
 import type { TrackedFile } from "./tracked";

@@ -15,7 +15,7 @@ import "server-only";
  */
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import type { ImportProgress } from "@/lib/db/session-store";
+import type { ImportProgress } from "@/lib/db";
 import { type FileOutcome, syncFile } from "./sync-file";
 import { listTracked } from "./tracked";
 

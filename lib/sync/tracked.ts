@@ -5,7 +5,7 @@ import "server-only";
  * they describe are committed, so a row never claims more than the database holds (a sync cut
  * short is redone: entries already stored are recognised by id, see append.ts).
  */
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db";
 import type { FormatId } from "@/lib/formats/types";
 
 export interface TrackedFile {

@@ -15,7 +15,7 @@
 import "server-only";
 import { lstat, mkdir, realpath } from "node:fs/promises";
 import path from "node:path";
-import { dataDir } from "@/lib/db/paths";
+import { dataDir } from "@/lib/db";
 import { env } from "@/lib/env";
 import { quotePath, ToolError } from "./errors";
 

@@ -2,7 +2,7 @@
  * POST /api/chat — run one chat turn on a stored session and stream it (conventions rule 5).
  *
  * Body (schema.ts): `{ id: sessionId, message: SessionUIMessage (the newest user message only), model? }`.
- * 200: an AI SDK UI message stream (protocol: lib/chat/ui-types.ts): `start`, per model call
+ * 200: an AI SDK UI message stream (protocol: lib/chat-protocol/ui-types.ts): `start`, per model call
  * `start-step` / `reasoning-*` / `text-*` / `finish-step`, transient `data-entry` (every saved
  * entry, with the leaf), `data-compaction`, `data-retry`, `data-prune`, `data-usage`,
  * `data-error`, then `finish`.
@@ -11,7 +11,7 @@
  * not JSON, 503 the database is unreachable.
  * The turn outlives the request: a disconnected client does not stop it (POST /api/chat/stop does).
  */
-import { jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/chat/http";
+import { jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/http/route-helpers";
 import { startChatTurn, userContentOf } from "@/lib/chat/turn";
 import { chatBodySchema } from "./schema";
 import { refuseAnonymous } from "@/lib/auth/guard";

@@ -13,9 +13,7 @@
  * down ends the stream with an `error` event saying so.
  */
 import { z } from "zod";
-import { formatBytes, ImportError } from "@/lib/db/errors";
-import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/db/import";
-import { type ImportResult, importSession, scheduleSearchIndex } from "@/lib/db/session-store";
+import { DEFAULT_MAX_IMPORT_BYTES, formatBytes, ImportError, type ImportResult, importSession, scheduleSearchIndex } from "@/lib/db";
 import { FORMAT_LABELS } from "@/lib/formats/types";
 import type { ImportErrorEvent, ImportEvent } from "@/lib/types/import-events";
 import { refuseAnonymous } from "@/lib/auth/guard";

@@ -6,8 +6,8 @@
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { jsonError, withDatabaseErrors } from "@/lib/chat/http";
-import { listSessions } from "@/lib/db/session-store";
+import { jsonError, withDatabaseErrors } from "@/lib/http/route-helpers";
+import { listSessions } from "@/lib/db";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";

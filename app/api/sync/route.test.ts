@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
-import { loadEntries } from "@/lib/db/session-store";
+import { loadEntries } from "@/lib/db";
 import { countEntries } from "@/lib/formats/count";
 import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
 import { useTestDatabase } from "@/test/db";

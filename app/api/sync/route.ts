@@ -10,8 +10,8 @@
  */
 import { z } from "zod";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { jsonError, parseJsonBody } from "@/lib/chat/http";
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "@/lib/db/errors";
+import { jsonError, parseJsonBody } from "@/lib/http/route-helpers";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "@/lib/db";
 import { refuseForeign } from "@/lib/http/guard-request";
 import { allowedSyncFolder } from "@/lib/sync/allowed";
 import { describeOutcome, type SyncEvent, SyncFolderError, syncFolders } from "@/lib/sync/sync-folders";

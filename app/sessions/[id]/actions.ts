@@ -20,7 +20,7 @@
 import { entryIdSchema, noControlChars, sessionIdSchema } from "@/lib/id-schema";
 import { z } from "zod";
 import type { ActionResult } from "@/lib/action-result";
-import { toolSwitchSchema } from "@/lib/chat/session-config";
+import { toolSwitchSchema } from "@/lib/chat-protocol/session-config";
 import {
   changeSessionSettings,
   forkFromEntry,

@@ -10,7 +10,7 @@ import { assistantMsg, userMsg } from "@/test/session-factories";
 import { SessionTree } from "@/lib/session/tree";
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
-import { appendEntries, commitEntries, ConflictError, createSession, getSessionMeta, loadEntries } from "../session-store";
+import { appendEntries, commitEntries, ConflictError, createSession, getSessionMeta, loadEntries } from "..";
 import { configureReadModel, peekCachedSession, readModelStats, readSession } from ".";
 
 const db = useTestDatabase();
@@ -242,7 +242,7 @@ describe("read model: failures, eviction, restart", () => {
 
   it("an unknown session throws NotFoundError; a soft-deleted one still reads", async () => {
     await expect(readSession({ sessionId: "nope" })).rejects.toMatchObject({ name: "NotFoundError" });
-    const { softDeleteSession } = await import("../session-store");
+    const { softDeleteSession } = await import("..");
     const { id } = await createSession();
     await softDeleteSession({ id });
     expect((await readSession({ sessionId: id })).meta.deletedAt).not.toBeNull();

@@ -6,7 +6,7 @@
  * unreachable and the run is not in this process. An aborted turn saves its partial message with
  * stopReason "aborted"; an aborted compaction or summary writes nothing.
  */
-import { parseJsonBody, withDatabaseErrors } from "@/lib/chat/http";
+import { parseJsonBody, withDatabaseErrors } from "@/lib/http/route-helpers";
 import { abortRun } from "@/lib/chat/running";
 import { stopBodySchema } from "../schema";
 import { refuseAnonymous } from "@/lib/auth/guard";

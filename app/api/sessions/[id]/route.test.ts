@@ -1,6 +1,6 @@
 /** GET /api/sessions/[id]?format=html on the real database: an HTML attachment, 400 and 404. */
 import { describe, expect, it } from "vitest";
-import { appendEntries, createSession, loadEntries } from "@/lib/db/session-store";
+import { appendEntries, createSession, loadEntries } from "@/lib/db";
 import { assistantMsg, userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 import { GET } from "./route";

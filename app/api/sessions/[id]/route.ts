@@ -10,9 +10,8 @@
 import { attachmentHeader } from "@/lib/http/attachment";
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { withDatabaseErrors } from "@/lib/chat/http";
-import { readSession } from "@/lib/db/read-model";
-import { exportSession, findLiveSession, NotFoundError } from "@/lib/db/session-store";
+import { withDatabaseErrors } from "@/lib/http/route-helpers";
+import { exportSession, findLiveSession, NotFoundError, readSession } from "@/lib/db";
 import { CONTENT_SECURITY_POLICY, htmlExportFileName, renderSessionHtml } from "@/lib/export-html/render-session-html";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { invalid, sessionNotFound, sessionParamsSchema } from "./calls/params";

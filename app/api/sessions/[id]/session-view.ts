@@ -5,9 +5,8 @@
  */
 import { NextResponse } from "next/server";
 import type { z } from "zod";
-import { withDatabaseErrors } from "@/lib/chat/http";
-import { readLiveSession } from "@/lib/db/live-session";
-import type { SessionView } from "@/lib/db/read-model";
+import { withDatabaseErrors } from "@/lib/http/route-helpers";
+import { readLiveSession, type SessionView } from "@/lib/db";
 import { invalid, sessionNotFound, sessionParamsSchema } from "./calls/params";
 
 export async function sessionViewRoute<Q>(

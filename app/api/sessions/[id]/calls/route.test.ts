@@ -1,8 +1,7 @@
 /** The inspector's JSON routes on the real database: contracts, validation and 404s. */
 import { describe, expect, it } from "vitest";
 import type { ModelCallRecord } from "@/lib/agent/ports";
-import { recordModelCall } from "@/lib/db/model-calls";
-import { appendEntries, createSession } from "@/lib/db/session-store";
+import { appendEntries, createSession, recordModelCall } from "@/lib/db";
 import type { ModelCallDetail, ModelCallSummary, TurnView } from "@/lib/inspector/types";
 import { assistantMsg, userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";

@@ -6,7 +6,7 @@
  * One statement when the read model is current (the rows ride on its version check).
  */
 import { NextResponse } from "next/server";
-import { withDatabaseErrors } from "@/lib/chat/http";
+import { withDatabaseErrors } from "@/lib/http/route-helpers";
 import { callsContext, summariesOf } from "@/lib/inspector/calls";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { invalid, sessionNotFound, sessionParamsSchema } from "./params";

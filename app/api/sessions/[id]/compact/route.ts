@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 import { startManualCompaction, previewCompaction } from "@/lib/chat/compaction-run";
-import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/chat/http";
+import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/http/route-helpers";
 import { sessionParamsSchema } from "../calls/params";
 import { refuseAnonymous } from "@/lib/auth/guard";
 

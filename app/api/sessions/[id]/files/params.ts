@@ -4,7 +4,7 @@
  * (and refuses "../x", absolute and "~" paths with a message naming the path).
  */
 import { z } from "zod";
-import { describeIssues, jsonError } from "@/lib/chat/http";
+import { describeIssues, jsonError } from "@/lib/http/route-helpers";
 import { sessionIdSchema } from "@/lib/id-schema";
 
 export const filesParamsSchema = z.object({ id: sessionIdSchema });

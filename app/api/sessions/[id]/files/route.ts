@@ -13,9 +13,9 @@
  * (`../x` → "Path \"../x\" is outside the workspace"), 404 for an unknown session; never a 500
  * for an expected file failure.
  */
-import { jsonError } from "@/lib/chat/http";
+import { jsonError } from "@/lib/http/route-helpers";
 import { exactUploadBody, fileErrorResponse, IncompleteUpload, sessionWorkspace } from "@/lib/chat/workspace-files";
-import { MAX_LISTED_ENTRIES, MAX_UPLOAD_BYTES } from "@/lib/chat/workspace-limits";
+import { MAX_LISTED_ENTRIES, MAX_UPLOAD_BYTES } from "@/lib/chat-protocol/workspace-limits";
 import { listWorkspace, writeUpload } from "@/lib/tools/files";
 import { parseFilePath, parseSessionId } from "./params";
 import { refuseAnonymous } from "@/lib/auth/guard";

@@ -13,8 +13,8 @@
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { withDatabaseErrors } from "@/lib/chat/http";
-import { readSessionConfig } from "@/lib/chat/session-config";
+import { withDatabaseErrors } from "@/lib/http/route-helpers";
+import { readSessionConfig } from "@/lib/chat-protocol/session-config";
 import { selectModels, sessionModelRef } from "@/lib/chat/model-selection";
 import { chatRegistry } from "@/lib/chat/runtime-config";
 import { inspectCall, inspectEntry, inspectNextTurn } from "@/lib/inspector/inspect";

@@ -11,7 +11,7 @@
  * 415 for a body that is not JSON, 503 when the database is unreachable.
  */
 import { z } from "zod";
-import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/chat/http";
+import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/http/route-helpers";
 import { sessionParamsSchema } from "../calls/params";
 import { entryIdSchema } from "@/lib/id-schema";
 import { startNavigation } from "@/lib/chat/navigation-run";

@@ -5,8 +5,8 @@
  * original (created in Arbor, or imported before originals were kept); 400 for a malformed id.
  */
 import { attachmentHeader } from "@/lib/http/attachment";
-import { jsonError, withDatabaseErrors } from "@/lib/chat/http";
-import { findLiveSession, findSessionSource } from "@/lib/db/session-store";
+import { jsonError, withDatabaseErrors } from "@/lib/http/route-helpers";
+import { findLiveSession, findSessionSource } from "@/lib/db";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { invalid, sessionNotFound, sessionParamsSchema } from "../calls/params";
 

@@ -3,8 +3,7 @@
  * `?since=` delta), the contents of chosen entries, and §16.3 search over whole entry texts.
  */
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { appendEntries, createSession, loadEntries } from "@/lib/db/session-store";
+import { appendEntries, createSession, getDb, loadEntries } from "@/lib/db";
 import { decodeRows } from "@/lib/session/skeleton-wire";
 import { resolveSkeleton } from "@/lib/session/tree-skeleton";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-messages";

@@ -8,7 +8,7 @@
  * malformed id (the call id is a UUID).
  */
 import { NextResponse } from "next/server";
-import { withDatabaseErrors } from "@/lib/chat/http";
+import { withDatabaseErrors } from "@/lib/http/route-helpers";
 import { callDetail, callsContext, detailHashes } from "@/lib/inspector/calls";
 import { callBodies } from "@/lib/inspector/bodies";
 import { loadPrompts } from "@/lib/llm/prompts";

@@ -9,9 +9,9 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { withDatabaseErrors } from "@/lib/chat/http";
+import { withDatabaseErrors } from "@/lib/http/route-helpers";
 import { reviewCompaction } from "@/lib/compaction/compaction-review";
-import { readLiveSession } from "@/lib/db/live-session";
+import { readLiveSession } from "@/lib/db";
 import { jsonError } from "@/lib/http/json-error";
 import { invalid, sessionNotFound } from "../../calls/params";
 import { entryIdSchema, sessionIdSchema } from "@/lib/id-schema";

@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { startCompactAgain } from "@/lib/chat/compact-again";
-import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/chat/http";
+import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/http/route-helpers";
 import { entryIdSchema, sessionIdSchema } from "@/lib/id-schema";
 
 export const dynamic = "force-dynamic";

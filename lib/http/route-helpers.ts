@@ -5,7 +5,7 @@
  * (plain Request / Response, so route handlers are testable with `new Request(...)`).
  */
 import type { z } from "zod";
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "@/lib/db/errors";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "@/lib/db";
 import { jsonError } from "@/lib/http/json-error";
 
 /** Request bodies above this are refused with 413. */
