@@ -5,11 +5,10 @@
  * invalidates a session's data after a turn, a compaction or a navigation also refreshes the
  * inspector. Data comes from the JSON routes:
  * - GET /api/sessions/[id]/calls              → ModelCallSummary[]
- * - GET /api/sessions/[id]/calls/[callId]     → ModelCallDetail
  * - GET /api/sessions/[id]/inspect?entry= | ?call= | ?preview=1 → TurnView
  */
 import { queryOptions } from "@tanstack/react-query";
-import type { ModelCallDetail, ModelCallSummary, TurnView } from "@/lib/inspector/types";
+import type { ModelCallSummary, TurnView } from "@/lib/inspector/types";
 import { getJson, keys } from "./keys";
 
 /** What the Context tab shows. */
@@ -18,7 +17,6 @@ export type InspectTarget = { kind: "entry"; entryId: string } | { kind: "call";
 export const inspectorKeys = {
   all: (sessionId: string) => [...keys.session(sessionId), "inspector"] as const,
   calls: (sessionId: string) => [...inspectorKeys.all(sessionId), "calls"] as const,
-  call: (sessionId: string, callId: string) => [...inspectorKeys.all(sessionId), "call", callId] as const,
   turn: (sessionId: string, target: InspectTarget) =>
     [...inspectorKeys.all(sessionId), "turn", target.kind, target.kind === "entry" ? target.entryId : target.kind === "call" ? target.callId : ""] as const,
 };
@@ -42,16 +40,6 @@ export function modelCallsOptions(sessionId: string) {
     // The page seeds it (app/sessions/[id]/page.tsx); a turn, a compaction or a navigation
     // invalidates the session's keys, which refetches it. Long enough that a slow first render
     // does not fetch again what the page brought.
-    staleTime: 60_000,
-  });
-}
-
-export function modelCallOptions(sessionId: string, callId: string) {
-  return queryOptions({
-    queryKey: inspectorKeys.call(sessionId, callId),
-    queryFn: async ({ signal }) =>
-      (await getJson<{ call: ModelCallDetail }>(`${base(sessionId)}/calls/${encodeURIComponent(callId)}`, { signal })).call,
-    // A recorded call never changes (only its attached entry may appear later).
     staleTime: 60_000,
   });
 }
