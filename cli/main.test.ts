@@ -127,7 +127,7 @@ describe("context", () => {
     const ctx = await json(["context", files.compacted!, "--llm"]);
     const roles = new Set(ctx.messages.map((m: { role: string }) => m.role));
     expect([...roles].sort()).toEqual(["assistant", "toolResult", "user"]);
-    // The compaction summary arrives as a wrapped user message (spec §3, §17.5).
+    // The compaction summary arrives as a wrapped user message (session-engine.md §3, §17.5).
     expect(JSON.stringify(ctx.messages[0])).toContain("<summary>");
   });
 
@@ -215,7 +215,7 @@ describe("tree", () => {
     const shown = new Set(rows.map((l) => l.slice(2, 10)));
     expect(marked).toEqual(path.filter((id) => shown.has(id)));
     expect(rows.filter((l) => l.startsWith("@ ")).map((l) => l.slice(2, 10))).toEqual([basic.entries.at(-1)!.id]);
-    // Side branches exist: some rows are off the path (unmarked) and indented (spec §16.1).
+    // Side branches exist: some rows are off the path (unmarked) and indented (session-engine.md §16.1).
     expect(rows.some((l) => l.startsWith("  "))).toBe(true);
     expect(rows.some((l) => l.slice(11).startsWith("  "))).toBe(true);
     expect(r.out.trimEnd().split("\n").at(-1)).toMatch(/^\(\d+\/\d+\) \[all\]$/);

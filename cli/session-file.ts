@@ -6,7 +6,7 @@
  * Indices printed by the commands are 0-based positions in `entries`: the file's entries in
  * file order, after migration, header excluded (lines skipped as malformed are not counted).
  *
- * Stable ids for v1 files: migration (spec §1.7) gives v1 entries fresh ids from
+ * Stable ids for v1 files: migration (session-engine.md §1.7) gives v1 entries fresh ids from
  * `crypto.randomUUID()`, which would change on every run and make `tree` ids useless for a
  * later `--leaf`. The CLI therefore migrates with a UUID source seeded from the file
  * text (the loader's `uuid` option), so the same file always migrates to the same ids (still unique
@@ -66,7 +66,7 @@ export function readSessionFile(file: string, io: CliIo): SessionFile {
   return { ...loaded, file, indexOf };
 }
 
-/** `--leaf ID` (default: the last entry, spec §1.6); an unknown id is a one-line error. */
+/** `--leaf ID` (default: the last entry, session-engine.md §1.6); an unknown id is a one-line error. */
 export function resolveLeaf(session: SessionFile, leaf: string | undefined): string | null {
   if (leaf === undefined) return session.tree.getLeafId();
   if (!session.indexOf.has(leaf)) throw new CliError(`${session.file}: no entry with id "${leaf}" (--leaf)`);

@@ -5,7 +5,7 @@ import { fakeLlm } from "./fake-llm";
 import { chatTurn, deleteFromList, hasLargeFixture, importJsonl, LARGE, LARGE_MISSING, messagesLog, newSession, readTree, type StoredEntry } from "./session-helpers";
 
 /**
- * The session tree canvas in the browser (issue 6; spec §11.4, §16; ui.md "canvas"): nodes and
+ * The session tree canvas in the browser (issue 6; session-engine.md §11.4, §16; ui.md "canvas"): nodes and
  * the (i/N) footer, the compaction boundary with its band and "first kept" flag, going to an
  * earlier message with a branch summary (and cancelling one), labels and the labeled-only
  * filter, "Fork to new session" and the ?entry= deep link. How fast a 10k or 100k session's canvas

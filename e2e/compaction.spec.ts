@@ -4,7 +4,7 @@ import { FAKE_CONTEXT_WINDOW } from "./ports";
 import { COMPACTABLE_TURNS, chatCompactableTurns, chatTurn, isSummarization, messagesLog, meterTokens, newSession, readTree, send } from "./session-helpers";
 
 /**
- * Compaction in the browser (issue 5; spec §13): `/compact [focus]` with its preview, the summary
+ * Compaction in the browser (issue 5; session-engine.md §13): `/compact [focus]` with its preview, the summary
  * streaming in and the compaction row; Cancel writes nothing; a threshold compaction with the
  * synthetic "Continue if you have next steps." turn; overflow recovery and its one-attempt limit.
  */

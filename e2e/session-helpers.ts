@@ -124,7 +124,7 @@ export const COMPACTABLE_TURNS = [
 
 /**
  * Three turns whose reported usage (6,012 tokens at the end) is far above the chars/4 estimate,
- * so prepareCompaction's ratio rule (spec §5.4 step 5) shrinks "Keep recent tokens" (set to 1000
+ * so prepareCompaction's ratio rule (session-engine.md §5.4 step 5) shrinks "Keep recent tokens" (set to 1000
  * here; the default 20000 keeps everything below the 32k window's threshold) to ~30 tokens: the
  * cut lands on the third user message, two turns are summarised and the last one is kept.
  */

@@ -1,7 +1,7 @@
 /**
  * The zod schema of an id taken from a request (route segment, query, body, action input), and
  * the check for short user text (titles, labels).
- * Session and entry ids are kept from imported files (spec §1.6), so any short string is an
+ * Session and entry ids are kept from imported files (session-engine.md §1.6), so any short string is an
  * id, except one with a control character (U+0000–U+001F, U+007F): PostgreSQL cannot store or
  * compare U+0000 in text, and a query with one fails with a database error (a 500) instead of
  * "not found"; the other control characters are never part of a real id. Refused with a 400 /
@@ -41,7 +41,7 @@ export function idSchema(what: string) {
 
 /** A session id: kept from imported files, so any short printable string. */
 export const sessionIdSchema = idSchema("session");
-/** An entry id: session-scoped (spec §1.6), any short printable string. */
+/** An entry id: session-scoped (session-engine.md §1.6), any short printable string. */
 export const entryIdSchema = idSchema("entry");
 
 /** A zod `error` option: `message` when the input is not of the expected type (e.g. not an object). */

@@ -13,5 +13,5 @@ export const DEFAULT_MAX_BLANK_LINES = 100_000;
 export const DEFAULT_MAX_SKIPPED_LINES = 10_000;
 /** Wall-clock budget of one import, upload included; past it the import stops and saves nothing. */
 export const DEFAULT_IMPORT_TIME_BUDGET_MS = 5 * 60 * 1000;
-/** Entries cut by the 500,000-character limit (spec §1.9) that a result lists (all are counted). */
+/** Entries cut by the 500,000-character limit (session-engine.md §1.9) that a result lists (all are counted). */
 export const MAX_REPORTED_TRUNCATIONS = 20;

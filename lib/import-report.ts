@@ -1,6 +1,6 @@
 /**
  * Words for what an import changed on the way in, shared by the CLI and the import row (pure,
- * browser-safe). Strings over 500,000 characters are cut before they are stored (spec §1.9);
+ * browser-safe). Strings over 500,000 characters are cut before they are stored (session-engine.md §1.9);
  * the user must learn which entries lost content, and how much.
  */
 export interface TruncationReport {

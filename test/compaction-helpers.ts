@@ -2,7 +2,7 @@
  * Small factories for compaction tests (and the convert / prompt-template tests).
  * Pure: no network, disk or database access. Not used by production code.
  *
- * Sizing: `words(n)` is 4n characters, i.e. exactly n estimated tokens (spec §4), so token
+ * Sizing: `words(n)` is 4n characters, i.e. exactly n estimated tokens (session-engine.md §4), so token
  * budgets in tests read as plain numbers.
  */
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";

@@ -3,7 +3,7 @@
  * Pure: builds JSON bodies and SSE chunk objects from a step and the recorded request; the server
  * does the writing, delays and socket tricks.
  *
- * Usage numbers default to an estimate (characters / 4, like spec §4) unless a step gives them.
+ * Usage numbers default to an estimate (characters / 4, like session-engine.md §4) unless a step gives them.
  */
 
 /** A tool call the fake model makes; `arguments` is streamed in `argumentChunks` pieces. */
@@ -142,7 +142,7 @@ export function toFakeRequest(
   };
 }
 
-/** A summarization call as lib/llm sends it (spec §6.2): a summarizer system prompt and a conversation block. */
+/** A summarization call as lib/llm sends it (session-engine.md §6.2): a summarizer system prompt and a conversation block. */
 export function looksLikeSummarization(req: FakeRequest): boolean {
   return /summar/i.test(req.system ?? "") && (req.lastUserText ?? "").includes("<conversation>");
 }

@@ -13,7 +13,7 @@
  *   (ISO string) overrides the default; `opts.extra` merges arbitrary extra fields (unknown
  *   fields, `fromHook`, …). Without `opts.timestamp`, entries get strictly increasing
  *   timestamps one second apart from a module-level clock, so creation order equals timestamp
- *   order (that is what getTree sorts children by, spec §1.6). Use `isoAt(n)` for an explicit
+ *   order (that is what getTree sorts children by, session-engine.md §1.6). Use `isoAt(n)` for an explicit
  *   time of BASE_TIME + n seconds.
  * - `userEntry` / `assistantEntry` are shortcuts for a `message` entry holding a user /
  *   assistant message with the given text.
@@ -83,7 +83,7 @@ export function sequentialIds(prefix = "n"): (taken: { has(id: string): boolean 
   };
 }
 
-// ── Entries (spec §1.3–1.4) ────────────────────────────────────────────────
+// ── Entries (session-engine.md §1.3–1.4) ────────────────────────────────────────────────
 
 export interface EntryOpts {
   /** ISO timestamp; default: the module clock (strictly increasing). */
@@ -243,7 +243,7 @@ export function header(overrides: Partial<SessionHeader> = {}): SessionHeader {
 }
 
 /**
- * A SessionTree over `entries` (leaf = last entry, spec §1.6) with a v3 header. Its clock
+ * A SessionTree over `entries` (leaf = last entry, session-engine.md §1.6) with a v3 header. Its clock
  * starts one second after the newest entry timestamp, so appended entries sort last.
  * `opts` overrides the clock or id generator (default id generator: the real one).
  */

@@ -1,5 +1,5 @@
 /**
- * Message factories for tests (spec §1.5), re-exported by session-factories.ts: import them from
+ * Message factories for tests (session-engine.md §1.5), re-exported by session-factories.ts: import them from
  * "@/test/session-factories". Not used by production code.
  * Pure: no network, disk or database access.
  */
@@ -39,7 +39,7 @@ export function usage(partial: Partial<Usage> = {}): Usage {
   return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, ...partial };
 }
 
-// ── Messages (spec §1.5) ───────────────────────────────────────────────────
+// ── Messages (session-engine.md §1.5) ───────────────────────────────────────────────────
 
 export function userMsg(
   content: string | (TextContent | ImageContent)[],

@@ -1,7 +1,7 @@
 /**
  * The bench's realistic long session: a copy of an imported session that has compacted, as a
  * real context window makes it do long before 10k messages. One compaction entry is appended at
- * the leaf, keeping the newest ~20k tokens (the default keepRecentTokens, spec §5.3) after a
+ * the leaf, keeping the newest ~20k tokens (the default keepRecentTokens, session-engine.md §5.3) after a
  * summary of ~2k tokens, so the context fits a 200k-token window with room to spare.
  */
 import { findCutPoint } from "@/lib/compaction/cut-point";

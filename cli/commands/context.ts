@@ -1,7 +1,7 @@
 /**
- * `context FILE [--leaf ID] [--llm] [--json]`: the LLM context of a branch (spec §2) as
+ * `context FILE [--leaf ID] [--llm] [--json]`: the LLM context of a branch (session-engine.md §2) as
  * `{ messages, thinkingLevel, models }`; with `--llm`, the messages after convertToLlm
- * (spec §3) using the project's prompt templates (spec §17).
+ * (session-engine.md §3) using the project's prompt templates (session-engine.md §17).
  */
 import path from "node:path";
 import { parseArgs } from "@/cli/args";

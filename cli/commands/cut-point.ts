@@ -1,5 +1,5 @@
 /**
- * `cut-point FILE --keep-recent-tokens N [--json]`: runs findCutPoint (spec §5.3) over ALL
+ * `cut-point FILE --keep-recent-tokens N [--json]`: runs findCutPoint (session-engine.md §5.3) over ALL
  * entries of the file, `[0, entries.length)`, in file order — not just the current branch —
  * and prints `{ firstKeptEntryIndex, turnStartIndex, isSplitTurn }` (file indices).
  */

@@ -1,8 +1,8 @@
 /**
  * `plan FILE [--leaf ID] [--keep-recent-tokens N] [--reserve-tokens N] [--prune] [--json]`:
- * what a compaction of the branch would do (prepareCompaction, spec §5.4), without any model
+ * what a compaction of the branch would do (prepareCompaction, session-engine.md §5.4), without any model
  * call. `--prune` first prunes tool outputs on the path in memory, as auto-compaction does
- * (spec §8, §13). Indices are file indices; counts are message counts.
+ * (session-engine.md §8, §13). Indices are file indices; counts are message counts.
  */
 import { parseArgs } from "@/cli/args";
 import { type CliCommand, EXIT_OK, writeJson } from "@/cli/command";

@@ -1,5 +1,5 @@
 /**
- * `prune FILE [--json]`: which tool outputs pruning (spec §8) would replace on the path from
+ * `prune FILE [--json]`: which tool outputs pruning (session-engine.md §8) would replace on the path from
  * the root to the last entry, computed in memory; the file is not changed. Prints
  * `{ prunedCount, tokensSaved, prunedIndices }` (file indices, in file order).
  */

@@ -1,6 +1,6 @@
 /**
  * `tree FILE [--filter F] [--search Q] [--leaf ID] [--json]`: the session tree as text with the
- * navigator's rules (spec §16): one row per visible entry, in navigator order, indented per
+ * navigator's rules (session-engine.md §16): one row per visible entry, in navigator order, indented per
  * §16.1, with the §16.2 row text and a `[label] ` prefix. The marker column shows `*` on the
  * path root → leaf and `@` on the leaf itself; the footer is the navigator's `(i/N)` + tag with
  * the initial selection (the leaf or its nearest visible ancestor).

@@ -14,7 +14,7 @@ const assistant = (text: string) =>
     message: { role: "assistant", content: [{ type: "text", text }], provider: "p", model: "m", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop", timestamp: 1 },
   });
 
-describe("buildChatItems (ui.md chat pane, spec §2 step 7)", () => {
+describe("buildChatItems (ui.md chat pane, session-engine.md §2 step 7)", () => {
   it("shows every message of the path in order, all in context without a compaction", () => {
     const path = [user("a"), assistant("b"), user("c")];
     const { items } = buildChatItems(path);

@@ -2,7 +2,7 @@
  * What the chat pane shows for the active path (ui.md "Chat"): every entry on the root → leaf
  * path that a person reads (messages, custom messages, compactions, branch summaries), in order,
  * each marked with whether the model still sees it. Entries before the latest compaction's
- * `firstKeptEntryId` were summarised away (spec §2 step 7): they stay visible, muted.
+ * `firstKeptEntryId` were summarised away (session-engine.md §2 step 7): they stay visible, muted.
  * Which entries are chat rows is decided on the skeleton (lib/session-view/chat-plan.ts); the
  * items are built from the contents of the rows in view. Pure: no DOM, no network.
  */

@@ -1,6 +1,6 @@
 "use client";
 /**
- * Manual compaction (spec §13.4, ui.md "Long work"): a preview of what will be summarised and
+ * Manual compaction (session-engine.md §13.4, ui.md "Long work"): a preview of what will be summarised and
  * kept, then — once the user confirms — the summary streaming in, with Cancel (nothing is written).
  */
 import { useQueryClient } from "@tanstack/react-query";

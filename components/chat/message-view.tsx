@@ -1,7 +1,7 @@
 "use client";
 /**
  * Renders one chat item (see chat-items.ts): user and assistant messages, tool calls with their
- * results, custom messages, and the two summary rows of spec §16.7. Content is rendered as text or
+ * results, custom messages, and the two summary rows of session-engine.md §16.7. Content is rendered as text or
  * safe Markdown only (never raw HTML).
  */
 import { memo } from "react";

@@ -1,5 +1,5 @@
 "use client";
-/** "Label…" (spec §16.4): an inline input; Enter saves, Esc cancels; an empty label removes it. */
+/** "Label…" (session-engine.md §16.4): an inline input; Enter saves, Esc cancels; an empty label removes it. */
 import { useState } from "react";
 import { Modal } from "@/components/chat/modal";
 

@@ -1,6 +1,6 @@
 "use client";
 /**
- * Going to another point of the tree (spec §11.4, §16.5; ui.md "Click a node: go there").
+ * Going to another point of the tree (session-engine.md §11.4, §16.5; ui.md "Click a node: go there").
  * With branch summaries on, "Summarize branch?" asks first: No summary / Summarize / Summarize
  * with custom prompt (a text box). While summarising, the summary streams in with Cancel;
  * cancelling writes nothing and leaves the leaf where it was.

@@ -1,4 +1,4 @@
-/** The selection following the leaf (spec §16.3), as the session view sees it change. */
+/** The selection following the leaf (session-engine.md §16.3), as the session view sees it change. */
 import { describe, expect, it } from "vitest";
 import { initialSelection, type SelectionAction, selectionReducer, type SelectionState } from "./selection-reducer";
 

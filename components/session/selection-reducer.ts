@@ -1,5 +1,5 @@
 /**
- * The session view's selection, as a pure reducer (spec §16.3: the initial selection is the
+ * The session view's selection, as a pure reducer (session-engine.md §16.3: the initial selection is the
  * current leaf, kept as the session grows).
  *
  * Contract:

@@ -27,7 +27,7 @@ export interface SessionControls {
   /** §16.2 row text (from the skeleton). */
   rowText(entry: SkeletonEntry): string;
   setLabel(entryId: string, label: string): Promise<ActionResult<unknown>>;
-  /** Pins or unpins an entry (spec §19). */
+  /** Pins or unpins an entry (session-engine.md §19). */
   setPin(entryId: string, pinned: boolean): Promise<ActionResult<unknown>>;
   fork(entryId: string): Promise<ActionResult<{ id: string }>>;
   undoNavigation(leafId: string | null, expectedLeafId: string | null): Promise<ActionResult<unknown>>;

@@ -2,7 +2,7 @@
 /**
  * The session workspace (ui.md): Chat, Tree and Inspector on one screen, kept in step. Moving in
  * the canvas re-renders the chat for the new path; a sent message appends a node and the canvas
- * follows the leaf. Implements spec §16.5 selection: "Already at this point", the
+ * follows the leaf. Implements session-engine.md §16.5 selection: "Already at this point", the
  * "Summarize branch?" dialog, the editor-text rule (§11.4) and Undo after a move without summary.
  */
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";

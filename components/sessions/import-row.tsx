@@ -41,7 +41,7 @@ function Skipped({ item }: { item: ImportItem }) {
   );
 }
 
-/** Entries whose long texts were cut before storing (spec §1.9): said, never silent. */
+/** Entries whose long texts were cut before storing (session-engine.md §1.9): said, never silent. */
 function Truncated({ item }: { item: ImportItem }) {
   const r = item.result;
   const headline = r ? truncationHeadline(r.truncatedCount ?? 0) : undefined;

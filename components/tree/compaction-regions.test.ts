@@ -19,7 +19,7 @@ function regions(entries: SessionEntry[], leafId: string) {
   return { by, kept };
 }
 
-describe("compactionRegions (spec §5.4 boundaries, §2 step 7)", () => {
+describe("compactionRegions (session-engine.md §5.4 boundaries, §2 step 7)", () => {
   it("summarises from the previous compaction (exclusive) up to firstKeptEntryId (exclusive)", () => {
     const entries = [
       user("u1", null),

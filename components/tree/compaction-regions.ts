@@ -4,9 +4,9 @@
  *
  * Contract: the summarised region of a compaction C is the run of entries on C's own path
  * that starts just after the previous compaction on that path (or at the root) and stops
- * before C's `firstKeptEntryId` — the range `prepareCompaction` summarises (spec §5.4 steps
+ * before C's `firstKeptEntryId` — the range `prepareCompaction` summarises (session-engine.md §5.4 steps
  * 2 and 9). When `firstKeptEntryId` is not on the path before C, nothing before C was kept
- * (spec §2 step 7.2), so the region runs up to C itself. C itself is never in its region.
+ * (session-engine.md §2 step 7.2), so the region runs up to C itself. C itself is never in its region.
  *
  * One pre-order pass keeps the current root → row path on a stack, so finding each region
  * costs its own length: O(rows + Σ region sizes). Regions of compactions on different

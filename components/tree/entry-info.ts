@@ -12,7 +12,7 @@ export function str(v: unknown): string {
   return typeof v === "string" ? v : "";
 }
 
-/** Labels from label entries in file order, the last one winning (spec §1.6). */
+/** Labels from label entries in file order, the last one winning (session-engine.md §1.6). */
 export function labelsFromEntries(entries: readonly SessionEntry[]): Map<string, string> {
   const labels = new Map<string, string>();
   for (const e of entries) {

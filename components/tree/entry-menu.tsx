@@ -2,7 +2,7 @@
 /**
  * The entry menu of the canvas (ui.md "Inspect without moving"): opened by a node's "⋯"
  * button or by right-clicking a node. Items: "Inspect", "Label…", "Pin" / "Unpin" (messages,
- * custom messages and branch summaries, spec §19), "Edit and resend" (user messages only), "Fork
+ * custom messages and branch summaries, session-engine.md §19), "Edit and resend" (user messages only), "Fork
  * to new session", "Copy link"; on compactions also "Compact again with…", "Compare and
  * choose…" and "Undo compaction" (on the current path) or "Redo compaction" (issue #16).
  *

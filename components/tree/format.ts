@@ -3,7 +3,7 @@
  */
 import type { RoleMark } from "@/components/tree/types";
 
-/** `1.2k tokens`, `340 tokens`, `120k tokens`: a rounded estimate (spec §4 is chars / 4). */
+/** `1.2k tokens`, `340 tokens`, `120k tokens`: a rounded estimate (session-engine.md §4 is chars / 4). */
 export function formatTokens(tokens: number): string {
   if (tokens < 1000) return `${tokens} ${tokens === 1 ? "token" : "tokens"}`;
   const k = tokens / 1000;

@@ -1,5 +1,5 @@
 /**
- * The session tree canvas (ui.md pane 2, spec §16). The session page renders <TreeCanvas>;
+ * The session tree canvas (ui.md pane 2, session-engine.md §16). The session page renders <TreeCanvas>;
  * the pure model (toFlow, layoutTree, folding, navigation) is exported for tests and tools.
  */
 export { type BandRect, layoutTree, type TreeLayout } from "@/components/tree/layout";

@@ -4,7 +4,7 @@
  *
  * Algorithm: rows are depths (y = depth × ROW_GAP, top to bottom in time). Leaves of the
  * visible tree take consecutive columns in pre-order, using the given node order as the
- * sibling order (toFlow emits spec §16.1 order: the subtree holding the current leaf first),
+ * sibling order (toFlow emits session-engine.md §16.1 order: the subtree holding the current leaf first),
  * and every parent sits in the column of its FIRST child. Hence a node's column is the number
  * of leaves visited before it in pre-order.
  *

@@ -21,7 +21,7 @@ const node = (nodes: TreeNode[], id: string) => {
   return n;
 };
 
-describe("toFlow: nodes and row text (spec §16.2)", () => {
+describe("toFlow: nodes and row text (session-engine.md §16.2)", () => {
   it("makes one entry node per visible entry, with row text, role mark and tokens", () => {
     const entries = [user("u1", null, "hello there"), reply("a1", "u1", "hi!")];
     const { nodes, edges } = toFlow(entries, { leafId: "a1" });
@@ -65,7 +65,7 @@ describe("toFlow: nodes and row text (spec §16.2)", () => {
   });
 });
 
-describe("toFlow: visibility, filters and edges (spec §16.3)", () => {
+describe("toFlow: visibility, filters and edges (session-engine.md §16.3)", () => {
   it("hides tool-call-only assistants and joins edges to the nearest visible ancestor", () => {
     const entries = [user("u1", null), ...toolStep("t1", "u1"), reply("a1", "t1")];
     const { nodes, edges } = toFlow(entries, { leafId: "a1" });

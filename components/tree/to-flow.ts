@@ -1,5 +1,5 @@
 /**
- * Skeleton rows → React Flow graph of the tree canvas (spec §16, ui.md "visual language").
+ * Skeleton rows → React Flow graph of the tree canvas (session-engine.md §16, ui.md "visual language").
  * Pure: no React, no DOM. Linear in the number of entries (plus sibling sorting and the
  * compaction regions, see compaction-regions.ts); every walk is iterative.
  *
@@ -85,7 +85,7 @@ export function toFlow(entries: readonly SessionEntry[], opts: ToFlowOptions): F
 export function skeletonToFlow(skeleton: readonly SkeletonEntry[], opts: SkeletonFlowOptions): FlowGraph {
   const rows = flattenSkeleton(skeleton, { leafId: opts.leafId, filter: opts.filter ?? "default", labels: opts.labels, matches: opts.matches });
   const searching = opts.matches != null;
-  const pins = skeletonPins(skeleton); // spec §19: a pin mark on the node, never folded away
+  const pins = skeletonPins(skeleton); // session-engine.md §19: a pin mark on the node, never folded away
 
   const rowOf = new Map<string, number>();
   for (let i = 0; i < rows.length; i++) rowOf.set(rows[i]!.entry.id, i);

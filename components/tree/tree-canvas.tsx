@@ -1,6 +1,6 @@
 "use client";
 /**
- * <TreeCanvas>: the session tree pane (ui.md pane 2, spec §16) — a React Flow canvas of the
+ * <TreeCanvas>: the session tree pane (ui.md pane 2, session-engine.md §16) — a React Flow canvas of the
  * session's entries with a toolbar and a Canvas / List switch, inside
  * `<section aria-label="Session tree">`.
  *
@@ -13,20 +13,20 @@
  * - `labels`: resolved labels (`skeletonLabels`); memoise it.
  * - `searchMatches`: ids matching `search` (the server's §16.3 search); null/undefined while
  *   there is no search. `searchPending`: a newer search is still on its way.
- * - `selectedId` / `onSelect(id | null)`: the selection (spec §16.3). Ids are entry ids, or
+ * - `selectedId` / `onSelect(id | null)`: the selection (session-engine.md §16.3). Ids are entry ids, or
  *   `fold:<first entry id>` while the keyboard rests on a folded run (`isFoldId`,
  *   `entryIdOf`). On mount with no selection the canvas selects the current leaf (or its
  *   nearest visible ancestor); when a filter or search hides the selection it moves to the
  *   nearest visible ancestor, else the last visible row; a selected folded entry is unfolded.
  * - `onActivate(entryId)`: "go there" — a click on a node, Enter, or a double-click in the
- *   list. The page runs spec §16.5 (the "Already at this point" check and the "Summarize
+ *   list. The page runs session-engine.md §16.5 (the "Already at this point" check and the "Summarize
  *   branch?" dialog).
  * - `onContextAction(action, entryId)`: the entry menu ("⋯" or right-click) and shortcuts:
  *   "inspect" (also "Show summary" on compactions), "label" (also `L`), "edit-resend" (user
  *   messages only), "fork", "copy-link".
  * - `centerOn`: an entry to centre and select once (deep link `?entry=ID`); a new value
  *   centres again.
- * - `filter` / `onFilterChange`, `search` / `onSearchChange`: spec §16.3 filter and query.
+ * - `filter` / `onFilterChange`, `search` / `onSearchChange`: session-engine.md §16.3 filter and query.
  * - `defaultView`: "canvas" (default) or "list".
  */
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";

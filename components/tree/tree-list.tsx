@@ -1,7 +1,7 @@
 "use client";
 /**
  * List view of the session tree: the same tree as indented rows, as pi's `/tree` shows it
- * (spec §16.1–16.3): engine indentation (`flattenTree` depth), active path marked, the
+ * (session-engine.md §16.1–16.3): engine indentation (`flattenTree` depth), active path marked, the
  * current leaf named, the selected row bold, labels as a `[label] ` prefix, and
  * `No entries found` / `No entries in session` when there is nothing to show.
  *

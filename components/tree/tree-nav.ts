@@ -1,5 +1,5 @@
 /**
- * Keyboard movement and selection rules of the tree canvas and list (spec §16.3
+ * Keyboard movement and selection rules of the tree canvas and list (session-engine.md §16.3
  * "Selection", §16.6; ui.md "Keyboard"). Pure: no React, no DOM.
  *
  * Selection contract: `selectedId` is an entry id, or a fold id (`fold:<first entry id>`)

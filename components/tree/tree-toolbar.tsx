@@ -1,7 +1,7 @@
 "use client";
 /**
  * Toolbar of the session tree (ui.md pane 2): filter, search, the `(i/N)` footer with the
- * filter tag (spec §16.3 formatFooter), "Fit view", "Go to current leaf", "Jump to" (compactions,
+ * filter tag (session-engine.md §16.3 formatFooter), "Fit view", "Go to current leaf", "Jump to" (compactions,
  * branch points, labels), the Turns / Entries switch (semantic zoom), "Minimap" and the
  * Canvas / List switch. Stateless: the canvas owns every value.
  */

@@ -19,7 +19,7 @@ export type ContextAction =
   | "edit-resend"
   | "fork"
   | "copy-link"
-  // Pins (spec §19) and the compaction items of issue #16.
+  // Pins (session-engine.md §19) and the compaction items of issue #16.
   | "pin"
   | "unpin"
   | "compact-again"
@@ -31,11 +31,11 @@ export type ContextAction =
 export type CommonData = {
   /** The entry id (for a fold: its first entry). */
   entryId: string;
-  /** Row text of spec §16.2, without the `[label] ` prefix. */
+  /** Row text of session-engine.md §16.2, without the `[label] ` prefix. */
   text: string;
   /** Resolved label of the entry (§1.6), if any. */
   label?: string;
-  /** Estimated tokens (spec §4 `estimateTokens`; summaries: summary chars / 4). */
+  /** Estimated tokens (session-engine.md §4 `estimateTokens`; summaries: summary chars / 4). */
   tokens: number;
   /** On the path from the root to the current leaf (§16.1). */
   isActive: boolean;
@@ -47,7 +47,7 @@ export type CommonData = {
   summarisedBy: string[];
   /** A search is active and this entry matches it (§16.3). */
   matchesSearch: boolean;
-  /** Pinned (spec §19): kept verbatim through every compaction. */
+  /** Pinned (session-engine.md §19): kept verbatim through every compaction. */
   pinned?: boolean;
 };
 

@@ -1,6 +1,6 @@
 "use client";
 /**
- * Keyboard shortcuts of the session tree region (ui.md "Keyboard"; spec §16.6), attached to
+ * Keyboard shortcuts of the session tree region (ui.md "Keyboard"; session-engine.md §16.6), attached to
  * the `<section aria-label="Session tree">` so they work whether a node, the canvas or the
  * list has focus:
  * - arrows (canvas): parent / first child / previous / next sibling; the list handles its

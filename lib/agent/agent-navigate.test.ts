@@ -11,7 +11,7 @@ const entries = () => [
   assistantEntry("a2", "u2", "Second reply"),
 ];
 
-describe("SessionAgent.navigate (spec §11.4 + persistence)", () => {
+describe("SessionAgent.navigate (session-engine.md §11.4 + persistence)", () => {
   it("commits a leaf-only move with no entries", async () => {
     const { agent, store } = setup({ entries: entries() });
     const count = store.getEntries().length;

@@ -1,9 +1,9 @@
 /**
- * navigateTree (spec §11.4, navigate-tree.ts) wired to the agent: the current model, the
+ * navigateTree (session-engine.md §11.4, navigate-tree.ts) wired to the agent: the current model, the
  * recorded summarizer, the hooks and `branchSummary` settings, plus persistence — what it
  * appended and the new leaf go to the store in one commit (entries [] when only the leaf
  * moved). Nothing is committed when it was cancelled or aborted (the tree is unchanged then).
- * With `branchSummary.enabled` false the navigator never summarizes (spec §15).
+ * With `branchSummary.enabled` false the navigator never summarizes (session-engine.md §15).
  */
 import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from "@/lib/agent/navigate-tree";
 import type { SummaryTextListener } from "@/lib/agent/ports";

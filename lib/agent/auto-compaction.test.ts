@@ -18,7 +18,7 @@ function history(): SessionEntry[] {
   return out;
 }
 
-/** Window 10000, reserve 1000: the threshold is contextTokens > 9000 (spec §4 shouldCompact). */
+/** Window 10000, reserve 1000: the threshold is contextTokens > 9000 (session-engine.md §4 shouldCompact). */
 function thresholdSetup(opts: SetupOptions = {}) {
   return setup({
     entries: history(),
@@ -30,7 +30,7 @@ function thresholdSetup(opts: SetupOptions = {}) {
 
 const compactions = (entries: SessionEntry[]) => entries.filter((e) => e.type === "compaction");
 
-describe("threshold compaction (spec §13.2 step 9, §13.3)", () => {
+describe("threshold compaction (session-engine.md §13.2 step 9, §13.3)", () => {
   it("does not fire at equality (contextTokens === window − reserve)", async () => {
     const { agent, store, model, ofType } = thresholdSetup();
     model!.script({ text: "ok", usage: { input: 100, totalTokens: 9000 } });
@@ -78,7 +78,7 @@ describe("threshold compaction (spec §13.2 step 9, §13.3)", () => {
     expect(last?.content).toEqual([{ type: "text", text: "ok" }]);
   });
 
-  it("spec §13.5 example: hook-supplied result, 190000+1000 of 200000, autoContinue off, a queued message → continues once after 100 ms", async () => {
+  it("session-engine.md §13.5 example: hook-supplied result, 190000+1000 of 200000, autoContinue off, a queued message → continues once after 100 ms", async () => {
     const hooks = new HookRegistry();
     hooks.on("session_before_compact", () => ({
       compaction: { summary: "Hook summary", firstKeptEntryId: "u2", tokensBefore: 191_000 },
@@ -131,7 +131,7 @@ describe("threshold compaction (spec §13.2 step 9, §13.3)", () => {
   });
 });
 
-describe("pruning inside checkCompaction (spec §8 integration)", () => {
+describe("pruning inside checkCompaction (session-engine.md §8 integration)", () => {
   const bigTools = {
     definitions: [{ name: "bash", description: "run", inputSchema: {} }],
     execute: async () => ({ content: words(30_000) }),
@@ -165,7 +165,7 @@ describe("pruning inside checkCompaction (spec §8 integration)", () => {
   });
 });
 
-describe("model candidates and retries (spec §13.3 steps 5–6, 10)", () => {
+describe("model candidates and retries (session-engine.md §13.3 steps 5–6, 10)", () => {
   function fallbackSetup(first: SetupOptions["settings"] = {}) {
     const other = new ScriptedModel({ provider: "openai", id: "gpt-small", contextWindow: 100_000 });
     const locked = new ScriptedModel({ provider: "openai", id: "big", contextWindow: 1_000_000, hasApiKey: false });
@@ -244,7 +244,7 @@ describe("model candidates and retries (spec §13.3 steps 5–6, 10)", () => {
     expect(warnings).toHaveLength(1);
     expect(ofType("auto_compaction_end")[0]?.result).toBeDefined();
     expect(model!.summarizerOptions[0]?.remoteEndpoint).toBe(endpoint);
-    // The failed call is recorded too (reserveTokens 1000 → history maxTokens 800, spec §6.3).
+    // The failed call is recorded too (reserveTokens 1000 → history maxTokens 800, session-engine.md §6.3).
     const failed = records.filter((r) => r.response.stopReason === "error");
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({

@@ -1,5 +1,5 @@
 /**
- * runAutoCompaction(reason, willRetry) — spec §13.3, every step.
+ * runAutoCompaction(reason, willRetry) — session-engine.md §13.3, every step.
  *
  * 1. auto_compaction_start; abort any auto-compaction still running; new AbortController
  *    (linked to the run's signal, so aborting the turn aborts the compaction too).

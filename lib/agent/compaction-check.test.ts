@@ -17,7 +17,7 @@ function fullSession(): SessionEntry[] {
 
 const small = { compaction: { reserveTokens: 1000, keepRecentTokens: 100 } };
 
-describe("checkCompaction before a prompt (spec §13.1)", () => {
+describe("checkCompaction before a prompt (session-engine.md §13.1)", () => {
   it("compacts before sending, and the user's prompt is the only continuation", async () => {
     const { agent, store, model, events, ofType } = setup({
       entries: fullSession(),
@@ -58,7 +58,7 @@ describe("checkCompaction before a prompt (spec §13.1)", () => {
   });
 });
 
-describe("aborting an auto-compaction (spec §13.3 steps 7, 10)", () => {
+describe("aborting an auto-compaction (session-engine.md §13.3 steps 7, 10)", () => {
   it("ends with aborted: true, writes nothing and does not continue", async () => {
     let agentRef: SessionAgent | undefined;
     const { agent, store, model, ofType } = setup({

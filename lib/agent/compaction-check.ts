@@ -1,5 +1,5 @@
 /**
- * checkCompaction(msg, skipAborted = true) — spec §13.2, with pruning integrated as §8 says.
+ * checkCompaction(msg, skipAborted = true) — session-engine.md §13.2, with pruning integrated as §8 says.
  *
  * 1. `compaction.enabled` false → nothing (it also gates pruning).
  * 2. Prune the current branch's tool outputs (§8); if anything was pruned, the pruned copies
@@ -34,7 +34,7 @@ export interface CheckCompactionOptions extends AutoCompactionOptions {
 
 /** Step 2: prune and persist; undefined when nothing was pruned. */
 export async function pruneBranch(rt: AgentRuntime): Promise<PruneResult | undefined> {
-  // pruneToolOutputs rewrites tool results in place (spec §8). The tree's entry objects may be
+  // pruneToolOutputs rewrites tool results in place (session-engine.md §8). The tree's entry objects may be
   // shared with a cache of committed entries (lib/db/read-model), so the decision is made on the
   // branch as it is (planPrune touches nothing), and only the results it rewrites are copied;
   // the pruned copies replace their originals in this tree only.

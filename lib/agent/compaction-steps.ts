@@ -1,5 +1,5 @@
 /**
- * The steps manual and automatic compaction share: the hook round (spec §12, §13.3 steps 3–4,
+ * The steps manual and automatic compaction share: the hook round (session-engine.md §12, §13.3 steps 3–4,
  * §13.4 steps 3–4) and storing the result (§13.3 step 8, §13.4 step 7).
  *
  * Contract:

@@ -7,11 +7,11 @@
  *   (tool_start → tool_end → message_saved)* → turn_end, once per model call.
  * - `message_saved` follows every entry that the store has committed (user, assistant,
  *   toolResult, custom message, compaction, branch summary), so its entry id is durable.
- * - The lifecycle events whose names match spec §12 (auto_compaction_*, auto_retry_*,
+ * - The lifecycle events whose names match session-engine.md §12 (auto_compaction_*, auto_retry_*,
  *   turn_*) carry exactly the §12 payloads and are also sent to the hook registry.
  * - compaction_start/compaction_summary_delta/compaction_end wrap every compaction, manual
  *   and automatic, so the UI can show the summary as it streams. Manual compaction never
- *   emits auto_compaction_* (spec §12).
+ *   emits auto_compaction_* (session-engine.md §12).
  */
 import type { AssistantDelta } from "@/lib/agent/ports";
 import type { CompactionResult, SummarizeRequest } from "@/lib/compaction/summarize-types";

@@ -23,7 +23,7 @@ function history(): SessionEntry[] {
 const base = { entries: history(), settings: { compaction: { keepRecentTokens: 150 } } };
 const compactions = (entries: SessionEntry[]) => entries.filter((e) => e.type === "compaction");
 
-describe("manual compaction (spec §13.4)", () => {
+describe("manual compaction (session-engine.md §13.4)", () => {
   it("compacts with the current model, stores one entry and restarts the context from the summary", async () => {
     const { agent, store, model, ofType } = setup(base);
     const streamed: string[] = [];

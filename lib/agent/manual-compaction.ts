@@ -1,5 +1,5 @@
 /**
- * Manual compaction — the "Compact" action (spec §13.4) — and its preview.
+ * Manual compaction — the "Compact" action (session-engine.md §13.4) — and its preview.
  *
  * compactManually, after the caller has stopped the running turn:
  * - checks, in order: `No model selected`, `No API key for ${provider}`, then `Already
@@ -104,7 +104,7 @@ export type CompactionPreview =
       turnPrefixMessages: number;
       keptMessages: number;
       tokensBefore: number;
-      /** chars/4 estimates (spec §4) of the summarized and of the kept parts. */
+      /** chars/4 estimates (session-engine.md §4) of the summarized and of the kept parts. */
       summarizedTokensEstimate: number;
       keptTokensEstimate: number;
       /** Whether an earlier compaction's summary is folded in (update prompt). */

@@ -40,7 +40,7 @@ describe("MemoryAgentStore", () => {
     expect(store.getEntries()).toHaveLength(2);
   });
 
-  it("stores a sanitized copy (spec §1.9): later in-place changes do not leak in", async () => {
+  it("stores a sanitized copy (session-engine.md §1.9): later in-place changes do not leak in", async () => {
     const store = new MemoryAgentStore({ header: header(), entries: base() });
     const entry = { ...userEntry("u2", "a1", "x".repeat(MAX_PERSIST_CHARS + 10)), partialJson: "{" } as SessionEntry;
     await store.commit({ expectedLeafId: "a1", entries: [entry], newLeafId: "u2" });

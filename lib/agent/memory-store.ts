@@ -6,10 +6,10 @@
  * - `commit` is atomic and optimistic: it throws ConflictError when the stored leaf is not
  *   `expectedLeafId`, and validates every entry (unique id, known parent, known new leaf)
  *   before writing anything.
- * - What it stores is a sanitized deep copy (spec §1.9: `partialJson`/`jsonlEvents` dropped,
+ * - What it stores is a sanitized deep copy (session-engine.md §1.9: `partialJson`/`jsonlEvents` dropped,
  *   over-long strings cut), so later in-place changes to the caller's tree do not leak in.
  * - `persistPrune` rewrites the pruned tool results and keeps their original content.
- * - The leaf is stored (as Arbor's database does, spec §18), and `loadTree` restores it.
+ * - The leaf is stored (as Arbor's database does, session-engine.md §18), and `loadTree` restores it.
  */
 import { type AgentStore, type AgentStoreCommit, ConflictError, type PrunedToolResultRecord } from "@/lib/agent/ports";
 import { sanitizeForPersist } from "@/lib/session/sanitize";
@@ -19,7 +19,7 @@ import type { ImageContent, SessionEntry, SessionHeader, TextContent } from "@/l
 export interface MemoryStoreInit {
   header: SessionHeader;
   entries?: readonly SessionEntry[];
-  /** Default: the last entry in file order (spec §1.6), null for an empty session. */
+  /** Default: the last entry in file order (session-engine.md §1.6), null for an empty session. */
   leafId?: string | null;
 }
 

@@ -5,7 +5,7 @@ import { ScriptedModel, StaticResolver } from "@/test/agent-harness";
 const m = (provider: string, id: string, contextWindow: number, hasApiKey = true) =>
   new ScriptedModel({ provider, id, contextWindow, hasApiKey });
 
-describe("compactionCandidates (spec §13.3 step 5)", () => {
+describe("compactionCandidates (session-engine.md §13.3 step 5)", () => {
   const current = m("anthropic", "sonnet", 200_000);
   const smol = m("openai", "mini", 128_000);
   const slow = m("anthropic", "opus", 200_000);

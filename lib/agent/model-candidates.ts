@@ -1,5 +1,5 @@
 /**
- * The models auto-compaction tries, in order (spec §13.3 step 5):
+ * The models auto-compaction tries, in order (session-engine.md §13.3 step 5):
  * 1. the models resolved for the roles default, smol, slow, plan, commit — in that order, with
  *    `default` falling back to the current model — de-duplicated by provider/id;
  * 2. then the single available model with the largest contextWindow not already listed

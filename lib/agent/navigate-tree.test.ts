@@ -43,7 +43,7 @@ function fakeSummarize(response: SummarizeResponse = { stopReason: "stop", text:
 const base = { prompts: TEST_PROMPTS };
 const snapshot = (tree: ReturnType<typeof session>) => ({ count: tree.getEntryCount(), leaf: tree.getLeafId() });
 
-describe("navigateTree without a summary (spec §11.4)", () => {
+describe("navigateTree without a summary (session-engine.md §11.4)", () => {
   it("to the root user message: editor text is its content and the leaf is null", async () => {
     const tree = session();
     const r = await navigateTree(tree, "u1", base);
@@ -107,7 +107,7 @@ describe("navigateTree without a summary (spec §11.4)", () => {
   });
 });
 
-describe("navigateTree with a summary (spec §11.4)", () => {
+describe("navigateTree with a summary (session-engine.md §11.4)", () => {
   it("to the root user message: the summary is a new root and the leaf", async () => {
     const tree = session();
     const { summarize, calls } = fakeSummarize();
@@ -183,7 +183,7 @@ describe("navigateTree with a summary (spec §11.4)", () => {
   });
 });
 
-describe("navigateTree abort (spec §11.4 step 6)", () => {
+describe("navigateTree abort (session-engine.md §11.4 step 6)", () => {
   it("an aborted summary gives cancelled + aborted with entries and leaf unchanged", async () => {
     const tree = session();
     const { summarize } = fakeSummarize({ stopReason: "aborted" });
@@ -219,7 +219,7 @@ describe("navigateTree abort (spec §11.4 step 6)", () => {
   });
 });
 
-describe("navigateTree hooks (spec §11.4 steps 5 and 10, §12)", () => {
+describe("navigateTree hooks (session-engine.md §11.4 steps 5 and 10, §12)", () => {
   it("session_before_tree fires even without summarize, with the preparation", async () => {
     const tree = session();
     const hooks = new HookRegistry();

@@ -1,6 +1,6 @@
 /**
  * navigateTree: move the session to another entry, optionally summarizing the branch being
- * left (spec §11.4, steps 1–11).
+ * left (session-engine.md §11.4, steps 1–11).
  * No I/O of its own: it works on the in-memory SessionTree it is given, and the model call goes
  * through the injected `summarize`. The caller persists `appended` and the new leaf. Nothing is
  * written when it is cancelled (by a hook) or aborted, so the tree is exactly as before.
@@ -24,7 +24,7 @@ export interface NavigateTreeOptions {
   /** Set when the user asked for a summary of the branch being left. */
   summarize?: Summarize;
   prompts: PromptSet;
-  /** Replaces the default branch-summary prompt (spec §11.3). */
+  /** Replaces the default branch-summary prompt (session-engine.md §11.3). */
   customInstructions?: string;
   hooks?: HookRegistry;
   /** The current model; required when `summarize` is set. */
@@ -49,7 +49,7 @@ export interface NavigateTreeResult {
   context?: SessionContext;
 }
 
-/** The text of a user or custom_message content (spec §11.4 step 7). */
+/** The text of a user or custom_message content (session-engine.md §11.4 step 7). */
 function contentText(content: string | readonly { type: string; text?: string }[]): string {
   if (typeof content === "string") return content;
   return content
@@ -67,7 +67,7 @@ function resolveTarget(tree: SessionTree, target: SessionEntry): { newLeafId: st
   if (target.type === "message" && target.message.role === "user") content = target.message.content;
   else if (target.type === "custom_message") content = target.content;
   if (content === undefined) return { newLeafId: target.id };
-  // A parent that is missing makes the target a root (spec §1.6 orphans): re-edit at the root.
+  // A parent that is missing makes the target a root (session-engine.md §1.6 orphans): re-edit at the root.
   const parentId = target.parentId !== null && tree.getEntry(target.parentId) ? target.parentId : null;
   return { newLeafId: parentId, editorText: contentText(content) };
 }
@@ -181,7 +181,7 @@ async function run(
   let summaryEntry: BranchSummaryEntry | undefined;
   try {
     if (summaryText !== undefined) {
-      // Attached under the new leaf, or as a new root when that is null (spec §18.4).
+      // Attached under the new leaf, or as a new root when that is null (session-engine.md §18.4).
       const id = tree.branchWithSummary(newLeafId, summaryText, details, fromExtension);
       summaryEntry = tree.getEntry(id) as BranchSummaryEntry;
     } else if (newLeafId === null) {

@@ -21,7 +21,7 @@ const SMALL_RESERVE = { compaction: { reserveTokens: 1000 } };
 
 const isErrorAssistant = (m: { role: string }) => m.role === "assistant" && (m as AssistantMessage).stopReason === "error";
 
-describe("overflow recovery (spec §13.2 step 7, §13.3 with willRetry)", () => {
+describe("overflow recovery (session-engine.md §13.2 step 7, §13.3 with willRetry)", () => {
   it("recovers once: compaction, then the turn is retried without the error message", async () => {
     const { agent, store, model, ofType, delays } = setup({
       entries: history(),
@@ -116,7 +116,7 @@ describe("overflow recovery (spec §13.2 step 7, §13.3 with willRetry)", () => 
   });
 });
 
-describe("errorIsFromBeforeCompaction uses the LATEST compaction on the branch (spec §13.2 step 6, §18.6)", () => {
+describe("errorIsFromBeforeCompaction uses the LATEST compaction on the branch (session-engine.md §13.2 step 6, §18.6)", () => {
   /** c0 (5 s) → u1 → overflow error a1 (10 s) → c1 (20 s), optionally. */
   function entries(withLatest: boolean): SessionEntry[] {
     const out: SessionEntry[] = [

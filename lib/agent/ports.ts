@@ -11,9 +11,9 @@
  * - AgentModel.stream never throws: provider failures come back as an assistant message with
  *   stopReason "error" and `errorMessage`, an abort as stopReason "aborted" with the partial
  *   content (lib/llm/stream-assistant.ts). The agent still guards against a throw.
- * - AgentModel.summarizer returns the engine's `Summarize` (spec §6, §7): it may throw only
- *   for remote-endpoint failures, which the auto-compaction retry logic sees (spec §13.3).
- * - ModelResolver is the provider registry as the agent sees it (spec §13.3 steps 2 and 5).
+ * - AgentModel.summarizer returns the engine's `Summarize` (session-engine.md §6, §7): it may throw only
+ *   for remote-endpoint failures, which the auto-compaction retry logic sees (session-engine.md §13.3).
+ * - ModelResolver is the provider registry as the agent sees it (session-engine.md §13.3 steps 2 and 5).
  * - Recorder and event listeners are observers: their failures never break a turn.
  */
 import type { Summarize, SummarizeRequest } from "@/lib/compaction/summarize-types";
@@ -44,7 +44,7 @@ export interface AgentStoreCommit {
   newLeafId: string | null;
 }
 
-/** One tool result rewritten by pruning (spec §8), with what it held before. */
+/** One tool result rewritten by pruning (session-engine.md §8), with what it held before. */
 export interface PrunedToolResultRecord {
   entryId: string;
   /** The content before pruning, kept by the store so the prune can be undone. */
@@ -59,7 +59,7 @@ export interface AgentStore {
    * when the stored leaf is not `expectedLeafId`; nothing is written then.
    */
   commit(input: AgentStoreCommit): Promise<void>;
-  /** Rewrites the pruned tool results in place (spec §1.9 "Rewrites", §8). */
+  /** Rewrites the pruned tool results in place (session-engine.md §1.9 "Rewrites", §8). */
   persistPrune(pruned: PrunedToolResultRecord[]): Promise<void>;
 }
 
@@ -102,13 +102,13 @@ export interface AgentModelInfo {
   /** Tokens; 0 or less means unknown (no threshold compaction, no usage gauge). */
   contextWindow: number;
   maxOutputTokens: number;
-  /** Whether the model accepts reasoning settings (spec §6.3). */
+  /** Whether the model accepts reasoning settings (session-engine.md §6.3). */
   reasoning: boolean;
   /** The labelled offline model (conventions rule 6). */
   offline?: boolean;
 }
 
-/** A tool the model may call (spec §3 hand-off). `inputSchema` is a JSON Schema object. */
+/** A tool the model may call (session-engine.md §3 hand-off). `inputSchema` is a JSON Schema object. */
 export interface AgentToolDefinition {
   name: string;
   description: string;
@@ -128,7 +128,7 @@ export type AssistantDelta =
 
 export interface ModelStreamRequest {
   system?: string;
-  /** Already through convertToLlm (spec §3). */
+  /** Already through convertToLlm (session-engine.md §3). */
   messages: LlmMessage[];
   tools?: AgentToolDefinition[];
   maxOutputTokens?: number;
@@ -141,17 +141,17 @@ export type SummaryTextListener = (kind: SummarizeRequest["kind"], delta: string
 
 export interface AgentSummarizerOptions {
   onText?: SummaryTextListener;
-  /** `compaction.remoteEndpoint` (spec §7); the agent passes the current setting. */
+  /** `compaction.remoteEndpoint` (session-engine.md §7); the agent passes the current setting. */
   remoteEndpoint?: string;
 }
 
 export interface AgentModel {
   info: AgentModelInfo;
-  /** False when the provider has no credentials (spec §13.3 step 5, §13.4). */
+  /** False when the provider has no credentials (session-engine.md §13.3 step 5, §13.4). */
   hasApiKey: boolean;
   /** Never throws (see header). Resolves with the complete (or partial, if aborted) message. */
   stream(req: ModelStreamRequest): Promise<AssistantMessage>;
-  /** The engine's Summarize bound to this model (spec §6, §7). */
+  /** The engine's Summarize bound to this model (session-engine.md §6, §7). */
   summarizer(opts?: AgentSummarizerOptions): Summarize;
 }
 
@@ -159,7 +159,7 @@ export interface AgentModel {
 export interface ModelResolver {
   /** A "provider/modelId" reference → model, or undefined when unknown/unconfigured. */
   resolve(ref: string): MaybePromise<AgentModel | undefined>;
-  /** Every model the registry can currently serve (spec §13.3 steps 2 and 5). */
+  /** Every model the registry can currently serve (session-engine.md §13.3 steps 2 and 5). */
   listAvailable(): MaybePromise<AgentModel[]>;
 }
 

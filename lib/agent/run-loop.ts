@@ -1,5 +1,5 @@
 /**
- * The run loop behind `SessionAgent.prompt()` (spec §13.1, §13.5).
+ * The run loop behind `SessionAgent.prompt()` (session-engine.md §13.1, §13.5).
  *
  *   pre-prompt check: checkCompaction(lastAssistant, skipAborted = false) when the working
  *   context has an assistant — continuing nothing, since the user's prompt follows
@@ -72,7 +72,7 @@ async function startRun(rt: AgentRuntime, next: NextAction): Promise<void> {
 function appendUser(rt: AgentRuntime, content: UserMessage["content"], synthetic: boolean): void {
   const message: UserMessage = { role: "user", content, timestamp: rt.now() };
   if (synthetic) message.synthetic = true;
-  // A user message starts: overflow recovery may run again (spec §13.2).
+  // A user message starts: overflow recovery may run again (session-engine.md §13.2).
   rt.state.overflowRecoveryAttempted = false;
   rt.tree.appendMessage(message);
 }

@@ -6,7 +6,7 @@
  * Contract:
  * - `emit` forwards to the caller's listener and swallows listener errors (an observer must not
  *   break a turn).
- * - `lifecycle` sends a spec §12 lifecycle event to the listener AND to the hook registry, and
+ * - `lifecycle` sends a session-engine.md §12 lifecycle event to the listener AND to the hook registry, and
  *   waits for the hooks.
  * - `persist` commits everything pending in the tree (one store commit), then announces each
  *   committed entry with `message_saved` and the new `context_usage`. A failed commit (e.g.
@@ -47,11 +47,11 @@ export type QueuedMessage =
   | ({ role: "custom" } & Pick<CustomMessageEntry, "customType" | "content" | "display" | "details">);
 
 export interface AgentState {
-  /** Set by overflow recovery; cleared when a user message starts (spec §13.2). */
+  /** Set by overflow recovery; cleared when a user message starts (session-engine.md §13.2). */
   overflowRecoveryAttempted: boolean;
-  /** Turn-retry attempt counter (spec §13.5); 0 when no retry sequence is running. */
+  /** Turn-retry attempt counter (session-engine.md §13.5); 0 when no retry sequence is running. */
   retryAttempt: number;
-  /** The running auto-compaction, aborted when a new one starts (spec §13.3 step 1). */
+  /** The running auto-compaction, aborted when a new one starts (session-engine.md §13.3 step 1). */
   autoCompaction?: AbortController;
   queue: QueuedMessage[];
   /** Model calls of the current run (for turn indices). */

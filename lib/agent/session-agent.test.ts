@@ -156,7 +156,7 @@ describe("SessionAgent.prompt: abort, hooks and the queue", () => {
     expect(model!.requests).toHaveLength(1);
   });
 
-  it("the context hook replaces the messages sent (spec §12)", async () => {
+  it("the context hook replaces the messages sent (session-engine.md §12)", async () => {
     const hooks = new HookRegistry();
     hooks.on("context", ({ messages }) => ({ messages: [...messages, { role: "user", content: "injected", timestamp: 1 }] }));
     const { agent, model } = setup({ hooks });
@@ -165,7 +165,7 @@ describe("SessionAgent.prompt: abort, hooks and the queue", () => {
     expect(model!.requests[0]!.messages.map((m) => m.content)).toEqual(["hi", "injected"]);
   });
 
-  it("sends turn_start and turn_end to hooks (spec §12)", async () => {
+  it("sends turn_start and turn_end to hooks (session-engine.md §12)", async () => {
     const hooks = new HookRegistry();
     const seen: string[] = [];
     hooks.on("turn_start", (e) => void seen.push(`start ${e.turnIndex}`));

@@ -1,6 +1,6 @@
 /**
  * SessionAgent: turns, tool calls, auto-compaction, overflow recovery, retries, manual
- * compaction and tree navigation over one session (spec §11.4, §12, §13).
+ * compaction and tree navigation over one session (session-engine.md §11.4, §12, §13).
  *
  * The caller loads the session into a SessionTree and passes it with an AgentStore; the agent
  * appends to the tree and commits every step through the store (tree-committer.ts), with the
@@ -139,12 +139,12 @@ export class SessionAgent {
     this.rt.model = model;
   }
 
-  /** The messages the next model call receives (spec §13 "Working context"). */
+  /** The messages the next model call receives (session-engine.md §13 "Working context"). */
   getWorkingMessages(): AgentMessage[] {
     return this.rt.working.messages();
   }
 
-  /** Context usage of the working context (spec §4); undefined without a model window. */
+  /** Context usage of the working context (session-engine.md §4); undefined without a model window. */
   getContextUsage(): ContextUsage | undefined {
     return this.rt.contextUsage();
   }
@@ -154,7 +154,7 @@ export class SessionAgent {
     return this.rt.working.excludedIds();
   }
 
-  /** Sent after the current (or next) run ends; see spec §13.3 step 9 for compactions. */
+  /** Sent after the current (or next) run ends; see session-engine.md §13.3 step 9 for compactions. */
   queueMessage(message: QueuedMessage): void {
     this.rt.state.queue.push(message);
   }
@@ -203,7 +203,7 @@ export class SessionAgent {
     );
   }
 
-  /** Manual compaction (spec §13.4). Throws the §13.4 messages; never emits auto_compaction_*. */
+  /** Manual compaction (session-engine.md §13.4). Throws the §13.4 messages; never emits auto_compaction_*. */
   async compact(customInstructions?: string, opts: CompactOptions = {}): Promise<CompactionResult> {
     if (this.active) {
       this.abort();
@@ -230,7 +230,7 @@ export class SessionAgent {
     return previewCompaction(this.rt, customInstructions);
   }
 
-  /** navigateTree (spec §11.4) plus one store commit of what changed (agent-navigation.ts). */
+  /** navigateTree (session-engine.md §11.4) plus one store commit of what changed (agent-navigation.ts). */
   async navigate(targetId: string, opts: NavigateOptions = {}): Promise<NavigateTreeResult> {
     if (this.active) throw new Error("Agent is busy");
     const { controller, unlink } = linkedController(opts.signal);

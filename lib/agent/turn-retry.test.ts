@@ -9,7 +9,7 @@ const UNAVAILABLE = "503 Service Unavailable";
 
 const isErrorAssistant = (m: { role: string }) => m.role === "assistant" && (m as AssistantMessage).stopReason === "error";
 
-describe("turn retries (spec §13.5)", () => {
+describe("turn retries (session-engine.md §13.5)", () => {
   it("retries a 429 after at least its retry-after, then reports success", async () => {
     const { agent, store, model, ofType, delays } = setup();
     model!.script({ stopReason: "error", errorMessage: RATE_LIMITED }, { text: "ok" });

@@ -1,5 +1,5 @@
 /**
- * Turn retries (spec §13.5): what happens after a run whose last assistant message failed with
+ * Turn retries (session-engine.md §13.5): what happens after a run whose last assistant message failed with
  * a transient provider error.
  *
  * Contract:

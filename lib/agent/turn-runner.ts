@@ -3,18 +3,18 @@
  * model again — until a response has no tool calls to run.
  *
  * Contract:
- * - Each model call is a turn: turn_start, the `context` hook (spec §12: its `messages`
+ * - Each model call is a turn: turn_start, the `context` hook (session-engine.md §12: its `messages`
  *   replace what is sent), convertToLlm (§3), `model.stream`, then the assistant message is
  *   appended and committed at once (so an aborted, partial message is saved too, with
  *   stopReason "aborted"), then turn_end with the tool results.
  * - Tool calls run one at a time, in order; each result is appended and committed before the
  *   next call runs. A tool that throws gives an `isError` result. After an abort, the remaining
  *   calls get an `isError` "aborted" result without running, so every tool call keeps its result
- *   (spec §3: calls and results stay adjacent).
+ *   (session-engine.md §3: calls and results stay adjacent).
  * - At most `maxSteps` model calls per run; hitting the cap emits an `error` event and ends the
  *   run normally (the post-run checks still see the last message).
  * - `overflowRecoveryAttempted` is cleared when an assistant finishes with a stopReason other
- *   than "error" (spec §13.2). Decision: a silent overflow (§14 case 2) does not clear it, or a
+ *   than "error" (session-engine.md §13.2). Decision: a silent overflow (§14 case 2) does not clear it, or a
  *   provider that keeps accepting over-long prompts would loop through recoveries.
  */
 import { errorMessage } from "@/lib/agent/abort";

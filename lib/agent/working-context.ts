@@ -1,5 +1,5 @@
 /**
- * WorkingContext: the messages the next model call receives (spec §13 "Working context").
+ * WorkingContext: the messages the next model call receives (session-engine.md §13 "Working context").
  *
  * It is `buildSessionContext` of the tree's current branch, minus a set of EXCLUDED entries:
  * trailing assistant messages the agent dropped (an overflow error before recovery, §13.2

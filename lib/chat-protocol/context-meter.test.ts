@@ -15,7 +15,7 @@ const assistant = (text: string, input: number) =>
     message: { role: "assistant", content: [{ type: "text", text }], provider: "p", model: "m", usage: { input, output: 100, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop", timestamp: n },
   });
 
-describe("readContextMeter (spec §4, ui.md context meter)", () => {
+describe("readContextMeter (session-engine.md §4, ui.md context meter)", () => {
   it("uses the provider-reported usage of the last assistant plus estimates after it", () => {
     const path = [user("hello"), assistant("hi", 5000), user("x".repeat(400))];
     const r = readContextMeter(path, buildSessionContext(path).messages, 10_000, 2_000)!;

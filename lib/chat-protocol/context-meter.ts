@@ -1,5 +1,5 @@
 /**
- * The context meter by the composer (spec §4 "Context usage shown in the UI", ui.md).
+ * The context meter by the composer (session-engine.md §4 "Context usage shown in the UI", ui.md).
  * Pure and client-safe. After a compaction, the last assistant's usage measures the context as it
  * was *before* the compaction, so until an assistant replies after the latest compaction the
  * meter shows an estimate of the rebuilt context instead (flagged `estimated`).
@@ -12,7 +12,7 @@ export interface MeterModel {
   /** The model's id, the name the meter shows ("claude-opus-4-5"). */
   id: string;
   contextWindow: number;
-  /** The window is the spec §15 fallback: nothing told Arbor this model's window. */
+  /** The window is the session-engine.md §15 fallback: nothing told Arbor this model's window. */
   windowAssumed: boolean;
   offline: boolean;
 }
@@ -22,14 +22,14 @@ export interface MeterReading extends ContextUsage {
   estimated: boolean;
   /** The model the window belongs to, when known. */
   model?: MeterModel;
-  /** contextWindow − reserveTokens: past this, threshold compaction runs (spec §4 shouldCompact). */
+  /** contextWindow − reserveTokens: past this, threshold compaction runs (session-engine.md §4 shouldCompact). */
   threshold: number;
   overThreshold: boolean;
 }
 
 /**
  * What the meter needs of a path, independent of the chat model's window: the context estimate
- * (spec §4) and whether it is our estimate. Computed where the entries are (the server's skeleton
+ * (session-engine.md §4) and whether it is our estimate. Computed where the entries are (the server's skeleton
  * route), so the client needs no message contents to show the meter.
  */
 export interface MeterBasis extends ContextTokenEstimate {
@@ -52,7 +52,7 @@ export function meterBasis(path: readonly SessionEntry[], messages: AgentMessage
   return { ...estimate, estimated: estimate.lastUsageIndex === null };
 }
 
-/** The reading for a model's window; undefined without a window (spec §4 getContextUsage). */
+/** The reading for a model's window; undefined without a window (session-engine.md §4 getContextUsage). */
 export function meterReading(basis: MeterBasis, contextWindow: number, reserveTokens: number, model?: MeterModel): MeterReading | undefined {
   if (!(contextWindow > 0)) return undefined;
   const { estimated, ...estimate } = basis;

@@ -5,7 +5,7 @@
  *   { ...SettingsOverride (lib/settings: compaction, branchSummary, retry, modelRoles),
  *     agent?: { chatModel?: "provider/id", compactionModel?: "provider/id",
  *               tools?: { enabled: ToolName[] } } }
- * lib/settings rejects unknown keys (spec §15), so the session-level agent options live in the
+ * lib/settings rejects unknown keys (session-engine.md §15), so the session-level agent options live in the
  * `agent` sub-object, which is split off before `mergeSettings`.
  *
  * Contract:

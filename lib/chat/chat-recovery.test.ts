@@ -46,7 +46,7 @@ function overflowing(failures: number) {
 const assistants = (path: SessionEntry[]) =>
   path.flatMap((e) => (e.type === "message" && e.message.role === "assistant" ? [e.message as AssistantMessage] : []));
 
-describe("overflow recovery (spec §13.2 step 7)", () => {
+describe("overflow recovery (session-engine.md §13.2 step 7)", () => {
   it("compacts and retries once: compaction entry, then the retried assistant is saved", async () => {
     const s = await newSession({ compaction: { keepRecentTokens: 150 } });
     await seedHistory(s.id, 4);
@@ -83,7 +83,7 @@ describe("overflow recovery (spec §13.2 step 7)", () => {
   });
 });
 
-describe("turn retries (spec §13.5)", () => {
+describe("turn retries (session-engine.md §13.5)", () => {
   it("retries a 429 after baseDelayMs and saves the answer", async () => {
     const s = await newSession({ retry: { baseDelayMs: 5 } });
     h.fake.script(

@@ -1,5 +1,5 @@
 /**
- * Threshold auto-compaction through POST /api/chat (spec §13.2 step 9, §13.3 step 9): with a
+ * Threshold auto-compaction through POST /api/chat (session-engine.md §13.2 step 9, §13.3 step 9): with a
  * 4000-token window and reserveTokens 1000 the threshold is 3000 context tokens; 3000 does not
  * compact, 3001 does, and the agent then continues with the synthetic prompt.
  */
@@ -22,7 +22,7 @@ async function turnWithUsage(promptTokens: number, completionTokens: number) {
   return { s, chunks };
 }
 
-describe("threshold compaction (spec §13.2 step 9)", () => {
+describe("threshold compaction (session-engine.md §13.2 step 9)", () => {
   it("does not compact at exactly contextWindow - reserveTokens", async () => {
     const { s, chunks } = await turnWithUsage(2990, 10);
     expect(dataOf(chunks, "compaction")).toEqual([]);

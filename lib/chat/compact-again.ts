@@ -2,7 +2,7 @@ import "server-only";
 /**
  * "Compact again with…" (issue #16): another compaction of the same span as an existing one,
  * stored as its sibling (same parent), with another focus, prompt or model. An Arbor extension over the manual
- * compaction of spec §13.4, which it reuses unchanged:
+ * compaction of session-engine.md §13.4, which it reuses unchanged:
  * - the agent's leaf moves to the compaction's parent, so `prepareCompaction` sees exactly the
  *   path the first compaction saw and cuts at the same `firstKeptEntryId` unless the settings
  *   changed since;
@@ -10,7 +10,7 @@ import "server-only";
  *   checked against the stored leaf);
  * - then the leaf goes back to where it was (a second conditional commit), so the user compares
  *   the two and picks one with "Use this one". Cancelling or a failure writes nothing.
- * - `prompt` replaces the summary prompt (spec §6.2 promptOverride; the focus is still appended),
+ * - `prompt` replaces the summary prompt (session-engine.md §6.2 promptOverride; the focus is still appended),
  *   `model` ("provider/modelId") writes this one summary with another model; both, and the focus,
  *   are recorded in the new compaction's details (`arborFocus`, `arborPrompt`, `arborModel`).
  * The stream is the manual compaction's (`data-compaction`, `data-entry`, `data-error`), plus

@@ -1,5 +1,5 @@
 /**
- * Manual compaction over HTTP (spec §13.4): preview, run, the §13.4 error messages, cancel
+ * Manual compaction over HTTP (session-engine.md §13.4): preview, run, the §13.4 error messages, cancel
  * (writes nothing), the remote endpoint (§7) and the compaction hooks (§12) loaded from an
  * `arbor.hooks.ts`-style file through the project hooks loader.
  */
@@ -130,7 +130,7 @@ describe("POST /api/sessions/[id]/compact", () => {
     expect(await compactions(s.id)).toHaveLength(0);
   });
 
-  it("stops a running turn first (spec §13.4 step 1), then compacts", async () => {
+  it("stops a running turn first (session-engine.md §13.4 step 1), then compacts", async () => {
     const s = await seeded();
     h.fake.script({ text: "a very slow answer that takes its time", chunkSize: 2, delayMs: 30 });
     const turn = readUIStream(await postChat(s.id, "go on"));
@@ -161,7 +161,7 @@ describe("POST /api/sessions/[id]/compact", () => {
   });
 });
 
-describe("remote compaction endpoint (spec §7)", () => {
+describe("remote compaction endpoint (session-engine.md §7)", () => {
   let server: Server;
   const received: unknown[] = [];
   beforeAll(async () => {
@@ -195,7 +195,7 @@ describe("remote compaction endpoint (spec §7)", () => {
   });
 });
 
-describe("compaction hooks from a project hooks file (spec §12)", () => {
+describe("compaction hooks from a project hooks file (session-engine.md §12)", () => {
   let dir: string;
   const g = globalThis as typeof globalThis & { __arborHookLog?: string[]; __arborHookCancel?: boolean };
   beforeAll(async () => {

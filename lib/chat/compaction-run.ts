@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * Manual compaction — the "Compact" action (spec §13.4) — and its preview, over HTTP.
+ * Manual compaction — the "Compact" action (session-engine.md §13.4) — and its preview, over HTTP.
  *
  * - `previewCompaction` opens the session read-only (no run slot) and returns what a compaction
  *   would do now, without calling a model (see CompactionPreviewBody).
@@ -27,12 +27,12 @@ export type CompactionPreviewBody =
   | {
       canCompact: true;
       firstKeptEntryId: string;
-      /** Row text of the first kept entry (spec §16.2), where the model's memory will start. */
+      /** Row text of the first kept entry (session-engine.md §16.2), where the model's memory will start. */
       firstKeptText?: string;
       isSplitTurn: boolean;
       counts: { summarized: number; turnPrefix: number; kept: number };
       tokensBefore: number;
-      /** chars/4 estimates (spec §4) of the summarized part and of the part kept verbatim. */
+      /** chars/4 estimates (session-engine.md §4) of the summarized part and of the part kept verbatim. */
       summarizedTokens: number;
       keptTokens: number;
       hasPreviousSummary: boolean;
@@ -56,7 +56,7 @@ function toBody(p: CompactionPreview, model: PreviewModel, tree: SessionTree): C
   const body: CompactionPreviewBody = {
     canCompact: true,
     firstKeptEntryId: p.firstKeptEntryId,
-    // A cut is never a tool result (spec §5.1), so no tool-call index is needed for its row text.
+    // A cut is never a tool result (session-engine.md §5.1), so no tool-call index is needed for its row text.
     ...(firstKept ? { firstKeptText: rowText(firstKept, { toolCallsById: new Map() }) } : {}),
     isSplitTurn: p.isSplitTurn,
     counts: { summarized: p.messagesToSummarize, turnPrefix: p.turnPrefixMessages, kept: p.keptMessages },

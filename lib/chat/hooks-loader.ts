@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * The hook registry each SessionAgent gets (spec §12).
+ * The hook registry each SessionAgent gets (session-engine.md §12).
  *
  * Contract:
  * - The project hooks file (`arbor.hooks.ts` at the repository root, project-hooks.ts) is
@@ -9,7 +9,7 @@ import "server-only";
  *   continues without project hooks.
  * - `createHookRegistry()` builds a fresh HookRegistry per agent and runs the file's setup on
  *   it as the source "arbor.hooks.ts", then any sources added with `addHookSource` (tests,
- *   embedders), in that order (spec §12 load order). A setup that throws is reported once per
+ *   embedders), in that order (session-engine.md §12 load order). A setup that throws is reported once per
  *   source; a handler that throws is logged with console.warn each time, and the default path
  *   continues (the registry's own semantics).
  * - `setProjectHooksFile(file)` points the loader elsewhere (tests; `null` = no file) and forgets

@@ -5,7 +5,7 @@ import "server-only";
  * - Chat model: the one the request names (it must be available: its provider configured),
  *   else the session's `agent.chatModel` (the model picker), else `modelRoles.default`, else the
  *   session's current model — the model its path last used or switched to (`sessionModelRef`,
- *   spec §3 `models.default`; spec §15: `modelRoles.default` "falls back to the current model"),
+ *   session-engine.md §3 `models.default`; session-engine.md §15: `modelRoles.default` "falls back to the current model"),
  *   when its provider is configured — else the registry default (the first configured model, or
  *   the offline model when nothing is configured). So an imported anthropic/claude-opus-4-5
  *   session goes on with claude-opus-4-5 where Anthropic is configured. A stored choice whose
@@ -13,7 +13,7 @@ import "server-only";
  *   never the "current model": it answers only when nothing else is configured or it is chosen.
  * - Compaction model: the session's `agent.compactionModel`, resolved WITHOUT fallback, so an
  *   unconfigured provider shows up as `hasApiKey: false` and compaction reports
- *   "No API key for <provider>" (spec §13.4); else the chat model.
+ *   "No API key for <provider>" (session-engine.md §13.4); else the chat model.
  */
 import { OFFLINE_PROVIDER, parseModelRef } from "@/lib/llm/models";
 import type { ProviderRegistry, ResolvedModel } from "@/lib/llm/providers";
@@ -53,7 +53,7 @@ export function selectModels(
 }
 
 /**
- * The session's current model on `path` (root → leaf), spec §3 step 5: the last assistant's
+ * The session's current model on `path` (root → leaf), session-engine.md §3 step 5: the last assistant's
  * `provider/model` or the last default-role `model_change`, whichever comes later. The offline
  * model does not count (see the header); undefined when the path names no model.
  */

@@ -1,5 +1,5 @@
 /**
- * POST /api/sessions/[id]/navigate (spec §11.4): moving with and without a branch summary,
+ * POST /api/sessions/[id]/navigate (session-engine.md §11.4): moving with and without a branch summary,
  * cancelling the summary (nothing written), "Already at this point", unknown targets, the
  * branchSummary.enabled switch, and 409 while a turn runs.
  */

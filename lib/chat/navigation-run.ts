@@ -6,7 +6,7 @@ import "server-only";
  * Stream parts, in order:
  * - `data-branchSummary { phase: "start" }`, `{ phase: "delta", delta }`* and `{ phase: "end",
  *   entryId? | aborted? | errorMessage? }` — only when a summary was asked for and branch
- *   summaries are on (`branchSummary.enabled`, spec §15);
+ *   summaries are on (`branchSummary.enabled`, session-engine.md §15);
  * - `data-entry` for the stored branch summary (the only entry a navigation writes);
  * - `data-navigated { leafId, previousLeafId, editorText?, cancelled, aborted?, summaryEntryId? }`
  *   — `previousLeafId` is what "Undo" moves the leaf back to (undoNavigation action);

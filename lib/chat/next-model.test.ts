@@ -13,7 +13,7 @@ import { nextTurnModel } from "./next-model";
 /** An imported pi session whose assistant ran on anthropic/claude-opus-4-5. */
 const opusPath: SessionEntry[] = [userEntry("u1", null, "hello"), assistantEntry("a1", "u1", "hi", { provider: "anthropic", model: "claude-opus-4-5" })];
 
-describe("sessionModelRef (spec §3 models.default)", () => {
+describe("sessionModelRef (session-engine.md §3 models.default)", () => {
   it("is the last assistant's provider/model, or a later default-role model_change", () => {
     expect(sessionModelRef(opusPath)).toBe("anthropic/claude-opus-4-5");
     const switched = [...opusPath, modelChangeEntry("m1", "a1", "openai/gpt-5")];

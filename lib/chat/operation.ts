@@ -26,7 +26,7 @@ import type { SessionUIMessage } from "@/lib/chat-protocol/ui-types";
 export interface OperationInput {
   sessionId: string;
   kind: RunKind;
-  /** Running operations of these kinds are stopped and awaited first (spec §13.4 step 1). */
+  /** Running operations of these kinds are stopped and awaited first (session-engine.md §13.4 step 1). */
   preempt?: readonly RunKind[];
   /** A model picked for this request. */
   chatModel?: string;

@@ -2,7 +2,7 @@ import "server-only";
 /**
  * Imports a project hooks file at runtime, in Node, without the bundler seeing it.
  *
- * A project registers hooks (spec §12) in ONE optional file at the repository root,
+ * A project registers hooks (session-engine.md §12) in ONE optional file at the repository root,
  * `arbor.hooks.ts`, exporting `default defineHooks((api) => { api.on(…) })`. A bundler cannot
  * import a file that may not exist at build time, so the import happens at runtime and is
  * hidden from webpack/turbopack (`webpackIgnore` / `turbopackIgnore`):

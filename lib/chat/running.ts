@@ -11,7 +11,7 @@ import "server-only";
  *   of one process can never both load the tree and race on the store; then the slot is taken
  *   across processes (lib/db/run-locks.ts: an advisory lock on this process's registry
  *   connection). A slot held by another process gives the same BusyError with ITS kind.
- * - `preempt: ["turn"]` first stops a running turn and waits for it (spec §13.4 step 1: a
+ * - `preempt: ["turn"]` first stops a running turn and waits for it (session-engine.md §13.4 step 1: a
  *   manual compaction aborts the running turn) — here or in another process (then for at most
  *   PREEMPT_WAIT_MS); anything else still makes it busy.
  * - Every run owns an AbortController; `abortRun(sessionId)` (the Stop button) aborts it and

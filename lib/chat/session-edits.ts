@@ -35,7 +35,7 @@ async function liveMeta(sessionId: string): Promise<SessionMeta> {
   return meta;
 }
 
-/** Sets (or with "" clears) an entry's label; the label entry becomes the leaf (spec §1.6). */
+/** Sets (or with "" clears) an entry's label; the label entry becomes the leaf (session-engine.md §1.6). */
 export function labelEntry(input: { sessionId: string; entryId: string; label: string }): Promise<
   ActionResult<{ entryId: string; labelEntryId: string; leafId: string | null }>
 > {
@@ -54,7 +54,7 @@ export function labelEntry(input: { sessionId: string; entryId: string; label: s
   );
 }
 
-/** Pins or unpins an entry (spec §19); the pin entry becomes the leaf, like a label. */
+/** Pins or unpins an entry (session-engine.md §19); the pin entry becomes the leaf, like a label. */
 export function pinEntry(input: { sessionId: string; entryId: string; pinned: boolean }): Promise<
   ActionResult<{ entryId: string; pinEntryId: string; pinned: boolean; leafId: string | null }>
 > {
@@ -67,7 +67,7 @@ export function pinEntry(input: { sessionId: string; entryId: string; pinned: bo
   );
 }
 
-/** "Fork to new session" from an entry (spec §1.6 createBranchedSession). */
+/** "Fork to new session" from an entry (session-engine.md §1.6 createBranchedSession). */
 export function forkFromEntry(input: { sessionId: string; entryId: string; title?: string }): Promise<ActionResult<{ id: string }>> {
   return settle(async () => {
     await liveMeta(input.sessionId);

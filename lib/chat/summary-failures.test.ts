@@ -7,7 +7,7 @@
  * (`data-compaction` / `data-branchSummary`).
  *
  * Not here: automatic (threshold / overflow) compaction, which on a failed summary moves on to
- * the next candidate model (spec §13.3 step 5) — the offline model is always one — so it does
+ * the next candidate model (session-engine.md §13.3 step 5) — the offline model is always one — so it does
  * not fail the way a manual compaction does.
  */
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * The system prompt of Arbor's chat agent: who it is, the workspace tools it has this session,
- * and today's date. Pure. (prompts/*.md holds the summarization templates only, spec §17.)
+ * and today's date. Pure. (prompts/*.md holds the summarization templates only, session-engine.md §17.)
  */
 import type { ToolName } from "@/lib/tools/types";
 

@@ -2,7 +2,7 @@
  * The workspace tools end to end: real database, the real fake model server over HTTP scripting
  * tool calls, the real openai-compatible provider, real files on disk. Pins: a turn that reads,
  * edits and writes (files change; results and the edit's diff are stored), the file lists a
- * manual compaction appends (spec §10, §6.1 step 6), pruning before the next prompt (spec §8,
+ * manual compaction appends (session-engine.md §10, §6.1 step 6), pruning before the next prompt (session-engine.md §8,
  * §13.1) with the original kept and restorable, escapes refused, and the per-session Tools switch.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -90,10 +90,10 @@ describe("a turn that reads, edits and writes workspace files", () => {
     expect(listing.nodes[2]!.children).toEqual([expect.objectContaining({ path: "src/app.ts", size: APP.length })]);
   });
 
-  it("a manual compaction ends its summary with exactly those paths (spec §10)", async () => {
+  it("a manual compaction ends its summary with exactly those paths (session-engine.md §10)", async () => {
     const s = await newSession({ compaction: { keepRecentTokens: 200 } });
     await fileTurn(s.id);
-    // A later exchange to keep: its long question is where the cut lands (spec §5.3).
+    // A later exchange to keep: its long question is where the cut lands (session-engine.md §5.3).
     h.fake.script({ text: "ok", usage: { promptTokens: 100, completionTokens: 1 } });
     await readAll(await postChat(s.id, `Now a long question: ${"details ".repeat(150)}`));
 
@@ -103,7 +103,7 @@ describe("a turn that reads, edits and writes workspace files", () => {
     expect(compaction.type).toBe("compaction");
     expect(compaction.summary.endsWith("\n\n<read-files>\nguide.md\n</read-files>\n\n<modified-files>\nnotes/plan.md\nsrc/app.ts\n</modified-files>")).toBe(true);
     expect(compaction.details).toEqual({ readFiles: ["guide.md"], modifiedFiles: ["notes/plan.md", "src/app.ts"] });
-    // The summarizer saw the tool calls it summarized (spec §9).
+    // The summarizer saw the tool calls it summarized (session-engine.md §9).
     const prompt = h.fake.requests.find(looksLikeSummarization)?.lastUserText ?? "";
     expect(prompt).toContain('[Assistant tool calls]: read(path="guide.md"); read(path="src/app.ts")');
     // (Argument order is the stored JSONB's, so each argument is checked on its own.)
@@ -113,7 +113,7 @@ describe("a turn that reads, edits and writes workspace files", () => {
   });
 });
 
-describe("pruning old tool output (spec §8, §13.1)", () => {
+describe("pruning old tool output (session-engine.md §8, §13.1)", () => {
   const prunes = (chunks: Awaited<ReturnType<typeof readAll>>) => dataOf<{ prunedCount: number; tokensSaved: number }>(chunks, "prune");
   const sentToolTexts = () => h.fake.requests.at(-1)!.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
 
@@ -128,7 +128,7 @@ describe("pruning old tool output (spec §8, §13.1)", () => {
     h.fake.script({ toolCalls: [{ name: "read", arguments: { path: "big.log" } }, ...greps] }, { text: "Searched." });
     const first = await readAll(await postChat(s.id, "search the log many times"));
 
-    // The check after the run (spec §13.1) prunes the two oldest greps; read and the newest ~40k stay.
+    // The check after the run (session-engine.md §13.1) prunes the two oldest greps; read and the newest ~40k stay.
     const [prune] = prunes(first);
     expect(prune).toEqual({ prunedCount: 2, tokensSaved: expect.any(Number) });
     expect(prune!.tokensSaved).toBeGreaterThanOrEqual(20_000);

@@ -11,7 +11,7 @@ import "server-only";
  *   commit); compaction_* → `data-compaction` start / delta / end (for automatic compactions
  *   the end waits for auto_compaction_end, so it carries `willRetry`); auto_retry_* →
  *   `data-retry`; prune → `data-prune`; context_usage → `data-usage`; error → `data-error`
- *   (`code: "conflict"` for the store's conflict). A failed overflow recovery (spec §13.2
+ *   (`code: "conflict"` for the store's conflict). A failed overflow recovery (session-engine.md §13.2
  *   step 7.1, §13.3 step 10) is also a `data-error`: the turn cannot go on.
  * - Writing never throws and a disconnected client is ignored: the UI stream's writer drops
  *   chunks once the response is cancelled, and chunks written before `attach` are buffered.

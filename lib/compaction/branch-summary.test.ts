@@ -32,7 +32,7 @@ function fakeSummarize(response: SummarizeResponse = { stopReason: "stop", text:
   return { summarize, calls };
 }
 
-describe("collectEntriesForBranchSummary (spec §11.1)", () => {
+describe("collectEntriesForBranchSummary (session-engine.md §11.1)", () => {
   // u1 → a1 → u2 → a2 (old leaf), and a1 → u3 (target branch)
   const entries: SessionEntry[] = [
     userEntry("u1", null, "one"),
@@ -84,7 +84,7 @@ describe("collectEntriesForBranchSummary (spec §11.1)", () => {
   });
 });
 
-describe("prepareBranchEntries (spec §11.2)", () => {
+describe("prepareBranchEntries (session-engine.md §11.2)", () => {
   it("maps entries: tool results skipped, custom_message → custom, compaction → compactionSummary", () => {
     const entries: SessionEntry[] = [
       compactionEntry("c", null, "compacted", "x", 5000, { extra: { shortSummary: "short" } }),
@@ -160,7 +160,7 @@ describe("prepareBranchEntries (spec §11.2)", () => {
   });
 });
 
-describe("generateBranchSummary (spec §11.3)", () => {
+describe("generateBranchSummary (session-engine.md §11.3)", () => {
   const entries: SessionEntry[] = [
     userEntry("u1", null, "Try approach B"),
     assistantEntry("a1", "u1", "Trying B", {
@@ -193,7 +193,7 @@ describe("generateBranchSummary (spec §11.3)", () => {
     expect(calls[0]?.prompt).not.toContain("BRANCH-PROMPT");
   });
 
-  it("summary = preamble, a blank line, the text, then the file lists (spec §18.2)", async () => {
+  it("summary = preamble, a blank line, the text, then the file lists (session-engine.md §18.2)", async () => {
     const { summarize } = fakeSummarize({ stopReason: "stop", text: "## Goal\nB" });
     const r = await generateBranchSummary(entries, { summarize, prompts: TEST_PROMPTS });
     expect(r).toEqual({

@@ -1,5 +1,5 @@
 /**
- * Branch summarization: what an abandoned branch contributes, and its summary (spec §11.1–11.3).
+ * Branch summarization: what an abandoned branch contributes, and its summary (session-engine.md §11.1–11.3).
  * Pure: no network, disk or database access. The model call goes through the injected
  * `Summarize` (conventions rule 2); prompts arrive as a PromptSet. Every walk is linear in the
  * number of entries involved (lists are built with push + reverse, never repeated unshift).
@@ -28,7 +28,7 @@ export interface BranchEntries {
 
 /**
  * The entries on the way from `oldLeafId` back to where it meets the path to `targetId`
- * (spec §11.1). Compactions and earlier branch summaries are included. When the target is an
+ * (session-engine.md §11.1). Compactions and earlier branch summaries are included. When the target is an
  * ancestor of the old leaf, the common ancestor is the target, so the result is the entries
  * strictly after it.
  */
@@ -63,7 +63,7 @@ export function collectEntriesForBranchSummary(
 }
 
 /**
- * The message an entry contributes to a branch summary (spec §11.2 `messageOf`). Unlike the
+ * The message an entry contributes to a branch summary (session-engine.md §11.2 `messageOf`). Unlike the
  * compaction mapping, tool results are skipped and a compaction contributes its summary.
  */
 export function branchMessageOf(entry: SessionEntry): AgentMessage | undefined {
@@ -90,7 +90,7 @@ export interface PreparedBranchEntries {
 
 /**
  * Selects the newest messages that fit `tokenBudget` (0 = unlimited) and gathers file ops
- * (spec §11.2). File ops from earlier branch summaries are taken from ALL entries (pass 1);
+ * (session-engine.md §11.2). File ops from earlier branch summaries are taken from ALL entries (pass 1);
  * those from tool calls only from entries reached before the budget stops the walk (pass 2).
  */
 export function prepareBranchEntries(entries: readonly SessionEntry[], tokenBudget = 0): PreparedBranchEntries {
@@ -107,7 +107,7 @@ export function prepareBranchEntries(entries: readonly SessionEntry[], tokenBudg
     const entry = entries[i];
     const message = entry && branchMessageOf(entry);
     if (!entry || !message) continue;
-    extractFileOpsFromMessage(message, fileOps); // before the budget check (spec §11.2 step 2.1)
+    extractFileOpsFromMessage(message, fileOps); // before the budget check (session-engine.md §11.2 step 2.1)
     const tokens = estimateTokens(message);
     if (tokenBudget > 0 && total + tokens > tokenBudget) {
       // A summary is worth squeezing in while the budget is under 90% used: it condenses
@@ -131,7 +131,7 @@ export interface GenerateBranchSummaryOptions {
   contextWindow?: number;
   /** `branchSummary.reserveTokens`; default 16384. */
   reserveTokens?: number;
-  /** Replaces the default branch-summary prompt entirely (spec §11.3, §18). */
+  /** Replaces the default branch-summary prompt entirely (session-engine.md §11.3, §18). */
   customInstructions?: string;
   signal?: AbortSignal;
 }
@@ -144,7 +144,7 @@ export type BranchSummaryResult =
 export const NO_BRANCH_CONTENT = "No content to summarize";
 export const NO_BRANCH_SUMMARY = "No summary generated";
 
-/** Summarizes an abandoned branch with one model call (spec §11.3). */
+/** Summarizes an abandoned branch with one model call (session-engine.md §11.3). */
 export async function generateBranchSummary(
   entries: readonly SessionEntry[],
   opts: GenerateBranchSummaryOptions,
@@ -158,7 +158,7 @@ export async function generateBranchSummary(
   const conversation = serializeConversation(convertToLlm(messages, opts.prompts));
   const prompt = `<conversation>\n${conversation}\n</conversation>\n\n${instructions}`;
 
-  // No reasoning for branch summaries, and the call always goes to the model (spec §6.3, §7).
+  // No reasoning for branch summaries, and the call always goes to the model (session-engine.md §6.3, §7).
   const response = await opts.summarize({
     kind: "branch",
     systemPrompt: opts.prompts.summarizationSystem,
@@ -170,7 +170,7 @@ export async function generateBranchSummary(
   if (response.stopReason === "error") return { error: response.errorMessage || "Summarization failed" };
 
   const { readFiles, modifiedFiles } = computeFileLists(fileOps);
-  // A blank line between the preamble and the text is deliberate (spec §18.2).
+  // A blank line between the preamble and the text is deliberate (session-engine.md §18.2).
   const summary = `${opts.prompts.branchSummaryPreamble}\n\n${response.text}${formatFileOperations(readFiles, modifiedFiles)}`;
   return { summary: summary || NO_BRANCH_SUMMARY, readFiles, modifiedFiles };
 }

@@ -6,7 +6,7 @@
  * Contract:
  * - With the setting on, each message of the `<conversation>` block names its entry:
  *   `[User] (entry 1a2b3c4d): …` — the id sits after the first role tag of each message (an
- *   assistant's later parts belong to the same entry). With it off nothing changes (spec §6.2).
+ *   assistant's later parts belong to the same entry). With it off nothing changes (session-engine.md §6.2).
  * - The history and turn-prefix prompts then end with CITE_INSTRUCTION, which asks for a tag
  *   `[src: ID]` or `[src: ID, ID]` at the end of every bullet.
  * - `parseCitations` splits a summary into text and tags; `citedIds` lists the ids a summary

@@ -37,7 +37,7 @@ function fake(answers: Partial<Record<SummarizeRequest["kind"], SummarizeRespons
 
 const deps = (summarize: (r: SummarizeRequest) => Promise<SummarizeResponse>) => ({ summarize, prompts: TEST_PROMPTS });
 
-describe("compact: steps (spec §6.1)", () => {
+describe("compact: steps (session-engine.md §6.1)", () => {
   it("summarizes history, then the short summary, and returns the result", async () => {
     const f = fake();
     const prep = preparation();
@@ -94,7 +94,7 @@ describe("compact: steps (spec §6.1)", () => {
     expect(result.summary).toBe(`No prior history.${SEP}TURNPREFIX-TEXT`);
   });
 
-  it("a split turn with an empty prefix takes the non-split path (spec §5.3)", async () => {
+  it("a split turn with an empty prefix takes the non-split path (session-engine.md §5.3)", async () => {
     const f = fake();
     const result = await compact(preparation({ isSplitTurn: true, turnPrefixMessages: [] }), deps(f.summarize));
     expect(f.requests.map((r) => r.kind)).toEqual(["history", "short"]);
@@ -152,7 +152,7 @@ describe("compact: steps (spec §6.1)", () => {
   });
 });
 
-describe("compact: prompt assembly (spec §6.2)", () => {
+describe("compact: prompt assembly (session-engine.md §6.2)", () => {
   it("builds the first history prompt and sends the rendered system prompt", async () => {
     const f = fake();
     const prompts = { ...TEST_PROMPTS, summarizationSystem: "  SYSTEM  \r\n", compactionSummary: "Summarize.\n\n\n\n" };
@@ -208,7 +208,7 @@ describe("compact: prompt assembly (spec §6.2)", () => {
   });
 });
 
-describe("compact: budgets, reasoning and signal (spec §6.3)", () => {
+describe("compact: budgets, reasoning and signal (session-engine.md §6.3)", () => {
   it("derives budgets from reserveTokens (defaults 13107 / 8192 / 512)", () => {
     expect(compactionBudgets(16384)).toEqual({ history: 13107, turnPrefix: 8192, short: 512 });
     expect(compactionBudgets(1000)).toEqual({ history: 800, turnPrefix: 500, short: 200 });
@@ -230,7 +230,7 @@ describe("compact: budgets, reasoning and signal (spec §6.3)", () => {
   });
 });
 
-describe("compact: errors (spec §6.4)", () => {
+describe("compact: errors (session-engine.md §6.4)", () => {
   it("history error", async () => {
     const f = fake({ history: { stopReason: "error", errorMessage: "boom" } });
     await expect(compact(preparation(), deps(f.summarize))).rejects.toThrow("Summarization failed: boom");

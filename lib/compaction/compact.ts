@@ -1,5 +1,5 @@
 /**
- * compact(): turns a CompactionPreparation into a CompactionResult (spec §6).
+ * compact(): turns a CompactionPreparation into a CompactionResult (session-engine.md §6).
  * Pure: no network, disk or database access. Every model call goes through the injected
  * `summarize` (conventions rule 2); errors it throws propagate unchanged (§6). Aborts are not
  * checked here: the orchestrator inspects `signal.aborted` after we return (§13).
@@ -28,12 +28,12 @@ export interface CompactOptions {
   signal?: AbortSignal;
 }
 
-/** Literal used when there is no history to summarize (spec §6.1). */
+/** Literal used when there is no history to summarize (session-engine.md §6.1). */
 export const NO_PRIOR_HISTORY = "No prior history.";
-/** Joins history and turn-prefix summaries of a split turn (spec §6.1). */
+/** Joins history and turn-prefix summaries of a split turn (session-engine.md §6.1). */
 export const SPLIT_TURN_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n";
 
-/** maxTokens per call, from `reserveTokens` (spec §6.3). */
+/** maxTokens per call, from `reserveTokens` (session-engine.md §6.3). */
 export function compactionBudgets(reserveTokens: number): { history: number; turnPrefix: number; short: number } {
   return {
     history: Math.floor(0.8 * reserveTokens),
@@ -42,7 +42,7 @@ export function compactionBudgets(reserveTokens: number): { history: number; tur
   };
 }
 
-/** `<conversation>` block followed by a blank line (spec §6.2); also used by branch summaries (§11.3). */
+/** `<conversation>` block followed by a blank line (session-engine.md §6.2); also used by branch summaries (§11.3). */
 export function conversationBlock(messages: AgentMessage[], prompts: PromptSet): string {
   return `<conversation>\n${serializeConversation(convertToLlm(messages, prompts))}\n</conversation>\n\n`;
 }
@@ -92,7 +92,7 @@ export async function compact(
   const { messagesToSummarize, turnPrefixMessages, recentMessages, previousSummary } = preparation;
   const { customInstructions, promptOverride, extraContext, signal } = opts;
   const budgets = compactionBudgets(preparation.settings.reserveTokens);
-  // Static templates: rendered once per compaction, with no variables (spec §17).
+  // Static templates: rendered once per compaction, with no variables (session-engine.md §17).
   const systemPrompt = renderTemplate(prompts.summarizationSystem);
 
   // §19.2 (opt-in): each message names its entry and the prompt asks for [src: …] tags.
@@ -140,7 +140,7 @@ export async function compact(
   let summary: string;
   let remoteShort: string | undefined;
   if (preparation.isSplitTurn && turnPrefixMessages.length > 0) {
-    // The two halves are independent, so they run in parallel (spec §6.1 step 1).
+    // The two halves are independent, so they run in parallel (session-engine.md §6.1 step 1).
     const [history, prefix] = await Promise.all([
       messagesToSummarize.length > 0 ? generateSummary() : Promise.resolve<HistorySummary>({ text: NO_PRIOR_HISTORY }),
       generateTurnPrefixSummary(),

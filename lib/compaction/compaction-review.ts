@@ -18,14 +18,14 @@ export interface CompactionCard {
   summary: string;
   shortSummary?: string;
   tokensBefore: number;
-  /** chars/4 estimate of the summary (spec §4), what it costs in every later context. */
+  /** chars/4 estimate of the summary (session-engine.md §4), what it costs in every later context. */
   summaryTokens: number;
   /** The focus it was written with, when Arbor recorded one (details.arborFocus). */
   focus?: string;
   /** The model and the replacement prompt "Compact again with…" used (details.arborModel / arborPrompt). */
   model?: string;
   prompt?: string;
-  /** Pinned entries it carries verbatim after its summary (spec §19). */
+  /** Pinned entries it carries verbatim after its summary (session-engine.md §19). */
   pinnedEntryIds?: string[];
   fromExtension: boolean;
   /** On the path from the root to the current leaf. */

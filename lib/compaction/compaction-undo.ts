@@ -5,7 +5,7 @@
  *
  * Contract:
  * - Undo moves the leaf to the compaction's parent (`null` = before the first entry), so the next
- *   context is the one the compaction replaced (spec §2: no compaction on the new path). It is
+ *   context is the one the compaction replaced (session-engine.md §2: no compaction on the new path). It is
  *   offered only while the current leaf is the compaction or below it; the redo target is that
  *   leaf, so Redo returns exactly where the user was (the compaction itself when it was the leaf).
  * - Threshold and overflow compactions are entries like any other and undo the same way.

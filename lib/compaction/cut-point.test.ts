@@ -18,7 +18,7 @@ function toolSession(turns: number): SessionEntry[] {
   return linked(...out);
 }
 
-describe("findValidCutPoints (spec §5.1)", () => {
+describe("findValidCutPoints (session-engine.md §5.1)", () => {
   it("lists user/assistant/bash/custom/hook/summary messages, branch_summary and custom_message only", () => {
     const entries = linked(
       msg("0", user("u")),
@@ -43,7 +43,7 @@ describe("findValidCutPoints (spec §5.1)", () => {
   });
 });
 
-describe("findTurnStartIndex (spec §5.2)", () => {
+describe("findTurnStartIndex (session-engine.md §5.2)", () => {
   const entries = linked(
     msg("0", user("u")),
     msg("1", assistant("a")),
@@ -63,7 +63,7 @@ describe("findTurnStartIndex (spec §5.2)", () => {
   });
 });
 
-describe("findCutPoint (spec §5.3)", () => {
+describe("findCutPoint (session-engine.md §5.3)", () => {
   it("example: a single assistant entry with keep 1000 gives index 0", () => {
     const entries = linked(msg("a", assistant(words(10))));
     expect(findCutPoint(entries, 0, 1, 1000)).toEqual({ firstKeptEntryIndex: 0, turnStartIndex: -1, isSplitTurn: false });
@@ -194,7 +194,7 @@ describe("findCutPoint (spec §5.3)", () => {
     expect(findCutPoint(entries, 0, 4, 50).firstKeptEntryIndex).toBe(1);
   });
 
-  it("custom messages are cut points (spec §18.3)", () => {
+  it("custom messages are cut points (session-engine.md §18.3)", () => {
     const entries = linked(
       msg("u", user(words(100))),
       msg("c", assistant("", { calls: [call("k", "bash")] })),

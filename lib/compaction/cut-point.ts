@@ -1,5 +1,5 @@
 /**
- * Where to cut a branch for compaction (spec §5.1–5.3).
+ * Where to cut a branch for compaction (session-engine.md §5.1–5.3).
  * Pure: no network, disk or database access. Indices are into the `entries` array passed in
  * (a root-first path); `end` bounds are exclusive.
  *
@@ -42,7 +42,7 @@ function isCutPoint(entry: SessionEntry | undefined): boolean {
   return role !== undefined && CUT_ROLES.has(role);
 }
 
-/** Ascending indices in `[start, end)` where a cut may land (spec §5.1). */
+/** Ascending indices in `[start, end)` where a cut may land (session-engine.md §5.1). */
 export function findValidCutPoints(entries: SessionEntry[], start: number, end: number): number[] {
   const points: number[] = [];
   for (let i = Math.max(0, start); i < Math.min(end, entries.length); i++) {
@@ -51,7 +51,7 @@ export function findValidCutPoints(entries: SessionEntry[], start: number, end: 
   return points;
 }
 
-/** Walks down from `idx` to `start` for the entry that opens the turn (spec §5.2); -1 if none. */
+/** Walks down from `idx` to `start` for the entry that opens the turn (session-engine.md §5.2); -1 if none. */
 export function findTurnStartIndex(entries: SessionEntry[], idx: number, start: number): number {
   for (let i = idx; i >= start; i--) {
     const entry = entries[i];
@@ -76,7 +76,7 @@ function firstAtOrAfter(points: number[], min: number): number | undefined {
 }
 
 /**
- * Pins (Arbor, spec §19): entries that are carried verbatim whatever the cut. Their tokens are
+ * Pins (Arbor, session-engine.md §19): entries that are carried verbatim whatever the cut. Their tokens are
  * charged up front (`carriedTokens`) and the walk skips them, so each is counted once in the
  * kept budget whether it ends up before or after the cut.
  */
@@ -86,7 +86,7 @@ export interface CutPointPins {
 }
 
 /**
- * Keeps roughly the newest `keepRecentTokens` (spec §5.3). Only `message` entries are counted;
+ * Keeps roughly the newest `keepRecentTokens` (session-engine.md §5.3). Only `message` entries are counted;
  * custom_message and branch_summary tokens are not (oh-my-pi parity, §18). Without `pins` (or
  * with an empty set) the result is exactly §5.3's.
  */
@@ -126,6 +126,6 @@ export function findCutPoint(
   const isUser = messageRole(entries[cutIndex]) === "user";
   const turnStartIndex = isUser ? -1 : findTurnStartIndex(entries, cutIndex, startIndex);
   // A cut at a custom_message / branch_summary / bashExecution is its own turn start, so this is
-  // "split" with an empty prefix; compact() then takes the non-split path (spec §5.3).
+  // "split" with an empty prefix; compact() then takes the non-split path (session-engine.md §5.3).
   return { firstKeptEntryIndex: cutIndex, turnStartIndex, isSplitTurn: !isUser && turnStartIndex !== -1 };
 }

@@ -6,14 +6,14 @@
  * Contract:
  * - The summarised span of a compaction C on its path is the entries after the previous
  *   compaction on the path (or the root) up to, not including, the entry named by
- *   `C.firstKeptEntryId` — exactly what spec §5.4 summarised (history plus a split turn's
+ *   `C.firstKeptEntryId` — exactly what session-engine.md §5.4 summarised (history plus a split turn's
  *   prefix), less the pinned entries it carries verbatim (§19). When that entry is not on the path before C (a hook's compaction), the span runs up
  *   to C.
  * - Each extracted fact (fact-extract.ts) is `carried` when the summary contains it after
  *   normalisation (fact-normalize.ts): files, identifiers, URLs and numbers as whole tokens;
  *   instructions, TODO lines and errors by their words (at least COVERAGE of their content words,
  *   or the whole line verbatim).
- * - A file carried only by the `<read-files>` / `<modified-files>` block (spec §10), not by the
+ * - A file carried only by the `<read-files>` / `<modified-files>` block (session-engine.md §10), not by the
  *   prose, has `inFileTagsOnly`.
  */
 import { contentWords, containsToken, normalizeText, wordCoverage } from "@/lib/compaction/fact-normalize";
@@ -71,7 +71,7 @@ export function summarizedSpan(path: readonly SessionEntry[], compactionIndex: n
       break;
     }
   }
-  // Pinned entries (spec §19) are carried verbatim after the summary, not summarised.
+  // Pinned entries (session-engine.md §19) are carried verbatim after the summary, not summarised.
   const pinned = Array.isArray(c.pinnedEntryIds) ? new Set(c.pinnedEntryIds) : undefined;
   const span = path.slice(start, end);
   return pinned?.size ? span.filter((e) => !pinned.has(e.id)) : span;

@@ -1,12 +1,12 @@
 /**
  * Fact extraction for the compaction fact check (issue #16; an Arbor extension, not part of the
- * engine contract: nothing in spec §5–§10 reads it).
+ * engine contract: nothing in session-engine.md §5–§10 reads it).
  * Pure: no network, disk or database access. Deterministic: the same span gives the same facts
  * in the same order.
  *
  * From the entries a compaction summarised, it lifts the facts a continuation depends on, each
  * with the id of the entry it came from:
- * - `file`: paths of read / write / edit tool calls (the same source as the file tags, spec §10);
+ * - `file`: paths of read / write / edit tool calls (the same source as the file tags, session-engine.md §10);
  * - `error`: the first line of a failed tool result, a failed bash run or an assistant error;
  * - `instruction`: imperative sentences of (non-synthetic) user messages;
  * - `identifier`: inline code spans, and names declared in fenced code, of user and assistant text;

@@ -8,7 +8,7 @@ import {
 } from "@/lib/compaction/file-ops";
 import { assistant, call, toolResult, user } from "@/test/compaction-helpers";
 
-describe("file-operation tracking (spec §10)", () => {
+describe("file-operation tracking (session-engine.md §10)", () => {
   it("createFileOps starts with three empty sets", () => {
     const ops = createFileOps();
     expect([ops.read.size, ops.written.size, ops.edited.size]).toEqual([0, 0, 0]);

@@ -1,5 +1,5 @@
 /**
- * File-operation tracking for summaries (spec §10).
+ * File-operation tracking for summaries (session-engine.md §10).
  * Pure: no network, disk or database access. Paths are taken from tool-call arguments only;
  * nothing here touches the file system.
  */
@@ -20,7 +20,7 @@ export function createFileOps(): FileOperations {
   return { read: new Set(), written: new Set(), edited: new Set() };
 }
 
-/** Which set each tracked tool feeds; every other tool is ignored (spec §10). */
+/** Which set each tracked tool feeds; every other tool is ignored (session-engine.md §10). */
 const TOOL_TARGET: Record<string, keyof FileOperations> = { read: "read", write: "written", edit: "edited" };
 
 /** Records the `path` argument of read/write/edit tool calls made by an assistant message. */
@@ -34,7 +34,7 @@ export function extractFileOpsFromMessage(message: AgentMessage, ops: FileOperat
   }
 }
 
-/** A file both read and modified is listed once, as modified (spec §10). Default sort: UTF-16 order. */
+/** A file both read and modified is listed once, as modified (session-engine.md §10). Default sort: UTF-16 order. */
 export function computeFileLists(ops: FileOperations): FileLists {
   const modified = new Set([...ops.edited, ...ops.written]);
   const readFiles = [...ops.read].filter((f) => !modified.has(f)).sort();
@@ -43,7 +43,7 @@ export function computeFileLists(ops: FileOperations): FileLists {
 }
 
 /**
- * The block appended to a summary, in pi's format (spec §10, §18.1): empty sections are left
+ * The block appended to a summary, in pi's format (session-engine.md §10, §18.1): empty sections are left
  * out, paths are joined with real newlines, and the block starts with a blank line.
  */
 export function formatFileOperations(readFiles: string[], modifiedFiles: string[]): string {

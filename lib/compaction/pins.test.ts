@@ -1,5 +1,5 @@
 /**
- * Pins (spec §19): the cut point, the preparation and the context with pinned entries, and the
+ * Pins (session-engine.md §19): the cut point, the preparation and the context with pinned entries, and the
  * contract's exact results without them.
  */
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 /**
  * Properties of cut points, preparation, compaction and pruning on the real pi fixture
- * (spec §5, §6, §8, §10). No expected numbers: the spec gives none for the fixture.
+ * (session-engine.md §5, §6, §8, §10). No expected numbers: the spec gives none for the fixture.
  */
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -23,7 +23,7 @@ function isSorted(list: string[]): boolean {
   return list.every((v, i) => i === 0 || (list[i - 1] as string) <= v);
 }
 
-describe.skipIf(!hasFixtures)("compaction on the large pi fixture (spec §5, §6, §8)", () => {
+describe.skipIf(!hasFixtures)("compaction on the large pi fixture (session-engine.md §5, §6, §8)", () => {
   let path: SessionEntry[] = [];
   let pathMessages = 0;
 

@@ -15,7 +15,7 @@ function withUsage(turns: number, input: number): SessionEntry[] {
   return linkAll(entries);
 }
 
-describe("compactionMessageOf (spec §5.4)", () => {
+describe("compactionMessageOf (session-engine.md §5.4)", () => {
   it("maps message, custom_message and branch_summary entries; compaction and others map to nothing", () => {
     const ts = "2025-02-03T04:05:06.000Z";
     const m = user("hi");
@@ -39,7 +39,7 @@ describe("compactionMessageOf (spec §5.4)", () => {
   });
 });
 
-describe("prepareCompaction (spec §5.4)", () => {
+describe("prepareCompaction (session-engine.md §5.4)", () => {
   it("returns undefined right after a compaction, reported as 'Already compacted'", () => {
     const path = linked(...conversation(3, 100), compaction("c"));
     expect(prepareCompaction(path, settings())).toBeUndefined();

@@ -1,5 +1,5 @@
 /**
- * prepareCompaction: decides what a compaction summarizes and keeps (spec §5.4).
+ * prepareCompaction: decides what a compaction summarizes and keeps (session-engine.md §5.4).
  * Pure and synchronous: no network, disk or database access, and no model calls — `compact()`
  * does the summarizing (conventions rule 2). Indices are into `pathEntries`, the root-first
  * current branch.
@@ -55,7 +55,7 @@ export interface PrepareOptions {
 export type NothingToCompactReason = "Already compacted" | "Nothing to compact (session too small)";
 
 /**
- * The message an entry contributes to a compaction (spec §5.4 `messageOf`). A `compaction`
+ * The message an entry contributes to a compaction (session-engine.md §5.4 `messageOf`). A `compaction`
  * entry contributes nothing: its summary reaches the model as `previousSummary` instead.
  */
 export function compactionMessageOf(entry: SessionEntry): AgentMessage | undefined {
@@ -96,7 +96,7 @@ function lastCompactionIndex(entries: SessionEntry[]): number {
   return -1;
 }
 
-/** pi's `fromHook` counts as `fromExtension` (spec §1.4). */
+/** pi's `fromHook` counts as `fromExtension` (session-engine.md §1.4). */
 
 /** Pinned entries on the path before `end` that have a message, with their carried messages. */
 function pinsOnPath(pathEntries: SessionEntry[], end: number, pinnedIds: ReadonlySet<string>) {
@@ -197,7 +197,7 @@ export function prepareCompaction(
 }
 
 /**
- * Why `prepareCompaction` returned undefined, worded for the manual "Compact" action (spec §13.4):
+ * Why `prepareCompaction` returned undefined, worded for the manual "Compact" action (session-engine.md §13.4):
  * the last branch entry being a compaction means "Already compacted"; anything else is "too small".
  */
 export function nothingToCompactReason(pathEntries: SessionEntry[]): NothingToCompactReason {

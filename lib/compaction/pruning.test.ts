@@ -30,7 +30,7 @@ const resultOf = (entries: SessionEntry[], id: string): ToolResultMessage => {
   return e.message;
 };
 
-describe("pruneToolOutputs (spec §8)", () => {
+describe("pruneToolOutputs (session-engine.md §8)", () => {
   it("has the spec defaults", () => {
     expect(DEFAULT_PRUNE_CONFIG).toEqual({ protectTokens: 40_000, minimumSavings: 20_000, protectedTools: ["skill", "read"] });
   });
@@ -103,7 +103,7 @@ describe("pruneToolOutputs (spec §8)", () => {
     expect(out.pruned.map((p) => p.entryId)).toEqual(["r0"]);
   });
 
-  it("a pruned result reaches the LLM as its notice only (spec §3)", () => {
+  it("a pruned result reaches the LLM as its notice only (session-engine.md §3)", () => {
     const entries = results([30_000, 45_000]);
     pruneToolOutputs(entries, DEFAULT_PRUNE_CONFIG, NOW);
     const [converted] = convertToLlm([resultOf(entries, "r0")], TEST_PROMPTS);

@@ -1,5 +1,5 @@
 /**
- * Tool-output pruning (spec §8).
+ * Tool-output pruning (session-engine.md §8).
  * Pure: no network, disk or database access. It mutates the tool-result messages of the
  * entries it is given, in place, as the spec requires; it also returns each pruned result's
  * original content so the caller can persist it and undo the prune later. `planPrune` makes
@@ -41,7 +41,7 @@ export interface PruneResult {
   pruned: PrunedToolResult[];
 }
 
-/** The text a pruned result is replaced with (spec §8 step 6). */
+/** The text a pruned result is replaced with (session-engine.md §8 step 6). */
 export function pruneNotice(tokens: number): string {
   return `[Output truncated - ${tokens} tokens]`;
 }
@@ -81,7 +81,7 @@ export function planPrune(entries: readonly SessionEntry[], config: PruneConfig 
 /** Applies a plan of planPrune to the same `entries`, rewriting the candidates' messages in place. */
 export function applyPrunePlan(entries: readonly SessionEntry[], plan: PrunePlan, now: number = Date.now()): PruneResult {
   const pruned: PrunedToolResult[] = [];
-  // Reverse so the report is in entry order; one `now` for every candidate (spec §8 step 8).
+  // Reverse so the report is in entry order; one `now` for every candidate (session-engine.md §8 step 8).
   for (const { index, tokens } of [...plan.candidates].reverse()) {
     const entry = entries[index];
     if (entry?.type !== "message" || entry.message.role !== "toolResult") continue;

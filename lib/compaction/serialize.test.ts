@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { serializeConversation } from "@/lib/compaction/serialize";
 import { assistant, call, img, toolResult, user, words } from "@/test/compaction-helpers";
 
-describe("serializeConversation (spec §9)", () => {
+describe("serializeConversation (session-engine.md §9)", () => {
   it("matches the spec example", () => {
     const out = serializeConversation([
       user("Rename the config loader"),

@@ -1,6 +1,6 @@
 /**
  * serializeConversation: LLM messages → the plain-text transcript placed inside
- * `<conversation>` for summarization (spec §9).
+ * `<conversation>` for summarization (session-engine.md §9).
  * Pure: no network, disk or database access.
  *
  * The input has already been through convertToLlm, so only user, assistant and toolResult
@@ -33,7 +33,7 @@ export function serializeConversation(messages: LlmMessage[]): string {
   return parts.join("\n\n");
 }
 
-/** Thinking, then text, then tool calls — each part only when such blocks exist (spec §9). */
+/** Thinking, then text, then tool calls — each part only when such blocks exist (session-engine.md §9). */
 function assistantParts(message: AssistantMessage): string[] {
   const thinking: string[] = [];
   const text: string[] = [];

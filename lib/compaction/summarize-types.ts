@@ -1,13 +1,13 @@
 /**
- * Types shared by compaction and branch summarization (spec §5.4, §6).
+ * Types shared by compaction and branch summarization (session-engine.md §5.4, §6).
  * Pure: types only. Every model call in the engine goes through an injected `Summarize`
  * (conventions rule 2), so tests and the lib/llm adapter plug in here.
  */
 
-/** The compaction settings the engine reads (spec §15); lib/settings owns the schema. */
+/** The compaction settings the engine reads (session-engine.md §15); lib/settings owns the schema. */
 export type { CompactionSettings } from "@/lib/settings/schema";
 
-/** One summarization call (spec §6). `kind` lets the adapter route history/short calls (§7). */
+/** One summarization call (session-engine.md §6). `kind` lets the adapter route history/short calls (§7). */
 export type SummarizeRequest = {
   kind: "history" | "turnPrefix" | "short" | "branch";
   systemPrompt: string;

@@ -11,7 +11,7 @@ import {
 } from "@/lib/compaction/tokens";
 import type { AgentMessage } from "@/lib/session/types";
 
-describe("estimateTokens (spec §4)", () => {
+describe("estimateTokens (session-engine.md §4)", () => {
   it("is ceil(chars / 4)", () => {
     expect(estimateTokens(user("abcde"))).toBe(2);
     expect(estimateTokens(user(""))).toBe(0);
@@ -56,7 +56,7 @@ describe("estimateTokens (spec §4)", () => {
   });
 });
 
-describe("usage-based numbers (spec §4)", () => {
+describe("usage-based numbers (session-engine.md §4)", () => {
   it("calculateContextTokens sums the parts (example: 1800) and prefers totalTokens", () => {
     expect(calculateContextTokens({ input: 1000, output: 500, cacheRead: 200, cacheWrite: 100 })).toBe(1800);
     expect(calculateContextTokens({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 })).toBe(0);
@@ -103,7 +103,7 @@ describe("usage-based numbers (spec §4)", () => {
   });
 });
 
-describe("estimateContextTokens / getContextUsage (spec §4)", () => {
+describe("estimateContextTokens / getContextUsage (session-engine.md §4)", () => {
   it("uses the last assistant usage (even aborted) plus estimates after it", () => {
     const messages: AgentMessage[] = [
       user(words(100)),

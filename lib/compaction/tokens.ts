@@ -1,5 +1,5 @@
 /**
- * Token accounting (spec §4).
+ * Token accounting (session-engine.md §4).
  * Pure: no network, disk or database access.
  *
  * Two kinds of number live here: a character-based estimate (`chars / 4`, a deliberate
@@ -9,7 +9,7 @@
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";
 import type { AgentMessage, AssistantMessage, SessionEntry, Usage } from "@/lib/session/types";
 
-/** Characters charged per image in tool results and custom messages (spec §4). */
+/** Characters charged per image in tool results and custom messages (session-engine.md §4). */
 export const IMAGE_CHARS = 4800;
 
 type Block = { type: string; text?: unknown };
@@ -38,7 +38,7 @@ function assistantChars(content: AssistantMessage["content"] | undefined): numbe
 }
 
 /**
- * `Math.ceil(chars / 4)` with the per-role `chars` of spec §4. User images count 0 (kept from
+ * `Math.ceil(chars / 4)` with the per-role `chars` of session-engine.md §4. User images count 0 (kept from
  * oh-my-pi on purpose); `custom` is charged like `hookMessage` (deliberate, §18.3).
  */
 export function estimateTokens(message: AgentMessage): number {
@@ -63,18 +63,18 @@ export function estimateTokens(message: AgentMessage): number {
       chars = message.summary?.length ?? 0;
       break;
     default:
-      // pythonExecution, fileMention and unknown roles count 0 (spec §4).
+      // pythonExecution, fileMention and unknown roles count 0 (session-engine.md §4).
       chars = 0;
   }
   return Math.ceil(chars / 4);
 }
 
-/** Total context size the provider reported (spec §4). `||` on purpose: 0 means "missing". */
+/** Total context size the provider reported (session-engine.md §4). `||` on purpose: 0 means "missing". */
 export function calculateContextTokens(usage: Usage): number {
   return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
 
-/** Prompt-side tokens only; falls back to the context total when the split is unknown (spec §4). */
+/** Prompt-side tokens only; falls back to the context total when the split is unknown (session-engine.md §4). */
 export function calculatePromptTokens(usage: Usage): number {
   const prompt = usage.input + usage.cacheRead + usage.cacheWrite;
   return prompt > 0 ? prompt : calculateContextTokens(usage);
@@ -82,7 +82,7 @@ export function calculatePromptTokens(usage: Usage): number {
 
 /**
  * Usage of the newest assistant whose numbers can be trusted: aborted and errored responses are
- * skipped because their usage does not describe a full context (spec §4).
+ * skipped because their usage does not describe a full context (session-engine.md §4).
  */
 export function getLastAssistantUsage(entries: SessionEntry[]): Usage | undefined {
   for (let i = entries.length - 1; i >= 0; i--) {
@@ -96,7 +96,7 @@ export function getLastAssistantUsage(entries: SessionEntry[]): Usage | undefine
   return undefined;
 }
 
-/** Threshold check: compact once fewer than `reserveTokens` remain (spec §4). */
+/** Threshold check: compact once fewer than `reserveTokens` remain (session-engine.md §4). */
 export function shouldCompact(
   contextTokens: number,
   contextWindow: number,
@@ -121,7 +121,7 @@ export interface ContextUsage extends ContextTokenEstimate {
 }
 
 /**
- * Estimate of the working context for the UI (spec §4): provider usage of the last assistant
+ * Estimate of the working context for the UI (session-engine.md §4): provider usage of the last assistant
  * that has one — aborted and error messages are NOT skipped here — plus estimates after it.
  */
 export function estimateContextTokens(messages: AgentMessage[]): ContextTokenEstimate {
@@ -143,7 +143,7 @@ export function estimateContextTokens(messages: AgentMessage[]): ContextTokenEst
   return { tokens: usageTokens + trailingTokens, usageTokens, trailingTokens, lastUsageIndex };
 }
 
-/** Context usage for the UI; undefined without a model (no window) or with a window <= 0 (spec §4). */
+/** Context usage for the UI; undefined without a model (no window) or with a window <= 0 (session-engine.md §4). */
 export function getContextUsage(messages: AgentMessage[], contextWindow: number | undefined): ContextUsage | undefined {
   if (contextWindow === undefined || !(contextWindow > 0)) return undefined;
   const estimate = estimateContextTokens(messages);

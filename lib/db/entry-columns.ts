@@ -1,13 +1,13 @@
 import "server-only";
 /**
  * The query columns of an entry row, derived from the entry itself, and the sanitizing every
- * write goes through (spec §1.9).
+ * write goes through (session-engine.md §1.9).
  *
  * Contract:
  * - `toEntryRow(entry)` sanitizes first (`sanitizeForPersist`: streaming keys dropped, huge
  *   strings cut), then derives every column from the sanitized copy, so `data` and the columns
  *   always agree. The input is never mutated.
- * - `tokens` = estimateTokens (spec §4) of what the entry puts into the context: the message of a
+ * - `tokens` = estimateTokens (session-engine.md §4) of what the entry puts into the context: the message of a
  *   `message`, the summary message of `compaction` / `branch_summary`, the custom message of a
  *   `custom_message`; 0 otherwise.
  * - `text` = plain text for full-text search and previews: user / assistant / custom text blocks,
@@ -120,7 +120,7 @@ function safeEstimate(message: unknown): number {
   }
 }
 
-/** The estimate of what the entry contributes to the context (spec §4), 0 if nothing. */
+/** The estimate of what the entry contributes to the context (session-engine.md §4), 0 if nothing. */
 export function entryTokens(entry: Loose): number {
   const timestamp = 0;
   switch (entry.type) {
@@ -160,7 +160,7 @@ function rawModel(entry: Loose): string | undefined {
 }
 
 /**
- * Sanitizes `entry` (spec §1.9) and derives the row's columns from the sanitized copy. `cuts`
+ * Sanitizes `entry` (session-engine.md §1.9) and derives the row's columns from the sanitized copy. `cuts`
  * (optional) counts the strings the sanitizing cut.
  */
 export function toEntryRow(entry: SessionEntry, cuts?: PersistCuts): EntryRow {

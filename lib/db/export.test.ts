@@ -101,7 +101,7 @@ describe("generated sessions with side branches", () => {
     expect(exp.entryCount).toBe(30);
     const body = await new Response(exp.stream()).text();
     const lines = body.split("\n");
-    expect(lines.at(-1)).toBe(""); // ends with "\n" (spec §1.1)
+    expect(lines.at(-1)).toBe(""); // ends with "\n" (session-engine.md §1.1)
     expect(JSON.parse(lines[0]!)).toEqual(generated.header);
     expect(lines.slice(1, -1).map((l) => JSON.parse(l))).toEqual(generated.entries);
     expect(Object.keys(JSON.parse(lines[1]!)).slice(0, 4)).toEqual(["type", "id", "parentId", "timestamp"]);

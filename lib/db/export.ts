@@ -1,15 +1,15 @@
 import "server-only";
 /**
- * Exporting a session as a v3 JSONL file that pi and oh-my-pi can load (spec §1.1, §1.9).
+ * Exporting a session as a v3 JSONL file that pi and oh-my-pi can load (session-engine.md §1.1, §1.9).
  *
  * Contract:
  * - `exportSession` checks the session exists (NotFoundError otherwise) and returns its file
- *   name (`exportFileName`, spec §1.9), the header, and `lines()`: the header line, then every
+ *   name (`exportFileName`, session-engine.md §1.9), the header, and `lines()`: the header line, then every
  *   entry in file order, each string ending with "\n". Entries are read in batches of
  *   `batchSize` by seq, so a large session is never held as one string or one array.
  * - The export is a consistent snapshot: it covers the entries the session had when
  *   `exportSession` ran (seq < entry count), even if appends happen while it streams.
- * - The leaf: files do not store it (spec §1.6, §18) but Arbor does. When the stored leaf is
+ * - The leaf: files do not store it (session-engine.md §1.6, §18) but Arbor does. When the stored leaf is
  *   not the last entry (or was reset), the header carries `arborLeafId` (the leaf id, or
  *   null). pi and oh-my-pi ignore unknown header fields; our import reads it back, so
  *   export → import restores the same leaf. Nothing else is added.

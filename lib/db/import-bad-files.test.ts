@@ -5,7 +5,7 @@
  * The same message reaches the user through POST /api/import (the UI's error event) and
  * through the CLI's `import` command.
  *
- * Decision (spec §1.8 lenient parsing): a file whose LAST line is cut off — what a crash while
+ * Decision (session-engine.md §1.8 lenient parsing): a file whose LAST line is cut off — what a crash while
  * appending leaves — still imports its complete entries, as pi loads it; the broken line is
  * reported as skipped, with its number and "the file ends in the middle of this line".
  * A version above 3 is refused ("unsupported session version 99"): the migrations of §1.7 only

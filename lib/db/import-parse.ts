@@ -22,7 +22,7 @@ const MAX_REPORTED_SKIPS = 1000;
 
 export type Lines = AsyncGenerator<Line>;
 
-/** An entry whose long strings were cut to MAX_PERSIST_CHARS before it was stored (spec §1.9). */
+/** An entry whose long strings were cut to MAX_PERSIST_CHARS before it was stored (session-engine.md §1.9). */
 export interface TruncatedEntry {
   /** 1-based line in the file. */
   line: number;
@@ -165,7 +165,7 @@ export async function readHeader(lines: Lines, reader: LineReader, file: string,
 }
 
 /**
- * Refuses a header whose `version` Arbor cannot read. Versions 1–3 are read (spec §1.7;
+ * Refuses a header whose `version` Arbor cannot read. Versions 1–3 are read (session-engine.md §1.7;
  * absent = 1); a later version may change entries in ways the migrations do not know, so it is
  * refused rather than stored as if it were version 3.
  */

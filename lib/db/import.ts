@@ -7,9 +7,9 @@ import "server-only";
  * - The file's bytes are kept as they are (source-capture.ts: spilled to a temp file while the
  *   entries stream, written in the same transaction after them) for "Download original"; the result names the format and its record count.
  * - Streams the source line by line (LineReader): memory is bounded by the batch, not the file.
- *   Each line is parsed leniently (spec §1.8): blank lines are ignored, lines that are not a JSON
+ *   Each line is parsed leniently (session-engine.md §1.8): blank lines are ignored, lines that are not a JSON
  *   object are skipped and reported as `{ line, reason }`. Entries are migrated on the fly
- *   (createStreamMigrator, spec §1.7) and streamed to the server through ONE binary COPY
+ *   (createStreamMigrator, session-engine.md §1.7) and streamed to the server through ONE binary COPY
  *   (entry-load.ts), handed over (and progress reported) every `batchSize` entries or ~8 MB.
  * - Everything happens in ONE transaction (on a dedicated connection: withBulkTransaction): any
  *   error, or an abort through `signal`, rolls it back and leaves no session and no entries.
@@ -25,12 +25,12 @@ import "server-only";
  * - Limits (lib/import-limits.ts, each overridable in ImportOptions): bytes (every byte counts),
  *   line length, blank lines, skipped lines, and an overall time budget (`timeBudgetMs`, upload
  *   included: a stalled source is stopped too). Past any of them: LimitError, nothing saved.
- * - Strings over 500,000 characters are cut before they are stored (spec §1.9); the result
+ * - Strings over 500,000 characters are cut before they are stored (session-engine.md §1.9); the result
  *   lists the entries cut (`truncated`, `truncatedCount`) so the user learns of it.
  * - Leaf: the header's `arborLeafId` (written by our export when the leaf is not the last
- *   entry) if it names an entry, else the last entry in file order (spec §1.6). The field is
+ *   entry) if it names an entry, else the last entry in file order (session-engine.md §1.6). The field is
  *   not kept in the stored header.
- * - Title: `title` > header title > pi session name > first user message (spec §1.2).
+ * - Title: `title` > header title > pi session name > first user message (session-engine.md §1.2).
  *   Activity time: the newest entry timestamp; creation time: the header timestamp.
  */
 import { stat } from "node:fs/promises";

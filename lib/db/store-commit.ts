@@ -12,7 +12,7 @@ import "server-only";
  *    names as its (missing) parent, throws IdCollisionError. Every parent and the new leaf must
  *    exist (in the session or earlier in the batch), else NotFoundError `Entry ${id} not found`.
  * 3. Entries are inserted with seq = previous entry count + i (file order), sanitized
- *    (spec §1.9), with their query columns; label entries update their targets' `label`
+ *    (session-engine.md §1.9), with their query columns; label entries update their targets' `label`
  *    column (last one wins; cleared by undefined / "").
  * 4. The session's `leaf_id`, `entry_count`, `rev` (+1), `last_activity_at` and `model` (the
  *    last assistant's provider/model, or a model_change) are updated; an untitled session takes

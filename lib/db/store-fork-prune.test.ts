@@ -1,4 +1,4 @@
-/** Fork to a new session (spec §1.6 createBranchedSession) and persisted pruning (spec §8, §1.9). */
+/** Fork to a new session (session-engine.md §1.6 createBranchedSession) and persisted pruning (session-engine.md §8, §1.9). */
 import { describe, expect, it } from "vitest";
 import { pruneToolOutputs } from "@/lib/compaction/pruning";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";

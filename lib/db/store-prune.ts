@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * Persisting tool-output pruning (spec §8 "Integration", §1.9 "Rewrites") so a prune can be
+ * Persisting tool-output pruning (session-engine.md §8 "Integration", §1.9 "Rewrites") so a prune can be
  * shown and undone.
  *
  * Contract:

@@ -7,7 +7,7 @@ import "server-only";
  * - Entries come back exactly as stored (the JSONB `data`, i.e. the current form: a pruned tool
  *   result holds its notice; the original is in `pruned_original`).
  * - `loadPath` is ONE query (a recursive CTE walking `parent_id` from the leaf), root first.
- *   Like the engine's getBranch (spec §1.6) a missing parent ends the walk and an unknown or
+ *   Like the engine's getBranch (session-engine.md §1.6) a missing parent ends the walk and an unknown or
  *   null leaf gives []. Malformed cycles stop at the first revisit; the recursion is bounded
  *   by the session's entry count, so it always terminates.
  * - Reads of a soft-deleted session still work (its meta says `deletedAt`); a session that does

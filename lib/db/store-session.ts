@@ -3,13 +3,13 @@ import "server-only";
  * Session-level writes: create, rename, soft-delete / restore, and fork to a new session.
  *
  * Contract:
- * - `createSession` writes a v3 header (spec §1.2) and an empty session (leaf null).
+ * - `createSession` writes a v3 header (session-engine.md §1.2) and an empty session (leaf null).
  * - `renameSession` sets the display title and the header's `title` (oh-my-pi's field), so an
  *   export carries it; an empty title clears both.
  * - `softDeleteSession` hides a session from the list and refuses writes; `restoreSession`
  *   brings it back unchanged. Nothing is ever removed.
  * - Rename, delete and restore are plain row writes through the typed client.
- * - `forkSession` is the engine's createBranchedSession (spec §1.6: the path without label
+ * - `forkSession` is the engine's createBranchedSession (session-engine.md §1.6: the path without label
  *   entries, fresh label entries for labels on the path, `parentSession` = the source id),
  *   written as a new session in one transaction. The source session is unchanged.
  */
@@ -163,7 +163,7 @@ export interface ForkResult {
 }
 
 /**
- * "Fork to new session" (spec §1.6 createBranchedSession) from `leafId` (default: the stored
+ * "Fork to new session" (session-engine.md §1.6 createBranchedSession) from `leafId` (default: the stored
  * leaf). The new session's title is `title`, else the source's. Returns the new session's id.
  */
 export async function forkSession(input: { sessionId: string; leafId?: string; title?: string }): Promise<ForkResult> {

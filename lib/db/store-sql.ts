@@ -147,7 +147,7 @@ export async function insertEntryRows(
 
 /**
  * The label changes made by `entries`, in order, last one winning: targetId → label, or null
- * when cleared (`undefined` or "", spec §1.6).
+ * when cleared (`undefined` or "", session-engine.md §1.6).
  */
 export function labelChanges(entries: Iterable<SessionEntry>, into = new Map<string, string | null>()): Map<string, string | null> {
   for (const entry of entries) {

@@ -1,13 +1,13 @@
 import "server-only";
 /**
- * The engine's session operations (spec §1.6) as store writes, each one `commitEntries`:
+ * The engine's session operations (session-engine.md §1.6) as store writes, each one `commitEntries`:
  * append, branch, reset the leaf, branch with summary, append a compaction, label.
  *
  * Contract:
  * - Every operation states `expectedLeafId`, the leaf the caller's view is based on; if the
  *   session moved meanwhile it throws ConflictError ("This session changed in another tab —
  *   reload") and writes nothing.
- * - New entries get fresh 8-hex ids (spec §1.6) and chain from the expected leaf; the last one
+ * - New entries get fresh 8-hex ids (session-engine.md §1.6) and chain from the expected leaf; the last one
  *   becomes the leaf. If a drawn id is already used in the session the write is retried with
  *   new ids (IdCollisionError never reaches the caller unless it repeats MAX_ID_RETRIES times).
  * - Unknown targets throw NotFoundError with the engine's message `Entry ${id} not found`.
@@ -21,7 +21,7 @@ import type { SessionEntry } from "@/lib/session/types";
 import { IdCollisionError } from "./errors";
 import { type CommitResult, commitEntries } from "./store-commit";
 
-/** Roles built by buildSessionContext only; never stored in a message entry (spec §1.5). */
+/** Roles built by buildSessionContext only; never stored in a message entry (session-engine.md §1.5). */
 const IN_MEMORY_ROLES = new Set(["compactionSummary", "branchSummary"]);
 export const MAX_ID_RETRIES = 5;
 
@@ -46,7 +46,7 @@ function buildEntries(parentId: string | null, fields: readonly NewEntry[], now:
     const message = (rest as { message?: { role?: unknown } }).message;
     if (rest.type === "message" && IN_MEMORY_ROLES.has(String(message?.role))) {
       throw new Error(
-        `Cannot store a "${String(message?.role)}" message: it is built by buildSessionContext (spec §1.5); append a compaction or branch_summary entry instead`,
+        `Cannot store a "${String(message?.role)}" message: it is built by buildSessionContext (session-engine.md §1.5); append a compaction or branch_summary entry instead`,
       );
     }
     const id = generateEntryId({ has: (x) => taken.has(x) || x === parentId });
@@ -81,19 +81,19 @@ export async function appendEntries(input: Base & { entries: readonly NewEntry[]
   return appendWithRetry({ ...input, fields: input.entries });
 }
 
-/** Moves the leaf to `targetId` (spec §1.6 branch). */
+/** Moves the leaf to `targetId` (session-engine.md §1.6 branch). */
 export async function branch(input: Base & { targetId: string }): Promise<CommitResult> {
   return commitEntries({ sessionId: input.sessionId, expectedLeafId: input.expectedLeafId, entries: [], newLeafId: input.targetId });
 }
 
-/** Sets the leaf to null: the next append starts a new root (spec §1.6 resetLeaf). */
+/** Sets the leaf to null: the next append starts a new root (session-engine.md §1.6 resetLeaf). */
 export async function resetLeaf(input: Base): Promise<CommitResult> {
   return commitEntries({ sessionId: input.sessionId, expectedLeafId: input.expectedLeafId, entries: [], newLeafId: null });
 }
 
 /**
  * Moves to `fromId` (null = root) and appends a branch_summary there, which becomes the leaf
- * (spec §1.6 branchWithSummary). Returns the commit; the summary's id is `entries[0].id`.
+ * (session-engine.md §1.6 branchWithSummary). Returns the commit; the summary's id is `entries[0].id`.
  */
 export async function branchWithSummary(
   input: Base & { fromId: string | null; summary: string; details?: unknown; fromExtension?: boolean; now?: Date },
@@ -102,7 +102,7 @@ export async function branchWithSummary(
   return appendWithRetry({ ...input, parentId: input.fromId, fields: [fields as NewEntry] });
 }
 
-/** Appends a compaction entry under the expected leaf (spec §1.6 appendCompaction). */
+/** Appends a compaction entry under the expected leaf (session-engine.md §1.6 appendCompaction). */
 export async function appendCompaction(
   input: Base & {
     summary: string;
@@ -134,7 +134,7 @@ export async function appendCompaction(
 
 /**
  * Sets (or with undefined / "" clears) the label of `targetId`. As in the engine the label
- * entry is appended under the leaf and becomes the leaf (spec §1.6 appendLabelChange).
+ * entry is appended under the leaf and becomes the leaf (session-engine.md §1.6 appendLabelChange).
  */
 export async function setLabel(input: Base & { targetId: string; label: string | undefined; now?: Date }): Promise<CommitResult> {
   const fields = { type: "label", targetId: input.targetId, label: input.label };
@@ -142,7 +142,7 @@ export async function setLabel(input: Base & { targetId: string; label: string |
 }
 
 /**
- * Pins or unpins `targetId` (spec §19): a pi `custom` entry (customType "arbor.pin") appended
+ * Pins or unpins `targetId` (session-engine.md §19): a pi `custom` entry (customType "arbor.pin") appended
  * under the leaf, which it becomes, like a label change.
  */
 export async function setPin(input: Base & { targetId: string; pinned: boolean; now?: Date }): Promise<CommitResult> {

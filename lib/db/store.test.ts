@@ -1,4 +1,4 @@
-/** The session store's tree operations on a real database (spec §1.6 mirrored by lib/db). */
+/** The session store's tree operations on a real database (session-engine.md §1.6 mirrored by lib/db). */
 import { describe, expect, it } from "vitest";
 import { MAX_PERSIST_CHARS, PERSIST_TRUNCATION_NOTICE } from "@/lib/session/sanitize";
 import { assistantMsg, bashMsg, text, toolResultMsg, userMsg } from "@/test/session-factories";
@@ -72,14 +72,14 @@ describe("create and append", () => {
     expect(await column<number>(id, entries[2]!.id, "tokens")).toBe(Math.ceil("and hidden ones?".length / 4));
   });
 
-  it("refuses to store in-memory roles (spec §1.5)", async () => {
+  it("refuses to store in-memory roles (session-engine.md §1.5)", async () => {
     const { id } = await createSession();
     await expect(
       appendEntries({ sessionId: id, expectedLeafId: null, entries: [{ type: "message", message: { role: "branchSummary", summary: "s", fromId: "x", timestamp: 1 } }] }),
     ).rejects.toThrow(/buildSessionContext/);
   });
 
-  it("sanitizes before writing: streaming keys dropped, huge strings cut (spec §1.9)", async () => {
+  it("sanitizes before writing: streaming keys dropped, huge strings cut (session-engine.md §1.9)", async () => {
     const { id } = await createSession();
     const huge = "x".repeat(MAX_PERSIST_CHARS + 10);
     const message = { ...toolResultMsg("call1", huge), partialJson: "{…" };

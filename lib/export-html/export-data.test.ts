@@ -1,6 +1,6 @@
 /**
  * The embedded rows equal the engine's navigator for a generated session: order, depth and
- * row text (spec §16.1–16.2), per-filter visibility and search (§16.3), active path and leaf.
+ * row text (session-engine.md §16.1–16.2), per-filter visibility and search (§16.3), active path and leaf.
  */
 import { describe, expect, it } from "vitest";
 import { buildExportData, rowKind } from "@/lib/export-html/export-data";

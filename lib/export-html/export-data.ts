@@ -1,6 +1,6 @@
 /**
  * The data the HTML export embeds for its inline script, precomputed with the engine so the
- * page only filters, searches, selects and renders (spec §16.1–16.3).
+ * page only filters, searches, selects and renders (session-engine.md §16.1–16.3).
  * Pure: no network, disk or database access.
  *
  * Contract:

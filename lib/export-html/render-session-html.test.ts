@@ -145,7 +145,7 @@ describe("renderSessionHtml: empty session and file name", () => {
     expect(html).toContain("0 entries");
   });
 
-  it("names the download like the JSONL export, with .html (spec §1.9)", () => {
+  it("names the download like the JSONL export, with .html (session-engine.md §1.9)", () => {
     expect(htmlExportFileName("2025-02-01T10:00:00.000Z", "abc")).toBe("2025-02-01T10-00-00-000Z_abc.html");
   });
 });

@@ -25,7 +25,7 @@ export type { ExportInput } from "@/lib/export-html/export-data";
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
-/** The download name: the JSONL export name (spec §1.9) with `.html`. */
+/** The download name: the JSONL export name (session-engine.md §1.9) with `.html`. */
 export function htmlExportFileName(timestamp: string, sessionId: string): string {
   return exportFileName(timestamp, sessionId).replace(/\.jsonl$/, ".html");
 }

@@ -1,5 +1,5 @@
 /**
- * Claude Code message content → Arbor message content (spec §1.5).
+ * Claude Code message content → Arbor message content (session-engine.md §1.5).
  * Pure: no network, disk or database access.
  *
  * - user content: a string, or blocks: `text`, `image` (`source.type: "base64"`), `tool_result`

@@ -1,5 +1,5 @@
 /**
- * Codex CLI `response_item` payloads and token counts → Arbor message parts (spec §1.5).
+ * Codex CLI `response_item` payloads and token counts → Arbor message parts (session-engine.md §1.5).
  * Pure: no network, disk or database access.
  *
  * - `message`: `input_text` / `output_text` → text, `input_image` (a data: URL) → image.

@@ -2,7 +2,7 @@
  * Detecting a session file's format from its first records, never from its name.
  * Pure: no network, disk or database access.
  *
- * - pi / oh-my-pi: the first object is the `{ type: "session", id }` header (spec §1.8).
+ * - pi / oh-my-pi: the first object is the `{ type: "session", id }` header (session-engine.md §1.8).
  * - Codex CLI rollouts: every line is `{ timestamp, type, payload }` with a Codex record type
  *   (`session_meta`, `response_item`, `event_msg`, `turn_context`, `compacted`).
  * - Claude Code: records carry `type` plus Claude Code's own keys (`uuid` / `parentUuid` /

@@ -4,7 +4,7 @@
  * Pure: no network, disk or database access.
  *
  * Lines that are not JSON objects are skipped and reported with their line number, as pi files
- * are (spec §1.8); a last line cut off mid-record is reported the same way.
+ * are (session-engine.md §1.8); a last line cut off mid-record is reported the same way.
  */
 import { parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";

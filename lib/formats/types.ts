@@ -9,7 +9,7 @@
  *   hold a few records back (the parts of one assistant response, a compaction waiting for the
  *   entry it keeps from); `end()` returns whatever is still held. Memory stays bounded by one
  *   model response plus one short string per id that needs renaming.
- * - Entries are Arbor v3 entries (spec §1.4) with unique string ids and parents that come
+ * - Entries are Arbor v3 entries (session-engine.md §1.4) with unique string ids and parents that come
  *   earlier in the output. Fields of the source that Arbor does not model are kept on the entry
  *   under `source` (or in `details` / `data`), so nothing is lost.
  * - A record that cannot be mapped (no `type`, a conversation record without its id) throws a

@@ -1,5 +1,5 @@
 /**
- * Read-only session access for hook handlers (spec §12: `getEntries`, `getEntry`, `getBranch`,
+ * Read-only session access for hook handlers (session-engine.md §12: `getEntries`, `getEntry`, `getBranch`,
  * `getLeafId`, `getTree`, `getLabel`, `getHeader`).
  * Pure: no network, disk or database access. The wrapper exposes only those seven readers, so a
  * handler cannot reach the appenders or leaf moves of the SessionTree behind it.

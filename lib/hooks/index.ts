@@ -1,5 +1,5 @@
 /**
- * Public entry of the hooks module (spec §12). Pure: re-exports only.
+ * Public entry of the hooks module (session-engine.md §12). Pure: re-exports only.
  */
 export * from "@/lib/hooks/context";
 export * from "@/lib/hooks/registry";

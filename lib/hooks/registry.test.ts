@@ -18,7 +18,7 @@ const beforeTree = (): HookEvent<"session_before_tree"> => ({
   signal: new AbortController().signal,
 });
 
-describe("HookRegistry order (spec §12 runner semantics)", () => {
+describe("HookRegistry order (session-engine.md §12 runner semantics)", () => {
   it("two hook sources on before and after events run hook1-before, hook2-before, hook1-after, hook2-after", async () => {
     const reg = new HookRegistry();
     const calls: string[] = [];
@@ -80,7 +80,7 @@ describe("HookRegistry order (spec §12 runner semantics)", () => {
   });
 });
 
-describe("HookRegistry results (spec §12)", () => {
+describe("HookRegistry results (session-engine.md §12)", () => {
   it("session_before_*: the last truthy result wins", async () => {
     const reg = new HookRegistry();
     reg.on("session_before_tree", () => ({ summary: { summary: "first" } }));
@@ -148,7 +148,7 @@ describe("HookRegistry results (spec §12)", () => {
   });
 });
 
-describe("HookRegistry errors (spec §12)", () => {
+describe("HookRegistry errors (session-engine.md §12)", () => {
   it("a throwing handler is reported with source, event, error and stack; the others still run", async () => {
     const reg = new HookRegistry();
     const errors: HookError[] = [];
@@ -215,7 +215,7 @@ describe("HookRegistry errors (spec §12)", () => {
   });
 });
 
-describe("hook context (spec §12 ctx)", () => {
+describe("hook context (session-engine.md §12 ctx)", () => {
   const entries = chain<SessionEntry>(userEntry("u1", null, "hi"), assistantEntry("a1", null, "hello"), labelEntry("l1", null, "u1", "start"));
   const tree = buildTree(entries);
 

@@ -1,5 +1,5 @@
 /**
- * HookRegistry: registration and the event runner (spec §12).
+ * HookRegistry: registration and the event runner (session-engine.md §12).
  * Pure: no network, disk or database access. Handlers are grouped by hook source; sources run
  * in load (first registration) order, each source's handlers in registration order, one at a
  * time (awaited). A throwing handler is reported to the error listeners and skipped, so the
@@ -114,7 +114,7 @@ export class HookRegistry {
   }
 
   /**
-   * Runs every handler for `event.type` and returns the combined result (spec §12):
+   * Runs every handler for `event.type` and returns the combined result (session-engine.md §12):
    * - `session_before_*`: the last truthy result wins; one with `cancel: true` is returned at
    *   once and later handlers do not run;
    * - `context`: each handler sees the messages the previous one returned, and the result

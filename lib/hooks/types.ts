@@ -1,5 +1,5 @@
 /**
- * Hook event map: every event's payload and result type (spec §12).
+ * Hook event map: every event's payload and result type (session-engine.md §12).
  * Pure: types only. An event object is `{ type, ...payload }`; a handler receives it with a
  * read-only session context and may return the event's result type (or nothing).
  */
@@ -17,7 +17,7 @@ import type {
   ToolResultMessage,
 } from "@/lib/session/types";
 
-// ── Read-only session access handed to every handler (spec §12) ────────────
+// ── Read-only session access handed to every handler (session-engine.md §12) ────────────
 
 export interface HookContext {
   getEntries(): readonly SessionEntry[];
@@ -30,9 +30,9 @@ export interface HookContext {
   getHeader(): Readonly<SessionHeader>;
 }
 
-// ── Compaction and tree events (spec §12 first table) ──────────────────────
+// ── Compaction and tree events (session-engine.md §12 first table) ──────────────────────
 
-/** What navigateTree is about to do (spec §11.4 step 3). */
+/** What navigateTree is about to do (session-engine.md §11.4 step 3). */
 export interface TreePreparation {
   targetId: string;
   oldLeafId: string | null;
@@ -50,7 +50,7 @@ export interface SessionBeforeCompactPayload {
 }
 export interface SessionBeforeCompactResult {
   cancel?: boolean;
-  /** Stored as given, with fromExtension: true (spec §12). */
+  /** Stored as given, with fromExtension: true (session-engine.md §12). */
   compaction?: CompactionResult;
 }
 
@@ -88,7 +88,7 @@ export interface SessionTreePayload {
   fromExtension?: boolean;
 }
 
-// ── Lifecycle events (spec §12 second table) ───────────────────────────────
+// ── Lifecycle events (session-engine.md §12 second table) ───────────────────────────────
 
 export interface AutoCompactionStartPayload {
   reason: "threshold" | "overflow";
@@ -206,7 +206,7 @@ export type HookHandler<K extends HookEventType> = (
   ctx: HookContext,
 ) => HookHandlerReturn<K> | Promise<HookHandlerReturn<K>>;
 
-/** What the error listener receives when a handler (or a source's setup) throws (spec §12). */
+/** What the error listener receives when a handler (or a source's setup) throws (session-engine.md §12). */
 export interface HookError {
   /** The hook source name (e.g. the project's `arbor.hooks.ts`). */
   source: string;

@@ -30,7 +30,7 @@ describe("canonicalJson", () => {
     expect(a.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("matchKey sees through the store's truncation of huge strings (spec §1.9)", () => {
+  it("matchKey sees through the store's truncation of huge strings (session-engine.md §1.9)", () => {
     const huge = { role: "toolResult", content: [{ type: "text", text: "y".repeat(MAX_PERSIST_CHARS + 10) }] };
     const stored = sanitizeForPersist(huge); // what the entries table holds
     expect(contentHash(huge)).not.toBe(contentHash(stored));

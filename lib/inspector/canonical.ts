@@ -9,7 +9,7 @@
  *   replacement lib/db/pg-json.ts makes). So a value read back from JSONB canonicalizes to the
  *   same text, and hashes to the same key, as the value that was written.
  * - `contentHash(v)` = sha256 (hex) of canonicalJson(v): the primary key of model_call_contents.
- * - `matchKey(message)` identifies a message across the store's sanitizing (spec §1.9: long
+ * - `matchKey(message)` identifies a message across the store's sanitizing (session-engine.md §1.9: long
  *   strings truncated, streaming-only keys dropped), so a message as SENT matches the entry it
  *   came from as STORED. Used only to map sent messages to entries, never as a storage key.
  */

@@ -9,7 +9,7 @@
  * - "toolResults": every other tool result;
  * - "history": everything else (kept from before, or simply the history when nothing was compacted).
  * The system prompt (and the tool definitions, which the provider also counts) form the
- * "system" segment. Token numbers are our estimates (spec §4: chars / 4, an overestimate).
+ * "system" segment. Token numbers are our estimates (session-engine.md §4: chars / 4, an overestimate).
  */
 import type { AgentToolDefinition } from "@/lib/agent/ports";
 import type { MessageRef, Segment, SegmentKind } from "@/lib/inspector/types";
@@ -31,7 +31,7 @@ export interface Classification {
   totalTokens: number;
 }
 
-/** chars / 4, rounded up, like estimateTokens (spec §4). */
+/** chars / 4, rounded up, like estimateTokens (session-engine.md §4). */
 export function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }

@@ -5,13 +5,13 @@
  *
  * Matching, for each message of `next` in order:
  * 1. its source entry is known and some unmatched `prev` message has the same source entry:
- *    same hash → unchanged, different hash → changed (e.g. a pruned tool result, spec §8);
+ *    same hash → unchanged, different hash → changed (e.g. a pruned tool result, session-engine.md §8);
  * 2. otherwise an unmatched `prev` message with the same hash (and no conflicting known source)
  *    → unchanged (messages without a known source, e.g. a recorded call whose entries were
  *    not found);
  * 3. otherwise → added.
  * Every `prev` message left unmatched → removed (compacted away, or dropped from the working
- * context, e.g. an error message before a retry, spec §13.5).
+ * context, e.g. an error message before a retry, session-engine.md §13.5).
  */
 import type { CallDiff, DiffItem, MessageRef } from "@/lib/inspector/types";
 

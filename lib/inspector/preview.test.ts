@@ -1,5 +1,5 @@
 /**
- * previewNextTurn: the pre-prompt check replayed in memory (spec §13.1, §13.2), with pending
+ * previewNextTurn: the pre-prompt check replayed in memory (session-engine.md §13.1, §13.2), with pending
  * pruning (§8) and a pending automatic compaction (§5.4 plan applied with a placeholder summary).
  */
 import { contentHash } from "@/lib/inspector/canonical";
@@ -70,7 +70,7 @@ describe("previewNextTurn", () => {
     expect(textOf(stored.message)).toHaveLength(120_000);
   });
 
-  it("pruning savings count against the threshold (spec §13.2 step 9)", () => {
+  it("pruning savings count against the threshold (session-engine.md §13.2 step 9)", () => {
     // 190k context − ~30k saved by pruning = ~160k < 200k − 16384: no compaction.
     const entries = toolSession({ input: 190_000, output: 0 });
     const p = previewNextTurn(entries, "done", settings(), TEST_PROMPTS, 200_000, { now: 1 });
@@ -123,7 +123,7 @@ describe("previewNextTurn", () => {
     expect(view.messages.find((m) => m.firstKept)!.sourceEntryId).toBe(plan.firstKeptEntryId);
   });
 
-  it("an overflow error compacts and is dropped from what is sent (spec §13.2 step 7)", () => {
+  it("an overflow error compacts and is dropped from what is sent (session-engine.md §13.2 step 7)", () => {
     const entries = chat(6, 1000);
     entries.push(
       messageEntry("err", "a5", assistantMsg("", { stopReason: "error", errorMessage: "prompt is too long: 210000 tokens" })),

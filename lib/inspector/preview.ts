@@ -1,14 +1,14 @@
 /**
  * previewNextTurn: what the model will be sent if the user sends a message now.
  * Pure: no network, disk or database access. Works on a copy of the path whose tool-result
- * entries and messages are copied (the only objects pruning mutates in place, spec §8), so the
+ * entries and messages are copied (the only objects pruning mutates in place, session-engine.md §8), so the
  * caller's entries are never changed; copying only those keeps a long path cheap.
  *
- * It replays the pre-prompt check (spec §13.1, §13.2; lib/agent/compaction-check.ts), which runs
+ * It replays the pre-prompt check (session-engine.md §13.1, §13.2; lib/agent/compaction-check.ts), which runs
  * only when the working context has an assistant message:
  * 1. compaction disabled → nothing happens;
- * 2. prune the branch's tool outputs in memory (spec §8);
- * 4–7. overflow: the last assistant is a context overflow (spec §14) from the current model and
+ * 2. prune the branch's tool outputs in memory (session-engine.md §8);
+ * 4–7. overflow: the last assistant is a context overflow (session-engine.md §14) from the current model and
  *    not from before the latest compaction → an "overflow" compaction, and that error message is
  *    dropped from the working context;
  * 8. any other error → no threshold check;
@@ -87,7 +87,7 @@ export function previewNextTurn(
     pendingCompaction,
     lastAssistantEntryId: last?.id ?? null,
   });
-  // The check runs only when the working context has an assistant message (spec §13.1).
+  // The check runs only when the working context has an assistant message (session-engine.md §13.1).
   if (!last || !settings.enabled) return result(before);
 
   // Step 2: prune copies; the context then carries the notices.
@@ -112,9 +112,9 @@ export function previewNextTurn(
   if (sameModel && !fromBeforeCompaction && isContextOverflow(msg, contextWindow)) reason = "overflow";
   else if (msg.stopReason !== "error" && contextWindow > 0 && shouldCompact(contextTokens, contextWindow, settings)) reason = "threshold";
 
-  // Overflow: the error message is dropped from the working context (spec §13.2 step 7.3).
+  // Overflow: the error message is dropped from the working context (session-engine.md §13.2 step 7.3).
   const dropError = (list: SourcedMessage[]) => (reason === "overflow" ? list.filter((m) => m.sourceEntryId !== last.id) : list);
-  // Pins anywhere in the session count (spec §19), as for the compaction itself.
+  // Pins anywhere in the session count (session-engine.md §19), as for the compaction itself.
   const prep = reason ? prepareCompaction(path, settings, { pinnedIds: pinnedIds(entries) }) : undefined;
   if (!reason || !prep) return result(dropError(pending.pruning ? sourcedContext(path, prompts, copies) : before));
   const compaction = {

@@ -1,6 +1,6 @@
 /**
  * reconstructTurn, the source mapping and the turn view on a small tree with a compaction and a
- * branch summary (spec §2, §3), and on the large pi fixture.
+ * branch summary (session-engine.md §2, §3), and on the large pi fixture.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -24,7 +24,7 @@ import {
 import type { LlmMessage, SessionEntry } from "@/lib/session/types";
 import { hasFixtures, LARGE_SESSION } from "@/test/fixtures";
 
-/** Spec §2's example shape: 1..7 with compaction 5 keeping from 3; a side branch with a summary. */
+/** Session-engine.md §2's example shape: 1..7 with compaction 5 keeping from 3; a side branch with a summary. */
 function tree(): SessionEntry[] {
   return [
     userEntry("1", null, "first"),
@@ -44,7 +44,7 @@ const roles = (messages: { message: LlmMessage }[]) => messages.map((m) => m.mes
 const textOf = (m: LlmMessage) =>
   typeof m.content === "string" ? m.content : m.content.map((b) => ("text" in b ? b.text : "")).join("");
 
-describe("reconstructTurn (spec §2 at the assistant's parent, then §3)", () => {
+describe("reconstructTurn (session-engine.md §2 at the assistant's parent, then §3)", () => {
   it("puts the compaction summary first, then the kept messages from firstKeptEntryId", () => {
     const entries = tree();
     const turn = reconstructTurn(entries, "7", TEST_PROMPTS)!;
@@ -56,7 +56,7 @@ describe("reconstructTurn (spec §2 at the assistant's parent, then §3)", () =>
     expect(textOf(turn.messages[0]!.message)).toBe("Recap follows.\n\n<summary>\nSUMMARY OF 1-2\n</summary>");
     expect(turn.model).toBe("anthropic/claude-sonnet-4-5");
     expect(turn.providerPromptTokens).toBe(320);
-    // The kept messages as the model got them (spec §3), written out, each hashed as stored.
+    // The kept messages as the model got them (session-engine.md §3), written out, each hashed as stored.
     expect(turn.messages.slice(1).map((m) => [m.message.role, textOf(m.message)])).toEqual([
       ["user", "second"],
       ["assistant", "response2"],
@@ -129,7 +129,7 @@ function sortedJson(value: unknown): string {
 }
 
 /**
- * Spec §2 written out independently: the entries whose messages the model sees at `leafId`.
+ * Session-engine.md §2 written out independently: the entries whose messages the model sees at `leafId`.
  * The path root → leaf; with a compaction on it, the latest compaction, then the entries from
  * its firstKeptEntryId (when found before it) up to it, then those after it; messages, custom
  * messages and branch summaries contribute.

@@ -4,10 +4,10 @@
  * Pure: no network, disk or database access. Linear in the path length.
  *
  * Contract: the context of an assistant entry is buildSessionContext at the entry's PARENT
- * (spec §2) — the entry itself is the answer — then convertToLlm (spec §3), each message paired
+ * (session-engine.md §2) — the entry itself is the answer — then convertToLlm (session-engine.md §3), each message paired
  * with its source entry (sources.ts). What cannot be rebuilt is said, not guessed: the system
  * prompt and tool definitions are unknown unless a session_init entry on the path names the
- * system prompt, and an agent's temporary exclusions (spec §13 "Working context": an error
+ * system prompt, and an agent's temporary exclusions (session-engine.md §13 "Working context": an error
  * message dropped before a retry) are not in the file.
  */
 import { withCodexReplacementHistory } from "@/lib/formats/codex-history";
@@ -30,7 +30,7 @@ export interface ReconstructedTurn {
   assistant: AssistantMessage;
   /** "provider/modelId" of the answer. */
   model: string;
-  /** calculatePromptTokens of the answer's usage (spec §4), null when not reported. */
+  /** calculatePromptTokens of the answer's usage (session-engine.md §4), null when not reported. */
   providerPromptTokens: number | null;
   reconstructed: true;
 }

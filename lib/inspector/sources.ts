@@ -1,11 +1,11 @@
 /**
  * Which entry each message sent to the model came from.
- * Pure: no network, disk or database access. Paths are root-first (spec §1.6 getBranch).
+ * Pure: no network, disk or database access. Paths are root-first (session-engine.md §1.6 getBranch).
  *
  * Two directions:
  * - Forward (reconstruction, preview): `sourcedContext` takes each message's source entry from
  *   buildSourcedSessionContext (lib/session/context.ts), the same single walk that builds the
- *   context, and adds convertToLlm (spec §3) per message. Nothing walks the path twice.
+ *   context, and adds convertToLlm (session-engine.md §3) per message. Nothing walks the path twice.
  * - Backward (recorded calls): the agent's ModelCallRecord carries no entry ids, so a recorded
  *   message is matched to the entry whose converted message has the same `matchKey`. A pruned
  *   tool result is matched under both its current form and its original content (a call made
@@ -26,7 +26,7 @@ import type {
 } from "@/lib/session/types";
 import { branchSummaryMessageOf, compactionSummaryMessageOf, customMessageOf } from "@/lib/session/entry-messages";
 
-/** The message an entry puts into a context (spec §2 step 6, plus the step 7.1 summary). */
+/** The message an entry puts into a context (session-engine.md §2 step 6, plus the step 7.1 summary). */
 export function entryContextMessage(entry: SessionEntry): AgentMessage | undefined {
   switch (entry.type) {
     case "message":

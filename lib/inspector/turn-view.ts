@@ -3,9 +3,9 @@
  * Pure: no network, disk or database access.
  *
  * Contract:
- * - Messages keep their order; each gets its estimateTokens (spec §4), its bar kind (classify)
+ * - Messages keep their order; each gets its estimateTokens (session-engine.md §4), its bar kind (classify)
  *   and, after a compaction summary, `kept` for messages from entries older than that compaction
- *   (they were kept verbatim from firstKeptEntryId, spec §2 step 7.2). Entries are append-only,
+ *   (they were kept verbatim from firstKeptEntryId, session-engine.md §2 step 7.2). Entries are append-only,
  *   so "older" is file order. The first kept message carries `firstKept`.
  * - `diff` is against `previous` when given (diffCalls).
  */

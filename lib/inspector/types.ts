@@ -26,7 +26,7 @@ export interface MessageRef {
   sourceEntryId: string | null;
   source: MessageSource;
   role: LlmMessage["role"];
-  /** estimateTokens (spec §4). */
+  /** estimateTokens (session-engine.md §4). */
   tokens: number;
 }
 
@@ -100,7 +100,7 @@ export interface TurnView {
   /** The compaction in effect for this context, when there is one. */
   compaction: { entryId: string; firstKeptEntryId: string } | null;
   segments: Segment[];
-  /** Our estimate of the whole prompt (system + tools + messages), spec §4. */
+  /** Our estimate of the whole prompt (system + tools + messages), session-engine.md §4. */
   estimatedTokens: number;
   /** calculatePromptTokens of the provider's usage for this turn, when reported. */
   providerPromptTokens: number | null;
@@ -125,9 +125,9 @@ export interface TurnResponse {
 }
 
 export interface PendingEffects {
-  /** Tool results the pre-prompt check would prune (spec §8, §13.2 step 2). */
+  /** Tool results the pre-prompt check would prune (session-engine.md §8, §13.2 step 2). */
   pruning: { count: number; tokensSaved: number; entryIds: string[] } | null;
-  /** The automatic compaction the pre-prompt check would run (spec §13.1, §13.2). */
+  /** The automatic compaction the pre-prompt check would run (session-engine.md §13.1, §13.2). */
   compaction: {
     reason: "threshold" | "overflow";
     /** The provider's context tokens, minus what pruning saves. */

@@ -7,13 +7,13 @@
  * - `stream` never throws (streamAssistant's contract). Tool definitions are sent as the
  *   provider's function tools (their JSON Schema as given); the agent runs tools itself
  *   (lib/agent/turn-runner.ts) and the model call stays one step.
- * - `summarizer({ onText, remoteEndpoint })` is createSummarizer bound to this model (spec §6, §7).
+ * - `summarizer({ onText, remoteEndpoint })` is createSummarizer bound to this model (session-engine.md §6, §7).
  * - `withCompactionModel(chat, compaction)`: the agent has one current model; when a session
  *   compacts with a different model, the agent gets this wrapper, whose `info` and `stream`
  *   are the chat model's (so thresholds, overflow checks and usage use the chat window) and
  *   whose `summarizer` and `hasApiKey` are the compaction model's.
  * - The resolver's `resolve(ref)` gives undefined for a malformed ref or an unconfigured
- *   provider (no silent fallback: spec §13.3 step 5 lists only real candidates);
+ *   provider (no silent fallback: session-engine.md §13.3 step 5 lists only real candidates);
  *   `listAvailable()` is every listed model, the offline one included.
  * - Every function takes an optional registry, so tests point it at the fake model server;
  *   the default is the env-built registry (lib/llm/providers.ts).
@@ -26,7 +26,7 @@ import { createSummarizer } from "@/lib/llm/summarizer";
 
 export interface AgentAdapterOptions {
   registry?: ProviderRegistry;
-  /** For the remote compaction endpoint (spec §7); default global fetch. */
+  /** For the remote compaction endpoint (session-engine.md §7); default global fetch. */
   fetchImpl?: typeof fetch;
   /** Idle timeout of every model call, chat and summaries (lib/llm/stream-assistant.ts). */
   idleTimeoutMs?: number;

@@ -2,7 +2,7 @@
  * Turns whatever a model call threw into the `errorMessage` text stored on an assistant message.
  * Server-side (uses node:http status texts); no network.
  *
- * The text is what the agent's retry and overflow logic reads (spec §13.5, §14), so it keeps:
+ * The text is what the agent's retry and overflow logic reads (session-engine.md §13.5, §14), so it keeps:
  * - the HTTP status code and its reason phrase: "429 Too Many Requests: <provider message>";
  * - a bodiless 4xx as "<status> status code (no body)", the form the §14 no-body pattern expects;
  * - the retry headers `retry-after`, `retry-after-ms`, `x-ratelimit-reset(-ms)` appended as

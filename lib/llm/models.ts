@@ -4,7 +4,7 @@
  *
  * Precedence for a model's context window: an explicit override (a session setting) > a provider
  * override (ARBOR_OPENAI_CONTEXT_WINDOW for the compatible server) > the known-model table >
- * FALLBACK_CONTEXT_WINDOW (128000, spec §15).
+ * FALLBACK_CONTEXT_WINDOW (128000, session-engine.md §15).
  */
 
 export interface ModelInfo {
@@ -20,7 +20,7 @@ export interface ModelInfo {
   offline?: boolean;
   /**
    * True when nothing (configuration, a session setting, the known-model tables) gave the
-   * window: `contextWindow` is the spec §15 fallback, and the page says it is assumed.
+   * window: `contextWindow` is the session-engine.md §15 fallback, and the page says it is assumed.
    */
   windowAssumed?: boolean;
 }
@@ -32,7 +32,7 @@ export interface ModelOverrides {
   label?: string;
 }
 
-/** Spec §15: the window assumed for a model we know nothing about. */
+/** Session-engine.md §15: the window assumed for a model we know nothing about. */
 export const FALLBACK_CONTEXT_WINDOW = 128_000;
 export const FALLBACK_MAX_OUTPUT_TOKENS = 16_384;
 

@@ -1,5 +1,5 @@
 /**
- * The offline model's answer to a compaction focus ("Additional focus: …", spec §6.2): the
+ * The offline model's answer to a compaction focus ("Additional focus: …", session-engine.md §6.2): the
  * sentences of the conversation the focus asks about, quoted verbatim so nothing is paraphrased
  * away. Pure and deterministic.
  *

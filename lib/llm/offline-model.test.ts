@@ -1,6 +1,6 @@
 /**
  * The offline model (conventions rule 6): chat replies, extractive summaries through the real
- * summarizer and the real compact() (spec §6), streaming, usage and aborts.
+ * summarizer and the real compact() (session-engine.md §6), streaming, usage and aborts.
  */
 import { generateText } from "ai";
 import { describe, expect, it } from "vitest";
@@ -66,7 +66,7 @@ describe("offline model: chat", () => {
   });
 });
 
-describe("offline model: extractive summaries (spec §6.2, §17)", () => {
+describe("offline model: extractive summaries (session-engine.md §6.2, §17)", () => {
   it("fills the requested headings with facts from the conversation", async () => {
     const res = await createSummarizer({ model: offline() })({
       kind: "history",

@@ -11,7 +11,7 @@
  *   sets it), or when the system prompt talks about summarizing and the prompt carries a
  *   `<conversation>` block (the kind is then inferred from the requested headings).
  * - Deterministic. doStream emits the text in chunks with a small delay, like a real model;
- *   usage is estimated as characters / 4 (spec §4). An abort signal stops the stream with an
+ *   usage is estimated as characters / 4 (session-engine.md §4). An abort signal stops the stream with an
  *   AbortError, which lib/llm/stream-assistant.ts reports as an abort.
  */
 import type {

@@ -3,11 +3,11 @@
  * the summarization prompt.
  * Pure and deterministic: the same prompt always yields the same text.
  *
- * Input is the prompt built by compact()/generateBranchSummary (spec §6.2, §11.3): a
- * `<conversation>` block in the spec §9 serialization (`[User]: …`, `[Assistant]: …`,
+ * Input is the prompt built by compact()/generateBranchSummary (session-engine.md §6.2, §11.3): a
+ * `<conversation>` block in the session-engine.md §9 serialization (`[User]: …`, `[Assistant]: …`,
  * `[Assistant tool calls]: read(path="…")`, `[Tool result]: …`), optionally `<previous-summary>`
  * and `<additional-context>` blocks, then the instructions. The output fills the Markdown
- * headings the instructions ask for (spec §17), merging the previous summary's items; a request
+ * headings the instructions ask for (session-engine.md §17), merging the previous summary's items; a request
  * with no headings (the short summary, §17.4) gets 2–3 first-person sentences. Every list is
  * capped and the whole text is cut to `maxChars`, so the size stays bounded.
  *

@@ -14,7 +14,7 @@ const error = (errorMessage: string, usage = { input: 0, cacheRead: 0 }) => ({
   usage,
 });
 
-// One realistic provider message per pattern, in the spec's order (spec §14 case 1).
+// One realistic provider message per pattern, in the spec's order (session-engine.md §14 case 1).
 const SAMPLES: [number, string, string][] = [
   [0, "Anthropic", "prompt is too long: 213462 tokens > 200000 maximum"],
   [1, "Bedrock", "ValidationException: Input is too long for requested model."],
@@ -38,7 +38,7 @@ const SAMPLES: [number, string, string][] = [
   [19, "Anthropic 413", '413 {"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum size"}}'],
 ];
 
-describe("isContextOverflow case 1: provider patterns (spec §14)", () => {
+describe("isContextOverflow case 1: provider patterns (session-engine.md §14)", () => {
   it("covers every pattern of the spec list", () => {
     expect(OVERFLOW_PATTERNS).toHaveLength(20);
     expect(new Set(SAMPLES.map(([i]) => i)).size).toBe(OVERFLOW_PATTERNS.length);
@@ -77,7 +77,7 @@ describe("isContextOverflow case 1: provider patterns (spec §14)", () => {
   });
 });
 
-describe("isContextOverflow case 2: silent overflow (spec §14)", () => {
+describe("isContextOverflow case 2: silent overflow (session-engine.md §14)", () => {
   it("is an overflow when input + cacheRead exceeds the window, for any stopReason", () => {
     for (const stopReason of ["stop", "length", "toolUse", "error", "aborted"] as const) {
       expect(isContextOverflow({ stopReason, usage: { input: 150_000, cacheRead: 60_000 } }, 200_000)).toBe(true);
@@ -91,7 +91,7 @@ describe("isContextOverflow case 2: silent overflow (spec §14)", () => {
   });
 });
 
-describe("retryable errors (spec §14, §13.5)", () => {
+describe("retryable errors (session-engine.md §14, §13.5)", () => {
   it("matches transient provider failures", () => {
     for (const m of [
       "Overloaded",
@@ -124,7 +124,7 @@ describe("retryable errors (spec §14, §13.5)", () => {
   });
 });
 
-describe("parseRetryAfter (spec §14)", () => {
+describe("parseRetryAfter (session-engine.md §14)", () => {
   const now = Date.parse("2030-01-01T00:00:00Z");
 
   it("rule 1: retry-after-ms", () => {

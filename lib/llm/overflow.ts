@@ -1,11 +1,11 @@
 /**
- * Context-overflow and retryable-error detection, and retry-after parsing (spec §14).
+ * Context-overflow and retryable-error detection, and retry-after parsing (session-engine.md §14).
  * Pure (no node imports) although it lives in lib/llm: the agent loop and the summarizer
  * adapter both call it, and it only inspects strings and usage numbers.
  */
 import type { AssistantMessage, Usage } from "@/lib/session/types";
 
-/** Provider overflow messages (spec §14 case 1); the list is the contract, in spec order. */
+/** Provider overflow messages (session-engine.md §14 case 1); the list is the contract, in spec order. */
 export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /prompt is too long/i,
   /input is too long for requested model/i,
@@ -29,11 +29,11 @@ export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /request_too_large/i,
 ];
 
-/** Cerebras and Mistral report an overflow as a bare 400/413 with no body (spec §14). */
+/** Cerebras and Mistral report an overflow as a bare 400/413 with no body (session-engine.md §14). */
 export const NO_BODY_OVERFLOW_PATTERN = /^4(00|13)\s*(status code)?\s*\(no body\)/i;
 
 /**
- * "A 429 is never an overflow" (spec §14). Rate-limit messages such as
+ * "A 429 is never an overflow" (session-engine.md §14). Rate-limit messages such as
  * "429 Too many tokens per minute" would otherwise hit the generic `too many tokens` pattern.
  */
 const RATE_LIMIT_PATTERN = /\b429\b|too many requests|rate[ _-]?limit/i;
@@ -48,7 +48,7 @@ export interface OverflowCandidate {
   usage?: Partial<Pick<Usage, "input" | "cacheRead">>;
 }
 
-/** True when an error message text reports a context overflow (spec §14 case 1). */
+/** True when an error message text reports a context overflow (session-engine.md §14 case 1). */
 export function isOverflowErrorMessage(message: string): boolean {
   if (RATE_LIMIT_PATTERN.test(message)) return false;
   if (NO_BODY_OVERFLOW_PATTERN.test(message)) return true;
@@ -69,13 +69,13 @@ export function isContextOverflow(msg: OverflowCandidate, contextWindow?: number
   return false;
 }
 
-/** Transient provider failures worth retrying (spec §14). */
+/** Transient provider failures worth retrying (session-engine.md §14). */
 export function isRetryableErrorMessage(message: string): boolean {
   return RETRYABLE_ERROR_PATTERN.test(message);
 }
 
 /**
- * A turn error worth retrying (spec §13.5): an assistant error whose message is not an overflow
+ * A turn error worth retrying (session-engine.md §13.5): an assistant error whose message is not an overflow
  * (compaction handles those) and matches the retryable pattern.
  */
 export function isRetryableError(msg: OverflowCandidate, contextWindow?: number): boolean {
@@ -106,7 +106,7 @@ function retryAfterValue(message: string, now: number): number | undefined {
 }
 
 /**
- * The retry delay an error message asks for, in ms, or undefined (spec §14). The first rule
+ * The retry delay an error message asks for, in ms, or undefined (session-engine.md §14). The first rule
  * that yields a value wins; a rule whose value cannot be read falls through to the next one.
  * Results are clamped to at least 0.
  */

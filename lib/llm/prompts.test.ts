@@ -32,7 +32,7 @@ afterAll(() => {
   for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
 });
 
-describe("prompt templates (spec §17)", () => {
+describe("prompt templates (session-engine.md §17)", () => {
   const p = loadPrompts(PROMPTS_DIR);
 
   it("the prompts folder holds exactly the nine templates", () => {
@@ -103,7 +103,7 @@ describe("prompt templates (spec §17)", () => {
   });
 });
 
-describe("loadPrompts (spec §17 Loading)", () => {
+describe("loadPrompts (session-engine.md §17 Loading)", () => {
   it("caches per directory and can be cleared", () => {
     const dir = tempCopy();
     const first = loadPrompts(dir);

@@ -1,5 +1,5 @@
 /**
- * Server-side loader for the nine summarization templates (spec §17).
+ * Server-side loader for the nine summarization templates (session-engine.md §17).
  * Reads `prompts/*.md` once per directory and hands the engine a PromptSet: the seven static
  * templates pre-rendered with the §17 normalization, the two context wrappers raw (they are
  * rendered per message with `{{summary}}`). The engine itself never reads files.
@@ -22,10 +22,10 @@ export const PROMPT_FILES = {
   summarizationSystem: "summarization-system.md",
 } as const satisfies Record<keyof PromptSet, string>;
 
-/** The only templates that take `{{summary}}` (spec §17.5, §17.6). */
+/** The only templates that take `{{summary}}` (session-engine.md §17.5, §17.6). */
 const WRAPPERS: ReadonlySet<keyof PromptSet> = new Set(["compactionSummaryContext", "branchSummaryContext"]);
 const SUMMARY_PLACEHOLDER = "{{summary}}";
-/** The wrapped form both context templates must contain (spec §17.5 and §17.6, step 3). */
+/** The wrapped form both context templates must contain (session-engine.md §17.5 and §17.6, step 3). */
 const SUMMARY_BLOCK = `<summary>\n${SUMMARY_PLACEHOLDER}\n</summary>`;
 
 export function defaultPromptsDir(): string {

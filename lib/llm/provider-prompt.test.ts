@@ -1,4 +1,4 @@
-/** The hand-off to the provider interface (spec §3, "Hand-off to the AI SDK"). */
+/** The hand-off to the provider interface (session-engine.md §3, "Hand-off to the AI SDK"). */
 import { describe, expect, it } from "vitest";
 import { assistant, call, img, toolResult, user } from "@/test/compaction-helpers";
 import { IMAGE_UNAVAILABLE, INTERRUPTED_TOOL_RESULT, sniffImageType, toProviderPrompt } from "@/lib/llm/provider-prompt";
@@ -6,7 +6,7 @@ import type { AssistantMessage, LlmMessage } from "@/lib/session/types";
 
 const toModelMessages = (messages: LlmMessage[]) => toProviderPrompt(undefined, messages);
 
-describe("toProviderPrompt (spec §3)", () => {
+describe("toProviderPrompt (session-engine.md §3)", () => {
   it("maps user text and images; a blob: reference becomes '[image unavailable]'", () => {
     const out = toModelMessages([
       user("plain"),

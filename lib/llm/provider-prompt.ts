@@ -1,5 +1,5 @@
 /**
- * The hand-off from engine messages to the provider interface (spec §3, "Hand-off to the AI
+ * The hand-off from engine messages to the provider interface (session-engine.md §3, "Hand-off to the AI
  * SDK"): `LlmMessage`s → a `LanguageModelV3Prompt`, which every provider's `doStream` takes
  * (lib/llm/stream-assistant.ts calls it directly, without `streamText`). Pure: no network or disk.
  * Input is `convertToLlm` output (user / assistant / toolResult only).
@@ -8,7 +8,7 @@
  * provider sends the same request body; lib/llm/provider-request.test.ts proves it):
  * - system → one leading `system` message when given (even "").
  * - user → text parts and image `file` parts. Image data is base64 or an opaque `blob:` reference
- *   (spec §1.9); a reference cannot be sent, so it becomes the text "[image unavailable]". An
+ *   (session-engine.md §1.9); a reference cannot be sent, so it becomes the text "[image unavailable]". An
  *   image's media type is what its bytes say it is (PNG, JPEG, GIF, WebP, BMP, TIFF), else its
  *   `mimeType`. A user message with no parts left is one empty text part.
  * - assistant → text, reasoning and tool-call parts in block order; each toolCall maps to

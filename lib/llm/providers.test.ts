@@ -1,5 +1,5 @@
 /**
- * The provider registry (conventions rule 6), model metadata, and reasoning plans (spec §6.3).
+ * The provider registry (conventions rule 6), model metadata, and reasoning plans (session-engine.md §6.3).
  * Registries are built from explicit config; the compatible one points at the fake server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,7 +30,7 @@ describe("model metadata", () => {
     expect(lookupKnownModel("openai-compatible", "openai/gpt-4o")?.contextWindow).toBe(128_000);
   });
 
-  it("falls back to 128000 (spec §15) and applies overrides, explicit last", () => {
+  it("falls back to 128000 (session-engine.md §15) and applies overrides, explicit last", () => {
     expect(describeModel("openai-compatible", "llama3").contextWindow).toBe(FALLBACK_CONTEXT_WINDOW);
     expect(describeModel("openai-compatible", "llama3", { contextWindow: 8192 }).contextWindow).toBe(8192);
     expect(describeModel("openai-compatible", "llama3", { contextWindow: 8192 }, { contextWindow: 4096 }).contextWindow).toBe(4096);
@@ -112,7 +112,7 @@ describe("provider registry", () => {
   });
 });
 
-describe("reasoning plans (spec §6.3)", () => {
+describe("reasoning plans (session-engine.md §6.3)", () => {
   const anthropic = (id: string, maxOutputTokens?: number) => ({ ...describeModel("anthropic", id), ...(maxOutputTokens ? { maxOutputTokens } : {}) });
 
   it("Anthropic: a 16384 budget on top of maxTokens, within the output limit", () => {

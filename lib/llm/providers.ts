@@ -12,7 +12,7 @@
  *   configured, resolves to the default model: the first configured one, else the offline model.
  *   With `{ fallback: false }` an unconfigured provider instead yields its metadata with
  *   `hasApiKey: false` (and the offline model as `model`), so callers can report
- *   `No API key for ${provider}` (spec §13.4).
+ *   `No API key for ${provider}` (session-engine.md §13.4).
  * - The compatible server with no model list: `ensureModels()` fetches `GET <baseURL>/models`
  *   once; until then (or if that fails) the server is listed as one model with id "default".
  * - `createProviderRegistry(config)` takes explicit config (tests point it at the fake server);

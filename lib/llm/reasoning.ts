@@ -1,5 +1,5 @@
 /**
- * How a reasoning request becomes provider options (spec §6.3).
+ * How a reasoning request becomes provider options (session-engine.md §6.3).
  * Pure. Reasoning is applied only when the model's metadata says it supports it, and dropped
  * otherwise:
  * - Anthropic: extended thinking with a budget (16384 for "high") added on top of the requested

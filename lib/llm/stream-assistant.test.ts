@@ -1,7 +1,7 @@
 /**
  * streamAssistant against the fake OpenAI-compatible server through the REAL
  * @ai-sdk/openai-compatible provider (no fetch or SDK mocks): content, usage mapping
- * (spec §1.5), stop reasons, and error texts that the §13.5/§14 checks can read.
+ * (session-engine.md §1.5), stop reasons, and error texts that the §13.5/§14 checks can read.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -28,7 +28,7 @@ const tools = [
   { name: "bash", description: "Run a command", inputSchema: schema("command") },
 ];
 
-describe("streamAssistant: successful turns (spec §1.5)", () => {
+describe("streamAssistant: successful turns (session-engine.md §1.5)", () => {
   it("streams a text turn into an AssistantMessage with mapped usage and timings", async () => {
     server.script({ text: "Hello there, this is streamed.", chunkSize: 5, delayMs: 2, usage: { promptTokens: 100, completionTokens: 20, cachedTokens: 30 } });
     const deltas: AssistantDelta[] = [];
@@ -94,7 +94,7 @@ describe("streamAssistant: successful turns (spec §1.5)", () => {
     expect((await streamAssistant({ model, messages: [user("b")], tools })).stopReason).toBe("toolUse");
   });
 
-  it("sends the history with tool calls and results adjacent (spec §3)", async () => {
+  it("sends the history with tool calls and results adjacent (session-engine.md §3)", async () => {
     const history = [user("q"), assistant("", { calls: [call("t1", "read", { path: "a.ts" })] }), toolResult("t1", "file body", { toolName: "read" })];
     await streamAssistant({ model, messages: history, tools });
     const roles = server.requests[0]?.messages.map((m) => m.role);
@@ -103,7 +103,7 @@ describe("streamAssistant: successful turns (spec §1.5)", () => {
   });
 });
 
-describe("streamAssistant: errors never throw (spec §13.5, §14)", () => {
+describe("streamAssistant: errors never throw (session-engine.md §13.5, §14)", () => {
   it("a 429 with retry-after gives an error the retry logic can read", async () => {
     server.script({
       kind: "error",
@@ -137,7 +137,7 @@ describe("streamAssistant: errors never throw (spec §13.5, §14)", () => {
     expect(isRetryableError(msg)).toBe(false);
   });
 
-  it("a bodiless 413 reads as '413 status code (no body)' (spec §14)", async () => {
+  it("a bodiless 413 reads as '413 status code (no body)' (session-engine.md §14)", async () => {
     server.script({ kind: "error", status: 413, body: "" });
     const msg = await streamAssistant({ model, messages: [user("long")] });
     expect(msg.errorMessage).toBe("413 status code (no body)");

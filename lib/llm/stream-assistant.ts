@@ -1,7 +1,7 @@
 /**
  * The one function that runs a model call for a chat turn (and, through lib/llm/summarizer.ts,
  * for summaries): the provider's own `doStream` (the AI SDK's LanguageModelV3 interface), folded
- * into a spec §1.5 AssistantMessage. Server-side.
+ * into a session-engine.md §1.5 AssistantMessage. Server-side.
  *
  * Why not `streamText`: it validates and converts the whole prompt on every call (zod over every
  * message, then a conversion of every part), which made a long session's turn cost hundreds of
@@ -12,9 +12,9 @@
  *
  * Contract:
  * - Never throws and never rejects: a provider failure gives `stopReason: "error"` with an
- *   `errorMessage` from formatModelError (status code and retry headers included, spec §13.5/§14);
+ *   `errorMessage` from formatModelError (status code and retry headers included, session-engine.md §13.5/§14);
  *   an aborted signal gives `stopReason: "aborted"` with the partial content so far.
- * - No retries here: Arbor retries turns itself (spec §13.5).
+ * - No retries here: Arbor retries turns itself (session-engine.md §13.5).
  * - One step only. Tool calls come back as toolCall blocks; the caller executes them. Tools are
  *   sent as function tools (`toolChoice: auto`) with their JSON Schema as given.
  * - Content blocks keep stream order: text, thinking and toolCall blocks as they started.

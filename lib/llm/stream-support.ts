@@ -1,6 +1,6 @@
 /**
  * Small pieces of lib/llm/stream-assistant.ts: the idle timer, and the mapping of the provider
- * interface's usage, finish reasons and tool-call input to the engine's types (spec §1.5).
+ * interface's usage, finish reasons and tool-call input to the engine's types (session-engine.md §1.5).
  * Pure but for timers.
  */
 import type { LanguageModelV3FinishReason, LanguageModelV3Usage } from "@ai-sdk/provider";

@@ -1,5 +1,5 @@
 /**
- * The Summarize adapter (spec §6, §6.3, §7): the model path against the fake OpenAI-compatible
+ * The Summarize adapter (session-engine.md §6, §6.3, §7): the model path against the fake OpenAI-compatible
  * server through the real provider, and the remote-endpoint path against a second local server.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -32,7 +32,7 @@ const req = (partial: Partial<SummarizeRequest> = {}): SummarizeRequest => ({
   ...partial,
 });
 
-describe("summarizer: model path (spec §6.2, §6.3)", () => {
+describe("summarizer: model path (session-engine.md §6.2, §6.3)", () => {
   it("sends the system prompt, the prompt as one user message, max_tokens and reasoning_effort", async () => {
     llm.script({ text: "## Goal\nSay hi", chunkSize: 4 });
     const live: string[] = [];
@@ -77,7 +77,7 @@ describe("summarizer: model path (spec §6.2, §6.3)", () => {
   });
 });
 
-// ── Remote endpoint (spec §7) ──────────────────────────────────────────────
+// ── Remote endpoint (session-engine.md §7) ──────────────────────────────────────────────
 
 interface RemoteCall {
   headers: IncomingMessage["headers"];
@@ -108,7 +108,7 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 afterAll(() => new Promise<void>((resolve) => remote.close(() => resolve())));
 
-describe("summarizer: remote endpoint (spec §7)", () => {
+describe("summarizer: remote endpoint (session-engine.md §7)", () => {
   const summarizer = () => createSummarizer({ model: registry.resolveModel("openai-compatible/fake-plain"), remoteEndpoint: remoteUrl });
 
   it("POSTs { systemPrompt, prompt } as JSON with no auth and returns the summary", async () => {

@@ -1,5 +1,5 @@
 /**
- * The `Summarize` adapter the engine's compact() and generateBranchSummary() call (spec §6, §6.3, §7).
+ * The `Summarize` adapter the engine's compact() and generateBranchSummary() call (session-engine.md §6, §6.3, §7).
  * Server-side.
  *
  * Model path (every kind without a remote endpoint; turnPrefix and branch always):
@@ -11,12 +11,12 @@
  * - text = the text blocks joined with "\n"; `onText(kind, delta)` streams it as it arrives;
  * - the offline model learns the request kind from `providerOptions.offline.kind`.
  *
- * Remote path (history and short, when `remoteEndpoint` is set, spec §7):
+ * Remote path (history and short, when `remoteEndpoint` is set, session-engine.md §7):
  * POST `{ systemPrompt, prompt }` as JSON with no auth, not tied to the abort signal (checked after
  * it returns). Non-2xx → console.warn with endpoint/status/statusText/body, then throw
  * `Remote compaction failed (${status} ${statusText})`; a body that is not an object or has no
  * string `summary` → throw `Remote compaction response missing summary`. A history response's
- * non-empty `shortSummary` is passed on. These throws are the only ones (spec §6).
+ * non-empty `shortSummary` is passed on. These throws are the only ones (session-engine.md §6).
  */
 import type { Summarize, SummarizeRequest, SummarizeResponse } from "@/lib/compaction/summarize-types";
 import { OFFLINE_PROVIDER } from "@/lib/llm/models";
@@ -25,7 +25,7 @@ import { streamAssistant } from "@/lib/llm/stream-assistant";
 
 export interface SummarizerOptions {
   model: ResolvedModel;
-  /** `compaction.remoteEndpoint` (spec §15). */
+  /** `compaction.remoteEndpoint` (session-engine.md §15). */
   remoteEndpoint?: string;
   fetchImpl?: typeof fetch;
   /** Live summary text, per request kind. */
@@ -40,7 +40,7 @@ interface RemoteSummary {
 }
 
 async function postRemote(endpoint: string, req: SummarizeRequest, fetchImpl: typeof fetch): Promise<RemoteSummary> {
-  // Deliberately no `signal`: as in oh-my-pi the request runs to completion (spec §7).
+  // Deliberately no `signal`: as in oh-my-pi the request runs to completion (session-engine.md §7).
   const res = await fetchImpl(endpoint, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -1,4 +1,4 @@
-/** Which path entries the chat shows, from the skeleton (ui.md "Chat", spec §2 step 7). */
+/** Which path entries the chat shows, from the skeleton (ui.md "Chat", session-engine.md §2 step 7). */
 import { describe, expect, it } from "vitest";
 import { assistantEntry, chain, compactionEntry, customMessageEntry, labelEntry, userEntry } from "@/test/session-factories";
 import { skeletonFacts } from "@/lib/session/tree-skeleton";

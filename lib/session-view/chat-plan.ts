@@ -2,7 +2,7 @@
  * Which entries of the active path the chat shows, from the skeleton alone (ui.md "Chat"; the
  * rules of components/chat/chat-items.ts): messages, custom messages that are displayed,
  * compactions and non-empty branch summaries, each marked with whether the model still sees it
- * (entries before the latest compaction's `firstKeptEntryId` were summarised away, spec §2
+ * (entries before the latest compaction's `firstKeptEntryId` were summarised away, session-engine.md §2
  * step 7). The chat loads the contents of one page of these at a time.
  * Pure: no network, disk or database access.
  */

@@ -31,7 +31,7 @@ export interface NextTurnModel {
   id: string;
   label: string;
   contextWindow: number;
-  /** True when Arbor knows nothing about the window and uses the spec §15 fallback. */
+  /** True when Arbor knows nothing about the window and uses the session-engine.md §15 fallback. */
   windowAssumed: boolean;
   offline: boolean;
 }

@@ -1,5 +1,5 @@
 /**
- * Root-first path from an entry up to its root (spec §1.6 getBranch, §2 step 4).
+ * Root-first path from an entry up to its root (session-engine.md §1.6 getBranch, §2 step 4).
  * Pure: no network, disk or database access.
  *
  * Linear in the path length: entries are pushed and the array is reversed once, instead of

@@ -1,5 +1,5 @@
 /**
- * buildSourcedSessionContext (spec §2): the same context as buildSessionContext, plus the entry
+ * buildSourcedSessionContext (session-engine.md §2): the same context as buildSessionContext, plus the entry
  * each message comes from, so the inspector never walks the path a second time.
  */
 import { describe, expect, it } from "vitest";

@@ -30,7 +30,7 @@ function show(m: AgentMessage): string {
 const texts = (entries: SessionEntry[], leaf?: string | null) =>
   buildSessionContext(entries, leaf).messages.map(show);
 
-describe("buildSessionContext basics (spec §2)", () => {
+describe("buildSessionContext basics (session-engine.md §2)", () => {
   it("an empty session gives the empty context", () => {
     expect(buildSessionContext([])).toEqual(emptyContext());
     expect(buildSessionContext([], "x")).toEqual(EMPTY_CONTEXT);
@@ -130,7 +130,7 @@ describe("buildSessionContext basics (spec §2)", () => {
   });
 });
 
-describe("buildSessionContext with compaction (spec §2 step 7)", () => {
+describe("buildSessionContext with compaction (session-engine.md §2 step 7)", () => {
   const conversation = () =>
     chain(
       userEntry("1", null, "first"),
@@ -209,7 +209,7 @@ describe("buildSessionContext with compaction (spec §2 step 7)", () => {
   });
 });
 
-describe("buildSessionContext on trees (spec §2 steps 3–4)", () => {
+describe("buildSessionContext on trees (session-engine.md §2 steps 3–4)", () => {
   const fork = () => [
     userEntry("1", null, "q1"),
     assistantEntry("2", "1", "a1"),

@@ -1,5 +1,5 @@
 /**
- * buildSessionContext: the messages and settings an LLM turn sees at a leaf (spec §2).
+ * buildSessionContext: the messages and settings an LLM turn sees at a leaf (session-engine.md §2).
  * Pure: no network, disk or database access. O(n) for the optional index, then O(path length).
  *
  * Only the branch from the root to the leaf counts. The last compaction on that branch replaces
@@ -16,7 +16,7 @@ import type {
   SessionEntry,
 } from "@/lib/session/types";
 
-/** The context of a null leaf or an empty session (spec §2 step 2). Frozen: copy before use. */
+/** The context of a null leaf or an empty session (session-engine.md §2 step 2). Frozen: copy before use. */
 export const EMPTY_CONTEXT: Readonly<SessionContext> = Object.freeze({
   messages: Object.freeze([]) as unknown as AgentMessage[],
   thinkingLevel: "off",
@@ -30,7 +30,7 @@ export function emptyContext(): SessionContext {
   return { messages: [], thinkingLevel: "off", models: {}, injectedTtsrRules: [], mode: "none" };
 }
 
-/** Spec §2 step 6: what one path entry contributes to `messages`; `ids` gets its id alongside. */
+/** Session-engine.md §2 step 6: what one path entry contributes to `messages`; `ids` gets its id alongside. */
 function emit(entry: SessionEntry, out: AgentMessage[], ids: string[] | undefined): void {
   let message: AgentMessage;
   switch (entry.type) {
@@ -59,7 +59,7 @@ function indexEntries(entries: readonly SessionEntry[]): Map<string, SessionEntr
 }
 
 /**
- * Spec §2. `leafId === null` gives the empty context; an undefined or unknown leaf falls back
+ * Session-engine.md §2. `leafId === null` gives the empty context; an undefined or unknown leaf falls back
  * to the last entry of `entries`. `branch`, when given, is the root-first path to that leaf
  * (SessionTree keeps it), so it is not walked again.
  */
@@ -79,7 +79,7 @@ export interface SourcedSessionContext {
   /**
    * `sourceEntryIds[i]` is the id of the entry that produced `context.messages[i]`: the
    * compaction entry for the compactionSummary message, else the message, custom_message or
-   * branch_summary entry emitted (spec §2 steps 6–8). Same length as `context.messages`.
+   * branch_summary entry emitted (session-engine.md §2 steps 6–8). Same length as `context.messages`.
    */
   sourceEntryIds: string[];
 }
@@ -121,7 +121,7 @@ function assemble(
         ctx.thinkingLevel = entry.thinkingLevel;
         break;
       case "model_change":
-        // Legacy { provider, modelId } entries have no `model` and add nothing (spec §1.4).
+        // Legacy { provider, modelId } entries have no `model` and add nothing (session-engine.md §1.4).
         if (entry.model) ctx.models[entry.role ?? "default"] = entry.model;
         break;
       case "message":

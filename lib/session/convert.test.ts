@@ -16,7 +16,7 @@ function python(extra: Partial<PythonExecutionMessage> = {}): PythonExecutionMes
   return { role: "pythonExecution", code: "print(1)", output: "1", exitCode: 0, cancelled: false, truncated: false, timestamp: 7, ...extra };
 }
 
-describe("convertToLlm (spec §3)", () => {
+describe("convertToLlm (session-engine.md §3)", () => {
   it("passes user and assistant messages through unchanged", () => {
     const u = user("hi");
     const a = assistant("hello", { calls: [call("c1", "read", { path: "a" })] });
@@ -136,7 +136,7 @@ describe("convertToLlm (spec §3)", () => {
   });
 });
 
-describe("formatOutputNotice (spec §3 step 4)", () => {
+describe("formatOutputNotice (session-engine.md §3 step 4)", () => {
   it("is empty without truncation info", () => {
     expect(formatOutputNotice(undefined)).toBe("");
     expect(formatOutputNotice({ other: 1 })).toBe("");

@@ -1,5 +1,5 @@
 /**
- * convertToLlm: working-context messages → the messages an LLM receives (spec §3).
+ * convertToLlm: working-context messages → the messages an LLM receives (session-engine.md §3).
  * Pure: no network, disk or database access.
  *
  * Contract: each input message maps to at most one `user`, `assistant` or `toolResult` message,
@@ -28,7 +28,7 @@ import type {
   UserMessage,
 } from "@/lib/session/types";
 
-/** Stand-in text for a pruned tool result that kept no text (spec §3). */
+/** Stand-in text for a pruned tool result that kept no text (session-engine.md §3). */
 export const PRUNED_OUTPUT_FALLBACK = "[Output truncated]";
 
 /** Per prompt set, each message's converted form (null: no LLM form), computed once. */
@@ -80,7 +80,7 @@ function convertOne(message: AgentMessage, prompts: PromptSet): LlmMessage | und
     case "fileMention":
       return fileMentionToUser(message);
     default:
-      // Unknown roles (e.g. from a newer writer) have no LLM form (spec §3 "anything else").
+      // Unknown roles (e.g. from a newer writer) have no LLM form (session-engine.md §3 "anything else").
       return undefined;
   }
 }
@@ -89,7 +89,7 @@ function textUser(text: string, timestamp: number): UserMessage {
   return { role: "user", content: [{ type: "text", text }], timestamp };
 }
 
-/** A pruned result sends only its remaining text, never images (spec §3, §8). */
+/** A pruned result sends only its remaining text, never images (session-engine.md §3, §8). */
 function prunedToolResult(message: ToolResultMessage): ToolResultMessage {
   const text = message.content
     .filter((block): block is TextContent => block.type === "text")
@@ -98,12 +98,12 @@ function prunedToolResult(message: ToolResultMessage): ToolResultMessage {
   return { ...message, content: [{ type: "text", text: text || PRUNED_OUTPUT_FALLBACK }] };
 }
 
-/** Exit codes null, undefined and 0 add no line (spec §3). */
+/** Exit codes null, undefined and 0 add no line (session-engine.md §3). */
 function hasFailureCode(exitCode: number | null | undefined): exitCode is number {
   return exitCode !== null && exitCode !== undefined && exitCode !== 0;
 }
 
-/** The user-visible text of a `!command` run (spec §3 "bashExecution text"). */
+/** The user-visible text of a `!command` run (session-engine.md §3 "bashExecution text"). */
 export function bashExecutionToText(message: BashExecutionMessage): string {
   let text = `Ran \`${message.command}\`\n`;
   text += message.output ? `\`\`\`\n${message.output}\n\`\`\`` : "(no output)";
@@ -112,7 +112,7 @@ export function bashExecutionToText(message: BashExecutionMessage): string {
   return text + formatOutputNotice(message.meta);
 }
 
-/** The user-visible text of a Python cell run (spec §3 "pythonExecution text"). */
+/** The user-visible text of a Python cell run (session-engine.md §3 "pythonExecution text"). */
 export function pythonExecutionToText(message: PythonExecutionMessage): string {
   let text = `Ran Python:\n\`\`\`python\n${message.code}\n\`\`\`\n`;
   text += message.output ? `Output:\n\`\`\`\n${message.output}\n\`\`\`` : "(no output)";
@@ -122,7 +122,7 @@ export function pythonExecutionToText(message: PythonExecutionMessage): string {
 }
 
 /**
- * Notice for oh-my-pi's output `meta` (spec §3 step 4). Our own, deliberately small format; pi
+ * Notice for oh-my-pi's output `meta` (session-engine.md §3 step 4). Our own, deliberately small format; pi
  * files never carry `meta`, so this only matters for oh-my-pi sessions:
  * - no notice unless `meta.truncation` is an object;
  * - with numeric `outputLines` and `totalLines`: `"\n\n[Output truncated: showing X of Y lines]"`;
@@ -152,7 +152,7 @@ function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value);
 }
 
-/** Mentioned files go in one system-reminder block; their images follow it (spec §3). */
+/** Mentioned files go in one system-reminder block; their images follow it (session-engine.md §3). */
 function fileMentionToUser(message: FileMentionMessage): UserMessage {
   const body = message.files
     .map((f) => `<file path="${f.path}">${f.content ? `\n${f.content}\n` : "\n"}</file>`)

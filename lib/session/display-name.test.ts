@@ -12,7 +12,7 @@ import {
   userMsg,
 } from "@/test/session-factories";
 
-describe("sessionDisplayName (spec §1.2)", () => {
+describe("sessionDisplayName (session-engine.md §1.2)", () => {
   const convo = () => chain(userEntry("1", null, "  Fix the parser  "), assistantEntry("2", null, "ok"));
 
   it("prefers the header title", () => {

@@ -1,5 +1,5 @@
 /**
- * A session's display name (spec §1.2).
+ * A session's display name (session-engine.md §1.2).
  * Pure: no network, disk or database access. O(n) worst case.
  *
  * Order: the header `title` (oh-my-pi), else the `name` of the last `session_info` entry (pi;

@@ -1,5 +1,5 @@
 /**
- * The in-memory messages built from non-message entries (spec §1.5: they take
+ * The in-memory messages built from non-message entries (session-engine.md §1.5: they take
  * `timestamp = Date.parse(entry.timestamp)`), shared by context building (§2), compaction (§5.4),
  * branch summaries (§11.2) and the inspector, so all of them build exactly the same message.
  * Pure: no network, disk or database access.
@@ -66,7 +66,7 @@ function makeCompactionSummaryMessage(entry: CompactionEntry): CompactionSummary
   };
 }
 
-/** pi writes `fromHook`; it counts as `fromExtension` (spec §1.4). */
+/** pi writes `fromHook`; it counts as `fromExtension` (session-engine.md §1.4). */
 export function isFromExtension(entry: { fromExtension?: boolean; fromHook?: boolean }): boolean {
   return entry.fromExtension === true || entry.fromHook === true;
 }

@@ -31,7 +31,7 @@ function labelled() {
   return buildTree(entries, { newId: sequentialIds("L"), header: header({ id: "src", cwd: "/repo", title: "T" }) });
 }
 
-describe("createBranchedSession (spec §1.6)", () => {
+describe("createBranchedSession (session-engine.md §1.6)", () => {
   it("writes a v3 header with a new id, the time, the cwd and parentSession", () => {
     const fork = labelled().createBranchedSession("5", { newSessionId: "new", now: NOW, parentSession: "src-ref" });
     expect(fork.header).toEqual({

@@ -1,5 +1,5 @@
 /**
- * "Fork to new session" (spec §1.6 createBranchedSession, steps 2–5).
+ * "Fork to new session" (session-engine.md §1.6 createBranchedSession, steps 2–5).
  * Pure: no network, disk or database access. Returns the new session's header and entries;
  * the caller (store) writes them. It never summarizes.
  */
@@ -23,7 +23,7 @@ export interface ForkInput {
 
 export interface ForkedSession {
   header: SessionHeader;
-  /** In file order; the last one is the new session's leaf (spec §1.6 step 5). */
+  /** In file order; the last one is the new session's leaf (session-engine.md §1.6 step 5). */
   entries: SessionEntry[];
 }
 

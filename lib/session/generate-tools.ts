@@ -50,7 +50,7 @@ export function makeToolResult({ rng, pool }: ToolMaterial, call: ToolCall) {
   return { role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text }], isError };
 }
 
-/** Characters an assistant message counts for (the spec §4 estimateTokens rule). */
+/** Characters an assistant message counts for (the session-engine.md §4 estimateTokens rule). */
 export function assistantChars(content: AssistantMessage["content"]): number {
   let chars = 0;
   for (const b of content) {

@@ -31,7 +31,7 @@ describe("seeded PRNG", () => {
   });
 });
 
-describe("generateSession (spec §1.2–1.6 shapes)", () => {
+describe("generateSession (session-engine.md §1.2–1.6 shapes)", () => {
   const opts = { seed: 42, entries: 1500, branches: 3, compactions: true, labels: 5 };
   const session = generateSession(opts);
   const { header, entries } = session;

@@ -10,7 +10,7 @@
  * thinking_level_change and model_change entries. Usage figures grow with the context and
  * look like prompt caching (cacheRead = previous context, cacheWrite = what was added).
  *
- * Tree (spec §1.6): v3 header, 8-hex unique ids, parent chains. Entries are generated in time
+ * Tree (session-engine.md §1.6): v3 header, 8-hex unique ids, parent chains. Entries are generated in time
  * order; a side branch is made the way the app makes one: the leaf jumps back 1–3 turns
  * (optionally appending a branch_summary at the fork) and work continues there, so the last
  * entry in file order ends the current branch. Labels are label entries on the current path.

@@ -7,7 +7,7 @@ function scripted(...values: string[]): () => string {
   return () => values[Math.min(i++, values.length - 1)]!;
 }
 
-describe("generateEntryId (spec §1.6)", () => {
+describe("generateEntryId (session-engine.md §1.6)", () => {
   it("is 8 lowercase hex characters: the tail of a UUID", () => {
     for (let i = 0; i < 50; i++) expect(generateEntryId(new Set())).toMatch(/^[0-9a-f]{8}$/);
     expect(generateEntryId(new Set(), scripted("123e4567-e89b-42d3-a456-4266141740ab"))).toBe("141740ab");
@@ -39,7 +39,7 @@ describe("generateEntryId (spec §1.6)", () => {
   });
 });
 
-describe("generateSessionId (spec §1.6)", () => {
+describe("generateSessionId (session-engine.md §1.6)", () => {
   it("is a v4 UUID, different each time", () => {
     const a = generateSessionId();
     expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

@@ -1,12 +1,12 @@
 /**
- * Entry and session id generation (spec §1.6).
+ * Entry and session id generation (session-engine.md §1.6).
  * Pure: uses only the global `crypto.randomUUID()`; no network, disk or database access.
  *
  * Entry ids are 8 lowercase hex characters (the tail of a v4 UUID). They are unique within a
  * session, not globally: the caller passes the ids already taken.
  */
 
-/** How many 8-hex draws are tried before falling back to a longer id (spec §1.6). */
+/** How many 8-hex draws are tried before falling back to a longer id (session-engine.md §1.6). */
 export const MAX_SHORT_ID_ATTEMPTS = 100;
 
 /** Anything that can answer "is this id already used?" (a Set, a Map, a tree index…). */
@@ -24,7 +24,7 @@ export function generateEntryId(taken: TakenIds, uuid: () => string = () => cryp
     const id = uuid().slice(-8);
     if (!taken.has(id)) return id;
   }
-  // oh-my-pi falls back to a Snowflake id; any longer unique id satisfies spec §1.6.
+  // oh-my-pi falls back to a Snowflake id; any longer unique id satisfies session-engine.md §1.6.
   // The counter suffix guarantees termination even if the UUID source keeps repeating.
   const base = uuid();
   let id = base;
@@ -32,7 +32,7 @@ export function generateEntryId(taken: TakenIds, uuid: () => string = () => cryp
   return id;
 }
 
-/** A new session id: a v4 UUID (spec §1.6). Imported sessions keep whatever id they carry. */
+/** A new session id: a v4 UUID (session-engine.md §1.6). Imported sessions keep whatever id they carry. */
 export function generateSessionId(): string {
   return crypto.randomUUID();
 }

@@ -4,7 +4,7 @@ import { entry, header, userEntry } from "@/test/session-factories";
 
 const HEADER_LINE = JSON.stringify(header());
 
-describe("parseJsonlLine (spec §1.8)", () => {
+describe("parseJsonlLine (session-engine.md §1.8)", () => {
   it("parses an object line, trimming whitespace", () => {
     expect(parseJsonlLine('  {"type":"x","n":1}\r', 3)).toEqual({ value: { type: "x", n: 1 } });
   });
@@ -40,7 +40,7 @@ describe("parseJsonlLine (spec §1.8)", () => {
   });
 });
 
-describe("isSessionHeader (spec §1.8)", () => {
+describe("isSessionHeader (session-engine.md §1.8)", () => {
   it('requires { type: "session", id: <string> }', () => {
     expect(isSessionHeader({ type: "session", id: "x" })).toBe(true);
     expect(isSessionHeader({ type: "session", id: 5 })).toBe(false);
@@ -50,7 +50,7 @@ describe("isSessionHeader (spec §1.8)", () => {
   });
 });
 
-describe("parseSessionText (spec §1.8)", () => {
+describe("parseSessionText (session-engine.md §1.8)", () => {
   it("returns the header and the following objects as entries, skipping bad lines with line numbers", () => {
     const text = [HEADER_LINE, "", '{"type":"a","id":"1"}', "garbage", "[]", '{"type":"b","id":"2"}', ""].join("\n");
     const parsed = parseSessionText(text);
@@ -93,7 +93,7 @@ describe("parseSessionText (spec §1.8)", () => {
   });
 });
 
-describe("serializeSession (spec §1.1, §1.9)", () => {
+describe("serializeSession (session-engine.md §1.1, §1.9)", () => {
   it("writes one JSON object per line and ends with a newline", () => {
     const e = userEntry("1", null, "hi", { timestamp: "2025-01-01T00:00:00.000Z" });
     const text = serializeSession(header(), [e]);

@@ -1,5 +1,5 @@
 /**
- * Lenient JSONL parsing and v3 serialization of session files (spec §1.1, §1.8).
+ * Lenient JSONL parsing and v3 serialization of session files (session-engine.md §1.1, §1.8).
  * Pure: no network, disk or database access. Streaming-friendly: `parseSessionLines` takes any
  * iterable of lines, so a reader can feed it without holding the whole text.
  *
@@ -23,7 +23,7 @@ export interface ParsedLine {
 }
 
 export interface ParsedSession {
-  /** null ⇒ not a session (spec §1.8); `entries` is then empty and `reason` says why. */
+  /** null ⇒ not a session (session-engine.md §1.8); `entries` is then empty and `reason` says why. */
   header: SessionHeader | null;
   /** Every object after the header, in file order (not yet migrated: v1 entries lack ids). */
   entries: SessionEntry[];
@@ -37,7 +37,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** The header check of spec §1.8: `{ type: "session", id: <string> }`. */
+/** The header check of session-engine.md §1.8: `{ type: "session", id: <string> }`. */
 export function isSessionHeader(v: unknown): v is SessionHeader {
   return isObject(v) && v.type === "session" && typeof v.id === "string";
 }
@@ -123,12 +123,12 @@ export function parseSessionLines(lines: Iterable<string>): ParsedSession {
   return { header, entries, skipped, entryLines };
 }
 
-/** Spec §1.8: split on "\n" (a trailing "\r" is trimmed with the line). */
+/** Session-engine.md §1.8: split on "\n" (a trailing "\r" is trimmed with the line). */
 export function parseSessionText(text: string): ParsedSession {
   return parseSessionLines(text.split("\n"));
 }
 
-/** v3 JSONL: the header line, then one line per entry, ending with "\n" (spec §1.1). */
+/** v3 JSONL: the header line, then one line per entry, ending with "\n" (session-engine.md §1.1). */
 export function serializeSession(header: SessionHeader, entries: readonly SessionEntry[]): string {
   const lines = [JSON.stringify(header)];
   for (const e of entries) lines.push(JSON.stringify(e));

@@ -9,7 +9,7 @@ import { hasFixtures, LARGE_SESSION } from "@/test/fixtures";
 
 const v3Text = (entries: SessionEntry[]) => serializeSession(header(), entries);
 
-describe("loadSession (spec §1.8 pipeline)", () => {
+describe("loadSession (session-engine.md §1.8 pipeline)", () => {
   it("throws NotASessionError naming the reason for non-sessions", () => {
     expect(() => loadSession("")).toThrow(NotASessionError);
     expect(() => loadSession("")).toThrow(/no JSON object/);
@@ -75,7 +75,7 @@ describe("loadSession (spec §1.8 pipeline)", () => {
   });
 });
 
-describe.skipIf(!hasFixtures)("loadSession on the large pi fixture (spec §1.7, §1.8, §2)", () => {
+describe.skipIf(!hasFixtures)("loadSession on the large pi fixture (session-engine.md §1.7, §1.8, §2)", () => {
   const text = hasFixtures ? readFileSync(LARGE_SESSION, "utf8") : "";
   const loaded = () => loadSession(text);
 

@@ -1,8 +1,8 @@
 /**
- * Loading a session from JSONL text: parse → migrate → index (spec §1.8).
+ * Loading a session from JSONL text: parse → migrate → index (session-engine.md §1.8).
  * Pure: no network, disk or database access. O(n) in the number of lines.
  *
- * Throws NotASessionError when the input is not a session (spec §1.8: import rejects it).
+ * Throws NotASessionError when the input is not a session (session-engine.md §1.8: import rejects it).
  * Otherwise it never throws: bad lines, and entries that cannot be tree nodes after migration
  * (no string id, or an id already used by an earlier entry), are dropped and reported in
  * `skipped` with their line numbers.
@@ -27,9 +27,9 @@ export interface LoadedSession {
   /** Migrated entries in file order (every one has a unique string id). */
   entries: SessionEntry[];
   skipped: SkippedLine[];
-  /** True when a migration changed the data; the store must then rewrite it (spec §1.9). */
+  /** True when a migration changed the data; the store must then rewrite it (session-engine.md §1.9). */
   migrated: boolean;
-  /** Indexed tree; its leaf is the last entry (spec §1.6). */
+  /** Indexed tree; its leaf is the last entry (session-engine.md §1.6). */
   tree: SessionTree;
 }
 

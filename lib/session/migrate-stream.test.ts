@@ -1,4 +1,4 @@
-/** The streaming migrator gives exactly what migrateToCurrentVersion gives (spec §1.7). */
+/** The streaming migrator gives exactly what migrateToCurrentVersion gives (session-engine.md §1.7). */
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseSessionText } from "@/lib/session/jsonl";
@@ -40,7 +40,7 @@ const v1Header: SessionHeader = { type: "session", id: "s-v1", timestamp: "2025-
 const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString();
 const user = (text: string, i: number) => ({ type: "message", timestamp: at(i), message: { role: "user", content: text, timestamp: i } });
 
-describe("createStreamMigrator (spec §1.7)", () => {
+describe("createStreamMigrator (session-engine.md §1.7)", () => {
   it.skipIf(!hasFixtures)("migrates the v1 fixture exactly like migrateToCurrentVersion", () => {
     const parsed = parseSessionText(readFileSync(LARGE_SESSION, "utf8"));
     expect(parsed.header?.version ?? 1).toBe(1);

@@ -1,6 +1,6 @@
 /**
  * Streaming session migration to CURRENT_SESSION_VERSION = 3: the same result as
- * `migrateToCurrentVersion` (spec §1.7), one entry at a time, for imports that never hold the
+ * `migrateToCurrentVersion` (session-engine.md §1.7), one entry at a time, for imports that never hold the
  * whole file.
  * Pure: no network, disk or database access.
  *
@@ -31,7 +31,7 @@ export interface StreamMigrator {
 }
 
 export interface StreamMigratorOptions {
-  /** Entry id generator for v1 files; default generateEntryId (spec §1.6). */
+  /** Entry id generator for v1 files; default generateEntryId (session-engine.md §1.6). */
   newId?: (taken: TakenIds) => string;
 }
 

@@ -17,7 +17,7 @@ function v1File(): FileEntry[] {
 
 type Loose = Record<string, unknown>;
 
-describe("migrateToCurrentVersion (spec §1.7)", () => {
+describe("migrateToCurrentVersion (session-engine.md §1.7)", () => {
   it("migrates a v1 file to version 3 with 8-character ids and a linear parent chain", () => {
     const file = v1File();
     expect(migrateToCurrentVersion(file)).toBe(true);

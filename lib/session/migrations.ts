@@ -1,7 +1,7 @@
 /**
- * Session file migrations to CURRENT_SESSION_VERSION = 3 (spec §1.7).
+ * Session file migrations to CURRENT_SESSION_VERSION = 3 (session-engine.md §1.7).
  * Pure: no network, disk or database access. Mutates the parsed objects in place and reports
- * whether anything changed; on `true` the store rewrites the session (spec §1.9).
+ * whether anything changed; on `true` the store rewrites the session (session-engine.md §1.9).
  *
  * `fileEntries` is the whole file: the header at index 0, then the entries in file order.
  */

@@ -1,5 +1,5 @@
 /**
- * Pins (issue #16, an Arbor extension of spec §1.4; docs/session-engine.md §19).
+ * Pins (issue #16, an Arbor extension of session-engine.md §1.4; docs/session-engine.md §19).
  * Pure: no network, disk or database access.
  *
  * Contract:
@@ -7,7 +7,7 @@
  *   `{ type: "custom", customType: "arbor.pin", data: { targetId, pinned } }`, appended under
  *   the leaf like a label. pi and every reader that does not know pins keep it verbatim, so
  *   import and export of pi JSONL round-trip it unchanged.
- * - The pin state is the last pin entry per target in file order (like labels, spec §1.6),
+ * - The pin state is the last pin entry per target in file order (like labels, session-engine.md §1.6),
  *   over the whole session, not only the current branch.
  * - A compaction made while an entry before its cut is pinned records that entry's id in
  *   `pinnedEntryIds`; the context then carries it right after the summary as one `custom`

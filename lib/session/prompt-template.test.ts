@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { normalizeTemplateText, renderTemplate } from "@/lib/session/prompt-template";
 
-describe("renderTemplate substitution (spec §17 Rendering step 1)", () => {
+describe("renderTemplate substitution (session-engine.md §17 Rendering step 1)", () => {
   it("substitutes {{summary}} without HTML escaping", () => {
     expect(renderTemplate("<summary>\n{{summary}}\n</summary>", { summary: "a < b && \"c\" & 'd'" })).toBe(
       "<summary>\na < b && \"c\" & 'd'\n</summary>",
@@ -26,7 +26,7 @@ describe("renderTemplate substitution (spec §17 Rendering step 1)", () => {
   });
 });
 
-describe("renderTemplate normalization (spec §17 Rendering step 2)", () => {
+describe("renderTemplate normalization (session-engine.md §17 Rendering step 2)", () => {
   it("turns CRLF and CR into LF", () => {
     expect(normalizeTemplateText("a\r\nb\rc")).toBe("a\nb\nc");
   });

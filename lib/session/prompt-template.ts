@@ -1,5 +1,5 @@
 /**
- * Prompt template rendering (spec §17 "Rendering").
+ * Prompt template rendering (session-engine.md §17 "Rendering").
  * Pure: no network, disk or database access. Templates arrive as strings in a PromptSet; this
  * module only substitutes `{{name}}` placeholders and normalizes whitespace.
  *
@@ -13,7 +13,7 @@
 
 const PLACEHOLDER = /\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}/g;
 
-/** Substitutes placeholders and normalizes the result (spec §17 steps 1–2). */
+/** Substitutes placeholders and normalizes the result (session-engine.md §17 steps 1–2). */
 export function renderTemplate(template: string, vars: Record<string, string> = {}): string {
   // A replacer function (not a replacement string) so "$&" and friends in values stay literal.
   const substituted = template.replace(PLACEHOLDER, (_match, name: string) => {

@@ -6,7 +6,7 @@ import {
   sanitizeForPersist,
 } from "@/lib/session/sanitize";
 
-describe("sanitizeForPersist (spec §1.9)", () => {
+describe("sanitizeForPersist (session-engine.md §1.9)", () => {
   it("drops partialJson and jsonlEvents at any depth", () => {
     const input = {
       type: "message",
@@ -69,7 +69,7 @@ describe("sanitizeForPersist (spec §1.9)", () => {
   });
 });
 
-describe("exportFileName (spec §1.9)", () => {
+describe("exportFileName (session-engine.md §1.9)", () => {
   it('replaces ":" and "." in the timestamp and appends _<sessionId>.jsonl', () => {
     expect(exportFileName("2025-11-20T23:33:50.805Z", "abc-123")).toBe("2025-11-20T23-33-50-805Z_abc-123.jsonl");
   });

@@ -1,15 +1,15 @@
 /**
- * Sanitizing before a write, and export file names (spec §1.9).
+ * Sanitizing before a write, and export file names (session-engine.md §1.9).
  * Pure: no network, disk or database access. Never mutates its input.
  */
 
-/** Longest string persisted as-is, in UTF-16 code units (spec §1.9). */
+/** Longest string persisted as-is, in UTF-16 code units (session-engine.md §1.9). */
 export const MAX_PERSIST_CHARS = 500_000;
 
 /** Appended to every string cut by sanitizeForPersist. */
 export const PERSIST_TRUNCATION_NOTICE = "\n\n[Session persistence truncated large content]";
 
-/** Streaming-only keys that must never reach storage (spec §1.9). */
+/** Streaming-only keys that must never reach storage (session-engine.md §1.9). */
 const DROPPED_KEYS = new Set(["partialJson", "jsonlEvents"]);
 
 function isHighSurrogate(code: number): boolean {
@@ -63,14 +63,14 @@ function sanitize(value: unknown, cuts: PersistCuts | undefined): unknown {
 
 /**
  * A copy of `value` with `partialJson` / `jsonlEvents` keys removed at any depth and every
- * over-long string truncated (spec §1.9). `cuts`, when given, is incremented for every cut string,
+ * over-long string truncated (session-engine.md §1.9). `cuts`, when given, is incremented for every cut string,
  * so a caller can tell the user what was shortened.
  */
 export function sanitizeForPersist<T>(value: T, cuts?: PersistCuts): T {
   return sanitize(value, cuts) as T;
 }
 
-/** `<ISO timestamp with ":" and "." replaced by "-">_<sessionId>.jsonl` (spec §1.9). */
+/** `<ISO timestamp with ":" and "." replaced by "-">_<sessionId>.jsonl` (session-engine.md §1.9). */
 export function exportFileName(timestamp: string, sessionId: string): string {
   return `${timestamp.replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
 }

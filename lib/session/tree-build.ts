@@ -1,5 +1,5 @@
 /**
- * `getTree()` construction (spec §1.6).
+ * `getTree()` construction (session-engine.md §1.6).
  * Pure: no network, disk or database access.
  *
  * Iterative (no recursion), so a 100k-deep linear chain cannot overflow the stack while

@@ -1,6 +1,6 @@
 /**
  * SessionTree over shared, already-committed state (lib/db/read-model): addCommitted, view, fork
- * and replaceEntries. The context they give must equal a fresh tree's (spec §2).
+ * and replaceEntries. The context they give must equal a fresh tree's (session-engine.md §2).
  */
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "@/lib/session/context";

@@ -30,7 +30,7 @@ import {
 } from "@/lib/session/tree-filter";
 import type { SessionEntry } from "@/lib/session/types";
 
-describe("filters (spec §16.3)", () => {
+describe("filters (session-engine.md §16.3)", () => {
   it("cycle in the order default, no-tools, user-only, labeled-only, all", () => {
     expect(FILTERS).toEqual(["default", "no-tools", "user-only", "labeled-only", "all"]);
     const forward: TreeFilter[] = [];
@@ -101,7 +101,7 @@ describe("filters (spec §16.3)", () => {
   });
 });
 
-describe("hidden assistants (spec §16.3)", () => {
+describe("hidden assistants (session-engine.md §16.3)", () => {
   it("no non-whitespace text with stop/toolUse is hidden", () => {
     expect(isHiddenAssistant(assistantEntry("a", null, "", { toolCalls: [toolCall("c", "ls")] }))).toBe(true);
     expect(isHiddenAssistant(assistantEntry("a", null, "  \n", { stopReason: "stop" }))).toBe(true);
@@ -126,7 +126,7 @@ describe("hidden assistants (spec §16.3)", () => {
   });
 });
 
-describe("search (spec §16.3)", () => {
+describe("search (session-engine.md §16.3)", () => {
   it("lowercases and splits the query on whitespace", () => {
     expect(parseSearch("  Foo\tBAR  baz ")).toEqual(["foo", "bar", "baz"]);
     expect(parseSearch("")).toEqual([]);

@@ -1,6 +1,6 @@
 /**
  * Visibility rules of the tree navigator: hidden assistants, the five filters, search and the
- * footer (spec §16.3). Pure: no network, disk or database access.
+ * footer (session-engine.md §16.3). Pure: no network, disk or database access.
  */
 import { hasNonWhitespaceText, searchableText } from "@/lib/session/tree-row-text";
 import type { SessionEntry } from "@/lib/session/types";

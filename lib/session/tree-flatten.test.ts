@@ -26,7 +26,7 @@ const ids = (rows: { entry: SessionEntry }[]) => rows.map((r) => r.entry.id);
 const depths = (rows: { entry: SessionEntry; depth: number }[]) =>
   Object.fromEntries(rows.map((r) => [r.entry.id, r.depth]));
 
-describe("ordering (spec §16.1)", () => {
+describe("ordering (session-engine.md §16.1)", () => {
   // A → B → { C, X, D }; D → G. Timestamps: C 3, X 4, D 5.
   const entries = [u("A", null, 1), u("B", "A", 2), u("C", "B", 3), u("X", "B", 4), u("D", "B", 5), u("G", "D", 6)];
 
@@ -65,7 +65,7 @@ describe("ordering (spec §16.1)", () => {
   });
 });
 
-describe("indentation (spec §16.1)", () => {
+describe("indentation (session-engine.md §16.1)", () => {
   /*
    * Our reading of "the first generation after a branch is also indented one step when the
    * indent is already above 0": a child of a branching node (the branch head) passes one more
@@ -102,7 +102,7 @@ describe("indentation (spec §16.1)", () => {
   });
 });
 
-describe("rows (spec §16.1–16.3)", () => {
+describe("rows (session-engine.md §16.1–16.3)", () => {
   const call = toolCall("c1", "read", { path: "src/a.ts" });
   const entries = [
     modelChangeEntry("m", null, "anthropic/x", undefined, { timestamp: isoAt(1) }),
@@ -146,7 +146,7 @@ describe("rows (spec §16.1–16.3)", () => {
   });
 });
 
-describe("scale (spec §16: linear, iterative)", () => {
+describe("scale (session-engine.md §16: linear, iterative)", () => {
   it("flattens a 100,000-deep chain without overflowing the stack", () => {
     const n = 100_000;
     const entries: SessionEntry[] = [];

@@ -1,6 +1,6 @@
 /**
  * Flattens a session tree (`SessionTree.getTree()` roots) into navigator rows: order, depth,
- * active path, row text and visibility (spec §16.1–16.3).
+ * active path, row text and visibility (session-engine.md §16.1–16.3).
  * Pure: no network, disk or database access. Traversal is iterative (an explicit stack), so a
  * 100,000-deep single chain cannot overflow the call stack, and each node is visited a
  * constant number of times (sibling sorting aside), so the cost is linear in session size.
@@ -13,7 +13,7 @@ import {
 import { addToolCalls, rowText } from "@/lib/session/tree-row-text";
 import type { SessionEntry, ToolCall } from "@/lib/session/types";
 
-/** The node shape of `SessionTree.getTree()` (spec §1.6); `E` is a full entry or its skeleton. */
+/** The node shape of `SessionTree.getTree()` (session-engine.md §1.6); `E` is a full entry or its skeleton. */
 export interface TreeNodeLike<E = SessionEntry> {
   entry: E;
   children: readonly TreeNodeLike<E>[];

@@ -35,7 +35,7 @@ const roots = buildTree(entries).getTree();
 
 const edgePairs = (g: { edges: { source: string; target: string }[] }) => g.edges.map((e) => `${e.source}>${e.target}`);
 
-describe("graph edges (spec §16.3)", () => {
+describe("graph edges (session-engine.md §16.3)", () => {
   it("each visible node's edge comes from its nearest visible ancestor", () => {
     const g = visibleGraph(roots, { leafId: "a2" });
     expect(g.nodes.map((n) => n.id)).toEqual(["u1", "r1", "a2", "u2", "u3"]);
@@ -66,7 +66,7 @@ describe("graph edges (spec §16.3)", () => {
   });
 });
 
-describe("selection (spec §16.3)", () => {
+describe("selection (session-engine.md §16.3)", () => {
   const rows = flattenTree(roots, { leafId: "a3" });
 
   it("a visible selection stays", () => {

@@ -1,5 +1,5 @@
 /**
- * Graph view and selection rules of the tree navigator (spec §16.3 "Graph edges",
+ * Graph view and selection rules of the tree navigator (session-engine.md §16.3 "Graph edges",
  * "Selection"). Pure: no network, disk or database access. Works on the rows of
  * `flattenTree`, whose `parentIndex` always points backwards, so one forward pass resolves
  * every nearest visible ancestor in linear time.

@@ -1,5 +1,5 @@
 /**
- * One-pass index of a session's entries (spec §1.6, §1.8 "index"): id → entry, parent id →
+ * One-pass index of a session's entries (session-engine.md §1.6, §1.8 "index"): id → entry, parent id →
  * children (file order) and the label map.
  * Pure: no network, disk or database access. O(n) in the number of entries.
  */
@@ -10,7 +10,7 @@ export interface TreeIndex {
   byId: Map<string, SessionEntry>;
   /** parentId → children in file order. Self-parented entries are not their own children. */
   children: Map<string, SessionEntry[]>;
-  /** targetId → label; label entries applied in file order, the last one wins (spec §1.6). */
+  /** targetId → label; label entries applied in file order, the last one wins (session-engine.md §1.6). */
   labels: Map<string, string>;
   /** Bumped whenever an indexed entry is replaced by another object (SessionTree.replaceEntries). */
   version: number;
@@ -41,7 +41,7 @@ export function indexEntry(index: TreeIndex, entry: SessionEntry): void {
   if (entry.type === "label") applyLabel(index.labels, entry.targetId, entry.label);
 }
 
-/** `undefined` or "" clears the label (spec §1.6). */
+/** `undefined` or "" clears the label (session-engine.md §1.6). */
 function applyLabel(labels: Map<string, string>, targetId: unknown, label: unknown): void {
   if (typeof targetId !== "string") return;
   if (typeof label === "string" && label !== "") {

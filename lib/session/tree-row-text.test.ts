@@ -37,7 +37,7 @@ function resultText(call: ToolCall): string {
   return rowText(result, { toolCallsById: new Map([[call.id, call]]) });
 }
 
-describe("row text normalization (spec §16.2)", () => {
+describe("row text normalization (session-engine.md §16.2)", () => {
   it("replaces \\n and \\t with spaces and trims", () => {
     expect(normalizeRowText("\n a\tb\nc \t")).toBe("a b c");
   });
@@ -58,7 +58,7 @@ describe("row text normalization (spec §16.2)", () => {
   });
 });
 
-describe("assistant rows (spec §16.2)", () => {
+describe("assistant rows (session-engine.md §16.2)", () => {
   it("shows its text, not its thinking", () => {
     expect(rowText(assistantEntry("a", null, "Done.", { thinking: "hmm" }), none)).toBe("assistant: Done.");
   });
@@ -99,7 +99,7 @@ describe("assistant rows (spec §16.2)", () => {
   });
 });
 
-describe("toolResult rows (spec §16.2)", () => {
+describe("toolResult rows (session-engine.md §16.2)", () => {
   it("read: path, with a range when offset/limit are set", () => {
     expect(resultText(toolCall("c", "read", { path: "a.ts" }))).toBe("[read: a.ts]");
     expect(resultText(toolCall("c", "read", { path: "a.ts", offset: 10, limit: 5 }))).toBe("[read: a.ts:10-14]");
@@ -152,7 +152,7 @@ describe("toolResult rows (spec §16.2)", () => {
   });
 });
 
-describe("other rows (spec §16.2)", () => {
+describe("other rows (session-engine.md §16.2)", () => {
   it("bashExecution, other roles", () => {
     expect(rowText(messageEntry("b", null, bashMsg("git\tstatus", "")), none)).toBe("[bash]: git status");
     expect(rowText(messageEntry("c", null, customMsg("note", "x")), none)).toBe("[custom]");
@@ -180,13 +180,13 @@ describe("other rows (spec §16.2)", () => {
     expect(rowText(entry("session_init", "s", null, { systemPrompt: "p" }), none)).toBe("[session_init]");
   });
 
-  it("labels show as a `[label] ` prefix (spec §16.1)", () => {
+  it("labels show as a `[label] ` prefix (session-engine.md §16.1)", () => {
     expect(displayText("user: hi", "v1")).toBe("[v1] user: hi");
     expect(displayText("user: hi", undefined)).toBe("user: hi");
   });
 });
 
-describe("searchable text (spec §16.3)", () => {
+describe("searchable text (session-engine.md §16.3)", () => {
   it("messages: label, role, full content text and the bash command", () => {
     const long = `${"a".repeat(300)} needle`;
     expect(searchableText(userEntry("u", null, long), "v1")).toBe(`v1 user ${long}`);

@@ -1,5 +1,5 @@
 /**
- * Row text and searchable text of tree-navigator rows (spec §16.2, §16.3 "Search").
+ * Row text and searchable text of tree-navigator rows (session-engine.md §16.2, §16.3 "Search").
  * Pure: no network, disk or database access. Shared by the CLI `tree` command and the web
  * canvas/list, so both show exactly the same words for an entry.
  *
@@ -212,7 +212,7 @@ export function rowText(entry: SessionEntry, ctx: RowTextContext): string {
     case "thinking_level_change":
       return `[thinking: ${str(entry.thinkingLevel)}]`;
     case "custom": {
-      // A pin entry (spec §19) names what it pins or unpins.
+      // A pin entry (session-engine.md §19) names what it pins or unpins.
       const pin = pinOf(entry);
       if (pin) return `[${pin.pinned ? "pin" : "unpin"}: ${pin.targetId}]`;
       return `[custom: ${str(entry.customType)}]`;

@@ -51,7 +51,7 @@ export function flattenSkeleton(rows: readonly SkeletonEntry[], opts: SkeletonVi
   });
 }
 
-/** Root-first path from `leafId` up to its root, over skeleton rows (spec §1.6 getBranch). */
+/** Root-first path from `leafId` up to its root, over skeleton rows (session-engine.md §1.6 getBranch). */
 export function skeletonPath(byId: ReadonlyMap<string, SkeletonEntry>, leafId: string | null | undefined): SkeletonEntry[] {
   const path: SkeletonEntry[] = [];
   const seen = new Set<string>();

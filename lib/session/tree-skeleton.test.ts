@@ -1,7 +1,7 @@
 /**
  * The skeleton of a session tree (issue #12 "a light page"): per-entry facts, toolResult texts
  * resolved against their calls, and the navigator over skeleton rows giving exactly what
- * flattenTree gives over full entries (spec §16.1–16.3), for every filter and for search.
+ * flattenTree gives over full entries (session-engine.md §16.1–16.3), for every filter and for search.
  */
 import { describe, expect, it } from "vitest";
 import { generateSession } from "@/lib/session/generate";

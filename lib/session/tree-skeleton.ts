@@ -1,5 +1,5 @@
 /**
- * The skeleton of a session tree: per entry, only what the tree navigator (spec §16), the
+ * The skeleton of a session tree: per entry, only what the tree navigator (session-engine.md §16), the
  * canvas, the list view, the chat's page plan and the inspector's selection need — never the
  * entry's contents. The session page ships this instead of the entries; contents load on demand.
  * Pure: no network, disk or database access.
@@ -11,7 +11,7 @@
  *   replaces the fallback text (`[toolName]`) with the call's text (§16.2) in one linear pass.
  * - `text` is the §16.2 row text clipped to ROW_TEXT_MAX characters (with "…"): the canvas shows
  *   two lines and the list one, and search runs on the full text elsewhere (search-text.ts).
- * - `tokens` is the canvas badge estimate (spec §4; summaries: summary chars / 4).
+ * - `tokens` is the canvas badge estimate (session-engine.md §4; summaries: summary chars / 4).
  */
 import { estimateTokens } from "@/lib/compaction/tokens";
 import { isHiddenAssistant } from "@/lib/session/tree-filter";
@@ -55,7 +55,7 @@ export interface SkeletonEntry {
   /** label entries: the entry they label, and the label ("" = cleared, §1.6). */
   targetId?: string;
   labelValue?: string;
-  /** pin entries (spec §19): true = pin `targetId`, false = unpin it. */
+  /** pin entries (session-engine.md §19): true = pin `targetId`, false = unpin it. */
   pinned?: boolean;
   /** compaction entries. */
   firstKeptEntryId?: string;
@@ -95,7 +95,7 @@ export function previewLines(text: string, lines: number, chars: number): string
   return joined.length > chars ? `${joined.slice(0, chars)}…` : joined;
 }
 
-/** Estimated tokens of what the entry puts in the context (spec §4); 0 for settings. */
+/** Estimated tokens of what the entry puts in the context (session-engine.md §4); 0 for settings. */
 export function entryTokens(entry: SessionEntry): number {
   try {
     switch (entry.type) {
@@ -222,7 +222,7 @@ export function resolveSkeleton(entries: readonly SessionEntry[], memo: Skeleton
   return out;
 }
 
-/** Labels from the label skeletons in file order, the last one winning (spec §1.6). */
+/** Labels from the label skeletons in file order, the last one winning (session-engine.md §1.6). */
 export function skeletonLabels(rows: readonly SkeletonEntry[]): Map<string, string> {
   const labels = new Map<string, string>();
   for (const s of rows) {
@@ -235,7 +235,7 @@ export function skeletonLabels(rows: readonly SkeletonEntry[]): Map<string, stri
   return labels;
 }
 
-/** Ids pinned now, from the pin skeletons in file order, the last one winning (spec §19). */
+/** Ids pinned now, from the pin skeletons in file order, the last one winning (session-engine.md §19). */
 export function skeletonPins(rows: readonly SkeletonEntry[]): Set<string> {
   const pins = new Set<string>();
   for (const s of rows) {

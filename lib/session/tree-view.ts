@@ -1,5 +1,5 @@
 /**
- * Tree navigator view model (spec §16.1–16.3), shared by the CLI `tree` command and the web
+ * Tree navigator view model (session-engine.md §16.1–16.3), shared by the CLI `tree` command and the web
  * canvas and row list. Pure: no network, disk or database access.
  *
  * - tree-row-text: row text (§16.2) and searchable text (§16.3);

@@ -19,7 +19,7 @@ import type { AgentMessage, SessionEntry } from "@/lib/session/types";
 
 const ids = (entries: readonly SessionEntry[]) => entries.map((e) => e.id);
 
-describe("SessionTree loading (spec §1.6)", () => {
+describe("SessionTree loading (session-engine.md §1.6)", () => {
   it("an empty session has a null leaf and no branch", () => {
     const tree = emptyTree();
     expect(tree.getLeafId()).toBeNull();
@@ -60,7 +60,7 @@ describe("SessionTree loading (spec §1.6)", () => {
   });
 });
 
-describe("getBranch (spec §1.6)", () => {
+describe("getBranch (session-engine.md §1.6)", () => {
   const tree = () =>
     buildTree([userEntry("1", null, "q"), assistantEntry("2", "1", "a"), userEntry("3", "2", "b"), userEntry("4", "gone", "o")]);
 
@@ -85,7 +85,7 @@ describe("getBranch (spec §1.6)", () => {
   });
 });
 
-describe("getTree (spec §1.6)", () => {
+describe("getTree (session-engine.md §1.6)", () => {
   it("roots are parentId null, self-parented entries and orphans, in file order", () => {
     const tree = buildTree([
       userEntry("1", null, "root"),
@@ -128,7 +128,7 @@ describe("getTree (spec §1.6)", () => {
   });
 });
 
-describe("appenders (spec §1.6)", () => {
+describe("appenders (session-engine.md §1.6)", () => {
   it("every appender chains parentId and advances the leaf", () => {
     const tree = emptyTree({ newId: sequentialIds() });
     const appended = [
@@ -215,7 +215,7 @@ describe("appenders (spec §1.6)", () => {
   });
 });
 
-describe("branch, resetLeaf, branchWithSummary (spec §1.6)", () => {
+describe("branch, resetLeaf, branchWithSummary (session-engine.md §1.6)", () => {
   const base = () => buildTree(chain(userEntry("1", null, "q"), assistantEntry("2", null, "a")), { newId: sequentialIds() });
 
   it('branch("nonexistent") throws "Entry nonexistent not found"', () => {
@@ -276,7 +276,7 @@ describe("branch, resetLeaf, branchWithSummary (spec §1.6)", () => {
   });
 });
 
-describe("labels (spec §1.6)", () => {
+describe("labels (session-engine.md §1.6)", () => {
   it("set, last-wins, clear with undefined or empty string, and appear on tree nodes", () => {
     const tree = buildTree(chain(userEntry("1", null, "q"), assistantEntry("2", null, "a")));
     tree.appendLabelChange("1", "first");

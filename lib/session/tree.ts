@@ -1,5 +1,5 @@
 /**
- * SessionTree: the in-memory session manager (spec §1.6).
+ * SessionTree: the in-memory session manager (session-engine.md §1.6).
  * Pure: no network, disk or database access. Persistence is the caller's job: subscribe with
  * `onAppend` (every new entry, in order) and `onLeafChange`, or read `getEntriesAppendedSince`.
  *
@@ -40,7 +40,7 @@ export type { TreeNode } from "@/lib/session/tree-build";
 export interface SessionTreeOptions {
   /** Clock for entry timestamps; default `() => new Date()`. */
   now?: () => Date;
-  /** Entry id generator; default `generateEntryId` (spec §1.6). */
+  /** Entry id generator; default `generateEntryId` (session-engine.md §1.6). */
   newId?: (taken: TakenIds) => string;
 }
 
@@ -48,7 +48,7 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 /**
  * What `appendEntry` takes: an entry without `id` and `parentId` (the tree assigns them);
- * `timestamp` is optional (default: the clock). Unknown entry types are allowed (spec §1.4).
+ * `timestamp` is optional (default: the clock). Unknown entry types are allowed (session-engine.md §1.4).
  */
 export type NewEntry =
   | (DistributiveOmit<KnownEntry, "id" | "parentId" | "timestamp"> & { timestamp?: string })
@@ -57,7 +57,7 @@ export type NewEntry =
 export type AppendListener = (entry: SessionEntry) => void;
 export type LeafListener = (leafId: string | null) => void;
 
-/** Roles built by buildSessionContext only; never stored in a message entry (spec §1.5). */
+/** Roles built by buildSessionContext only; never stored in a message entry (session-engine.md §1.5). */
 const IN_MEMORY_ROLES = new Set(["compactionSummary", "branchSummary"]);
 
 /** Copies `fields` without keys whose value is undefined, so optional fields stay absent. */
@@ -143,7 +143,7 @@ export class SessionTree {
     return start ? this.memo.path(start) : [];
   }
 
-  /** The LLM context of the current branch (spec §2). */
+  /** The LLM context of the current branch (session-engine.md §2). */
   buildContext(): SessionContext {
     const leaf = this.leafId === null ? undefined : this.index.byId.get(this.leafId);
     return leaf ? this.memo.context(this.entries, leaf) : buildSessionContext(this.entries, this.leafId, this.index.byId);
@@ -248,7 +248,7 @@ export class SessionTree {
     return () => this.leafListeners.delete(listener);
   }
 
-  // ── Appends (spec §1.6) ──────────────────────────────────────────────────
+  // ── Appends (session-engine.md §1.6) ──────────────────────────────────────────────────
 
   /**
    * Adds `fields` as a child of the current leaf with a fresh id and moves the leaf to it.
@@ -272,11 +272,11 @@ export class SessionTree {
     return entry;
   }
 
-  /** Rejects the in-memory roles compactionSummary and branchSummary (spec §1.5). */
+  /** Rejects the in-memory roles compactionSummary and branchSummary (session-engine.md §1.5). */
   appendMessage(message: AgentMessage): string {
     if (IN_MEMORY_ROLES.has(message.role)) {
       throw new Error(
-        `appendMessage cannot store a "${message.role}" message: it is built by buildSessionContext (spec §1.5); append a compaction or branch_summary entry instead`,
+        `appendMessage cannot store a "${message.role}" message: it is built by buildSessionContext (session-engine.md §1.5); append a compaction or branch_summary entry instead`,
       );
     }
     return this.appendEntry({ type: "message", message }).id;
@@ -286,7 +286,7 @@ export class SessionTree {
     return this.appendEntry({ type: "thinking_level_change", thinkingLevel }).id;
   }
 
-  /** `model` is "provider/modelId"; an absent role means "default" (spec §1.4). */
+  /** `model` is "provider/modelId"; an absent role means "default" (session-engine.md §1.4). */
   appendModelChange(model: string, role?: string): string {
     return this.appendEntry({ type: "model_change", ...defined({ model, role }) }).id;
   }
@@ -322,24 +322,24 @@ export class SessionTree {
     return this.appendEntry({ type: "custom_message", ...defined({ customType, content, display, details }) }).id;
   }
 
-  /** `undefined` or "" clears the label; the label entry becomes the leaf (spec §1.6). */
+  /** `undefined` or "" clears the label; the label entry becomes the leaf (session-engine.md §1.6). */
   appendLabelChange(targetId: string, label: string | undefined): string {
     if (!this.index.byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
     return this.appendEntry({ type: "label", targetId, label }).id;
   }
 
-  /** Pins (or unpins) an entry: a `custom` "arbor.pin" entry that becomes the leaf (spec §19). */
+  /** Pins (or unpins) an entry: a `custom` "arbor.pin" entry that becomes the leaf (session-engine.md §19). */
   appendPinChange(targetId: string, pinned: boolean): string {
     if (!this.index.byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
     return this.appendEntry(pinEntryFields(targetId, pinned)).id;
   }
 
-  /** `mode` is "none" on exit (spec §1.4). */
+  /** `mode` is "none" on exit (session-engine.md §1.4). */
   appendModeChange(mode: string, data?: Record<string, unknown>): string {
     return this.appendEntry({ type: "mode_change", ...defined({ mode, data }) }).id;
   }
 
-  // ── Leaf moves (spec §1.6) ───────────────────────────────────────────────
+  // ── Leaf moves (session-engine.md §1.6) ───────────────────────────────────────────────
 
   branch(id: string): void {
     if (!this.index.byId.has(id)) throw new Error(`Entry ${id} not found`);
@@ -362,7 +362,7 @@ export class SessionTree {
   }
 
   /**
-   * The session a "Fork to new session" writes (spec §1.6 steps 1–5). This tree is unchanged.
+   * The session a "Fork to new session" writes (session-engine.md §1.6 steps 1–5). This tree is unchanged.
    * `parentSession` defaults to this session's id.
    */
   createBranchedSession(

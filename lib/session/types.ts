@@ -1,5 +1,5 @@
 /**
- * Entry and message types of a session file (spec §1.2–1.5).
+ * Entry and message types of a session file (session-engine.md §1.2–1.5).
  * Pure: no network, disk or database access. These are the shapes stored in JSONL files and in
  * the database's JSONB column; unknown fields are preserved by every reader and writer.
  */
@@ -18,7 +18,7 @@ export interface SessionHeader {
   [key: string]: unknown;
 }
 
-// ── Message content (spec §1.5) ────────────────────────────────────────────
+// ── Message content (session-engine.md §1.5) ────────────────────────────────────────────
 
 export type TextContent = { type: "text"; text: string; textSignature?: string };
 export type ThinkingContent = { type: "thinking"; thinking: string; thinkingSignature?: string };
@@ -69,7 +69,7 @@ export interface ToolResultMessage {
   content: (TextContent | ImageContent)[];
   details?: unknown;
   isError: boolean;
-  /** Set by pruning (spec §8); the original content is kept by the store. */
+  /** Set by pruning (session-engine.md §8); the original content is kept by the store. */
   prunedAt?: number;
   /** The session of the subagent that produced this result (an imported Claude Code Task call; docs/formats.md). */
   subagentSessionId?: string;
@@ -105,7 +105,7 @@ export interface CustomMessage {
   details?: unknown;
   timestamp: number;
 }
-/** The v2 name of `custom`; migration renames it (spec §1.7). */
+/** The v2 name of `custom`; migration renames it (session-engine.md §1.7). */
 export interface HookMessage extends Omit<CustomMessage, "role"> {
   role: "hookMessage";
 }
@@ -150,10 +150,10 @@ export type AgentMessage =
   | CompactionSummaryMessage
   | BranchSummaryMessage;
 
-/** Messages an LLM receives after convertToLlm (spec §3). */
+/** Messages an LLM receives after convertToLlm (session-engine.md §3). */
 export type LlmMessage = UserMessage | AssistantMessage | ToolResultMessage;
 
-// ── Entries (spec §1.3–1.4) ────────────────────────────────────────────────
+// ── Entries (session-engine.md §1.3–1.4) ────────────────────────────────────────────────
 
 export interface SessionEntryBase {
   type: string;
@@ -192,7 +192,7 @@ export interface CompactionEntry extends SessionEntryBase {
   details?: unknown;
   preserveData?: Record<string, unknown>;
   fromExtension?: boolean;
-  /** pi's name for fromExtension; read as fromExtension (spec §1.4). */
+  /** pi's name for fromExtension; read as fromExtension (session-engine.md §1.4). */
   fromHook?: boolean;
   /** Arbor (§19): pinned entries before the cut, carried verbatim after the summary. */
   pinnedEntryIds?: string[];
@@ -259,7 +259,7 @@ export type KnownEntry =
   | SessionInfoEntry;
 
 /**
- * Any entry. Unknown types are preserved verbatim (spec §1.4); code narrows with `entry.type`.
+ * Any entry. Unknown types are preserved verbatim (session-engine.md §1.4); code narrows with `entry.type`.
  * The index signature keeps unknown fields through round trips.
  */
 export type SessionEntry = KnownEntry & { [key: string]: unknown };
@@ -276,7 +276,7 @@ export interface SessionContext {
   modeData?: Record<string, unknown>;
 }
 
-/** Prompt templates loaded by lib/llm and handed to the engine (spec §17). */
+/** Prompt templates loaded by lib/llm and handed to the engine (session-engine.md §17). */
 export interface PromptSet {
   compactionSummary: string;
   compactionUpdateSummary: string;

@@ -1,5 +1,5 @@
 /**
- * Public entry of the settings module (spec §15). Pure: re-exports only.
+ * Public entry of the settings module (session-engine.md §15). Pure: re-exports only.
  */
 export * from "@/lib/settings/parse";
 export * from "@/lib/settings/schema";

@@ -1,5 +1,5 @@
 /**
- * Parsing and merging of settings (spec §15).
+ * Parsing and merging of settings (session-engine.md §15).
  * Pure: no network, disk or database access. Invalid input is an expected failure, so both
  * functions return a result instead of throwing; every error names the dotted field path.
  */

@@ -17,7 +17,7 @@ function errorsOf(input: unknown) {
   return r.errors;
 }
 
-describe("settings defaults (spec §15)", () => {
+describe("settings defaults (session-engine.md §15)", () => {
   it("fills every key from an empty document", () => {
     const r = parseSettings({});
     expect(r).toEqual({
@@ -47,7 +47,7 @@ describe("settings defaults (spec §15)", () => {
     expect(DEFAULT_SETTINGS.compaction).toEqual(DEFAULT_COMPACTION_SETTINGS);
   });
 
-  it("branch summaries are on by default (spec §18.8)", () => {
+  it("branch summaries are on by default (session-engine.md §18.8)", () => {
     expect(DEFAULT_SETTINGS.branchSummary.enabled).toBe(true);
   });
 
@@ -83,7 +83,7 @@ describe("settings defaults (spec §15)", () => {
   });
 });
 
-describe("settings validation (spec §15)", () => {
+describe("settings validation (session-engine.md §15)", () => {
   it("names the field in each message", () => {
     expect(errorsOf({ compaction: { reserveTokens: -5 } })).toEqual([
       { path: "compaction.reserveTokens", message: "compaction.reserveTokens: expected a positive integer" },
@@ -134,7 +134,7 @@ describe("settings validation (spec §15)", () => {
   });
 });
 
-describe("mergeSettings (spec §15)", () => {
+describe("mergeSettings (session-engine.md §15)", () => {
   it("merges each section key by key and leaves the base untouched", () => {
     const base = defaultSettings();
     const r = mergeSettings(base, { compaction: { keepRecentTokens: 5000 }, retry: { enabled: false } });

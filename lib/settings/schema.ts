@@ -1,5 +1,5 @@
 /**
- * Settings schema, defaults and fixed constants (spec §15).
+ * Settings schema, defaults and fixed constants (session-engine.md §15).
  * Pure: no network, disk or database access. Every key has a default and unknown keys are
  * rejected at every level. Two schemas are built from the same field definitions: the full one
  * (`settingsSchema`, fills defaults) and a partial one for overrides (`settingsOverrideSchema`,
@@ -7,18 +7,18 @@
  */
 import { z } from "zod";
 
-// ── Fixed constants (spec §15; not settings) ───────────────────────────────
+// ── Fixed constants (session-engine.md §15; not settings) ───────────────────────────────
 
-/** Longest acceptable retry delay before auto-compaction moves to the next candidate (spec §13.3). */
+/** Longest acceptable retry delay before auto-compaction moves to the next candidate (session-engine.md §13.3). */
 export const MAX_RETRY_DELAY_MS = 30_000;
-/** Delay before continuing the agent after an auto-compaction (spec §13.3 step 9). */
+/** Delay before continuing the agent after an auto-compaction (session-engine.md §13.3 step 9). */
 export const CONTINUATION_DELAY_MS = 100;
-/** Fixed `maxTokens` of a branch summary call (spec §6.3, §11.3). */
+/** Fixed `maxTokens` of a branch summary call (session-engine.md §6.3, §11.3). */
 export const BRANCH_SUMMARY_MAX_TOKENS = 2048;
-/** Context window assumed when the model does not report one (spec §11.3). */
+/** Context window assumed when the model does not report one (session-engine.md §11.3). */
 export const FALLBACK_CONTEXT_WINDOW = 128_000;
 
-/** Roles a model can be assigned to, in the candidate order of spec §13.3 step 5. */
+/** Roles a model can be assigned to, in the candidate order of session-engine.md §13.3 step 5. */
 export const MODEL_ROLES = ["default", "smol", "slow", "plan", "commit"] as const;
 export type ModelRole = (typeof MODEL_ROLES)[number];
 
@@ -34,7 +34,7 @@ const modelRef = () =>
   z
     .string({ error: 'expected a "provider/modelId" string' })
     .regex(/^[^/\s]+\/\S+$/, { error: 'expected a "provider/modelId" string' });
-/** Remote compaction endpoint (spec §7): an absolute http(s) URL. */
+/** Remote compaction endpoint (session-engine.md §7): an absolute http(s) URL. */
 const endpointUrl = () => z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
 
 const compactionFields = {
@@ -59,7 +59,7 @@ const retryFields = {
     .max(MAX_RETRY_DELAY_MS, { error: `expected an integer from 0 to ${MAX_RETRY_DELAY_MS}` }),
 };
 
-// ── Defaults (spec §15) ────────────────────────────────────────────────────
+// ── Defaults (session-engine.md §15) ────────────────────────────────────────────────────
 
 export const DEFAULT_COMPACTION_SETTINGS = {
   enabled: true,
@@ -69,7 +69,7 @@ export const DEFAULT_COMPACTION_SETTINGS = {
 } as const satisfies CompactionSettings;
 
 export const DEFAULT_BRANCH_SUMMARY_SETTINGS = {
-  // oh-my-pi defaults to false; Arbor offers summaries by default (spec §18.8).
+  // oh-my-pi defaults to false; Arbor offers summaries by default (session-engine.md §18.8).
   enabled: true,
   reserveTokens: 16384,
 } as const satisfies BranchSummarySettings;

@@ -1,6 +1,6 @@
 /**
  * `read { path, offset?, limit? }` — a text file with line numbers.
- * `offset` is the 1-based first line and `limit` the line count (spec §16.2 shows the row as
+ * `offset` is the 1-based first line and `limit` the line count (session-engine.md §16.2 shows the row as
  * `[read: path:start-end]`). Output is capped by lines and bytes with a note saying how to read
  * on; binary files are described, not dumped; files over `maxFileBytes` are refused.
  */

@@ -21,7 +21,7 @@ export interface ImportDoneEvent {
   skipped: { line: number; reason: string }[];
   skippedCount: number;
   /**
-   * Entries whose strings over 500,000 characters were cut before storing (spec §1.9): the
+   * Entries whose strings over 500,000 characters were cut before storing (session-engine.md §1.9): the
    * first 20, each with its line, id, how many strings were cut and how many characters removed;
    * `truncatedCount` counts all.
    */

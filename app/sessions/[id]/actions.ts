@@ -5,7 +5,7 @@
  * are route handlers (app/api/sessions/[id]/compact, …/navigate), not actions.
  *
  * - setLabel({ sessionId, entryId, label }) → { entryId, labelEntryId, leafId } ("" clears)
- * - setPin({ sessionId, entryId, pinned }) → { entryId, pinEntryId, pinned, leafId } (spec §19)
+ * - setPin({ sessionId, entryId, pinned }) → { entryId, pinEntryId, pinned, leafId } (session-engine.md §19)
  * - forkSession({ sessionId, entryId, title? }) → { id } (the new session)
  * - undoNavigation({ sessionId, leafId, expectedLeafId }) → { leafId }: moves the leaf back to
  *   `leafId` (the leaf before the navigation; null = before the first entry) if the session is

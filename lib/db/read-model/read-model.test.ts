@@ -1,7 +1,7 @@
 /**
  * The read model against real PostgreSQL, with a second process writing to the same sessions
  * (test/store-writer.ts): every context it gives must equal a fresh buildSessionContext over what
- * the database holds (spec §2), whatever was cached.
+ * the database holds (session-engine.md §2), whatever was cached.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createInterface, type Interface } from "node:readline";

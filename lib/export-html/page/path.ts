@@ -6,8 +6,8 @@
  * - user / assistant text as preformatted text; thinking, tool calls, tool results, bash and
  *   python runs in <details> whose body is built on first open (long sessions stay fast);
  * - compaction: tag "[compaction]", collapsed "Compacted from N tokens" + shortSummary,
- *   expanded the summary; branch summary: tag "[branch]", "Branch summary" (spec §16.7);
- * - spec §2 step 7 for the path's context: path entries before the last compaction's
+ *   expanded the summary; branch summary: tag "[branch]", "Branch summary" (session-engine.md §16.7);
+ * - session-engine.md §2 step 7 for the path's context: path entries before the last compaction's
  *   `firstKeptEntryId` (all entries before it when that id is not found before it) are
  *   tagged "not in the model's context".
  * Images: only a base64 `data:` URL with an image/png|jpeg|gif|webp type is shown (the CSP
@@ -171,7 +171,7 @@ function pathTo(start: number): number[] {
   }
   return out.reverse();
 }
-/** How many leading path entries the model does not see (spec §2 step 7). */
+/** How many leading path entries the model does not see (session-engine.md §2 step 7). */
 function notInContext(path: number[]): number {
   for (let c = path.length - 1; c >= 0; c--) {
     const e = entries[path[c] ?? -1];

@@ -1,5 +1,5 @@
 /**
- * The row list, filters, search, selection and keyboard (spec §16.1, §16.3, §16.6) over the
+ * The row list, filters, search, selection and keyboard (session-engine.md §16.1, §16.3, §16.6) over the
  * precomputed rows of export-data.ts.
  *
  * Contract (checked by the unit and e2e tests):

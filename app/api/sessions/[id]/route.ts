@@ -1,7 +1,7 @@
 /**
  * GET /api/sessions/[id] — the session's metadata as JSON: 200 `{ session: SessionMeta }`.
  * GET /api/sessions/[id]?format=jsonl — the session as a v3 JSONL file, streamed from the store,
- * `content-disposition: attachment; filename="<exportFileName>"` (spec §1.9).
+ * `content-disposition: attachment; filename="<exportFileName>"` (session-engine.md §1.9).
  * GET /api/sessions/[id]?format=html — the session as one self-contained HTML page
  * (lib/export-html), as an attachment named like the JSONL export with `.html`.
  * 404 `{ error, code }` for an unknown (or deleted) session, 400 for a malformed id or an

@@ -1,5 +1,5 @@
 /**
- * Manual compaction of a session (spec §13.4; lib/chat/compaction-run.ts).
+ * Manual compaction of a session (session-engine.md §13.4; lib/chat/compaction-run.ts).
  *
  * GET ?focus=… — the preview, without a model call: 200 `{ canCompact: false, reason, model }`
  * or `{ canCompact: true, firstKeptEntryId, isSplitTurn, counts: { summarized, turnPrefix,

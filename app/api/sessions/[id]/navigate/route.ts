@@ -1,6 +1,6 @@
 /**
  * POST /api/sessions/[id]/navigate — move the session to another entry, optionally summarizing
- * the branch being left (spec §11.4; lib/chat/navigation-run.ts).
+ * the branch being left (session-engine.md §11.4; lib/chat/navigation-run.ts).
  *
  * Body `{ targetId, summarize: boolean, customInstructions? }`. 200: a UI message stream with
  * `data-branchSummary` start / delta / end (when summarizing), `data-entry` for the stored

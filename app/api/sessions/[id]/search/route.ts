@@ -1,5 +1,5 @@
 /**
- * GET /api/sessions/[id]/search?q=… — spec §16.3 search of the tree navigator over the whole
+ * GET /api/sessions/[id]/search?q=… — session-engine.md §16.3 search of the tree navigator over the whole
  * text of every entry (label, role, content, bash command, summaries…): `{ ids }`, the matching
  * entry ids in file order (`[]` for a query without words). The skeleton carries only clipped
  * row texts, so the search runs here. 400 for a missing or over-long query, 404 for an unknown
