@@ -19,7 +19,7 @@ const ROOT = process.cwd();
 // root and resolve React twice.
 export const APP_DIR = path.join(os.tmpdir(), "arbor-bench-app");
 // `test` and `cli` too: `next build` type-checks the whole folder, and tests next to the sources import them.
-const DIRS = ["app", "components", "lib", "prompts", "generated", "test", "cli"];
+const DIRS = ["app", "components", "lib", "prompts", "generated", "test", "cli", "scripts"];
 const FILES = ["next.config.ts", "tsconfig.json", "postcss.config.mjs", "package.json", "package-lock.json", "proxy.ts", "next-env.d.ts"];
 const HASH_FILE = path.join(APP_DIR, ".bench-source-hash");
 
