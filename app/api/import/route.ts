@@ -19,6 +19,7 @@ import type { ImportErrorEvent, ImportEvent } from "@/lib/types/import-events";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { refuseForeign } from "@/lib/http/guard-request";
 import { jsonError } from "@/lib/http/json-error";
+import { ndjsonResponse } from "@/lib/http/ndjson-response";
 import { checkContentType } from "@/lib/http/request-guard";
 
 export const dynamic = "force-dynamic";
@@ -126,74 +127,41 @@ export async function POST(request: Request) {
   const body = drainableSource(request.body);
 
   // Aborted when the browser goes away (request.signal) or stops reading the response.
-  const abort = new AbortController();
-  const onAbort = () => abort.abort(request.signal.reason);
-  if (request.signal.aborted) onAbort();
-  else request.signal.addEventListener("abort", onAbort, { once: true });
-
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (event: ImportEvent) => {
-        if (abort.signal.aborted) return;
-        try {
-          controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
-        } catch {
-          // The response was cancelled meanwhile.
-        }
-      };
+  return ndjsonResponse<ImportEvent>(
+    request,
+    async (send, signal) => {
       let lastAt = 0;
       let lastEntries = 0;
-      const run = async () => {
-        try {
-          const result = await importSession({
-            source: body.source,
-            fileName,
-            ...(title ? { title } : {}),
-            asCopy: parsed.data.asCopy === "1",
-            maxBytes: DEFAULT_MAX_IMPORT_BYTES,
-            ...(length > 0 ? { totalBytes: length } : {}),
-            signal: abort.signal,
-            onProgress: ({ bytes, entries }) => {
-              const now = Date.now();
-              if (now - lastAt < PROGRESS_MS && entries - lastEntries < PROGRESS_ENTRIES) return;
-              lastAt = now;
-              lastEntries = entries;
-              send({ type: "progress", bytes, entries });
-            },
-          });
-          send(doneEvent(result));
-          // Full-text rows are built after the import, in the background (lib/db/search-index.ts;
-          // search is correct meanwhile).
-          void scheduleSearchIndex(result.sessionId);
-        } catch (error) {
-          if (!abort.signal.aborted) {
-            send(errorEvent(error, fileName));
-            await body.drain(DEFAULT_MAX_IMPORT_BYTES);
-          }
-        } finally {
-          void body.cancel();
-          request.signal.removeEventListener("abort", onAbort);
-          try {
-            controller.close();
-          } catch {
-            // Already cancelled.
-          }
+      try {
+        const result = await importSession({
+          source: body.source,
+          fileName,
+          ...(title ? { title } : {}),
+          asCopy: parsed.data.asCopy === "1",
+          maxBytes: DEFAULT_MAX_IMPORT_BYTES,
+          ...(length > 0 ? { totalBytes: length } : {}),
+          signal,
+          onProgress: ({ bytes, entries }) => {
+            const now = Date.now();
+            if (now - lastAt < PROGRESS_MS && entries - lastEntries < PROGRESS_ENTRIES) return;
+            lastAt = now;
+            lastEntries = entries;
+            send({ type: "progress", bytes, entries });
+          },
+        });
+        send(doneEvent(result));
+        // Full-text rows are built after the import, in the background (lib/db/search-index.ts;
+        // search is correct meanwhile).
+        void scheduleSearchIndex(result.sessionId);
+      } catch (error) {
+        if (!signal.aborted) {
+          send(errorEvent(error, fileName));
+          await body.drain(DEFAULT_MAX_IMPORT_BYTES);
         }
-      };
-      void run();
+      } finally {
+        void body.cancel();
+      }
     },
-    cancel(reason) {
-      abort.abort(reason);
-      void body.cancel();
-    },
-  });
-  return new Response(stream, {
-    headers: {
-      "content-type": "application/x-ndjson; charset=utf-8",
-      // no-transform: keeps compression from holding events back until the end.
-      "cache-control": "no-store, no-transform",
-      "x-content-type-options": "nosniff",
-    },
-  });
+    { onCancel: () => void body.cancel() },
+  );
 }

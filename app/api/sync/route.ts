@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import { refuseAnonymous } from "@/lib/auth/guard";
+import { ndjsonResponse } from "@/lib/http/ndjson-response";
 import { jsonError, parseJsonBody } from "@/lib/http/route-helpers";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "@/lib/db";
 import { refuseForeign } from "@/lib/http/guard-request";
@@ -56,76 +57,37 @@ export async function POST(request: Request): Promise<Response> {
     }
   }
   const watch = body.value.watch === true;
-  const abort = new AbortController();
-  const onAbort = () => abort.abort(request.signal.reason);
-  if (request.signal.aborted) onAbort();
-  else request.signal.addEventListener("abort", onAbort, { once: true });
-
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (event: SyncStreamEvent) => {
-        if (abort.signal.aborted) return;
-        try {
-          controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
-        } catch {
-          // The response was cancelled meanwhile.
-        }
-      };
-      let lastProgress = 0;
-      const onEvent = (e: SyncEvent) => {
-        if (e.type === "progress") {
-          const now = Date.now();
-          if (now - lastProgress < PROGRESS_MS) return;
-          lastProgress = now;
-          send(e);
-        } else if (e.type === "file") send({ ...e, text: describeOutcome(e.outcome) });
-        else send(e);
-      };
-      const close = () => {
-        request.signal.removeEventListener("abort", onAbort);
-        try {
-          controller.close();
-        } catch {
-          // Already cancelled.
-        }
-      };
-      const run = async () => {
-        try {
-          if (!watch) {
-            const summary = await syncFolders(folders, { signal: abort.signal, onEvent });
-            send({ type: "run", kind: "initial", counts: summary.counts, watching: false });
-            return;
-          }
-          const watcher = await watchFolders(folders, {
-            signal: abort.signal,
-            onEvent,
-            onRun: (summary, kind) => send({ type: "run", kind, counts: summary.counts, watching: true }),
-            onError: (error) => send({ type: "error", message: message(error) }),
-          });
-          await watcher.ready;
-          await new Promise<void>((resolve) => {
-            if (abort.signal.aborted) resolve();
-            else abort.signal.addEventListener("abort", () => resolve(), { once: true });
-          });
-          await watcher.stop();
-        } catch (error) {
-          if (!abort.signal.aborted) send({ type: "error", message: message(error) });
-        } finally {
-          close();
-        }
-      };
-      void run();
-    },
-    cancel(reason) {
-      abort.abort(reason);
-    },
-  });
-  return new Response(stream, {
-    headers: {
-      "content-type": "application/x-ndjson; charset=utf-8",
-      "cache-control": "no-store, no-transform",
-      "x-content-type-options": "nosniff",
-    },
+  return ndjsonResponse<SyncStreamEvent>(request, async (send, signal) => {
+    let lastProgress = 0;
+    const onEvent = (e: SyncEvent) => {
+      if (e.type === "progress") {
+        const now = Date.now();
+        if (now - lastProgress < PROGRESS_MS) return;
+        lastProgress = now;
+        send(e);
+      } else if (e.type === "file") send({ ...e, text: describeOutcome(e.outcome) });
+      else send(e);
+    };
+    try {
+      if (!watch) {
+        const summary = await syncFolders(folders, { signal, onEvent });
+        send({ type: "run", kind: "initial", counts: summary.counts, watching: false });
+        return;
+      }
+      const watcher = await watchFolders(folders, {
+        signal,
+        onEvent,
+        onRun: (summary, kind) => send({ type: "run", kind, counts: summary.counts, watching: true }),
+        onError: (error) => send({ type: "error", message: message(error) }),
+      });
+      await watcher.ready;
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        else signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+      await watcher.stop();
+    } catch (error) {
+      if (!signal.aborted) send({ type: "error", message: message(error) });
+    }
   });
 }
