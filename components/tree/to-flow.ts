@@ -141,6 +141,7 @@ export function skeletonToFlow(skeleton: readonly SkeletonEntry[], opts: Skeleto
     return {
       entryId: row.entry.id,
       text: row.text,
+      ...(row.entry.firstLine !== undefined ? { firstLine: row.entry.firstLine } : {}),
       ...(row.label !== undefined ? { label: row.label } : {}),
       tokens: row.entry.tokens,
       isActive: row.isActive,

@@ -33,7 +33,7 @@ describe("groupTurns", () => {
     expect(turnEntries(flow, grouping)).toEqual([["u1", "a1"], ["u2", "a2"]]);
     const turns = turnNodes(collapsed);
     expect(turns.map((t) => t.id)).toEqual(["turn:u1", "turn:u2"]);
-    expect(turns[0]!.data).toMatchObject({ prompt: "Plan the parser with details", startsWithUser: true, steps: 1, isActive: true, isLeaf: false });
+    expect(turns[0]!.data).toMatchObject({ prompt: "Plan the parser", startsWithUser: true, steps: 1, isActive: true, isLeaf: false });
     expect(turns[1]!.data.isLeaf).toBe(true);
     expect(collapsed.edges.map((e) => `${e.source}->${e.target}`)).toEqual(["turn:u1->turn:u2"]);
     expect(collapsed.nodeOf.get("a1")).toBe("turn:u1");

@@ -194,7 +194,7 @@ function turnNode(
     }
   }
   const startsWithUser = isUserMessage(first);
-  const prompt = firstLine(first.data.text);
+  const prompt = first.data.firstLine ?? firstLine(first.data.text);
   const { width, height } = nodeSize("turn");
   return {
     id: turn.id,

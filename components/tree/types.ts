@@ -33,6 +33,8 @@ export type CommonData = {
   entryId: string;
   /** Row text of session-engine.md §16.2, without the `[label] ` prefix. */
   text: string;
+  /** A multi-line user message's first line (the skeleton's `firstLine`): a turn's name. */
+  firstLine?: string;
   /** Resolved label of the entry (§1.6), if any. */
   label?: string;
   /** Estimated tokens (session-engine.md §4 `estimateTokens`; summaries: summary chars / 4). */

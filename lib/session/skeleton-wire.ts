@@ -11,14 +11,14 @@
  * - kind: `entry.type`, or `.` + role for message entries (`.user`, `.toolResult`);
  * - dt: the timestamp minus the previous row's timestamp in this chunk (the first: since the
  *   epoch); `null` for an unparsable timestamp;
- * - extra: only for label / pin / compaction / branch-summary rows: `{ k: targetId, v: labelValue,
- *   n: pinned (1 pin, 0 unpin), f: firstKeptEntryId, b: tokensBefore, p: preview }` (only the
- *   keys present).
+ * - extra: only for label / pin / compaction / branch-summary rows and multi-line user messages: `{ k: targetId, v: labelValue,
+ *   n: pinned (1 pin, 0 unpin), f: firstKeptEntryId, b: tokensBefore, p: preview, l: a multi-line
+ *   user message's first line }` (only the keys present).
  * Each chunk (one payload) decodes on its own, so a delta can be appended to earlier chunks.
  */
 import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
 
-export type WireExtra = { k?: string; v?: string; n?: 0 | 1; f?: string; b?: number; p?: string };
+export type WireExtra = { k?: string; v?: string; n?: 0 | 1; f?: string; b?: number; p?: string; l?: string };
 export type WireRow =
   | [string, string | 0 | 1, string, string, number, number, number | null]
   | [string, string | 0 | 1, string, string, number, number, number | null, WireExtra];
@@ -43,6 +43,7 @@ export function encodeRows(rows: readonly SkeletonEntry[]): WireRow[] {
     if (s.firstKeptEntryId !== undefined) extra.f = s.firstKeptEntryId;
     if (s.tokensBefore !== undefined) extra.b = s.tokensBefore;
     if (s.preview !== undefined) extra.p = s.preview;
+    if (s.firstLine !== undefined) extra.l = s.firstLine;
     const row: WireRow = [s.id, parent, kind, s.text, s.tokens, s.flags, dt];
     out[i] = Object.keys(extra).length > 0 ? [...row, extra] : row;
     prevId = s.id;
@@ -78,6 +79,7 @@ export function decodeRows(rows: readonly WireRow[]): SkeletonEntry[] {
       if (extra.f !== undefined) s.firstKeptEntryId = extra.f;
       if (extra.b !== undefined) s.tokensBefore = extra.b;
       if (extra.p !== undefined) s.preview = extra.p;
+      if (extra.l !== undefined) s.firstLine = extra.l;
     }
     out[i] = s;
     prevId = id;

@@ -43,6 +43,15 @@ describe("skeletonFacts", () => {
     expect(hasFlag(sa, FLAG.toolStep)).toBe(true);
   });
 
+  it("a multi-line user message carries its first non-empty line (a turn's name), kept on the wire", () => {
+    const [u, one] = chain(userEntry("u", null, "\n  Plan the parser  \nthen test it\n"), userEntry("one", null, "just one line"));
+    const su = skeletonFacts(u!);
+    expect(su.text).toBe("user: Plan the parser   then test it");
+    expect(su.firstLine).toBe("Plan the parser");
+    expect(skeletonFacts(one!).firstLine).toBeUndefined();
+    expect(decodeRows(encodeRows([su]))[0]!.firstLine).toBe("Plan the parser");
+  });
+
   it("carries compaction, branch summary and label fields, and chat visibility", () => {
     const c = compactionEntry("c", "u", "## Goal\nShip it", "u", 12_345);
     expect(skeletonFacts(c)).toMatchObject({ text: "[compaction: 12k tokens]", firstKeptEntryId: "u", tokensBefore: 12_345, preview: "Goal\nShip it" });

@@ -16,7 +16,7 @@
 import { estimateTokens } from "@/lib/compaction/tokens";
 import { isHiddenAssistant } from "@/lib/session/tree-filter";
 import { pinOf } from "@/lib/session/pins";
-import { rowText, toolCallText } from "@/lib/session/tree-row-text";
+import { contentText, ROW_CONTENT_CHARS, rowText, toolCallText } from "@/lib/session/tree-row-text";
 import type { AgentMessage, SessionEntry, ToolCall } from "@/lib/session/types";
 
 /** Longest row text the skeleton carries (two canvas lines, one list line). */
@@ -62,6 +62,11 @@ export interface SkeletonEntry {
   tokensBefore?: number;
   /** compaction: shortSummary or first lines; branch_summary: first lines (hover cards). */
   preview?: string;
+  /**
+   * User messages of several lines: their first non-empty line, clipped to ROW_TEXT_MAX (the
+   * row text joins the lines; the canvas's turn node names a turn by its prompt's first line).
+   */
+  firstLine?: string;
   /** toolResult messages: the call they answer (resolved by resolveSkeleton, not shipped). */
   toolCallId?: string;
 }
@@ -166,6 +171,11 @@ export function skeletonFacts(entry: SessionEntry): SkeletonEntry {
     flags: flagsOf(entry, msg),
   };
   if (msg) s.role = str(msg.role);
+  if (msg?.role === "user") {
+    const lines = contentText(msg.content, ROW_CONTENT_CHARS).split("\n");
+    const first = lines.length > 1 ? lines.find((l) => l.trim() !== "")?.trim() : undefined;
+    if (first) s.firstLine = clipText(first.replace(/\t/g, " "));
+  }
   if (msg?.role === "toolResult" && typeof msg.toolCallId === "string") s.toolCallId = msg.toolCallId;
   const pin = pinOf(entry);
   if (entry.type === "label") {
