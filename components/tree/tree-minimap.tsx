@@ -9,6 +9,7 @@
  */
 import { type ReactFlowInstance, useStore } from "@xyflow/react";
 import { type PointerEvent, useEffect, useMemo, useRef } from "react";
+import { useColorScheme } from "@/components/theme/use-color-scheme";
 import { COL_GAP, NODE_HEIGHT, NODE_WIDTH } from "@/components/tree/layout";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
@@ -40,7 +41,9 @@ export function TreeMinimap({ model, flow }: { model: TreeModel; flow: ReactFlow
   const ref = useRef<HTMLCanvasElement>(null);
   const { layout, landmarks } = model;
   const scale = useMemo(() => minimapScale(layout.bounds), [layout.bounds]);
+  const colorScheme = useColorScheme();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: colorScheme redraws: the colours are CSS variables that change with the theme.
   useEffect(() => {
     const canvas = ref.current;
     const ctx = canvas?.getContext("2d");
@@ -99,7 +102,7 @@ export function TreeMinimap({ model, flow }: { model: TreeModel; flow: ReactFlow
         }
       }
     }
-  }, [layout, landmarks, scale]);
+  }, [layout, landmarks, scale, colorScheme]);
 
   const [tx, ty, zoom] = useStore((s) => s.transform);
   const pw = useStore((s) => s.width);
