@@ -54,8 +54,9 @@ function generatedFile(): FlowFile {
   // One session per Playwright project (light, dark share the database), each with its own word.
   const dark = test.info().project.name === "dark";
   const word = dark ? "numbat" : "quokka";
-  // Recent activity, so it is on the list's first page whatever other specs imported before.
-  const startTime = Date.now() - 3_600_000;
+  // Starting now (its entries run on into the next hour), so it is the newest session and on the
+  // list's first page whatever the other specs and the other project imported before.
+  const startTime = Date.now();
   const { header, entries } = generateSession({ seed: dark ? 2207 : 1207, entries: 240, branches: 2, labels: 2, startTime });
   const first = entries.find((e) => e.type === "message" && e.message.role === "user");
   if (first?.type !== "message" || first.message.role !== "user") throw new Error("the generated session has no user message");
