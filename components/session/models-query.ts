@@ -1,16 +1,8 @@
 /** GET /api/models for the model picker and the context meter's window. */
 import { queryOptions } from "@tanstack/react-query";
+import type { ModelOption } from "@/lib/types/models";
 
-export interface ModelOption {
-  ref: string;
-  provider: string;
-  id: string;
-  label: string;
-  contextWindow: number;
-  maxOutputTokens: number;
-  reasoning: boolean;
-  offline: boolean;
-}
+export type { ModelOption } from "@/lib/types/models";
 
 /** The cache key; the session page seeds it on the server so the picker renders with its list. */
 export const MODELS_KEY = ["models"] as const;

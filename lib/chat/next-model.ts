@@ -9,6 +9,7 @@ import type { SessionView } from "@/lib/db";
 import type { ProviderRegistry } from "@/lib/llm/providers";
 import type { SessionEntry } from "@/lib/session/types";
 import type { NextTurnModel } from "@/lib/session-view/types";
+import type { ModelOption } from "@/lib/types/models";
 import { selectModels, sessionModelRef } from "./model-selection";
 import { chatRegistry } from "./runtime-config";
 import { readSessionConfig } from "@/lib/chat-protocol/session-config";
@@ -36,20 +37,8 @@ export async function nextTurnModelOf(view: SessionView): Promise<NextTurnModel>
   return nextTurnModel(registry, view.meta.settings, view.tree.getBranch());
 }
 
-/** A model the picker lists (GET /api/models). */
-export interface ModelListItem {
-  ref: string;
-  provider: string;
-  id: string;
-  label: string;
-  contextWindow: number;
-  maxOutputTokens: number;
-  reasoning: boolean;
-  offline: boolean;
-}
-
 /** The picker's list and the registry default: GET /api/models, and the session page's prefetch. */
-export async function modelList(): Promise<{ models: ModelListItem[]; defaultModel: string }> {
+export async function modelList(): Promise<{ models: ModelOption[]; defaultModel: string }> {
   const registry = chatRegistry();
   const models = (await registry.ensureModels()).map((m) => ({
     ref: m.ref,
