@@ -10,8 +10,8 @@ import type { FileOperations } from "@/lib/compaction/file-ops";
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";
 import { calculateContextTokens, calculatePromptTokens, estimateTokens, getLastAssistantUsage } from "@/lib/compaction/tokens";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
-import { isFromExtension } from "@/lib/session/entry-messages";
-import { pinnableMessageOf, pinnedMessageOf } from "@/lib/session/pins";
+import { isFromExtension, messageOfEntry } from "@/lib/session/entry-messages";
+import { pinnedMessageOf } from "@/lib/session/pins";
 
 export type { CompactionSettings } from "@/lib/compaction/summarize-types";
 export type { FileOperations } from "@/lib/compaction/file-ops";
@@ -59,8 +59,7 @@ export type NothingToCompactReason = "Already compacted" | "Nothing to compact (
  * entry contributes nothing: its summary reaches the model as `previousSummary` instead.
  */
 export function compactionMessageOf(entry: SessionEntry): AgentMessage | undefined {
-  // The same message a pin carries (lib/session/pins.ts): one definition of what an entry stands for.
-  return pinnableMessageOf(entry);
+  return messageOfEntry(entry);
 }
 
 function messagesIn(

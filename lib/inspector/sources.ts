@@ -24,22 +24,13 @@ import type {
   SessionEntry,
   TextContent,
 } from "@/lib/session/types";
-import { branchSummaryMessageOf, compactionSummaryMessageOf, customMessageOf } from "@/lib/session/entry-messages";
+import { compactionSummaryMessageOf, messageOfEntry } from "@/lib/session/entry-messages";
 
 /** The message an entry puts into a context (session-engine.md §2 step 6, plus the step 7.1 summary). */
 export function entryContextMessage(entry: SessionEntry): AgentMessage | undefined {
-  switch (entry.type) {
-    case "message":
-      return entry.message;
-    case "custom_message":
-      return customMessageOf(entry);
-    case "branch_summary":
-      return entry.summary ? branchSummaryMessageOf(entry) : undefined;
-    case "compaction":
-      return compactionSummaryMessageOf(entry);
-    default:
-      return undefined;
-  }
+  if (entry.type === "compaction") return compactionSummaryMessageOf(entry);
+  if (entry.type === "branch_summary" && !entry.summary) return undefined;
+  return messageOfEntry(entry);
 }
 
 function sourceKind(entry: SessionEntry | undefined): MessageSource {

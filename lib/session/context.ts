@@ -7,7 +7,7 @@
  */
 
 import { pathToRoot } from "@/lib/session/branch-path";
-import { branchSummaryMessageOf, compactionSummaryMessageOf, customMessageOf } from "@/lib/session/entry-messages";
+import { compactionSummaryMessageOf, messageOfEntry } from "@/lib/session/entry-messages";
 import { pinnableMessageOf, pinnedMessageOf } from "@/lib/session/pins";
 import type {
   AgentMessage,
@@ -32,22 +32,10 @@ export function emptyContext(): SessionContext {
 
 /** Session-engine.md §2 step 6: what one path entry contributes to `messages`; `ids` gets its id alongside. */
 function emit(entry: SessionEntry, out: AgentMessage[], ids: string[] | undefined): void {
-  let message: AgentMessage;
-  switch (entry.type) {
-    case "message":
-      message = entry.message;
-      break;
-    case "custom_message":
-      message = customMessageOf(entry);
-      break;
-    case "branch_summary":
-      // An empty summary (e.g. an aborted one written by an extension) adds nothing.
-      if (!entry.summary) return;
-      message = branchSummaryMessageOf(entry);
-      break;
-    default:
-      return;
-  }
+  // An empty branch summary (e.g. an aborted one written by an extension) adds nothing.
+  if (entry.type === "branch_summary" && !entry.summary) return;
+  const message = messageOfEntry(entry);
+  if (!message) return;
   out.push(message);
   ids?.push(entry.id);
 }

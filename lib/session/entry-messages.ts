@@ -10,12 +10,14 @@
  * returned messages.
  */
 import type {
+  AgentMessage,
   BranchSummaryEntry,
   BranchSummaryMessage,
   CompactionEntry,
   CompactionSummaryMessage,
   CustomMessage,
   CustomMessageEntry,
+  SessionEntry,
 } from "@/lib/session/types";
 
 const memo = new WeakMap<object, object>();
@@ -39,6 +41,25 @@ export function branchSummaryMessageOf(entry: BranchSummaryEntry): BranchSummary
 
 export function compactionSummaryMessageOf(entry: CompactionEntry): CompactionSummaryMessage {
   return once(entry, makeCompactionSummaryMessage);
+}
+
+/**
+ * The message an entry stands for (session-engine.md §5.4 `messageOf`): a message entry's message,
+ * a custom_message or a branch_summary as its message; none for settings, labels, compactions
+ * and custom entries. The one definition behind the context (§2 step 6, which also skips an
+ * empty branch summary), the compaction's span, pins and the inspector's sources.
+ */
+export function messageOfEntry(entry: SessionEntry): AgentMessage | undefined {
+  switch (entry.type) {
+    case "message":
+      return entry.message;
+    case "custom_message":
+      return customMessageOf(entry);
+    case "branch_summary":
+      return branchSummaryMessageOf(entry);
+    default:
+      return undefined;
+  }
 }
 
 function makeCustomMessage(entry: CustomMessageEntry): CustomMessage {

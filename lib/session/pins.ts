@@ -14,7 +14,7 @@
  *   message (`customType: "arbor.pinned"`, "Pinned by the user") holding the entry's content
  *   verbatim. With no pins nothing here changes any result of the contract.
  */
-import { branchSummaryMessageOf, customMessageOf } from "@/lib/session/entry-messages";
+import { messageOfEntry } from "@/lib/session/entry-messages";
 import type { AgentMessage, CustomMessage, ImageContent, SessionEntry, TextContent } from "@/lib/session/types";
 
 export const PIN_CUSTOM_TYPE = "arbor.pin";
@@ -54,16 +54,7 @@ export function pinnedIds(entries: Iterable<{ type: string; customType?: unknown
 
 /** The message a pinnable entry stands for; settings, labels and compactions have none. */
 export function pinnableMessageOf(entry: SessionEntry): AgentMessage | undefined {
-  switch (entry.type) {
-    case "message":
-      return entry.message;
-    case "custom_message":
-      return customMessageOf(entry);
-    case "branch_summary":
-      return branchSummaryMessageOf(entry);
-    default:
-      return undefined;
-  }
+  return messageOfEntry(entry);
 }
 
 type Block = TextContent | ImageContent;
