@@ -4,15 +4,12 @@
  * pinned message survives two compactions verbatim; cited summaries name their entries.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { GET as reviewGet } from "@/app/api/sessions/[id]/compactions/[entryId]/route";
-import { POST as againPost } from "@/app/api/sessions/[id]/compactions/[entryId]/again/route";
 import { CITE_INSTRUCTION } from "@/lib/compaction/citations";
-import type { CompactionReview } from "@/lib/compaction/compaction-review";
 import { loadTree } from "@/lib/db";
 import { createProviderRegistry } from "@/lib/llm/providers";
 import { PINNED_HEADER } from "@/lib/session/pins";
-import type { CompactionEntry, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
+import { KEEP, again, compactions, review } from "@/test/compaction-routes";
 import { looksLikeSummarization } from "@/test/fake-llm-server";
 import { messageText } from "@/test/fake-llm-steps";
 import { configureChatRuntime } from "./runtime-config";
@@ -28,27 +25,7 @@ beforeAll(() => {
   configureChatRuntime({ registry: createProviderRegistry({ compatible: { baseURL: h.fake.url, models: [MODEL_ID, OTHER_MODEL] } }) });
 });
 
-const KEEP = { compaction: { keepRecentTokens: 150 } };
-const compactions = async (id: string) => (await storedEntries(id)).filter((e): e is CompactionEntry & SessionEntry => e.type === "compaction");
-const ctx = (id: string, entryId: string) => ({ params: Promise.resolve({ id, entryId }) });
 const leafOf = async (id: string) => (await loadTree({ sessionId: id })).meta.leafId;
-
-async function review(sessionId: string, entryId: string): Promise<CompactionReview> {
-  const res = await reviewGet(new Request(`http://arbor.test/api/sessions/${sessionId}/compactions/${entryId}`), ctx(sessionId, entryId));
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { review: CompactionReview }).review;
-}
-
-function again(sessionId: string, entryId: string, body: unknown) {
-  return againPost(
-    new Request(`http://arbor.test/api/sessions/${sessionId}/compactions/${entryId}/again`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }),
-    ctx(sessionId, entryId),
-  );
-}
 
 describe("compact again with another prompt and model", () => {
   it("writes the sibling with the other model and prompt, records both, and 'use this one' picks it", async () => {

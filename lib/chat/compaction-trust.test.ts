@@ -5,11 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { GET as reviewGet } from "@/app/api/sessions/[id]/compactions/[entryId]/route";
-import { POST as againPost } from "@/app/api/sessions/[id]/compactions/[entryId]/again/route";
-import type { CompactionReview } from "@/lib/compaction/compaction-review";
 import { loadTree } from "@/lib/db";
-import type { CompactionEntry, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
+import { KEEP, again, compactionCtx, compactions, review } from "@/test/compaction-routes";
 import { looksLikeSummarization } from "@/test/fake-llm-server";
 import { messageText } from "@/test/fake-llm-steps";
 import { moveLeafBack } from "./session-edits";
@@ -18,26 +16,6 @@ import { compactRun, dataOf, newSession, postChat, readAll, seedHistory, storedE
 useTestDatabase();
 const h = useHarness();
 
-const KEEP = { compaction: { keepRecentTokens: 150 } };
-const compactions = async (id: string) => (await storedEntries(id)).filter((e): e is CompactionEntry & SessionEntry => e.type === "compaction");
-const ctx = (id: string, entryId: string) => ({ params: Promise.resolve({ id, entryId }) });
-
-async function review(sessionId: string, entryId: string): Promise<CompactionReview> {
-  const res = await reviewGet(new Request(`http://arbor.test/api/sessions/${sessionId}/compactions/${entryId}`), ctx(sessionId, entryId));
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { review: CompactionReview }).review;
-}
-
-function again(sessionId: string, entryId: string, body: unknown) {
-  return againPost(
-    new Request(`http://arbor.test/api/sessions/${sessionId}/compactions/${entryId}/again`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }),
-    ctx(sessionId, entryId),
-  );
-}
 
 const leafOf = async (id: string) => (await loadTree({ sessionId: id })).meta.leafId;
 
@@ -85,7 +63,7 @@ describe("compact again, compare, choose", () => {
     const chunks = await readAll(await again(s.id, seeded[0]!.id, {}));
     expect(dataOf<{ message: string }>(chunks, "error").map((e) => e.message)).toEqual([`Entry ${seeded[0]!.id} is not a compaction`]);
     expect((await storedEntries(s.id)).length).toBe(seeded.length);
-    const res = await reviewGet(new Request("http://arbor.test/x"), ctx(s.id, seeded[0]!.id));
+    const res = await reviewGet(new Request("http://arbor.test/x"), compactionCtx(s.id, seeded[0]!.id));
     expect(res.status).toBe(404);
   });
 });
