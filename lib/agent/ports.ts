@@ -130,7 +130,7 @@ export interface ModelStreamRequest {
   system?: string;
   /** Already through convertToLlm (session-engine.md §3). */
   messages: LlmMessage[];
-  tools?: AgentToolDefinition[];
+  tools?: readonly AgentToolDefinition[];
   maxOutputTokens?: number;
   signal?: AbortSignal;
   onDelta?(delta: AssistantDelta): void;
@@ -173,7 +173,7 @@ export interface ToolExecutionResult {
 
 /** Tools the model may call. A throw from `execute` becomes an `isError` tool result. */
 export interface AgentTools {
-  definitions: AgentToolDefinition[];
+  definitions: readonly AgentToolDefinition[];
   execute(call: ToolCall, signal: AbortSignal): Promise<ToolExecutionResult>;
 }
 
@@ -187,7 +187,7 @@ export interface ModelCallRecord {
   request: {
     system?: string;
     messages: LlmMessage[];
-    tools?: AgentToolDefinition[];
+    tools?: readonly AgentToolDefinition[];
     maxOutputTokens?: number;
     reasoning?: "high";
   };

@@ -73,6 +73,26 @@ export function toolInputSchema(schema: z.ZodType): Record<string, unknown> {
   return json;
 }
 
+const definitionSets = new Map<string, readonly AgentToolDefinition[]>();
+
+/**
+ * The definitions of the enabled tools, built once per distinct set and shared by every agent
+ * after that (frozen: nobody may change them). Converting the zod schemas to JSON Schema costs
+ * milliseconds, and a stable array lets the provider-side tool list be cached per array
+ * (lib/llm/stream-assistant.ts toProviderTools). At most 2^6 sets exist, so the map is bounded.
+ */
+function definitionsOf(enabled: readonly ToolName[]): readonly AgentToolDefinition[] {
+  const key = enabled.join(",");
+  let set = definitionSets.get(key);
+  if (!set) {
+    set = Object.freeze(
+      enabled.map((n) => Object.freeze({ name: n, description: ALL_TOOLS[n].description, inputSchema: toolInputSchema(ALL_TOOLS[n].schema) })),
+    );
+    definitionSets.set(key, set);
+  }
+  return set;
+}
+
 function isToolName(name: string): name is ToolName {
   return (TOOL_NAMES as readonly string[]).includes(name);
 }
@@ -86,11 +106,7 @@ export function createWorkspaceTools(opts: WorkspaceToolsOptions): WorkspaceTool
   for (const n of requested) if (!isToolName(n)) throw new Error(`createWorkspaceTools: unknown tool "${n}"`);
   const enabled = TOOL_NAMES.filter((n) => requested.includes(n));
   const limits = resolveLimits(opts.limits);
-  const definitions: AgentToolDefinition[] = enabled.map((n) => ({
-    name: n,
-    description: ALL_TOOLS[n].description,
-    inputSchema: toolInputSchema(ALL_TOOLS[n].schema),
-  }));
+  const definitions = definitionsOf(enabled);
 
   async function execute(call: ToolCall, signal: AbortSignal) {
     if (!isToolName(call.name)) {
