@@ -3,8 +3,11 @@
  *
  *   pre-prompt check: checkCompaction(lastAssistant, skipAborted = false) when the working
  *   context has an assistant — continuing nothing, since the user's prompt follows
- *   → append the user message (clears overflowRecoveryAttempted, §13.2) and commit
- *   → runTurns (model calls + tools)
+ *   → append the user message (clears overflowRecoveryAttempted, §13.2) and commit it
+ *   → runTurns (model calls + tools); the first model call goes out while that commit is in
+ *     flight (one round trip less before the request leaves): turn-runner.ts awaits the commit
+ *     before it appends anything, and a failed commit stops the call and ends the run with the
+ *     commit's error, exactly as if it had failed before the call
  *   → after the run: a scheduled turn retry stops here (§13.1 step 1: continue with no new
  *     user message); otherwise checkCompaction(msg), which may ask for the synthetic
  *     continue prompt, a plain continue (overflow retry) or the queue (§13.3 step 9)
@@ -45,8 +48,7 @@ export async function runPromptLoop(
       rt.emit({ type: "error", message: `Stopped after ${MAX_RUNS_PER_PROMPT} runs in one prompt.` });
       break;
     }
-    await startRun(rt, next);
-    const message = await runTurns(rt, signal);
+    const message = await runTurns(rt, signal, startRun(rt, next));
     if (!message) break;
     last = message;
     next = await afterRun(rt, message, signal);
@@ -55,18 +57,21 @@ export async function runPromptLoop(
   return last;
 }
 
-/** Appends what starts a run: the user prompt, the next queued message, or nothing (continue). */
-async function startRun(rt: AgentRuntime, next: NextAction): Promise<void> {
-  if (next.kind === "continue") return;
+/**
+ * Appends what starts a run: the user prompt, the next queued message, or nothing (continue).
+ * Returns its commit, still running (see the header).
+ */
+function startRun(rt: AgentRuntime, next: NextAction): Promise<unknown> {
+  if (next.kind === "continue") return Promise.resolve();
   if (next.kind === "prompt") {
     appendUser(rt, next.content, next.synthetic);
   } else {
     const queued = rt.state.queue.shift();
-    if (!queued) return;
+    if (!queued) return Promise.resolve();
     if (queued.role === "user") appendUser(rt, queued.content, queued.synthetic === true);
     else rt.tree.appendCustomMessageEntry(queued.customType, queued.content, queued.display, queued.details);
   }
-  await rt.persist();
+  return rt.persist();
 }
 
 function appendUser(rt: AgentRuntime, content: UserMessage["content"], synthetic: boolean): void {

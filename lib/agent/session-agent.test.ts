@@ -36,7 +36,9 @@ describe("SessionAgent.prompt: a streamed turn", () => {
     expect(ofType("message_end")[0]?.entryId).toBe(stored[1]?.id);
     expect(ofType("message_saved").map((e) => e.entryId)).toEqual(stored.map((e) => e.id));
     const order = events.map((e) => e.type).filter((t) => t !== "message_delta" && t !== "context_usage");
-    expect(order).toEqual(["message_saved", "turn_start", "message_start", "message_end", "message_saved", "turn_end"]);
+    // The user message's commit overlaps the model call (run-loop.ts), so it is reported saved
+    // once the call is under way — and always before the assistant is.
+    expect(order).toEqual(["turn_start", "message_start", "message_saved", "message_end", "message_saved", "turn_end"]);
     expect(ofType("context_usage").at(-1)?.usage.contextWindow).toBe(200_000);
   });
 
@@ -81,6 +83,23 @@ describe("SessionAgent.prompt: a streamed turn", () => {
     await store.commit({ expectedLeafId: store.getLeafId(), entries: [], newLeafId: null });
     await expect(agent.prompt("two")).rejects.toBeInstanceOf(ConflictError);
     expect(ofType("error")[0]).toMatchObject({ message: CONFLICT_MESSAGE, conflict: true });
+  });
+
+  it("a failed commit of the user message stops the model call it overlapped: nothing is appended or recorded", async () => {
+    const { agent, store, model, records, ofType } = setup();
+    model!.script({ text: "first" }, { text: "never saved" });
+    await agent.prompt("one");
+    await store.commit({ expectedLeafId: store.getLeafId(), entries: [], newLeafId: null });
+    const stored = store.getEntries().length;
+
+    await expect(agent.prompt("two")).rejects.toBeInstanceOf(ConflictError);
+
+    // The call went out with the commit in flight and was aborted when the commit failed.
+    expect(model!.requests).toHaveLength(2);
+    expect(model!.requests[1]?.signal?.aborted).toBe(true);
+    expect(records).toHaveLength(1);
+    expect(store.getEntries()).toHaveLength(stored);
+    expect(ofType("message_end")).toHaveLength(1);
   });
 });
 

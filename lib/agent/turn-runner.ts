@@ -7,6 +7,9 @@
  *   replace what is sent), convertToLlm (§3), `model.stream`, then the assistant message is
  *   appended and committed at once (so an aborted, partial message is saved too, with
  *   stopReason "aborted"), then turn_end with the tool results.
+ * - `opening` is the commit of what started the run (run-loop.ts), which the first model call
+ *   overlaps. It is awaited before the call is recorded or its message appended; if it fails,
+ *   the call is aborted, nothing of it is recorded or appended, and the commit's error is thrown.
  * - Tool calls run one at a time, in order; each result is appended and committed before the
  *   next call runs. A tool that throws gives an `isError` result. After an abort, the remaining
  *   calls get an `isError` "aborted" result without running, so every tool call keeps its result
@@ -17,7 +20,7 @@
  *   than "error" (session-engine.md §13.2). Decision: a silent overflow (§14 case 2) does not clear it, or a
  *   provider that keeps accepting over-long prompts would loop through recoveries.
  */
-import { errorMessage } from "@/lib/agent/abort";
+import { errorMessage, linkedController } from "@/lib/agent/abort";
 import type { AgentModel, ModelStreamRequest } from "@/lib/agent/ports";
 import { safeRecord } from "@/lib/agent/recording";
 import type { AgentRuntime } from "@/lib/agent/runtime";
@@ -42,16 +45,19 @@ function failedMessage(model: AgentModel, err: unknown, aborted: boolean, now: n
   return message;
 }
 
-async function callModel(rt: AgentRuntime, model: AgentModel, signal: AbortSignal): Promise<AssistantMessage> {
+async function callModel(rt: AgentRuntime, model: AgentModel, signal: AbortSignal, opening?: Promise<unknown>): Promise<AssistantMessage> {
   let messages = rt.working.messages();
   if (rt.hooks.hasHandlers("context")) {
     const result = await rt.hooks.emit({ type: "context", messages: [...messages] }, rt.hookContext);
     if (result?.messages) messages = result.messages;
   }
   const tools = rt.tools?.definitions.length ? rt.tools.definitions : undefined;
+  // A failed opening commit stops the call at once (its result is thrown below).
+  const { controller, unlink } = linkedController(signal);
+  opening?.catch(() => controller.abort());
   const request: ModelStreamRequest = {
     messages: convertToLlm(messages, rt.prompts),
-    signal,
+    signal: controller.signal,
     onDelta: (delta) => rt.emit({ type: "message_delta", delta }),
   };
   if (rt.systemPrompt !== undefined) request.system = rt.systemPrompt;
@@ -64,8 +70,11 @@ async function callModel(rt: AgentRuntime, model: AgentModel, signal: AbortSigna
   try {
     message = await model.stream(request);
   } catch (err) {
-    message = failedMessage(model, err, signal.aborted, rt.now());
+    message = failedMessage(model, err, controller.signal.aborted, rt.now());
+  } finally {
+    unlink();
   }
+  await opening;
   const response: Parameters<typeof safeRecord>[1]["response"] = {
     message,
     usage: message.usage,
@@ -115,7 +124,18 @@ async function executeTool(rt: AgentRuntime, call: ToolCall, signal: AbortSignal
 }
 
 /** Runs model calls and tools until the model stops; resolves with the last assistant message. */
-export async function runTurns(rt: AgentRuntime, signal: AbortSignal): Promise<AssistantMessage | undefined> {
+export async function runTurns(rt: AgentRuntime, signal: AbortSignal, opening?: Promise<unknown>): Promise<AssistantMessage | undefined> {
+  // Handled here so a failure is never unhandled; the first callModel awaits and rethrows it.
+  opening?.catch(() => undefined);
+  try {
+    return await turnLoop(rt, signal, opening);
+  } finally {
+    // A run that ended before its first model call still leaves with its opening commit done.
+    await opening?.catch(() => undefined);
+  }
+}
+
+async function turnLoop(rt: AgentRuntime, signal: AbortSignal, opening: Promise<unknown> | undefined): Promise<AssistantMessage | undefined> {
   let last: AssistantMessage | undefined;
   for (let step = 0; ; step++) {
     const model = rt.model;
@@ -130,7 +150,7 @@ export async function runTurns(rt: AgentRuntime, signal: AbortSignal): Promise<A
 
     const turnIndex = rt.state.turnIndex++;
     await rt.lifecycle({ type: "turn_start", turnIndex, timestamp: rt.now() });
-    const message = await callModel(rt, model, signal);
+    const message = await callModel(rt, model, signal, step === 0 ? opening : undefined);
     const entryId = rt.tree.appendMessage(message);
     await rt.persist(() => rt.emit({ type: "message_end", message, entryId }));
     if (message.stopReason !== "error" && !isContextOverflow(message, model.info.contextWindow)) {
