@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { assistant, call, img, toolResult, user } from "@/test/compaction-helpers";
 import { IMAGE_UNAVAILABLE, INTERRUPTED_TOOL_RESULT, sniffImageType, toProviderPrompt } from "@/lib/llm/provider-prompt";
-import type { AssistantMessage, LlmMessage } from "@/lib/session/types";
+import type { AssistantMessage, LlmMessage, ToolResultMessage } from "@/lib/session/types";
 
 const toModelMessages = (messages: LlmMessage[]) => toProviderPrompt(undefined, messages);
 
@@ -166,5 +166,77 @@ describe("toProviderPrompt (session-engine.md §3)", () => {
       role: "user",
       content: [{ type: "text", text: "[Tool result for read (a)]: long output" }],
     });
+  });
+
+  it("reuses the previous call only for the unchanged prefix: a prune, a branch switch, new results or another system prompt convert anew", () => {
+    // Seeded pseudo-random histories; each call with a warm previous call must equal a cold conversion of the same history.
+    let seed = 12;
+    const rand = (n: number) => {
+      // mulberry32
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
+    let ids = 0;
+    const cold = (system: string | undefined, messages: LlmMessage[]) => toProviderPrompt(system, structuredClone(messages));
+    const grow = (messages: LlmMessage[], steps: number) => {
+      for (let k = 0; k < steps; k++) {
+        const kind = rand(4);
+        if (kind === 0) messages.push(user(`u${ids++}`));
+        else if (kind === 1) messages.push(assistant(`a${ids++}`));
+        else {
+          const calls = [call(`c${ids++}`, "read"), call(`c${ids++}`, "grep")];
+          messages.push(assistant("", { calls }));
+          // Sometimes a call is still unanswered (the history ends on it, or a turn was aborted).
+          for (const c of calls) if (rand(3) > 0) messages.push(toolResult(c.id, `out ${c.id}`, { toolName: c.name }));
+        }
+      }
+      return messages;
+    };
+    for (let round = 0; round < 60; round++) {
+      const history = grow([user("start")], 3 + rand(8));
+      const system = rand(2) ? "SYS" : undefined;
+      expect(toProviderPrompt(system, history)).toEqual(cold(system, history));
+      for (let turn = 0; turn < 6; turn++) {
+        const change = rand(6) === 5 ? 3 : rand(5);
+        if (change === 0) grow(history, 1 + rand(3));
+        else if (change === 1) {
+          // A branch switch: back to an earlier point, then other messages.
+          history.length = 1 + rand(history.length);
+          grow(history, 1 + rand(3));
+        } else if (change === 2) {
+          // A prune rewrites a result into a new object.
+          const at = history.findIndex((m) => m.role === "toolResult");
+          if (at >= 0) history[at] = { ...(history[at] as ToolResultMessage), content: [{ type: "text", text: "[pruned]" }], prunedAt: 1 };
+        } else if (change === 3) {
+          // The missing answers to the trailing assistant's calls arrive.
+          let at = history.length - 1;
+          while (at > 0 && history[at]?.role === "toolResult") at--;
+          const last = history[at];
+          const answered = new Set(history.slice(at + 1).map((m) => (m as ToolResultMessage).toolCallId));
+          if (last?.role === "assistant") {
+            for (const b of last.content) if (b.type === "toolCall" && !answered.has(b.id)) history.push(toolResult(b.id, `late ${b.id}`, { toolName: b.name }));
+          }
+        }
+        const sys = change === 4 ? "OTHER" : system;
+        expect(toProviderPrompt(sys, history)).toEqual(cold(sys, history));
+      }
+    }
+  });
+
+  it("sends the results that arrived for calls the previous call had to answer as interrupted", () => {
+    const history: LlmMessage[] = [user("go"), assistant("", { calls: [call("a", "read")] })];
+    expect(toModelMessages(history)[2]).toMatchObject({ content: [{ output: { type: "error-text", value: INTERRUPTED_TOOL_RESULT } }] });
+    history.push(toolResult("a", "contents", { toolName: "read" }));
+    expect(toModelMessages(history)).toHaveLength(3);
+    expect(toModelMessages(history)[2]).toMatchObject({ content: [{ output: { type: "text", value: "contents" } }] });
+  });
+
+  it("hands each caller its own prompt array", () => {
+    const history = [user("go"), assistant("ok")];
+    const first = toModelMessages(history);
+    first.push({ role: "user", content: [{ type: "text", text: "added by a caller" }] });
+    expect(toModelMessages(history)).toHaveLength(2);
   });
 });

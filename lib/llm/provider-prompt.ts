@@ -32,6 +32,13 @@
  * the read model builds new objects on a rewrite, and a branch switch just sends other objects.
  * The returned prompt and its parts are shared between calls: callers and providers must not
  * mutate them.
+ *
+ * On top of that, the previous call's result is reused for the longest prefix of `messages`
+ * that is the SAME objects, in the same order, as that call's (checked one by one, so a prune,
+ * a branch switch or an edited history converts from the first differing message): a turn then
+ * walks its messages once by reference instead of regrouping every tool call and result. One
+ * previous call is kept per first-message object (a WeakMap: it goes with the session's cached
+ * entries), so memory is bounded by the sessions held in memory.
  */
 import type {
   LanguageModelV3FilePart,
@@ -157,44 +164,99 @@ function orphanPrompt(msg: ToolResultMessage): UserPrompt {
 
 const callsOf = new WeakMap<AssistantMessage, ToolCall[]>();
 
-export function toProviderPrompt(system: string | undefined, messages: readonly LlmMessage[]): LanguageModelV3Prompt {
-  const out: LanguageModelV3Prompt = system === undefined ? [] : [{ role: "system", content: system }];
-  let i = 0;
-  while (i < messages.length) {
-    const msg = messages[i] as LlmMessage;
-    i++;
-    if (msg.role === "user") {
-      out.push(cached(users, msg, userPrompt));
-      continue;
-    }
-    if (msg.role === "toolResult") {
-      // Not directly after an assistant that made the call (see the header).
-      out.push(cached(orphans, msg, orphanPrompt));
-      continue;
-    }
-    const prompt = cached(assistants, msg, assistantPrompt);
-    if (prompt) out.push(prompt);
-    const calls = cached(callsOf, msg, (m) => m.content.filter((b): b is ToolCall => b.type === "toolCall"));
-    if (calls.length === 0) continue;
+/**
+ * A previous call: its messages, its prompt, and where each group of messages (a message, or an
+ * assistant with the tool results that follow it) ended: `ends[g]` is the index after the
+ * group's last message, `outEnds[g]` the prompt length after its output.
+ */
+interface PreviousCall {
+  system: string | undefined;
+  messages: readonly LlmMessage[];
+  out: LanguageModelV3Prompt;
+  ends: number[];
+  outEnds: number[];
+}
 
-    // Gather the run of tool results that follows this assistant.
-    const matched = new Map<string, ToolResultMessage>();
-    const stray: ToolResultMessage[] = [];
-    while (i < messages.length && (messages[i] as LlmMessage).role === "toolResult") {
-      const result = messages[i] as ToolResultMessage;
-      i++;
-      if (calls.some((c) => c.id === result.toolCallId) && !matched.has(result.toolCallId)) matched.set(result.toolCallId, result);
-      else stray.push(result);
-    }
-    const tool: ToolPrompt = {
-      role: "tool",
-      content: calls.map((call) => {
-        const result = matched.get(call.id);
-        return result ? cached(results, result, resultPart) : interruptedPart(call);
-      }),
-    };
-    out.push(tool);
-    for (const orphan of stray) out.push(cached(orphans, orphan, orphanPrompt));
+const previousCalls = new WeakMap<LlmMessage, PreviousCall>();
+
+/** How many groups of `prev` are valid for `messages`: those that ended before the first difference. */
+function reusableGroups(prev: PreviousCall, system: string | undefined, messages: readonly LlmMessage[]): number {
+  if (prev.system !== system) return 0;
+  const limit = Math.min(prev.messages.length, messages.length);
+  let same = 0;
+  while (same < limit && prev.messages[same] === messages[same]) same++;
+  // A group is decided by its messages AND the one after it (which ends a run of tool results),
+  // so it is valid only if that one is in the common prefix too.
+  let groups = 0;
+  while (groups < prev.ends.length && (prev.ends[groups] as number) < same) groups++;
+  return groups;
+}
+
+export function toProviderPrompt(system: string | undefined, messages: readonly LlmMessage[]): LanguageModelV3Prompt {
+  const first = messages[0];
+  const prev = first && previousCalls.get(first);
+  const kept = prev ? reusableGroups(prev, system, messages) : 0;
+  let out: LanguageModelV3Prompt;
+  let ends: number[];
+  let outEnds: number[];
+  let i: number;
+  if (prev && kept > 0) {
+    out = prev.out.slice(0, prev.outEnds[kept - 1]);
+    ends = prev.ends.slice(0, kept);
+    outEnds = prev.outEnds.slice(0, kept);
+    i = ends[kept - 1] as number;
+  } else {
+    out = system === undefined ? [] : [{ role: "system", content: system }];
+    ends = [];
+    outEnds = [];
+    i = 0;
   }
-  return out;
+  while (i < messages.length) {
+    i = convertGroup(messages, i, out);
+    ends.push(i);
+    outEnds.push(out.length);
+  }
+  if (first) previousCalls.set(first, { system, messages: messages.slice(), out, ends, outEnds });
+  // A copy: the kept one is sliced by the next call, never changed, but callers get their own array.
+  return out.slice();
+}
+
+/** Appends the prompt messages of the group starting at `start` to `out`; returns where the group ends. */
+function convertGroup(messages: readonly LlmMessage[], start: number, out: LanguageModelV3Prompt): number {
+  let i = start;
+  const msg = messages[i] as LlmMessage;
+  i++;
+  if (msg.role === "user") {
+    out.push(cached(users, msg, userPrompt));
+    return i;
+  }
+  if (msg.role === "toolResult") {
+    // Not directly after an assistant that made the call (see the header).
+    out.push(cached(orphans, msg, orphanPrompt));
+    return i;
+  }
+  const prompt = cached(assistants, msg, assistantPrompt);
+  if (prompt) out.push(prompt);
+  const calls = cached(callsOf, msg, (m) => m.content.filter((b): b is ToolCall => b.type === "toolCall"));
+  if (calls.length === 0) return i;
+
+  // Gather the run of tool results that follows this assistant.
+  const matched = new Map<string, ToolResultMessage>();
+  const stray: ToolResultMessage[] = [];
+  while (i < messages.length && (messages[i] as LlmMessage).role === "toolResult") {
+    const result = messages[i] as ToolResultMessage;
+    i++;
+    if (calls.some((c) => c.id === result.toolCallId) && !matched.has(result.toolCallId)) matched.set(result.toolCallId, result);
+    else stray.push(result);
+  }
+  const tool: ToolPrompt = {
+    role: "tool",
+    content: calls.map((call) => {
+      const result = matched.get(call.id);
+      return result ? cached(results, result, resultPart) : interruptedPart(call);
+    }),
+  };
+  out.push(tool);
+  for (const orphan of stray) out.push(cached(orphans, orphan, orphanPrompt));
+  return i;
 }
