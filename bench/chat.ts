@@ -20,8 +20,10 @@
  * body to `fetch` (Arbor's own work, the provider's body building included) and the rest (the
  * HTTP transfer and the fake server's reading and JSON.parse of the body, in this process).
  */
+import { type ChildProcess, fork } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { chatBodySchema } from "@/app/api/chat/schema";
 import { setProjectHooksFile } from "@/lib/chat/hooks-loader";
 import { parseJsonBody } from "@/lib/http/route-helpers";
@@ -34,7 +36,7 @@ import { inspectEntry } from "@/lib/inspector/inspect";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { createProviderRegistry } from "@/lib/llm/providers";
 import { assistantMsg, userMsg } from "@/test/session-factories";
-import { echoResponder, type FakeLlmServer, startFakeLlmServer } from "@/test/fake-llm-server";
+import type { FakeModelTiming } from "./lib/fake-model-process";
 import type { Imported } from "./import";
 import { compactedCopy } from "./lib/compacted";
 import { statementCounter } from "./lib/database";
@@ -45,43 +47,74 @@ const ROUNDS = 7;
 const MODEL_ID = "fake-model";
 
 export interface Harness {
-  fake: FakeLlmServer;
-  /** performance.now() when the last chat request reached the fake server. */
-  arrivedAt: number;
-  /** performance.now() when the provider handed the last request body to fetch. */
+  /** The model server's base URL (a child process: bench/lib/fake-model-process.ts). */
+  url: string;
+  /** Epoch ms (performance.timeOrigin + performance.now()) when the provider handed the last body to fetch. */
   sentAt: number;
+  /** The last request body, as the provider sent it. */
+  lastBody: Uint8Array<ArrayBuffer>;
+  /** The model server's timing of the next chat request (epoch ms, comparable with `sentAt`). */
+  nextTiming(): Promise<FakeModelTiming>;
   close(): Promise<void>;
 }
 
+/** Epoch ms with sub-ms resolution, comparable across processes. */
+export const epochNow = () => performance.timeOrigin + performance.now();
+
+/** Forks the model server process and resolves once it listens. */
+function forkModelServer(): Promise<{ child: ChildProcess; url: string }> {
+  const child = fork(fileURLToPath(new URL("./lib/fake-model-process.ts", import.meta.url)), [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, FAKE_MODELS: MODEL_ID },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`the model server process exited (${code})`)));
+    child.once("message", (m) => resolve({ child, url: (m as { url: string }).url }));
+  });
+}
+
 export async function startHarness(dir: string): Promise<Harness> {
-  const fake = await startFakeLlmServer({ models: [MODEL_ID] });
+  const { child, url } = await forkModelServer();
+  const timings: FakeModelTiming[] = [];
+  const waiting: ((t: FakeModelTiming) => void)[] = [];
+  child.on("message", (m) => {
+    const timing = m as FakeModelTiming;
+    const next = waiting.shift();
+    if (next) next(timing);
+    else timings.push(timing);
+  });
   const workspaces = await mkdtemp(path.join(dir, "workspaces-"));
-  // A huge window: no automatic compaction between the measured turns.
+  // providers.ts hands the body over as bytes (bytesBodyFetch) before this fetch sees it.
   const timedFetch: typeof fetch = (input, init) => {
-    harness.sentAt = performance.now();
+    harness.sentAt = epochNow();
+    if (init?.body instanceof Uint8Array) harness.lastBody = init.body as Uint8Array<ArrayBuffer>;
     return fetch(input, init);
   };
+  // A huge window: no automatic compaction between the measured turns.
   const registry = createProviderRegistry({
-    compatible: { baseURL: fake.url, models: [{ id: MODEL_ID, contextWindow: 50_000_000 }], fetch: timedFetch },
+    compatible: { baseURL: url, models: [{ id: MODEL_ID, contextWindow: 50_000_000 }], fetch: timedFetch },
   });
   configureChatRuntime({ registry, workspacesDir: workspaces });
   setProjectHooksFile(null);
   const harness: Harness = {
-    fake,
-    arrivedAt: 0,
+    url,
     sentAt: 0,
+    lastBody: new Uint8Array(new ArrayBuffer(0)),
+    nextTiming: () => {
+      const ready = timings.shift();
+      return ready ? Promise.resolve(ready) : new Promise((resolve) => waiting.push(resolve));
+    },
     async close() {
       resetChatRuntime();
       setProjectHooksFile(undefined);
-      await fake.close();
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.disconnect();
+      await exited;
       await rm(workspaces, { recursive: true, force: true });
     },
   };
-  // Same answers as the default, plus the time each request reached the model server.
-  fake.setDefault((req) => {
-    harness.arrivedAt = performance.now();
-    return echoResponder(req);
-  });
   return harness;
 }
 
@@ -114,27 +147,33 @@ async function postChat(sessionId: string, text: string): Promise<Response> {
   return startChatTurn({ sessionId: body.value.id, content });
 }
 
-/** Ms until the first text delta, until the body went to fetch and until it reached the model server. */
-export async function arborTurn(h: Harness, sessionId: string, text: string): Promise<{ first: number; request: number; sent: number }> {
-  const start = performance.now();
+/**
+ * Ms from the POST until the first text delta, until the provider handed the body to fetch,
+ * until the whole body had reached the model server and until that server had parsed it.
+ */
+export async function arborTurn(h: Harness, sessionId: string, text: string): Promise<{ first: number; request: number; sent: number; parsed: number }> {
+  const timing = h.nextTiming();
+  const start = epochNow();
   const res = await postChat(sessionId, text);
   if (res.status !== 200) throw new Error(`chat: ${res.status} ${await res.text()}`);
   let first: number | undefined;
   for await (const chunk of readUIStream(res)) {
-    if (first === undefined && chunk.type === "text-delta") first = performance.now() - start;
+    if (first === undefined && chunk.type === "text-delta") first = epochNow() - start;
     if (chunk.type === "data-error") throw new Error(`chat: ${JSON.stringify(chunk.data)}`);
   }
   if (first === undefined) throw new Error("chat: no text-delta in the stream");
-  return { first, request: h.arrivedAt - start, sent: h.sentAt - start };
+  const { receivedAt, parsedAt } = await timing;
+  return { first, request: receivedAt - start, sent: h.sentAt - start, parsed: parsedAt - start };
 }
 
 /** Ms until the first SSE chunk with content, posting `body` to the fake server directly. */
-async function directTurn(h: Harness, body: unknown): Promise<number> {
+async function directTurn(h: Harness, body: Uint8Array<ArrayBuffer>): Promise<number> {
+  const timing = h.nextTiming();
   const start = performance.now();
-  const res = await fetch(`${h.fake.url}/chat/completions`, {
+  const res = await fetch(`${h.url}/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: "Bearer bench" },
-    body: JSON.stringify(body),
+    body,
   });
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
@@ -155,6 +194,7 @@ async function directTurn(h: Harness, body: unknown): Promise<number> {
     if (done) break;
   }
   if (first === undefined) throw new Error("direct: no content chunk");
+  await timing;
   return first;
 }
 
@@ -170,12 +210,14 @@ interface Result {
   overhead: number;
   request: number;
   sent: number;
+  parsed: number;
 }
 
 /** Median ms of JSON.stringify and JSON.parse of the 10k request body (the body's own cost). */
-function bodyCost(body: unknown): { stringify: number; parse: number; bytes: number } {
+function bodyCost(bytes: Uint8Array): { stringify: number; parse: number; bytes: number } {
   const s: number[] = [];
   const p: number[] = [];
+  const body: unknown = JSON.parse(Buffer.from(bytes).toString("utf8"));
   let text = "";
   for (let i = 0; i < 5; i++) {
     let t = performance.now();
@@ -203,37 +245,36 @@ export async function chatBench(dir: string, imported: Imported): Promise<void> 
       targets.push({ n: 10_000, label: "10k compacted", id: c.id, note: `context ${c.contextMessages} messages, ~${Math.round(c.contextTokens / 1000)}k tokens` });
     }
     const results = new Map<string, Result>();
-    let bigBody: unknown;
+    let bigBody: Uint8Array | undefined;
     for (const t of targets) {
       const arbor: number[] = [];
       const beforeModel: number[] = [];
       const sent: number[] = [];
+      const parsed: number[] = [];
       const direct: number[] = [];
       let statements = 0;
-      let lastBody: unknown = {};
+      let lastBody = new Uint8Array(new ArrayBuffer(0));
       for (let round = 0; round <= ROUNDS; round++) {
         statementCounter.reset();
         const turn = await arborTurn(h, t.id, `benchmark question ${round}: what changed?`);
         statements = statementCounter.total;
-        const body = h.fake.requests.at(-1)?.body;
-        lastBody = body ?? {};
-        const base = await directTurn(h, body);
-        // The fake server keeps every parsed body; 4.6 MB ones would burden the GC of later turns.
-        h.fake.requests.length = 0;
+        lastBody = h.lastBody;
+        const base = await directTurn(h, lastBody);
         // Round 0 warms up both paths (module init, connections, the provider client).
         if (round > 0) {
           arbor.push(turn.first);
           beforeModel.push(turn.request);
           sent.push(turn.sent);
+          parsed.push(turn.parsed);
           direct.push(base);
         }
       }
       const a = median(arbor);
       const d = median(direct);
-      const r: Result = { ttft: a, overhead: a - d, request: median(beforeModel), sent: median(sent) };
+      const r: Result = { ttft: a, overhead: a - d, request: median(beforeModel), sent: median(sent), parsed: median(parsed) };
       results.set(t.label, r);
       if (t.label === "10k") bigBody = lastBody;
-      const bytes = JSON.stringify(lastBody).length;
+      const bytes = lastBody.byteLength;
       addRow({
         section: "chat",
         name: "time to first token via POST /api/chat",
@@ -242,8 +283,8 @@ export async function chatBench(dir: string, imported: Imported): Promise<void> 
         baseline: `fake model directly ${formatMs(d)}`,
         ratio: a / d,
         note:
-          `model request sent after ${formatMs(r.request)} (body handed to fetch after ${formatMs(r.sent)}, ` +
-          `then ${formatMs(r.request - r.sent)} to reach and be parsed by the fake server); request ${(bytes / 1024).toFixed(0)} KB; ` +
+          `model request reached the model server after ${formatMs(r.request)} (body handed to fetch after ${formatMs(r.sent)}, ` +
+          `then ${formatMs(r.request - r.sent)} in transfer; the server had parsed it after ${formatMs(r.parsed)}); request ${(bytes / 1024).toFixed(0)} KB; ` +
           `${statements} statements per turn${t.note ? `; ${t.note}` : ""}`,
       });
     }

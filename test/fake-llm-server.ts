@@ -179,6 +179,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       return sendJson(res, 404, { error: { message: `No route ${req.method} ${path}`, type: "not_found" } });
     }
     const raw = await readBody(req);
+    const receivedAt = performance.timeOrigin + performance.now();
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(raw) as Record<string, unknown>;
@@ -186,6 +187,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       return sendJson(res, 400, { error: { message: "Request body is not JSON", type: "invalid_request_error" } });
     }
     const parsed = toFakeRequest(body, req.headers, requests.length);
+    parsed.receivedAt = receivedAt;
     requests.push(parsed);
     // A client that gave up before we read its request takes no step, so a late arrival from an
     // aborted call cannot eat the step scripted for the next one.

@@ -91,6 +91,8 @@ export interface FakeMessage {
 /** One recorded `POST /v1/chat/completions`. */
 export interface FakeRequest {
   index: number;
+  /** When the whole body had arrived, before it was parsed: epoch ms (performance.timeOrigin + performance.now(), comparable across processes). */
+  receivedAt?: number;
   body: Record<string, unknown>;
   headers: Record<string, string | string[] | undefined>;
   model?: string;
