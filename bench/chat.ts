@@ -4,9 +4,12 @@
  * - Arbor: what POST /api/chat (app/api/chat/route.ts) does, in-process, on a real Request:
  *   parse the body with the route's schema, then `startChatTurn` (lib/chat/turn.ts): claim the
  *   run, load the session from PostgreSQL, build the context, stream through the real
- *   OpenAI-compatible provider to the fake model server (test/fake-llm-server.ts). The clock
- *   stops at the first `text-delta` part of the UI message stream; the rest of the turn is read
- *   (and saved) untimed. The route module itself is not imported: its sign-in check pulls in
+ *   OpenAI-compatible provider to the fake model server (test/fake-llm-server.ts), which runs in
+ *   a CHILD process (bench/lib/fake-model-process.ts): a real model server is another machine,
+ *   and in-process its reading and JSON.parse of a 4.6 MB body would block Arbor's event loop
+ *   and count as Arbor's time. Times that cross the processes are epoch ms
+ *   (performance.timeOrigin + performance.now()). The clock stops at the first `text-delta`
+ *   part of the UI message stream; the rest of the turn is read (and saved) untimed. The route module itself is not imported: its sign-in check pulls in
  *   `next/headers`, which does not load outside Next (with sign-in off it is a no-op anyway).
  *   The set-up mirrors test/chat-harness.ts, which imports the route modules.
  * - Baseline: the request body Arbor just sent, POSTed straight to the fake server with fetch;
@@ -16,9 +19,10 @@
  * ~10k messages, the worst case), and "10k compacted": a copy of the 10k session that has
  * compacted (bench/lib/compacted.ts), whose context fits a 200k-token window — what a real
  * window makes of a long session.
- * Each turn's time to the request is split at the moment the provider hands the serialized
- * body to `fetch` (Arbor's own work, the provider's body building included) and the rest (the
- * HTTP transfer and the fake server's reading and JSON.parse of the body, in this process).
+ * "Model request leaves" is the time from the POST until the model server has the whole body
+ * (before it parses it). It is split at the moment the provider hands the serialized body to
+ * `fetch` (Arbor's own work, the provider's body building included); the rest is the transfer.
+ * When the server had parsed the body is reported beside it.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
