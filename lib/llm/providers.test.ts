@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "@/test/compaction-helpers";
 import { describeModel, FALLBACK_CONTEXT_WINDOW, lookupKnownModel, parseModelRef } from "@/lib/llm/models";
-import { createProviderRegistry, registryConfigFromEnv } from "@/lib/llm/providers";
+import { createProviderRegistry, MAX_MODEL_OBJECTS, registryConfigFromEnv } from "@/lib/llm/providers";
 import { planReasoning } from "@/lib/llm/reasoning";
 import { streamAssistant } from "@/lib/llm/stream-assistant";
 import { type FakeLlmServer, startFakeLlmServer } from "@/test/fake-llm-server";
@@ -94,6 +94,20 @@ describe("provider registry", () => {
     expect(msg.content).toEqual([{ type: "text", text: "pong" }]);
     expect(server.requests.at(-1)?.headers.authorization).toBe("Bearer local-key");
     expect(server.requests.at(-1)?.model).toBe("local");
+  });
+
+  it("hands out one provider model object per model, and keeps at most MAX_MODEL_OBJECTS", async () => {
+    const registry = createProviderRegistry({ compatible: { baseURL: server.url, models: ["local"] } });
+    const model = registry.resolveModel("openai-compatible/local").model;
+    expect(registry.resolveModel("openai-compatible/local").model).toBe(model);
+    expect(registry.resolveModel("openai-compatible/other").model).not.toBe(model);
+    for (let i = 0; i < MAX_MODEL_OBJECTS; i++) registry.resolveModel(`openai-compatible/id-${i}`);
+    // The oldest was let go; a new object for it still works, and a reused one still streams.
+    expect(registry.resolveModel("openai-compatible/local").model).not.toBe(model);
+    const again = registry.resolveModel("openai-compatible/local");
+    server.script({ text: "one" }, { text: "two" });
+    expect((await streamAssistant({ model: again, messages: [user("a")] })).content).toEqual([{ type: "text", text: "one" }]);
+    expect((await streamAssistant({ model: registry.resolveModel("openai-compatible/local"), messages: [user("b")] })).content).toEqual([{ type: "text", text: "two" }]);
   });
 
   it("reads its config from the validated env", () => {

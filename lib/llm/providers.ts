@@ -17,6 +17,10 @@
  *   once; until then (or if that fails) the server is listed as one model with id "default".
  * - `createProviderRegistry(config)` takes explicit config (tests point it at the fake server);
  *   the module-level functions use a registry built lazily from `env` (lib/env.ts).
+ * - A registry hands out one provider model object per `provider/id` (the provider objects are
+ *   configuration only, and each builds its response schemas when constructed: doing that per
+ *   turn cost a millisecond and a fresh zod compilation of every streamed chunk's schema). At
+ *   most MAX_MODEL_OBJECTS are kept, since a request may name any id.
  */
 import "server-only";
 import { createAnthropic } from "@ai-sdk/anthropic";
@@ -99,6 +103,8 @@ export function registryConfigFromEnv(e: Env): ProviderRegistryConfig {
 
 type Factory = (id: string) => LanguageModelV3;
 
+export const MAX_MODEL_OBJECTS = 32;
+
 /**
  * The providers' fetch, with a string body (their JSON) handed over as UTF-8 bytes: given a
  * string, undici first re-scans it for lone surrogates (USVString) and then encodes it, two
@@ -162,6 +168,18 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
 
   let discovery: Promise<ModelInfo[]> | undefined;
 
+  const modelObjects = new Map<string, LanguageModelV3>();
+  function modelObject(provider: string, id: string, factory: Factory): LanguageModelV3 {
+    const key = `${provider}/${id}`;
+    let model = modelObjects.get(key);
+    if (!model) {
+      model = factory(id);
+      if (modelObjects.size >= MAX_MODEL_OBJECTS) modelObjects.delete(modelObjects.keys().next().value as string);
+      modelObjects.set(key, model);
+    }
+    return model;
+  }
+
   const registry: ProviderRegistry = {
     listModels() {
       return [...listed.values()].flat().concat(OFFLINE_MODEL_INFO);
@@ -179,7 +197,7 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
           parsed.provider === COMPATIBLE_PROVIDER
             ? compatibleInfo(parsed.id, explicit)
             : describeModel(parsed.provider, parsed.id, {}, explicit);
-        return { info, model: factory(parsed.id), hasApiKey: true };
+        return { info, model: modelObject(parsed.provider, parsed.id, factory), hasApiKey: true };
       }
       if (parsed && options.fallback === false) {
         return { info: describeModel(parsed.provider, parsed.id, {}, explicit), model: offline, hasApiKey: false };
