@@ -13,7 +13,8 @@
  * follow a link afterwards. Every refusal is a ToolError naming the path and the reason.
  */
 import "server-only";
-import { lstat, mkdir, realpath } from "node:fs/promises";
+import { lstatSync, mkdirSync, realpathSync } from "node:fs";
+import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { dataDir } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -90,12 +91,21 @@ export async function resolveWorkspace(
       `Session id ${quotePath(input.sessionId)} is not a safe folder name (letters, digits, ".", "_", "-"; at most 128)`,
     );
   }
+  // Synchronous on purpose: this runs before every turn's model request, the workspaces folder
+  // is local (the data dir), and five calls take tens of µs here, where five trips through
+  // libuv's thread pool took milliseconds on a busy machine.
   const base = path.resolve(config.workspacesDir ?? defaultWorkspacesDir());
-  await mkdir(base, { recursive: true });
+  mkdirSync(base, { recursive: true });
   const dir = path.join(base, input.sessionId);
-  await mkdir(dir, { recursive: true });
-  const realBase = await realpath(base);
-  const real = await realDir(dir, "Workspace");
+  mkdirSync(dir, { recursive: true });
+  const realBase = realpathSync(base);
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    throw new ToolError(`Workspace ${quotePath(dir)} does not exist`, "not_found");
+  }
+  if (!lstatSync(real).isDirectory()) throw new ToolError(`Workspace ${quotePath(dir)} is not a folder`);
   // A pre-existing symlink named like the session must not redirect the workspace elsewhere.
   if (!isInside(realBase, real) || real === realBase) {
     throw new ToolError(`Workspace for session ${quotePath(input.sessionId)} resolves outside ${quotePath(base)}`);
