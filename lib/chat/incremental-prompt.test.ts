@@ -3,12 +3,15 @@
  * converted once and reused across turns) never sends a stale message: through the real chat
  * route, the read model and the fake model server, every request's messages equal the stored
  * path at that moment — after a branch switch and back, and after a prune rewrote a tool result
- * that earlier turns had already sent (and cached) in full.
+ * that earlier turns had already sent (and cached) in full, and once a tool call made in a turn
+ * has its result (the previous call, whose prompt is reused for the unchanged prefix, ended
+ * before it).
  */
 import { describe, expect, it } from "vitest";
 import { appendEntries, findSessionMeta } from "@/lib/db";
 import { assistantMsg, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
+import { INTERRUPTED_TOOL_RESULT } from "@/lib/llm/provider-prompt";
 import { useTestDatabase } from "@/test/db";
 import type { FakeRequest } from "@/test/fake-llm-server";
 import { messageText } from "@/test/fake-llm-steps";
@@ -101,5 +104,18 @@ describe("the incremental prompt sends what is stored, turn after turn", () => {
     const two = await turn(s.id, "turn two");
     expect(two[2]).toMatch(/^tool: \[Output truncated - \d+ tokens\]$/);
     expect(two.join("\n")).toContain("new log line");
+  });
+
+  it("a tool call's result reaches the turn's next model call and the next turn, never the interrupted stand-in", async () => {
+    const s = await newSession();
+    h.fake.script({ toolCalls: [{ name: "ls", arguments: { path: "." } }] }, { text: "Listed." });
+    await readAll(await postChat(s.id, "list the files"));
+    const [asked, answered] = h.fake.requests.slice(-2).map(sent);
+    expect(asked?.at(-1)).toBe("user: list the files");
+    expect(answered?.at(-1)).toMatch(/^tool: /);
+    expect(answered?.at(-1)).not.toContain(INTERRUPTED_TOOL_RESULT);
+    const next = await turn(s.id, "and now?");
+    expect(next).toContain(answered?.at(-1));
+    expect(next.join("\n")).not.toContain(INTERRUPTED_TOOL_RESULT);
   });
 });
