@@ -118,9 +118,9 @@ async function dbStages(file: string, url: string): Promise<void> {
       yield enc.header();
       for (let i = 0; i < rows.length; i++) {
         enc.add("s", opts.noText ? { ...rows[i]!, text: null } : rows[i]!, i);
-        if (enc.size > 2 ** 20) yield enc.take();
+        if (enc.size > 2 ** 20) yield* enc.take();
       }
-      yield enc.take();
+      yield* enc.take();
       yield enc.trailer();
     };
     await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${table} (${ENTRY_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`)));

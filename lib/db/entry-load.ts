@@ -11,15 +11,19 @@ import "server-only";
  *
  * Contract:
  * - `open` starts the COPY on the bulk connection (inside its transaction); `add` encodes a
- *   row; `flush` hands the encoded rows to the socket and waits while the socket is full, so
- *   memory stays bounded by one chunk plus the socket's buffer, whatever the file size;
- *   `finish` ends the COPY and resolves once the server has stored every row.
+ *   row; `flush` hands the rows encoded since the last flush (a batch) to the stream, and waits
+ *   while more than MAX_IN_FLIGHT earlier batches are still queued in it, so memory stays
+ *   bounded by a few batches, whatever the file size; `finish` ends the COPY and resolves once
+ *   the server has stored every row.
+ * - Why batches in flight, not "wait for drain": the stream drains only once the socket has
+ *   handed nearly all of it to the server, which then has no more than the kernel's socket
+ *   buffer (~200 kB) to work on while Node prepares the next batch: the two would take turns
+ *   on the two cores. With a batch or two queued, both stay busy.
  * - `abort(reason)` (on any failure: a bad line, a limit, cancellation) sends CopyFail; the
  *   caller's transaction then rolls back and nothing is left. After abort nothing else may be
  *   called. A server error during the COPY rejects the next `flush` or `finish`. (Duplicate
  *   ids cannot reach the server: the import refuses them first, with their line numbers.)
  */
-import { once } from "node:events";
 import { finished } from "node:stream/promises";
 import type { Writable } from "node:stream";
 import type { EntryRow } from "./entry-columns";
@@ -31,8 +35,13 @@ export interface CopyTarget {
   copyFrom(text: string): Writable;
 }
 
+/** Batches handed to the stream that may still wait there for the socket. */
+const MAX_IN_FLIGHT = 2;
+
 export class EntryLoader {
   private failure: unknown;
+  /** Per batch in the stream, resolved once the stream has written its last chunk to the socket. */
+  private readonly inFlight: Promise<void>[] = [];
   private readonly done: Promise<void>;
   private readonly encoder = new EntryCopyEncoder();
 
@@ -58,11 +67,16 @@ export class EntryLoader {
     this.encoder.add(this.sessionId, row, seq, json);
   }
 
-  /** Sends what was added; waits while the socket is full (backpressure). */
+  /** Sends what was added; waits while more than MAX_IN_FLIGHT batches are queued (backpressure). */
   async flush(): Promise<void> {
     this.check();
-    if (this.encoder.size === 0) return;
-    if (!this.stream.write(this.encoder.take())) await Promise.race([once(this.stream, "drain"), this.done]);
+    const chunks = this.encoder.take();
+    if (chunks.length === 0) return;
+    const last = chunks.pop()!;
+    for (const chunk of chunks) this.stream.write(chunk);
+    // Resolved on error too: `done` reports the failure.
+    this.inFlight.push(new Promise((resolve) => this.stream.write(last, () => resolve())));
+    while (this.inFlight.length > MAX_IN_FLIGHT) await Promise.race([this.inFlight.shift(), this.done]);
     this.check();
   }
 
