@@ -2,7 +2,7 @@
  * Where an import's time goes (not part of `npm run bench`): each stage of lib/db/import.ts
  * timed on its own, on the bench's 100k-entry session (or `--n N`).
  *
- *   tsx --conditions=react-server bench/import-profile.ts [--n 100000] [--only js|db]
+ *   tsx --conditions=react-server bench/import-profile.ts [--n 100000] [--only js|db|live]
  *
  * JS stages are cumulative (read + parse, + migrate + columns, + serialisation). Database
  * stages load the prepared rows into scratch copies of `entries` (CREATE TABLE … LIKE), one
@@ -10,8 +10,13 @@
  * jsonb_to_recordset insert, COPY, and COPY with the former generated full-text column, without
  * compression, without an index, and followed by the set-based full-text build (search-index.ts).
  * `--variants 0,4` runs only those database stages (by index, see `variants`).
+ * `--only live` (embedded server only) runs the real importSession three times and splits each
+ * one's time: wall, this process's CPU (the thread pool's gzip included), the server's CPU
+ * (bench/lib/cpu-split.ts), how often both were busy at once, and the server's time per
+ * statement (pg_stat_statements).
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -118,9 +123,9 @@ async function dbStages(file: string, url: string): Promise<void> {
       yield enc.header();
       for (let i = 0; i < rows.length; i++) {
         enc.add("s", opts.noText ? { ...rows[i]!, text: null } : rows[i]!, i);
-        if (enc.size > 2 ** 20) yield enc.take();
+        if (enc.size > 2 ** 20) yield* enc.take();
       }
-      yield enc.take();
+      yield* enc.take();
       yield enc.trailer();
     };
     await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${table} (${ENTRY_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`)));
@@ -143,11 +148,46 @@ async function dbStages(file: string, url: string): Promise<void> {
   await client.end();
 }
 
+/** The real import, three times (the first also warms up), with its CPU split and statements. */
+async function liveStages(file: string): Promise<void> {
+  const { openBenchDatabase } = await import("./lib/database");
+  const { measureCpuSplit } = await import("./lib/cpu-split");
+  const { importSession } = await import("@/lib/db");
+  const db = await openBenchDatabase();
+  const stats = new pg.Client({ connectionString: db.statsUrl });
+  await stats.connect();
+  try {
+    const pidFile = path.join(process.cwd(), ".data", "postgres-bench", "postmaster.pid");
+    if (!existsSync(pidFile)) throw new Error("--only live measures the embedded bench server's processes: unset DATABASE_URL");
+    const postmaster = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
+    for (let round = 0; round < 3; round++) {
+      if (db.statementStats) await stats.query("SELECT pg_stat_statements_reset()");
+      const split = await measureCpuSplit(postmaster, () => importSession({ source: file, asCopy: true }));
+      const pct = (x: number) => `${Math.round(x * 100)}%`;
+      console.log(
+        `importSession ${round + 1}: wall ${split.wallMs.toFixed(0)} ms; Node CPU ${split.nodeMs.toFixed(0)} ms; server CPU ≥ ${split.serverMs.toFixed(0)} ms;` +
+          ` 100 ms samples: both busy ${pct(split.both)}, only Node ${pct(split.onlyNode)}, only the server ${pct(split.onlyServer)}`,
+      );
+      if (!db.statementStats) continue;
+      const top = await stats.query<{ ms: number; calls: string; query: string }>(
+        `SELECT total_exec_time::float8 AS ms, calls::text, left(regexp_replace(query, '\\s+', ' ', 'g'), 60) AS query
+         FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+         WHERE d.datname = current_database() AND query NOT ILIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 4`,
+      );
+      for (const r of top.rows) console.log(`   ${r.ms.toFixed(0).padStart(6)} ms ×${r.calls} ${r.query}`);
+    }
+  } finally {
+    await stats.end();
+    await db.close();
+  }
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), "arbor-profile-"));
   try {
     const s = await benchSession(n, dir);
     console.log(`${n} entries, ${(s.bytes / 2 ** 20).toFixed(1)} MB`);
+    if (only === "live") return await liveStages(s.file);
     if (only !== "db") await jsStages(s.file);
     if (only !== "js") {
       const { openBenchDatabase } = await import("./lib/database");

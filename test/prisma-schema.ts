@@ -5,6 +5,8 @@
  * `@default`, `@db.*`, relation fields, `Unsupported("…")`, and `@@id`, `@@unique`, `@@index`
  * (with `sort:` and `type:`), `@@map`. Anything else in a model is an error, so the test cannot
  * silently ignore a construct it does not check.
+ * Column collations, which Prisma's language cannot state, are read from a doc comment line
+ * `/// Collation "<name>" …` among the comment lines right above the field.
  */
 
 export interface PrismaColumn {
@@ -15,6 +17,8 @@ export interface PrismaColumn {
   nullable: boolean;
   isId: boolean;
   isUnique: boolean;
+  /** A collation other than the database's default (from a `/// Collation "…"` line). */
+  collation?: string;
 }
 
 export interface PrismaIndex {
@@ -79,9 +83,17 @@ export function parsePrismaSchema(source: string): PrismaTable[] {
     const table: PrismaTable = { model: model!, table: model!, columns: [], primaryKey: [], indexes: [], foreignKeys: [] };
     const relations: { fields: string[]; references: string[]; model: string; onDelete: string }[] = [];
     const blockAttrs: string[] = [];
+    let collation: string | undefined;
     for (const raw of body!.split("\n")) {
+      const doc = /^\s*\/\/\/\s*Collation "([^"]+)"/.exec(raw);
+      if (doc) collation = doc[1];
       const line = stripComments(raw);
       if (!line || line.startsWith("///")) continue;
+      const fieldCollation = collation;
+      collation = undefined;
+      if (fieldCollation && (line.startsWith("@@") || modelNames.has(/^\w+\s+(\w+)/.exec(line)?.[1] ?? ""))) {
+        throw new Error(`prisma schema: a Collation line must stand above a scalar field (${model}: ${line})`);
+      }
       if (line.startsWith("@@")) {
         blockAttrs.push(line);
         continue;
@@ -124,6 +136,7 @@ export function parsePrismaSchema(source: string): PrismaTable[] {
         nullable: optional === "?",
         isId: /@id\b/.test(attrs),
         isUnique: /@unique\b/.test(attrs),
+        ...(fieldCollation ? { collation: fieldCollation } : {}),
       });
     }
     const col = (f: string) => table.columns.find((c) => c.field === f)?.column ?? f;

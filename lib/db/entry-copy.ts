@@ -12,7 +12,10 @@ import "server-only";
  * - Values are what insertEntryRows stores for the same row: `data` is toPgJson of the entry
  *   (or the caller's JSON text of it, see `add`), text columns as toPgText would make them
  *   (U+0000 → U+FFFD here; lone surrogates become U+FFFD when encoded to UTF-8).
- * - Chunks are fresh buffers handed over to the caller (the socket may still hold them).
+ * - Rows are encoded into buffers of at least CHUNK bytes; a row that does not fit the rest of
+ *   the current one starts the next (nothing is ever copied to grow a buffer). `take()` hands
+ *   the filled buffers to the caller for good (the socket may still hold them) and starts
+ *   afresh, so memory is what was added since the last take, rounded up to a CHUNK.
  */
 import type { EntryRow } from "./entry-columns";
 import { toPgJson } from "./pg-json";
@@ -25,7 +28,8 @@ const COPY_HEADER = Buffer.concat([Buffer.from("PGCOPY\n\xff\r\n\0", "latin1"), 
 const COPY_TRAILER = Buffer.from([0xff, 0xff]);
 /** jsonb's binary input: a version byte (1), then the JSON text (json's: the text alone). */
 const JSONB_VERSION = 1;
-const CHUNK = 1024 * 1024;
+/** Size of the buffers rows are encoded into (one CopyData message each). */
+const CHUNK = 256 * 1024;
 
 export class EntryCopyEncoder {
   /**
@@ -36,6 +40,9 @@ export class EntryCopyEncoder {
 
   private buf = Buffer.allocUnsafe(CHUNK);
   private pos = 0;
+  /** Filled buffers not yet taken, in order. */
+  private full: Buffer[] = [];
+  private fullBytes = 0;
 
   header(): Buffer {
     return COPY_HEADER;
@@ -47,7 +54,7 @@ export class EntryCopyEncoder {
 
   /** Bytes encoded and not yet taken. */
   get size(): number {
-    return this.pos;
+    return this.fullBytes + this.pos;
   }
 
   /**
@@ -80,19 +87,29 @@ export class EntryCopyEncoder {
     this.text(text);
   }
 
-  /** The encoded bytes so far, as a buffer of their own. */
-  take(): Buffer {
-    const out = this.buf.subarray(0, this.pos);
-    this.buf = Buffer.allocUnsafe(CHUNK);
-    this.pos = 0;
+  /** The encoded bytes so far, in order, as buffers of their own (none when nothing was added). */
+  take(): Buffer[] {
+    const out = this.full;
+    if (this.pos > 0) {
+      out.push(this.buf.subarray(0, this.pos));
+      // The rest of the buffer is reused when it is large; the taken part is never written again.
+      this.buf = this.buf.length - this.pos >= CHUNK / 4 ? this.buf.subarray(this.pos) : Buffer.allocUnsafe(CHUNK);
+      this.pos = 0;
+    }
+    this.full = [];
+    this.fullBytes = 0;
     return out;
   }
 
+  /** Room for `bytes` more in the current buffer: else it is sealed and a new one started. */
   private reserve(bytes: number): void {
     if (this.pos + bytes <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(CHUNK, this.pos + bytes));
-    this.buf.copy(next, 0, 0, this.pos);
-    this.buf = next;
+    if (this.pos > 0) {
+      this.full.push(this.buf.subarray(0, this.pos));
+      this.fullBytes += this.pos;
+    }
+    this.buf = Buffer.allocUnsafe(Math.max(CHUNK, bytes));
+    this.pos = 0;
   }
 
   private text(value: string | null): void {

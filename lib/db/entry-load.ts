@@ -11,15 +11,19 @@ import "server-only";
  *
  * Contract:
  * - `open` starts the COPY on the bulk connection (inside its transaction); `add` encodes a
- *   row; `flush` hands the encoded rows to the socket and waits while the socket is full, so
- *   memory stays bounded by one chunk plus the socket's buffer, whatever the file size;
- *   `finish` ends the COPY and resolves once the server has stored every row.
+ *   row; `flush` hands the rows encoded since the last flush (a batch) to the stream, and waits
+ *   while the batches still queued in it hold more than MAX_QUEUED_BYTES, so memory stays
+ *   bounded by that plus one batch, whatever the file size; `finish` ends the COPY and resolves
+ *   once the server has stored every row.
+ * - Why batches stay queued, not "wait for drain": the stream drains only once the socket has
+ *   handed nearly all of it to the server, which then has no more than the kernel's socket
+ *   buffer (~200 kB) to work on while Node prepares the next batch: the two would take turns
+ *   on the two cores. With a few batches queued, both stay busy.
  * - `abort(reason)` (on any failure: a bad line, a limit, cancellation) sends CopyFail; the
  *   caller's transaction then rolls back and nothing is left. After abort nothing else may be
  *   called. A server error during the COPY rejects the next `flush` or `finish`. (Duplicate
  *   ids cannot reach the server: the import refuses them first, with their line numbers.)
  */
-import { once } from "node:events";
 import { finished } from "node:stream/promises";
 import type { Writable } from "node:stream";
 import type { EntryRow } from "./entry-columns";
@@ -31,8 +35,14 @@ export interface CopyTarget {
   copyFrom(text: string): Writable;
 }
 
+/** Encoded bytes that may wait in the stream for the socket (a few typical batches). */
+const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+
 export class EntryLoader {
   private failure: unknown;
+  /** Per batch in the stream: its size, and a promise resolved once its last chunk is in the socket. */
+  private readonly queued: { bytes: number; written: Promise<void> }[] = [];
+  private queuedBytes = 0;
   private readonly done: Promise<void>;
   private readonly encoder = new EntryCopyEncoder();
 
@@ -58,11 +68,22 @@ export class EntryLoader {
     this.encoder.add(this.sessionId, row, seq, json);
   }
 
-  /** Sends what was added; waits while the socket is full (backpressure). */
+  /** Sends what was added; waits while more than MAX_QUEUED_BYTES are queued (backpressure). */
   async flush(): Promise<void> {
     this.check();
-    if (this.encoder.size === 0) return;
-    if (!this.stream.write(this.encoder.take())) await Promise.race([once(this.stream, "drain"), this.done]);
+    const bytes = this.encoder.size;
+    const chunks = this.encoder.take();
+    if (chunks.length === 0) return;
+    const last = chunks.pop()!;
+    for (const chunk of chunks) this.stream.write(chunk);
+    // Resolved on error too: `done` reports the failure.
+    this.queued.push({ bytes, written: new Promise((resolve) => this.stream.write(last, () => resolve())) });
+    this.queuedBytes += bytes;
+    while (this.queuedBytes > MAX_QUEUED_BYTES) {
+      const oldest = this.queued.shift()!;
+      await Promise.race([oldest.written, this.done]);
+      this.queuedBytes -= oldest.bytes;
+    }
     this.check();
   }
 

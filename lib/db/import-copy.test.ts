@@ -2,7 +2,7 @@
  * The bulk load of imports (one binary COPY, lib/db/entry-load.ts): an imported session is
  * stored exactly as the commit path (insertEntryRows) stores the same entries — every column,
  * seq, labels and the full-text data the session list searches — and a cancelled or failing
- * import leaves nothing, whenever in the COPY it stops.
+ * import leaves nothing, whenever in the COPY it stops (a bad line, a cancel, a lost connection).
  */
 import { describe, expect, it } from "vitest";
 import { serializeSession } from "@/lib/session/jsonl";
@@ -113,6 +113,27 @@ describe("importSession: bulk load through COPY", () => {
     const [open] = await getDb().$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`;
     expect(open!.n).toBe(0);
+  });
+
+  it("fails with the database's message and saves nothing when the server ends the connection in the middle of the COPY", async () => {
+    const before = await counts();
+    const bytes = enc.encode(chainFile("s-killed", 20_000));
+    // Pauses after about a quarter of the file until the COPY's server process is gone: the
+    // connection breaks while the import is still streaming rows into the COPY.
+    async function* killedMidway(): AsyncGenerator<Uint8Array> {
+      const cut = Math.floor(bytes.length / 4);
+      for (let i = 0; i < cut; i += 64 * 1024) yield bytes.slice(i, Math.min(i + 64 * 1024, cut));
+      const copying = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY entries%' AND pid <> pg_backend_pid()`;
+      const [victim] = await getDb().$queryRawUnsafe<{ pid: number }[]>(copying);
+      expect(victim).toBeDefined();
+      await getDb().$queryRawUnsafe("SELECT pg_terminate_backend($1::int)", victim!.pid);
+      for (let tries = 0; (await getDb().$queryRawUnsafe<unknown[]>(copying)).length > 0 && tries < 100; tries++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = cut; i < bytes.length; i += 64 * 1024) yield bytes.slice(i, i + 64 * 1024);
+    }
+    const error = await failure(importSession({ source: killedMidway(), fileName: "killed.jsonl", batchSize: 500 }));
+    expect(error.code).toBe("unavailable");
+    expect(error.message).toMatch(/^killed\.jsonl: .*; nothing was saved$/);
+    expect(await counts()).toEqual(before);
   });
 
   it("rolls everything back for a bad line late in a big file, naming its line", async () => {

@@ -2,7 +2,8 @@ import "server-only";
 /**
  * The reading side of an import (lib/db/import.ts): finding the session header, and the state
  * gathered while entries stream past (skipped lines, ids seen, title, model, labels, the batch).
- * Memory: one short id per entry (duplicate detection) plus the current batch.
+ * Memory: one short id per entry (duplicate detection); the current batch is only counted (its
+ * rows are encoded for the COPY as they come, so their parsed objects die young).
  */
 import { DEFAULT_MAX_SKIPPED_LINES, MAX_REPORTED_TRUNCATIONS } from "@/lib/import-limits";
 import { userMessageText } from "@/lib/session/display-name";
@@ -44,7 +45,8 @@ export class ImportState {
   truncatedCount = 0;
   readonly firstLine = new Map<string, number>();
   readonly labels = new Map<string, string | null>();
-  batch: EntryRow[] = [];
+  /** Entries and line bytes since the last flush. */
+  batchCount = 0;
   batchBytes = 0;
   count = 0;
   lastId: string | null = null;
@@ -90,7 +92,7 @@ export class ImportState {
     if (this.firstUserText === undefined && e.type === "message" && e.message?.role === "user") {
       this.firstUserText = normalizeTitle(userMessageText(e.message));
     }
-    this.batch.push(row);
+    this.batchCount += 1;
     this.batchBytes += approxBytes;
   }
 }

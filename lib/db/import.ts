@@ -135,9 +135,9 @@ interface Plan {
 
 /** Hands the rows encoded since the last flush to the COPY, then reports progress. */
 async function flush(loader: EntryLoader, state: ImportState, plan: Plan, reader: LineReader): Promise<void> {
-  if (state.batch.length === 0) return;
+  if (state.batchCount === 0) return;
   await loader.flush();
-  state.batch = [];
+  state.batchCount = 0;
   state.batchBytes = 0;
   plan.opts.onProgress?.({ bytes: reader.bytesRead, entries: state.count, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
 }
@@ -192,7 +192,7 @@ async function importEntries(loader: EntryLoader, lines: Lines, reader: LineRead
     state.count += 1;
     state.add(row, text.length);
     state.firstLine.set(entry.id, number);
-    if (state.batch.length >= plan.batchSize || state.batchBytes >= BATCH_BYTES) await flush(loader, state, plan, reader);
+    if (state.batchCount >= plan.batchSize || state.batchBytes >= BATCH_BYTES) await flush(loader, state, plan, reader);
   }
   await flush(loader, state, plan, reader);
 }

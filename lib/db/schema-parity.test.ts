@@ -1,7 +1,9 @@
 /**
  * Proves the hand-written migration SQL matches prisma/schema.prisma on a migrated database:
- * every model's table, column, type, nullability, primary key, unique constraint, index and
- * foreign key. A migration that drifts from the schema fails here.
+ * every model's table, column, type, nullability, collation, primary key, unique constraint,
+ * index and foreign key. A migration that drifts from the schema fails here. Collations: Prisma
+ * cannot state them, so schema.prisma names a column's in a `/// Collation "…"` doc line; every
+ * column without one must have the database's default collation.
  * The database is migrated the way the app's embedded one is (superuser connection under
  * `SET ROLE` the app role, lib/db/app-role.ts), so every table must also be owned by that role.
  *
@@ -25,6 +27,8 @@ interface DbColumn {
   column_name: string;
   type: string;
   not_null: boolean;
+  /** null for the database's default collation and for types without one. */
+  collation: string | null;
 }
 interface DbIndex {
   table_name: string;
@@ -50,8 +54,10 @@ async function readDatabase(url: string) {
     const columns = (
       await client.query<DbColumn>(`
         select c.relname as table_name, a.attname as column_name,
-               format_type(a.atttypid, a.atttypmod) as type, a.attnotnull as not_null
+               format_type(a.atttypid, a.atttypmod) as type, a.attnotnull as not_null,
+               case when a.attcollation in (0, t.typcollation) then null else co.collname end as collation
         from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+        join pg_type t on t.oid = a.atttypid left join pg_collation co on co.oid = a.attcollation
         where n.nspname = 'public' and c.relkind = 'r' and a.attnum > 0 and not a.attisdropped
           and c.relname <> '_prisma_migrations'`)
     ).rows;
@@ -86,6 +92,7 @@ function describeSchema(tables: PrismaTable[]) {
   return {
     tables: tables.map((t) => t.table).sort(),
     columns: tables.flatMap((t) => t.columns.map((c) => `${t.table}.${c.column} ${c.pgType}${c.nullable ? "" : " not null"}`)).sort(),
+    collations: tables.flatMap((t) => t.columns.filter((c) => c.collation).map((c) => `${t.table}.${c.column} collate ${c.collation}`)).sort(),
     primaryKeys: tables.map((t) => `${t.table}(${t.primaryKey.join(",")})`).sort(),
     indexes: tables.flatMap((t) => t.indexes.map((i) => `${t.table} ${i.unique ? "unique " : ""}${i.method}(${i.columns.join(",")})`)).sort(),
     foreignKeys: tables
@@ -98,6 +105,7 @@ function describeDatabase(db: Awaited<ReturnType<typeof readDatabase>>) {
   return {
     tables: [...new Set(db.columns.map((c) => c.table_name))].sort(),
     columns: db.columns.map((c) => `${c.table_name}.${c.column_name} ${c.type}${c.not_null ? " not null" : ""}`).sort(),
+    collations: db.columns.filter((c) => c.collation !== null).map((c) => `${c.table_name}.${c.column_name} collate ${c.collation}`).sort(),
     primaryKeys: db.indexes.filter((i) => i.primary).map((i) => `${i.table_name}(${i.columns.join(",")})`).sort(),
     indexes: db.indexes
       .filter((i) => !i.primary)
@@ -129,6 +137,10 @@ describe("migrated database matches prisma/schema.prisma", () => {
   });
   it("has exactly the schema's tables", () => expect(actual.tables).toEqual(expected.tables));
   it("has every column with its type and nullability, and no others", () => expect(actual.columns).toEqual(expected.columns));
+  it("gives exactly the columns schema.prisma names a collation for that collation, every other the default", () => {
+    expect(expected.collations).toEqual(expect.arrayContaining(["entries.id collate C", "entries.parent_id collate C", "entries.session_id collate C"]));
+    expect(actual.collations).toEqual(expected.collations);
+  });
   it("has the schema's primary keys", () => expect(actual.primaryKeys).toEqual(expected.primaryKeys));
   it("has the schema's unique constraints and indexes", () => expect(actual.indexes).toEqual(expected.indexes));
   it("has the schema's foreign keys", () => expect(actual.foreignKeys).toEqual(expected.foreignKeys));
