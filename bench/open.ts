@@ -8,7 +8,8 @@
  *   process; bench/lib/database.ts).
  * - Read model (lib/db/read-model): `readSession` + the tree's buildContext with a warm cache
  *   (1 statement: the version check) and a cold one (cache cleared before each round), against
- *   the same in-memory baseline; the agent's own working tree (`fork`) is timed too; and what a
+ *   the same in-memory baseline; the cold read's floor (the entries' JSON text leaving the server,
+ *   parsed by nothing) against the same baseline; the agent's own working tree (`fork`) is timed too; and what a
  *   100k-entry session costs in the cache (live heap after GC, in a child process:
  *   bench/read-model-child.ts) against its JSONL size.
  * - Append: `commitEntries` of one user message at 100 vs 100k entries, the two sessions
@@ -17,6 +18,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { commitEntries, configureReadModel, findSessionMeta, loadEntries, loadPath, readSession } from "@/lib/db";
 import { buildSessionContext } from "@/lib/session/context";
 import type { SessionEntry } from "@/lib/session/types";
@@ -62,6 +64,18 @@ function memoryChild(url: string, sessionId: string): Promise<{ heapGrowth: numb
       resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}"));
     });
   });
+}
+
+let rawClient: pg.Client | undefined;
+
+/** The session's entries' JSON text as the server sends it, on one connection kept for the section. */
+async function rawEntryTexts(url: string, sessionId: string): Promise<number> {
+  if (!rawClient) {
+    rawClient = new pg.Client({ connectionString: url });
+    await rawClient.connect();
+  }
+  const r = await rawClient.query<{ json: string }>("SELECT data::text AS json FROM entries WHERE session_id = $1 ORDER BY seq", [sessionId]);
+  return r.rows.length;
 }
 
 export async function openBench(imported: Imported, dbUrl?: string): Promise<void> {
@@ -113,6 +127,19 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
       ratio: coldTimes.db / coldTimes.mem,
       note: `${cq.total} statements: ${cq.kinds}`,
     });
+    // The floor of any cold read whose context carries the messages: the entries' JSON text
+    // leaving PostgreSQL, parsed by nothing (one statement on one connection of the same pool).
+    const transfer = async () => (dbUrl ? rawEntryTexts(dbUrl, sessionId) : 0);
+    const floorTimes = await interleaved(transfer, () => buildSessionContext(entries), repeat);
+    addRow({
+      section: "open",
+      name: "cold floor: the entries' JSON text from PostgreSQL, not parsed",
+      n: label(n),
+      value: formatMs(floorTimes.db),
+      baseline: `buildSessionContext in memory ${formatMs(floorTimes.mem)}`,
+      ratio: floorTimes.db / floorTimes.mem,
+      note: "1 statement; what a cold read costs before any JSON.parse (the ≤ 10× target sits below it when the context is the whole branch)",
+    });
     const view = await readSession({ sessionId });
     const forkTimes = await interleaved(async () => view.tree.fork(), () => buildSessionContext(entries), repeat);
     addRow({
@@ -154,6 +181,8 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
       note: `${pq.total} statements: ${pq.kinds}`,
     });
   }
+  await rawClient?.end();
+  rawClient = undefined;
 }
 
 function userEntry(parentId: string | null, i: number): SessionEntry {
