@@ -8,7 +8,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { keys } from "@/lib/query/keys";
-import type { SessionData } from "@/lib/query/session";
+import { type SessionData, seedSessionView } from "@/lib/query/session";
 import { streamSkeleton } from "@/lib/query/skeleton-stream";
 
 export interface StreamedSkeleton {
@@ -32,9 +32,13 @@ export function useStreamedSkeleton(sessionId: string, pending: boolean): Stream
       setShare(s);
     };
     streamSkeleton(sessionId, { signal: ac.signal, onProgress }).then(
-      (full) => {
+      ({ data: full, view }) => {
         const before = qc.getQueryData<SessionData>(keys.session(sessionId));
         qc.setQueryData<SessionData>(keys.session(sessionId), full);
+        // The cache keeps an equal copy (structural sharing with the page's data): give it the
+        // view built while streaming, so adopting it decodes nothing again.
+        const stored = qc.getQueryData<SessionData>(keys.session(sessionId));
+        if (stored && stored !== full && stored.count === full.count) seedSessionView(stored, view);
         // Entries appended while the stream ran: fetch them as a delta (`?since=`).
         if (before && before.count + before.live.length > full.count) void qc.invalidateQueries({ queryKey: keys.session(sessionId) });
       },

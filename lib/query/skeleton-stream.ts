@@ -35,7 +35,13 @@ export interface StreamOptions {
 
 export const skeletonStreamUrl = (id: string) => `/api/sessions/${encodeURIComponent(id)}/skeleton?format=ndjson`;
 
-export async function streamSkeleton(id: string, opts: StreamOptions = {}): Promise<SessionData> {
+export interface Streamed {
+  data: SessionData;
+  /** The decoded view of `data`, seeded for it (seed it again for an equal copy: `seedSessionView`). */
+  view: DecodedSession;
+}
+
+export async function streamSkeleton(id: string, opts: StreamOptions = {}): Promise<Streamed> {
   const { signal } = opts;
   const res = await fetch(skeletonStreamUrl(id), { headers: { accept: "application/x-ndjson" }, signal });
   if (!res.ok) throw new Error(await readErrorMessage(res));
@@ -95,5 +101,5 @@ export async function streamSkeleton(id: string, opts: StreamOptions = {}): Prom
   };
   const view: DecodedSession = { rows, byId, labels: skeletonLabels(rows), path: skeletonPath(byId, header.session.leafId) };
   seedSessionView(data, view);
-  return data;
+  return { data, view };
 }
