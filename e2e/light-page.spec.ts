@@ -62,3 +62,29 @@ test("a generated 10,000-entry session: small HTML, and a selected entry's JSON 
   const title = textOf(firstUser).split(/\s+/).slice(0, 3).join(" ");
   await deleteFromList(page, request, id, title);
 });
+
+test("a generated 21,000-entry session: the chat reads at once, the tree streams in and opens as turns", async ({ page, request }) => {
+  test.setTimeout(300_000);
+  const id = await importJsonl(request, "generated-light-21k.jsonl", generateSessionJsonl({ seed: 5, entries: 21_000 }), { asCopy: true });
+  const { entries } = await readTree(request, id);
+  const lastUser = entries.findLast((e) => e.type === "message" && e.message?.role === "user");
+  const prompt = textOf(lastUser).split("\n")[0]!.trim();
+
+  // Over the embedding limit the page carries the chat's rows, not the tree's skeleton.
+  const html = await (await request.get(`/sessions/${id}`)).text();
+  expect(html.length).toBeLessThan(MAX_HTML_BYTES / 4);
+  expect(html).toContain("Loading tree… 0%");
+  expect(html).not.toContain(entries[1]!.id);
+
+  await page.goto(`/sessions/${id}`, { timeout: 120_000 });
+  await expect(page.getByRole("region", { name: "Chat" }).getByText(prompt).first()).toBeVisible();
+  const tree = page.getByRole("region", { name: "Session tree" });
+  await expect(tree.locator('[aria-roledescription="node"]').first()).toBeVisible({ timeout: 120_000 });
+  await expect(tree.getByRole("button", { name: "Turns" })).toHaveAttribute("aria-pressed", "true");
+  await expect(tree.getByText("you are here").first()).toBeVisible();
+  // The whole tree is there, not the chat's tail: the footer counts every shown row.
+  await tree.getByRole("button", { name: "List" }).click();
+  await expect(tree.getByRole("listbox", { name: "Session entries" }).getByRole("option").first()).toBeVisible();
+  const footer = await tree.getByText(/^\(\d+\/\d+\)/).textContent();
+  expect(Number(/\/(\d+)\)/.exec(footer ?? "")?.[1])).toBeGreaterThan(10_000);
+});

@@ -4,7 +4,7 @@
  * pruned", "Changed (n)" (same entry, new content, e.g. a pruned tool result). Each item names
  * its role, position, tokens and source entry (a link that centres the canvas).
  */
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import type { CallDiff, DiffItem, TurnView } from "@/lib/inspector/types";
 import { formatTokens, ROLE_LABELS } from "./format";
 import { EntryLink } from "./message-list";
@@ -20,11 +20,27 @@ function Item({ item, onFocusEntry }: { item: DiffItem; onFocusEntry(entryId: st
   );
 }
 
-function Section({ title, count, children }: { title: string; count: number; children: ReactNode }) {
+/** Items a section draws at most; the rest are counted (a 100k-entry session's turn can remove ~100k). */
+const SECTION_MAX = 200;
+
+/**
+ * A collapsible list: open when short; its items are drawn only while it is open, and at
+ * most SECTION_MAX of them, so a huge diff costs no DOM until asked for.
+ */
+function Section<T>({ title, items, render }: { title: string; items: readonly T[]; render: (item: T) => ReactNode }) {
+  const count = items.length;
+  const [open, setOpen] = useState(count > 0 && count <= 20);
   return (
-    <details open={count > 0 && count <= 20}>
+    <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="cursor-pointer text-sm font-medium">{title}</summary>
-      {count > 0 ? <ul className="ml-4 list-disc space-y-0.5 text-sm">{children}</ul> : <p className="ml-4 text-xs text-muted">None</p>}
+      {count === 0 ? (
+        <p className="ml-4 text-xs text-muted">None</p>
+      ) : open ? (
+        <ul className="ml-4 list-disc space-y-0.5 text-sm">
+          {items.slice(0, SECTION_MAX).map(render)}
+          {count > SECTION_MAX ? <li className="list-none text-xs text-muted">and {count - SECTION_MAX} more</li> : null}
+        </ul>
+      ) : null}
     </details>
   );
 }
@@ -45,30 +61,36 @@ export function DiffView({ turn, onFocusEntry }: { turn: TurnView; onFocusEntry(
     <section aria-label="Changes since the previous turn" className="space-y-1">
       <h3 className="text-sm font-semibold">Changes since {previousName(turn)}</h3>
       <p className="text-xs text-muted">{diff.unchanged} unchanged</p>
-      <Section title={`Added (${diff.added.length})`} count={diff.added.length}>
-        {diff.added.map((i) => (
+      <Section
+        title={`Added (${diff.added.length})`}
+        items={diff.added}
+        render={(i) => (
           <li key={`a${i.index}`}>
             <Item item={i} onFocusEntry={onFocusEntry} />
           </li>
-        ))}
-      </Section>
-      <Section title={`Removed (${diff.removed.length}) — compacted away or pruned`} count={diff.removed.length}>
-        {diff.removed.map((i) => (
+        )}
+      />
+      <Section
+        title={`Removed (${diff.removed.length}) — compacted away or pruned`}
+        items={diff.removed}
+        render={(i) => (
           <li key={`r${i.index}`}>
             <Item item={i} onFocusEntry={onFocusEntry} />
           </li>
-        ))}
-      </Section>
-      <Section title={`Changed (${diff.changed.length})`} count={diff.changed.length}>
-        {diff.changed.map((c) => (
+        )}
+      />
+      <Section
+        title={`Changed (${diff.changed.length})`}
+        items={diff.changed}
+        render={(c) => (
           <li key={`c${c.after.index}`}>
             <Item item={c.after} onFocusEntry={onFocusEntry} />
             <span className="text-xs text-muted">
               {formatTokens(c.before.tokens)} before → {formatTokens(c.after.tokens)} now
             </span>
           </li>
-        ))}
-      </Section>
+        )}
+      />
     </section>
   );
 }

@@ -10,6 +10,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useDeferredValue, useMemo, useReducer, useState } from "react";
 import { ChatPane } from "@/components/chat/chat-pane";
 import { TreeCanvas } from "@/components/tree";
+import { TreePending } from "@/components/tree/tree-pending";
 import { type ContextAction, entryIdOf } from "@/components/tree/types";
 import { meterReading } from "@/lib/chat-protocol/context-meter";
 import { entryOptions, searchOptions } from "@/lib/query/entries";
@@ -24,6 +25,7 @@ import { LabelDialog } from "./label-dialog";
 import { NavigateDialog, type NavigationOutcome, runNavigation } from "./navigate-dialog";
 import { initialSelection, selectionReducer } from "./selection-reducer";
 import { type SessionControls, useSessionControls } from "./session-controls";
+import { useStreamedSkeleton } from "./use-streamed-skeleton";
 import { StatusToast, type Toast } from "./status-toast";
 import { WorkspaceLayout } from "./workspace-layout";
 
@@ -41,6 +43,9 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
   const leafId = data.session.leafId;
   const view = sessionView(data);
   const controls: SessionControls = useSessionControls(sessionId, data);
+  // A large session's page brings only the tail of the current path; the tree streams in.
+  const pending = data.pending === true;
+  const streamed = useStreamedSkeleton(sessionId, pending);
 
   const [selection, dispatchSelection] = useReducer(selectionReducer, leafId, initialSelection);
   const { selectedId } = selection;
@@ -175,6 +180,13 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
           />
         }
         tree={
+          pending ? (
+            <TreePending
+              text={streamed.error ? `Could not load the tree: ${streamed.error}` : `Loading tree… ${Math.round(streamed.share * 100)}%`}
+              share={streamed.error ? null : streamed.share}
+              alert={streamed.error !== null}
+            />
+          ) : (
           <TreeCanvas
             skeleton={view.rows}
             leafId={leafId}
@@ -191,6 +203,7 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
             search={search}
             onSearchChange={setSearch}
           />
+          )
         }
         inspector={<InspectorSlot sessionId={sessionId} entryId={selectedId ? entryIdOf(selectedId) : null} onFocusEntry={setSelectedId} />}
       />

@@ -12,6 +12,7 @@
  * costs its own length: O(rows + Σ region sizes). Regions of compactions on different
  * branches may share entries; those entries list every such compaction.
  */
+import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
 import type { TreeRow } from "@/lib/session/tree-flatten";
 
 export interface CompactionRegions {
@@ -21,7 +22,14 @@ export interface CompactionRegions {
   firstKept: Map<number, number>;
 }
 
-export function compactionRegions(rows: readonly TreeRow<{ id: string; type: string }>[], rowOfId: ReadonlyMap<string, number>): CompactionRegions {
+type RegionRow = TreeRow<{ id: string; type: string }>;
+
+export function compactionRegions(rows: readonly RegionRow[], rowOfId: ReadonlyMap<string, number>): CompactionRegions {
+  return runSteps(compactionRegionsSteps(rows, rowOfId));
+}
+
+/** compactionRegions as steps (lib/session/stepwise.ts). */
+export function* compactionRegionsSteps(rows: readonly RegionRow[], rowOfId: ReadonlyMap<string, number>): Steps<CompactionRegions> {
   const summarisedBy: (string[] | undefined)[] = new Array(rows.length);
   const firstKept = new Map<number, number>();
   const depth = new Int32Array(rows.length);
@@ -33,6 +41,7 @@ export function compactionRegions(rows: readonly TreeRow<{ id: string; type: str
   const compactions: number[] = [];
 
   for (let i = 0; i < rows.length; i++) {
+    if (tick(i)) yield;
     const row = rows[i]!;
     const d = row.parentIndex < 0 ? 0 : depth[row.parentIndex]! + 1;
     depth[i] = d;

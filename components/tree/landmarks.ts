@@ -11,6 +11,7 @@
  *   are listed as "above" / "below" (the nearest of each kind) for the edge indicators.
  */
 import type { TreeEdge, TreeNode } from "@/components/tree/types";
+import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
 
 export type LandmarkKind = "leaf" | "compaction" | "firstKept" | "branchPoint" | "branchSummary" | "label" | "start";
 
@@ -45,10 +46,17 @@ export function branchPointText(branches: number): string {
  * (where the model's memory begins when nothing was compacted).
  */
 export function selectLandmarks(nodes: readonly TreeNode[], edges: readonly TreeEdge[]): Landmark[] {
+  return runSteps(selectLandmarksSteps(nodes, edges));
+}
+
+/** selectLandmarks as steps (lib/session/stepwise.ts). */
+export function* selectLandmarksSteps(nodes: readonly TreeNode[], edges: readonly TreeEdge[]): Steps<Landmark[]> {
   const children = new Map<string, number>();
   const keptOf = new Map<string, string>();
   const hasParent = new Set<string>();
-  for (const e of edges) {
+  for (let k = 0; k < edges.length; k++) {
+    if (tick(k)) yield;
+    const e = edges[k]!;
     if (e.data?.kind === "firstKept") keptOf.set(e.source, e.target);
     else {
       children.set(e.source, (children.get(e.source) ?? 0) + 1);
@@ -61,7 +69,9 @@ export function selectLandmarks(nodes: readonly TreeNode[], edges: readonly Tree
   const currentKept = current === undefined ? undefined : keptOf.get(current);
   const root = nodes.find((n) => !hasParent.has(n.id));
   const out: Landmark[] = [];
-  for (const node of nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    if (tick(i)) yield;
+    const node = nodes[i]!;
     const d = node.data;
     const parts: LandmarkPart[] = [];
     if (node === root) parts.push({ kind: "start", text: "session start" });

@@ -7,7 +7,11 @@ import { describe, expect, it } from "vitest";
 import { layoutTree } from "@/components/tree/layout";
 import { overlappingPairs } from "@/components/tree/layout-check";
 import { toFlow } from "@/components/tree/to-flow";
+import { groupTurns, groupTurnsSteps } from "@/components/tree/turns";
+import { entryGraph, entryGraphSteps, viewModel, viewModelSteps } from "@/components/tree/use-tree-model";
 import { generateSession } from "@/lib/session/generate";
+import { runSliced } from "@/lib/session/stepwise";
+import { resolveSkeleton, skeletonLabels } from "@/lib/session/tree-skeleton";
 
 describe("10,000-entry generated session", () => {
   const { entries } = generateSession({ seed: 7, entries: 10_000, branches: 12, compactions: true, labels: 8 });
@@ -34,5 +38,25 @@ describe("10,000-entry generated session", () => {
     expect(flow.nodes.some((n) => n.type === "fold")).toBe(true);
     expect(flow.nodes.some((n) => n.type === "compaction")).toBe(true);
     expect(layoutTree(flow).bands.length).toBeGreaterThan(0);
+  });
+
+  it("builds the same canvas model in slices as at once (the path of sessions over 20k entries)", async () => {
+    const skeleton = resolveSkeleton(entries);
+    const input = { skeleton, leafId, filter: "default" as const, expanded: new Set<string>(), labels: skeletonLabels(skeleton) };
+    let slices = 0;
+    const onSlice = () => slices++;
+    const flow = await runSliced(entryGraphSteps(input), { budgetMs: 1, onSlice });
+    const grouping = await runSliced(groupTurnsSteps(flow), { budgetMs: 1, onSlice });
+    const sliced = await runSliced(viewModelSteps(flow, grouping, new Set()), { budgetMs: 1, onSlice });
+    const direct = entryGraph(input);
+    expect(flow).toEqual(direct);
+    const { built: _a, ...slicedGrouping } = grouping;
+    const { built: _b, ...directGrouping } = groupTurns(direct);
+    expect(slicedGrouping).toEqual(directGrouping);
+    const once = viewModel(direct, groupTurns(direct), new Set());
+    expect(sliced.layout.nodes).toEqual(once.layout.nodes);
+    expect(sliced.landmarks).toEqual(once.landmarks);
+    expect(sliced.layout.nodes.some((n) => n.type === "turn")).toBe(true);
+    expect(slices).toBeGreaterThan(3);
   });
 });

@@ -16,6 +16,7 @@
  * - the same input always gives the same output.
  */
 import type { TreeEdge, TreeNode } from "@/components/tree/types";
+import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
 
 /** Column width: the widest node. */
 export const NODE_WIDTH = 280;
@@ -66,13 +67,23 @@ export interface TreeLayout {
 
 /** Lays out `nodes` using the `tree` edges of `edges` (other edge kinds are ignored). */
 export function layoutTree(flow: { nodes: readonly TreeNode[]; edges: readonly TreeEdge[] }): TreeLayout {
+  return runSteps(layoutTreeSteps(flow));
+}
+
+/** layoutTree as steps (lib/session/stepwise.ts). */
+export function* layoutTreeSteps(flow: { nodes: readonly TreeNode[]; edges: readonly TreeEdge[] }): Steps<TreeLayout> {
   const { nodes, edges } = flow;
   const n = nodes.length;
   const index = new Map<string, number>();
-  for (let i = 0; i < n; i++) index.set(nodes[i]!.id, i);
+  for (let i = 0; i < n; i++) {
+    if (tick(i)) yield;
+    index.set(nodes[i]!.id, i);
+  }
 
   const parent = new Int32Array(n).fill(-1);
-  for (const e of edges) {
+  for (let k = 0; k < edges.length; k++) {
+    if (tick(k)) yield;
+    const e = edges[k]!;
     if (e.data?.kind === "firstKept") continue;
     const s = index.get(e.source);
     const t = index.get(e.target);
@@ -122,7 +133,9 @@ export function layoutTree(flow: { nodes: readonly TreeNode[]; edges: readonly T
       if (pushed === 0) leaves++;
     }
   };
+  yield;
   for (const r of roots) walk(r);
+  yield;
   for (let i = 0; i < n; i++) {
     if (!visited[i]) {
       parent[i] = -1;
@@ -135,6 +148,7 @@ export function layoutTree(flow: { nodes: readonly TreeNode[]; edges: readonly T
   let maxX = 0;
   let maxY = 0;
   for (let i = 0; i < n; i++) {
+    if (tick(i)) yield;
     const node = nodes[i]!;
     const { width, height } = nodeSize(node.type);
     const x = column[i]! * COL_GAP + (NODE_WIDTH - width) / 2;
@@ -144,6 +158,7 @@ export function layoutTree(flow: { nodes: readonly TreeNode[]; edges: readonly T
     maxY = Math.max(maxY, depth[i]! * ROW_GAP + NODE_HEIGHT);
   }
 
+  yield;
   return {
     nodes: positioned,
     bands: computeBands(nodes, order, column, depth),

@@ -1,7 +1,8 @@
 /**
  * Skeleton rows → React Flow graph of the tree canvas (session-engine.md §16, ui.md "visual language").
  * Pure: no React, no DOM. Linear in the number of entries (plus sibling sorting and the
- * compaction regions, see compaction-regions.ts); every walk is iterative.
+ * compaction regions, see compaction-regions.ts); every walk is iterative, and the long ones
+ * yield at checkpoints (`skeletonToFlowSteps`, lib/session/stepwise.ts).
  *
  * The canvas's one data input is the session's skeleton (lib/session/tree-skeleton: no entry
  * contents) plus the leaf, labels, filter, the search's matching ids and the unfolded runs:
@@ -21,17 +22,18 @@
  *   display order (none: no edge). That node carries `isFirstKept`.
  * - Branch summaries are ordinary children of the entry they hang under (their parent).
  */
-import { compactionRegions } from "@/components/tree/compaction-regions";
+import { compactionRegionsSteps } from "@/components/tree/compaction-regions";
 import { HANDLES, labelsFromEntries, roleMark } from "@/components/tree/entry-info";
 import { findFoldRuns } from "@/components/tree/fold";
 import { nodeSize } from "@/components/tree/layout";
 import { type CommonData, foldId, type TreeEdge, type TreeNode } from "@/components/tree/types";
 import { matchingIds } from "@/lib/session/search-text";
+import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
 import type { TreeFilter } from "@/lib/session/tree-filter";
 import { nearestVisibleAncestors } from "@/lib/session/tree-graph";
 import { displayText } from "@/lib/session/tree-row-text";
 import { FLAG, resolveSkeleton, type SkeletonEntry, skeletonPins } from "@/lib/session/tree-skeleton";
-import { flattenSkeleton, type SkeletonRow } from "@/lib/session/tree-skeleton-view";
+import { flattenSkeletonSteps, type SkeletonRow } from "@/lib/session/tree-skeleton-view";
 import type { SessionEntry } from "@/lib/session/types";
 
 export interface ToFlowOptions {
@@ -83,13 +85,26 @@ export function toFlow(entries: readonly SessionEntry[], opts: ToFlowOptions): F
 }
 
 export function skeletonToFlow(skeleton: readonly SkeletonEntry[], opts: SkeletonFlowOptions): FlowGraph {
-  const rows = flattenSkeleton(skeleton, { leafId: opts.leafId, filter: opts.filter ?? "default", labels: opts.labels, matches: opts.matches });
+  return runSteps(skeletonToFlowSteps(skeleton, opts));
+}
+
+/** skeletonToFlow as steps (lib/session/stepwise.ts): a 100k-entry session builds in slices. */
+export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: SkeletonFlowOptions): Steps<FlowGraph> {
+  const rows = yield* flattenSkeletonSteps(skeleton, {
+    leafId: opts.leafId,
+    filter: opts.filter ?? "default",
+    labels: opts.labels,
+    matches: opts.matches,
+  });
   const searching = opts.matches != null;
   const pins = skeletonPins(skeleton); // session-engine.md §19: a pin mark on the node, never folded away
 
   const rowOf = new Map<string, number>();
-  for (let i = 0; i < rows.length; i++) rowOf.set(rows[i]!.entry.id, i);
-  const regions = compactionRegions(rows, rowOf);
+  for (let i = 0; i < rows.length; i++) {
+    if (tick(i)) yield;
+    rowOf.set(rows[i]!.entry.id, i);
+  }
+  const regions = yield* compactionRegionsSteps(rows, rowOf);
 
   // The visible graph, in display order: vis[k] is a row index, vparent[k] an index into vis.
   const ancestors = nearestVisibleAncestors(rows);
@@ -157,6 +172,7 @@ export function skeletonToFlow(skeleton: readonly SkeletonEntry[], opts: Skeleto
   const nodeOf = new Map<string, string>();
   const nodeIdOfVis: string[] = new Array(vis.length);
   for (let k = 0; k < vis.length; k++) {
+    if (tick(k)) yield;
     const i = vis[k]!;
     const row = rows[i]!;
     const entry = row.entry;
@@ -219,6 +235,7 @@ export function skeletonToFlow(skeleton: readonly SkeletonEntry[], opts: Skeleto
 
   const edges: TreeEdge[] = [];
   for (let k = 0; k < vis.length; k++) {
+    if (tick(k)) yield;
     const p = vparent[k]!;
     if (p < 0) continue;
     const source = nodeIdOfVis[p]!;

@@ -28,6 +28,10 @@
  *   centres again.
  * - `filter` / `onFilterChange`, `search` / `onSearchChange`: session-engine.md §16.3 filter and query.
  * - `defaultView`: "canvas" (default) or "list".
+ *
+ * Over SLICED_ABOVE entries the model is built in slices after the first paint
+ * (use-sliced-tree-model.ts): the pane shows "Laying out N entries… 40%" until the first model
+ * is ready, then mounts the canvas as for any session.
  */
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
@@ -39,6 +43,7 @@ import { jumpTargets } from "@/components/tree/landmarks";
 import { type MenuRequest, menuFacts, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
 import { TreeFlowView } from "@/components/tree/tree-flow-view";
 import { TreeList } from "@/components/tree/tree-list";
+import { TreePending } from "@/components/tree/tree-pending";
 import { footerIndex, reconcileSelection } from "@/components/tree/tree-nav";
 import { type TreeView, TreeToolbar } from "@/components/tree/tree-toolbar";
 import type { CanvasNode, ContextAction, TreeEdge } from "@/components/tree/types";
@@ -47,11 +52,12 @@ import { useCanvasViewport } from "@/components/tree/use-canvas-viewport";
 import { useKeepFocus } from "@/components/tree/use-keep-focus";
 import { useRestoreAnchor, useSemanticZoom } from "@/components/tree/use-semantic-zoom";
 import { useTreeKeyboard } from "@/components/tree/use-tree-keyboard";
-import { useTreeModel } from "@/components/tree/use-tree-model";
+import { useCanvasModel } from "@/components/tree/use-sliced-tree-model";
+import type { TreeModel } from "@/components/tree/use-tree-model";
 import { emptyText, formatFooter, type TreeFilter } from "@/lib/session/tree-filter";
 import { initialSelection } from "@/lib/session/tree-graph";
 import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
-import type { NodeMouseHandler } from "@xyflow/react";
+import type { NodeMouseHandler, ReactFlowInstance } from "@xyflow/react";
 
 export interface TreeCanvasProps {
   skeleton: readonly SkeletonEntry[];
@@ -85,19 +91,14 @@ const EMPTY: ReadonlySet<string> = new Set();
 /** Sessions this small (entries) open in the detail level (one node per entry); larger ones as turns. */
 const DETAIL_ON_OPEN_MAX_ENTRIES = 30;
 
+/** The model's inputs that live above the canvas body, so a sliced build can finish before it mounts. */
 function TreeCanvasInner(props: TreeCanvasProps) {
-  const { skeleton, leafId, labels, selectedId, onActivate, onContextAction, filter, search } = props;
+  const { skeleton, leafId, labels, filter } = props;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(EMPTY);
-  const [view, setView] = useState<TreeView>(props.defaultView ?? "canvas");
-  const [minimap, setMinimap] = useState(true);
-  const [menu, setMenu] = useState<MenuRequest | null>(null);
-  const regionRef = useRef<HTMLElement>(null);
-  const searchRef = useRef<HTMLInputElement>(null);
   const flow = useReactFlow<CanvasNode, TreeEdge>();
-
   const zoom = useSemanticZoom(flow, props.centerOn || skeleton.length <= DETAIL_ON_OPEN_MAX_ENTRIES ? "detail" : "overview");
-  const { zoomLevel, expandedTurns, expandTurn } = zoom;
-  const model = useTreeModel({
+  const { zoomLevel, expandedTurns } = zoom;
+  const { model, building, error } = useCanvasModel({
     skeleton,
     leafId,
     filter,
@@ -108,8 +109,6 @@ function TreeCanvasInner(props: TreeCanvasProps) {
     zoomLevel,
     expandedTurns,
   });
-  useRestoreAnchor(flow, zoom, model);
-  const { flow: graph, layout, visible } = model;
 
   const unfold = useCallback((entryIds: readonly string[]) => {
     setExpanded((prev) => {
@@ -119,6 +118,33 @@ function TreeCanvasInner(props: TreeCanvasProps) {
       return next;
     });
   }, []);
+
+  if (error !== null) return <TreePending text={`Could not lay out the tree: ${error}`} alert className={props.className} />;
+  if (model === null) {
+    const share = building ?? 0;
+    const text = `Laying out ${skeleton.length.toLocaleString("en-US")} entries… ${Math.round(share * 100)}%`;
+    return <TreePending text={text} share={share} className={props.className} />;
+  }
+  return <TreeCanvasBody {...props} flow={flow} zoom={zoom} model={model} unfold={unfold} />;
+}
+
+interface TreeCanvasBodyProps extends TreeCanvasProps {
+  flow: ReactFlowInstance<CanvasNode, TreeEdge>;
+  zoom: ReturnType<typeof useSemanticZoom>;
+  model: TreeModel;
+  unfold: (entryIds: readonly string[]) => void;
+}
+
+function TreeCanvasBody(props: TreeCanvasBodyProps) {
+  const { skeleton, leafId, selectedId, onActivate, onContextAction, filter, search, flow, zoom, model, unfold } = props;
+  const [view, setView] = useState<TreeView>(props.defaultView ?? "canvas");
+  const [minimap, setMinimap] = useState(true);
+  const [menu, setMenu] = useState<MenuRequest | null>(null);
+  const regionRef = useRef<HTMLElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const { zoomLevel, expandTurn } = zoom;
+  useRestoreAnchor(flow, zoom, model);
+  const { flow: graph, layout, visible } = model;
 
   // Stable callbacks for memoised nodes, reading the latest props.
   const latest = useRef(props);

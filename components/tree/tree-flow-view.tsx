@@ -7,7 +7,7 @@
  * its turn); React Flow's own selection is off.
  */
 import { Controls, type NodeMouseHandler, type OnInit, type OnMoveEnd, ReactFlow, useReactFlow, useStore } from "@xyflow/react";
-import { useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import type { Landmark } from "@/components/tree/landmarks";
 import { nodeTypes } from "@/components/tree/nodes/node-types";
 import { TreeLandmarks } from "@/components/tree/tree-landmarks";
@@ -26,6 +26,14 @@ export interface TreeFlowViewProps {
   onMoveEnd: OnMoveEnd;
   onJump: (landmark: Landmark) => void;
 }
+
+/**
+ * A canvas of more nodes than this mounts without its edges, which follow one task later:
+ * React Flow indexes every edge when it gets them, and with the nodes in the same task a
+ * 10k-turn overview stalled the page (issue #12). Smaller canvases mount whole.
+ */
+const EDGES_LATER_ABOVE = 2000;
+const NO_EDGES: TreeEdge[] = [];
 
 /** Below this zoom node texts are unreadable: nodes are drawn as solid marks (tree.css `--far`). */
 const FAR_ZOOM = 0.2;
@@ -56,20 +64,26 @@ export function TreeFlowView(props: TreeFlowViewProps) {
     return bandNodes.length > 0 ? (bandNodes as CanvasNode[]).concat(tree) : tree;
   }, [layout, bandNodes, selectedId, model.flow.nodeOf]);
 
-  const edges = useMemo<TreeEdge[]>(
-    () =>
-      model.edges.map((e) => ({
-        ...e,
-        type: "smoothstep",
-        pathOptions: { borderRadius: 10, offset: 24 },
-        className: edgeClass(e),
-        zIndex: e.data?.isActive ? 1 : 0,
-        focusable: false,
-        selectable: false,
-        domAttributes: { "aria-hidden": "true" },
-      })),
-    [model.edges],
-  );
+  const [edgesShown, setEdgesShown] = useState(layout.nodes.length <= EDGES_LATER_ABOVE);
+  useEffect(() => {
+    if (edgesShown) return;
+    const t = setTimeout(() => setEdgesShown(true), 0);
+    return () => clearTimeout(t);
+  }, [edgesShown]);
+
+  const edges = useMemo<TreeEdge[]>(() => {
+    if (!edgesShown) return NO_EDGES;
+    return model.edges.map((e) => ({
+      ...e,
+      type: "smoothstep",
+      pathOptions: { borderRadius: 10, offset: 24 },
+      className: edgeClass(e),
+      zIndex: e.data?.isActive ? 1 : 0,
+      focusable: false,
+      selectable: false,
+      domAttributes: { "aria-hidden": "true" },
+    }));
+  }, [model.edges, edgesShown]);
 
   return (
     <ReactFlow<CanvasNode, TreeEdge>

@@ -22,6 +22,7 @@
 import { nodeSize } from "@/components/tree/layout";
 import { HANDLES } from "@/components/tree/entry-info";
 import type { FlowGraph } from "@/components/tree/to-flow";
+import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
 import { type TreeEdge, type TreeNode, type TurnNodeType, turnId } from "@/components/tree/types";
 import { FLAG } from "@/lib/session/tree-skeleton";
 
@@ -51,13 +52,23 @@ function isUserMessage(node: TreeNode): boolean {
 
 /** Groups the nodes of a canvas graph into turns (see the module contract). */
 export function groupTurns(flow: { nodes: readonly TreeNode[]; edges: readonly TreeEdge[] }): TurnGrouping {
+  return runSteps(groupTurnsSteps(flow));
+}
+
+/** groupTurns as steps (lib/session/stepwise.ts). */
+export function* groupTurnsSteps(flow: { nodes: readonly TreeNode[]; edges: readonly TreeEdge[] }): Steps<TurnGrouping> {
   const { nodes, edges } = flow;
   const n = nodes.length;
   const index = new Map<string, number>();
-  for (let i = 0; i < n; i++) index.set(nodes[i]!.id, i);
+  for (let i = 0; i < n; i++) {
+    if (tick(i)) yield;
+    index.set(nodes[i]!.id, i);
+  }
   const parent = new Int32Array(n).fill(-1);
   const childCount = new Int32Array(n);
-  for (const e of edges) {
+  for (let k = 0; k < edges.length; k++) {
+    if (tick(k)) yield;
+    const e = edges[k]!;
     if (e.data?.kind === "firstKept") continue;
     const s = index.get(e.source);
     const t = index.get(e.target);
@@ -68,6 +79,7 @@ export function groupTurns(flow: { nodes: readonly TreeNode[]; edges: readonly T
   const turnOf = new Int32Array(n).fill(-1);
   const turns: Turn[] = [];
   for (let i = 0; i < n; i++) {
+    if (tick(i)) yield;
     const node = nodes[i]!;
     if (node.type === "compaction" || node.type === "branchSummary") continue;
     const p = parent[i]!;
@@ -114,12 +126,18 @@ export interface CollapsedGraph {
  * Node order stays display pre-order (a turn takes its first member's place).
  */
 export function collapseTurns(flow: FlowGraph, grouping: TurnGrouping, isCollapsed: (turn: Turn) => boolean): CollapsedGraph {
+  return runSteps(collapseTurnsSteps(flow, grouping, isCollapsed));
+}
+
+/** collapseTurns as steps (lib/session/stepwise.ts). */
+export function* collapseTurnsSteps(flow: FlowGraph, grouping: TurnGrouping, isCollapsed: (turn: Turn) => boolean): Steps<CollapsedGraph> {
   const { nodes: input, rows, rowOf } = flow;
   const { turns, turnOf, childCount } = grouping;
   const collapsed = turns.map(isCollapsed);
   const idOf: string[] = new Array(input.length);
   const nodes: TreeNode[] = [];
   for (let i = 0; i < input.length; i++) {
+    if (tick(i)) yield;
     const t = turnOf[i]!;
     if (t < 0 || !collapsed[t]) {
       idOf[i] = input[i]!.id;
@@ -138,12 +156,19 @@ export function collapseTurns(flow: FlowGraph, grouping: TurnGrouping, isCollaps
   }
   // Only the entries of collapsed turns change the node showing them.
   const nodeOf = new Map(flow.nodeOf);
-  for (const n of nodes) if (n.type === "turn") for (const id of n.data.entryIds) nodeOf.set(id, n.id);
+  yield;
+  for (let i = 0; i < nodes.length; i++) {
+    if (tick(i)) yield;
+    const n = nodes[i]!;
+    if (n.type === "turn") for (const id of n.data.entryIds) nodeOf.set(id, n.id);
+  }
   // A turn is a chain, so re-attached edges never collide: the edge into a turn is its first
   // member's only incoming edge, edges inside it vanish, and edges out of it keep distinct targets.
   const { index } = grouping;
   const edges: TreeEdge[] = [];
-  for (const e of flow.edges) {
+  for (let k = 0; k < flow.edges.length; k++) {
+    if (tick(k)) yield;
+    const e = flow.edges[k]!;
     const s = index.get(e.source);
     const t = index.get(e.target);
     const source = s === undefined ? e.source : idOf[s]!;

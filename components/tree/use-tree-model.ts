@@ -7,12 +7,15 @@
  * match set, keep `expanded` in state). Selection is NOT an input: moving the selection never
  * re-lays out the tree (the canvas unfolds a selected folded entry through `expanded` instead).
  * The search itself runs on the server (the caller passes the matching ids, `matches`).
+ * Every stage also exists as steps (lib/session/stepwise.ts) for the sliced build of large
+ * sessions (use-sliced-tree-model.ts).
  */
 import { useMemo } from "react";
-import { layoutTree, type TreeLayout } from "@/components/tree/layout";
-import { type Landmark, selectLandmarks } from "@/components/tree/landmarks";
-import { type FlowGraph, skeletonToFlow } from "@/components/tree/to-flow";
-import { collapseTurns, groupTurns, type TurnGrouping } from "@/components/tree/turns";
+import { layoutTreeSteps, type TreeLayout } from "@/components/tree/layout";
+import { type Landmark, selectLandmarksSteps } from "@/components/tree/landmarks";
+import { type FlowGraph, skeletonToFlowSteps } from "@/components/tree/to-flow";
+import { collapseTurnsSteps, groupTurns, type TurnGrouping } from "@/components/tree/turns";
+import { runSteps, type Steps } from "@/lib/session/stepwise";
 import type { BandNodeType, TreeEdge } from "@/components/tree/types";
 import type { TreeFilter } from "@/lib/session/tree-filter";
 import { visibleRows } from "@/lib/session/tree-flatten";
@@ -55,7 +58,12 @@ export const BAND_CAPTION = "Summarised by compaction";
 
 /** The entry-level graph (one node per entry or folded run): the part zooming never changes. */
 export function entryGraph(input: TreeModelInput): FlowGraph {
-  return skeletonToFlow(input.skeleton, {
+  return runSteps(entryGraphSteps(input));
+}
+
+/** entryGraph as steps (lib/session/stepwise.ts). */
+export function entryGraphSteps(input: TreeModelInput): Steps<FlowGraph> {
+  return skeletonToFlowSteps(input.skeleton, {
     leafId: input.leafId,
     filter: input.filter,
     matches: input.matches,
@@ -75,10 +83,20 @@ export function buildTreeModel(input: TreeModelInput): Omit<TreeModel, "stale"> 
  * in `expandedTurns` collapsed; then the layout, bands and landmarks.
  */
 export function viewModel(entryFlow: FlowGraph, grouping: TurnGrouping | null, expandedTurns?: ReadonlySet<string>): Omit<TreeModel, "stale"> {
+  return runSteps(viewModelSteps(entryFlow, grouping, expandedTurns));
+}
+
+/** viewModel as steps (lib/session/stepwise.ts). */
+export function* viewModelSteps(
+  entryFlow: FlowGraph,
+  grouping: TurnGrouping | null,
+  expandedTurns?: ReadonlySet<string>,
+): Steps<Omit<TreeModel, "stale">> {
   const zoomLevel: ZoomLevel = grouping ? "overview" : "detail";
   let flow = entryFlow;
-  if (grouping) flow = { ...entryFlow, ...collapseTurns(entryFlow, grouping, (t) => !expandedTurns?.has(t.id)) };
-  const layout = layoutTree(flow);
+  if (grouping) flow = { ...entryFlow, ...(yield* collapseTurnsSteps(entryFlow, grouping, (t) => !expandedTurns?.has(t.id))) };
+  const layout = yield* layoutTreeSteps(flow);
+  yield;
   const textOf = new Map<string, string>();
   for (const n of flow.nodes) if (n.type === "compaction") textOf.set(n.id, n.data.text);
   const bandNodes: BandNodeType[] = layout.bands.map((b) => {
@@ -101,19 +119,25 @@ export function viewModel(entryFlow: FlowGraph, grouping: TurnGrouping | null, e
       ariaLabel: `${BAND_CAPTION}: ${compactionText}`,
     };
   });
-  const landmarks = selectLandmarks(flow.nodes, flow.edges);
+  yield;
+  const landmarks = yield* selectLandmarksSteps(flow.nodes, flow.edges);
+  yield;
   return { flow, layout, edges: flow.edges, bandNodes, landmarks, zoomLevel, visible: visibleRows(flow.rows) };
 }
 
-export function useTreeModel(input: TreeModelInput & { stale?: boolean }): TreeModel {
+/**
+ * The memoised model of the inputs, built while rendering; null when not `enabled` (the
+ * canvas builds large skeletons in slices instead: use-sliced-tree-model.ts).
+ */
+export function useTreeModel(input: TreeModelInput & { stale?: boolean }, enabled = true): TreeModel | null {
   const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns } = input;
   // Three stages, so a zoom (level or expanded turns) never rebuilds the entry graph.
   const entryFlow = useMemo(
-    () => entryGraph({ skeleton, leafId, filter, matches, expanded, labels }),
-    [skeleton, leafId, filter, matches, expanded, labels],
+    () => (enabled ? entryGraph({ skeleton, leafId, filter, matches, expanded, labels }) : null),
+    [enabled, skeleton, leafId, filter, matches, expanded, labels],
   );
   const overview = zoomLevel === "overview";
-  const grouping = useMemo(() => (overview ? groupTurns(entryFlow) : null), [entryFlow, overview]);
-  const model = useMemo(() => viewModel(entryFlow, grouping, expandedTurns), [entryFlow, grouping, expandedTurns]);
-  return { ...model, stale: input.stale ?? false };
+  const grouping = useMemo(() => (entryFlow && overview ? groupTurns(entryFlow) : null), [entryFlow, overview]);
+  const model = useMemo(() => (entryFlow ? viewModel(entryFlow, grouping, expandedTurns) : null), [entryFlow, grouping, expandedTurns]);
+  return model && { ...model, stale: input.stale ?? false };
 }

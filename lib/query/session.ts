@@ -29,12 +29,20 @@ export interface SessionData {
   meter: MeterBasis;
   /** The model the next turn will use (the server's answer at the last refresh). */
   model?: NextTurnModel | undefined;
+  /**
+   * The page of a large session (SkeletonPayload `pending`): the chunks hold the tail of the
+   * current path only, until the whole skeleton has streamed in (skeleton-stream.ts).
+   */
+  pending?: boolean;
 }
 
 /** A full payload, or a delta merged onto `prev`. */
 export function mergePayload(prev: SessionData | undefined, p: SkeletonPayload): SessionData {
-  const chunks = p.from === 0 || !prev ? [p.rows] : p.rows.length > 0 ? [...prev.chunks, p.rows] : prev.chunks;
-  return { session: p.session, rev: p.rev, count: p.count, chunks, live: [], meter: p.meter, model: p.model ?? prev?.model };
+  const whole = p.from === 0 || !prev;
+  const chunks = whole ? [p.rows] : p.rows.length > 0 ? [...prev.chunks, p.rows] : prev.chunks;
+  // A delta onto a page still streaming its skeleton stays pending: the stream replaces it all.
+  const pending = whole ? p.pending === true : prev.pending === true;
+  return { session: p.session, rev: p.rev, count: p.count, chunks, live: [], meter: p.meter, model: p.model ?? prev?.model, ...(pending ? { pending } : {}) };
 }
 
 const url = (id: string, since: number) => `/api/sessions/${encodeURIComponent(id)}/skeleton${since > 0 ? `?since=${since}` : ""}`;
@@ -74,13 +82,19 @@ export interface DecodedSession {
 const chunkCache = new WeakMap<WireRow[], SkeletonEntry[]>();
 const viewCache = new WeakMap<SessionData, DecodedSession>();
 
-function decodeChunk(chunk: WireRow[]): SkeletonEntry[] {
+/** The rows of one chunk, decoded once (memoised per chunk). */
+export function decodeChunk(chunk: WireRow[]): SkeletonEntry[] {
   let rows = chunkCache.get(chunk);
   if (!rows) {
     rows = decodeRows(chunk);
     chunkCache.set(chunk, rows);
   }
   return rows;
+}
+
+/** Gives a cached value the decoded view built while it streamed in, so sessionView need not build it again. */
+export function seedSessionView(data: SessionData, view: DecodedSession): void {
+  viewCache.set(data, view);
 }
 
 /** The decoded skeleton of a cached value (memoised per value; chunks decode once each). */

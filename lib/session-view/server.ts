@@ -9,8 +9,9 @@ import { meterBasis } from "@/lib/chat-protocol/context-meter";
 import { memoPerEntry, type SessionView } from "@/lib/db";
 import { buildSessionContext } from "@/lib/session/context";
 import { entrySearchText, matchingIds } from "@/lib/session/search-text";
+import { skeletonLines } from "@/lib/session/skeleton-stream";
 import { encodeRows } from "@/lib/session/skeleton-wire";
-import { resolveSkeleton, skeletonFacts, toolCallTexts } from "@/lib/session/tree-skeleton";
+import { FLAG, resolveSkeleton, type SkeletonEntry, skeletonFacts, toolCallTexts } from "@/lib/session/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { CHAT_PAGE, chatPlan } from "./chat-plan";
 import type { EntriesPayload, NextTurnModel, SkeletonPayload } from "./types";
@@ -24,24 +25,67 @@ export const MAX_IDS = 200;
 export const MAX_ENTRIES_BYTES = 4 * 1024 * 1024;
 
 /**
- * The skeleton payload (with `model`, the next turn's model, when given). `since` (an entry count the client already has) gives only the entries
- * appended after it; a `since` beyond the session's count (or 0) gives everything.
+ * Sessions of more entries than this come without their skeleton in the page (its JSON would
+ * be parsed in one long task): the page brings the tail of the current path for the chat, and
+ * the browser streams the rest (`skeletonStream`), issue #12.
  */
-export function skeletonPayload(view: SessionView, since = 0, model?: NextTurnModel): SkeletonPayload {
+export const PAGE_SKELETON_MAX = 20_000;
+
+/** The payload without its rows, and the resolved skeleton rows it covers. */
+function skeletonParts(view: SessionView, since: number, model?: NextTurnModel) {
   const entries = view.tree.getEntries();
   const from = since > 0 && since <= entries.length ? since : 0;
   const skeleton = resolveSkeleton(entries, memo);
   const path = view.tree.getBranch();
   const messages = buildSessionContext(path, view.meta.leafId ?? undefined).messages;
-  return {
+  const header: Omit<SkeletonPayload, "rows"> = {
     session: view.meta,
     rev: view.rev,
     count: entries.length,
     from,
-    rows: encodeRows(from === 0 ? skeleton : skeleton.slice(from)),
     meter: meterBasis(path, messages),
     ...(model ? { model } : {}),
   };
+  return { header, skeleton, path, from };
+}
+
+/**
+ * The skeleton payload (with `model`, the next turn's model, when given). `since` (an entry count the client already has) gives only the entries
+ * appended after it; a `since` beyond the session's count (or 0) gives everything.
+ */
+export function skeletonPayload(view: SessionView, since = 0, model?: NextTurnModel): SkeletonPayload {
+  const { header, skeleton, from } = skeletonParts(view, since, model);
+  return { ...header, rows: encodeRows(from === 0 ? skeleton : skeleton.slice(from)) };
+}
+
+/** The whole skeleton as lines (lib/session/skeleton-stream.ts): the header, then blocks of rows. */
+export function skeletonStream(view: SessionView, model?: NextTurnModel): Generator<string> {
+  const { header, skeleton } = skeletonParts(view, 0, model);
+  return skeletonLines(header, skeleton);
+}
+
+/**
+ * The session page's payload: the whole skeleton up to PAGE_SKELETON_MAX entries; beyond, only
+ * the tail of the current path (`pending`): two chat pages of rows, and back to the latest
+ * compaction's first kept entry when that compaction is in the tail, so the chat can tell what
+ * the model still sees (chat-plan.ts).
+ */
+export function pagePayload(view: SessionView, model?: NextTurnModel, max = PAGE_SKELETON_MAX): SkeletonPayload {
+  if (view.tree.getEntries().length <= max) return skeletonPayload(view, 0, model);
+  const { header, skeleton, path } = skeletonParts(view, 0, model);
+  const rowOf = new Map<string, SkeletonEntry>();
+  const onPath = new Set(path.map((e) => e.id));
+  for (const s of skeleton) if (onPath.has(s.id)) rowOf.set(s.id, s);
+  const rows = path.map((e) => rowOf.get(e.id)!);
+  let start = rows.length;
+  for (let shown = 0; start > 0 && shown < 2 * CHAT_PAGE; ) if ((rows[--start]!.flags & FLAG.notInChat) === 0) shown++;
+  for (let i = rows.length - 1; i >= start; i--) {
+    if (rows[i]!.type !== "compaction") continue;
+    const kept = rows.findIndex((r) => r.id === rows[i]!.firstKeptEntryId);
+    if (kept >= 0 && kept < start) start = kept;
+    break;
+  }
+  return { ...header, rows: encodeRows(rows.slice(start)), pending: true };
 }
 
 /** The named entries as stored, in request order, within MAX_ENTRIES_BYTES (at least one). */

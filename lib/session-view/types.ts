@@ -18,6 +18,12 @@ export interface SkeletonPayload {
   /** `rows` are the entries from index `from` (0: the whole skeleton; > 0: a delta). */
   from: number;
   rows: WireRow[];
+  /**
+   * The session page of a session too large to embed (PAGE_SKELETON_MAX): `rows` hold only
+   * the tail of the current path (root-most first), and the client streams the whole skeleton
+   * (`GET …/skeleton?format=ndjson`).
+   */
+  pending?: true;
   /** The context meter of the current path (lib/chat-protocol/context-meter `meterBasis`). */
   meter: MeterBasis;
   /** The model the next turn will use (lib/chat/next-model): the picker's value, the meter's window. */

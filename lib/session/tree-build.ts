@@ -6,6 +6,7 @@
  * building. O(n log k) overall, k = the largest sibling count.
  */
 
+import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
 import type { SessionEntry } from "@/lib/session/types";
 
 export interface TreeNode<E = SessionEntry> {
@@ -48,8 +49,20 @@ export function buildNodesBy<E>(
   labels: ReadonlyMap<string, string>,
   keys: NodeKeys<E>,
 ): TreeNode<E>[] {
+  return runSteps(buildNodesSteps(entries, byId, labels, keys));
+}
+
+/** buildNodesBy as steps (stepwise.ts). */
+export function* buildNodesSteps<E>(
+  entries: readonly E[],
+  byId: ReadonlyMap<string, E>,
+  labels: ReadonlyMap<string, string>,
+  keys: NodeKeys<E>,
+): Steps<TreeNode<E>[]> {
   const nodes = new Map<string, TreeNode<E>>();
-  for (const entry of entries) {
+  for (let i = 0; i < entries.length; i++) {
+    if (tick(i)) yield;
+    const entry = entries[i]!;
     const node: TreeNode<E> = { entry, children: [] };
     const label = labels.get(keys.id(entry));
     if (label !== undefined) node.label = label;
@@ -57,7 +70,9 @@ export function buildNodesBy<E>(
   }
 
   const roots: TreeNode<E>[] = [];
-  for (const entry of entries) {
+  for (let i = 0; i < entries.length; i++) {
+    if (tick(i)) yield;
+    const entry = entries[i]!;
     const id = keys.id(entry);
     const node = nodes.get(id)!;
     const parentId: unknown = keys.parentId(entry);
@@ -67,7 +82,9 @@ export function buildNodesBy<E>(
   }
 
   const byTime = (a: TreeNode<E>, b: TreeNode<E>) => keys.time(a.entry) - keys.time(b.entry) || 0;
+  let i = 0;
   for (const node of nodes.values()) {
+    if (tick(i++)) yield;
     if (node.children.length > 1) node.children.sort(byTime);
   }
   return roots;

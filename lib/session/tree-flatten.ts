@@ -10,6 +10,7 @@ import {
   parseSearch,
   type TreeFilter,
 } from "@/lib/session/tree-filter";
+import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
 import { addToolCalls, rowText } from "@/lib/session/tree-row-text";
 import type { SessionEntry, ToolCall } from "@/lib/session/types";
 
@@ -82,7 +83,11 @@ function orderSiblings<E>(nodes: readonly TreeNodeLike<E>[], active: ReadonlySet
 }
 
 /** First pass: find the leaf and its ancestors (structurally, via the tree). */
-function scanTree<E>(roots: readonly TreeNodeLike<E>[], leafId: string | null | undefined, rules: RowRules<E>) {
+function* scanTree<E>(
+  roots: readonly TreeNodeLike<E>[],
+  leafId: string | null | undefined,
+  rules: RowRules<E>,
+): Steps<{ active: Set<TreeNodeLike<E>>; leaf: TreeNodeLike<E> | undefined }> {
   const parentOf = new Map<TreeNodeLike<E>, TreeNodeLike<E> | undefined>();
   let leaf: TreeNodeLike<E> | undefined;
   const stack: TreeNodeLike<E>[] = [];
@@ -90,7 +95,9 @@ function scanTree<E>(roots: readonly TreeNodeLike<E>[], leafId: string | null | 
     parentOf.set(root, undefined);
     stack.push(root);
   }
+  let n = 0;
   while (stack.length > 0) {
+    if (tick(n++)) yield;
     const node = stack.pop()!;
     if (leafId != null && rules.id(node.entry) === leafId) leaf = node;
     for (const child of node.children) {
@@ -147,7 +154,16 @@ export function flattenTree(roots: readonly TreeNodeLike[], opts: TreeViewOption
  * Example: A→B, B→{C,D}, C→E→F gives A 0, B 0, C 1, E 2, F 2, D 1.
  */
 export function flattenRows<E>(roots: readonly TreeNodeLike<E>[], leafId: string | null | undefined, rules: RowRules<E>): TreeRow<E>[] {
-  const { active, leaf } = scanTree(roots, leafId, rules);
+  return runSteps(flattenRowsSteps(roots, leafId, rules));
+}
+
+/** flattenRows as steps (stepwise.ts). */
+export function* flattenRowsSteps<E>(
+  roots: readonly TreeNodeLike<E>[],
+  leafId: string | null | undefined,
+  rules: RowRules<E>,
+): Steps<TreeRow<E>[]> {
+  const { active, leaf } = yield* scanTree(roots, leafId, rules);
 
   type Item = { node: TreeNodeLike<E>; depth: number; justBranched: boolean; parentIndex: number };
   const stack: Item[] = [];
@@ -166,6 +182,7 @@ export function flattenRows<E>(roots: readonly TreeNodeLike<E>[], leafId: string
 
   const rows: TreeRow<E>[] = [];
   while (stack.length > 0) {
+    if (tick(rows.length)) yield;
     const { node, depth, justBranched, parentIndex } = stack.pop()!;
     const { entry, children } = node;
     const label = node.label || undefined;

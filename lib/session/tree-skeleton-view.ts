@@ -6,9 +6,10 @@
  * search-text.ts (`GET /api/sessions/[id]/search`), or `matchingIds` below over full entries.
  * Pure: no network, disk or database access.
  */
-import { buildNodesBy, type NodeKeys } from "@/lib/session/tree-build";
+import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
+import { buildNodesSteps, type NodeKeys } from "@/lib/session/tree-build";
 import { passesFilterBy, type TreeFilter } from "@/lib/session/tree-filter";
-import { flattenRows, type TreeRow } from "@/lib/session/tree-flatten";
+import { flattenRowsSteps, type TreeRow } from "@/lib/session/tree-flatten";
 import { FLAG, type SkeletonEntry } from "@/lib/session/tree-skeleton";
 
 export type SkeletonRow = TreeRow<SkeletonEntry>;
@@ -37,13 +38,22 @@ export function isSkeletonVisible(
 
 /** Navigator rows of a skeleton, in display order (see flattenRows). Duplicate ids keep the first. */
 export function flattenSkeleton(rows: readonly SkeletonEntry[], opts: SkeletonViewOptions): SkeletonRow[] {
+  return runSteps(flattenSkeletonSteps(rows, opts));
+}
+
+/** flattenSkeleton as steps (stepwise.ts). */
+export function* flattenSkeletonSteps(rows: readonly SkeletonEntry[], opts: SkeletonViewOptions): Steps<SkeletonRow[]> {
   const byId = new Map<string, SkeletonEntry>();
-  for (const s of rows) if (!byId.has(s.id)) byId.set(s.id, s);
+  for (let i = 0; i < rows.length; i++) {
+    if (tick(i)) yield;
+    const s = rows[i]!;
+    if (!byId.has(s.id)) byId.set(s.id, s);
+  }
   const unique = byId.size === rows.length ? rows : [...byId.values()];
-  const roots = buildNodesBy(unique, byId, opts.labels, KEYS);
+  const roots = yield* buildNodesSteps(unique, byId, opts.labels, KEYS);
   const filter = opts.filter ?? "default";
   const matches = opts.matches;
-  return flattenRows(roots, opts.leafId, {
+  return yield* flattenRowsSteps(roots, opts.leafId, {
     id: (s) => s.id,
     time: (s) => s.t,
     text: (s) => s.text,

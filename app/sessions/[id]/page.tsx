@@ -14,7 +14,7 @@ import { seedEntries } from "@/lib/query/entries";
 import { inspectorKeys } from "@/lib/query/inspector";
 import { keys } from "@/lib/query/keys";
 import { mergePayload } from "@/lib/query/session";
-import { latestChatEntries, skeletonPayload } from "@/lib/session-view/server";
+import { latestChatEntries, pagePayload } from "@/lib/session-view/server";
 
 export const dynamic = "force-dynamic";
 
@@ -41,7 +41,8 @@ async function readOrNull(sessionId: string): Promise<SessionCalls | null | "una
 const PREFETCH_CALLS = 200;
 
 /**
- * RSC: prefetch the session's skeleton (no entry contents), the contents of the newest chat
+ * RSC: prefetch the session's skeleton (no entry contents; for a session over PAGE_SKELETON_MAX
+ * entries only the tail of its current path, the browser streams the rest), the contents of the newest chat
  * page and the inspector's call list, from ONE read of the read model, and render the workspace
  * (conventions rule 7, issue #12). Everything else (older chat pages, the inspector's turn and
  * entry JSON, search) loads on demand.
@@ -60,7 +61,9 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   // The next turn's model and the model list come with the page: the picker and the meter
   // render on the server with the session's model (issue #13), not empty until /api/models.
   const [model, models] = await Promise.all([nextTurnModelOf(view), modelList()]);
-  qc.setQueryData(keys.session(id), mergePayload(undefined, skeletonPayload(view, 0, model)));
+  // Up to PAGE_SKELETON_MAX entries the whole skeleton; beyond, the tail of the current path
+  // (the client streams the rest without a long task).
+  qc.setQueryData(keys.session(id), mergePayload(undefined, pagePayload(view, model)));
   qc.setQueryData(MODELS_KEY, models);
   seedEntries(qc, id, latestChatEntries(view));
   if (read.calls.length <= PREFETCH_CALLS) {

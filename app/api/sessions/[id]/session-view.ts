@@ -23,6 +23,9 @@ export async function sessionViewRoute<Q>(
   return withDatabaseErrors(async () => {
     const view = await readLiveSession({ sessionId: id });
     if (!view) return sessionNotFound(id);
-    return NextResponse.json(await answer(view, parsed.data), { headers: { "cache-control": "no-store" } });
+    const body = await answer(view, parsed.data);
+    // A route that streams (the skeleton as lines) answers with its own Response.
+    if (body instanceof Response) return body;
+    return NextResponse.json(body, { headers: { "cache-control": "no-store" } });
   });
 }

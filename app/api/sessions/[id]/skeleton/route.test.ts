@@ -3,7 +3,9 @@
  * `?since=` delta), the contents of chosen entries, and §16.3 search over whole entry texts.
  */
 import { describe, expect, it } from "vitest";
-import { appendEntries, createSession, getDb, loadEntries } from "@/lib/db";
+import { appendEntries, createSession, getDb, loadEntries, readLiveSession } from "@/lib/db";
+import { LineSplitter, parseStreamBlock, parseStreamHeader } from "@/lib/session/skeleton-stream";
+import { pagePayload } from "@/lib/session-view/server";
 import { decodeRows } from "@/lib/session/skeleton-wire";
 import { resolveSkeleton } from "@/lib/session/tree-skeleton";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-messages";
@@ -69,6 +71,35 @@ describe("GET /api/sessions/[id]/skeleton", () => {
 
   it("answers 404 for an unknown session", async () => {
     expect((await skeleton(req("/api/sessions/nope/skeleton"), params("nope"))).status).toBe(404);
+  });
+
+  it("with ?format=ndjson streams the header, then the rows in blocks (a large session's tree)", async () => {
+    const { id, stored } = await seeded();
+    const res = await skeleton(req(`/api/sessions/${id}/skeleton?format=ndjson`), params(id));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/x-ndjson");
+    const splitter = new LineSplitter();
+    const lines = splitter.push(await res.text());
+    splitter.end(lines.length + 1);
+    const header = parseStreamHeader<SkeletonPayload>(lines[0]!);
+    expect(header).toMatchObject({ count: 4, from: 0, session: { id } });
+    expect(header.rows).toBeUndefined();
+    const rows = lines.slice(1).flatMap((l, i) => decodeRows(parseStreamBlock(l, i + 2)));
+    expect(rows).toEqual(resolveSkeleton(stored).map(({ toolCallId: _, ...r }) => r));
+    const both = await skeleton(req(`/api/sessions/${id}/skeleton?format=ndjson&since=2`), params(id));
+    expect(both.status).toBe(400);
+    expect(await both.text()).toContain("format=ndjson sends the whole skeleton: leave out since");
+    expect((await skeleton(req(`/api/sessions/${id}/skeleton?format=xml`), params(id))).status).toBe(400);
+  });
+
+  it("the page of a session over the embedding limit brings only the tail of the current path", async () => {
+    const { id, stored } = await seeded();
+    const view = (await readLiveSession({ sessionId: id }))!;
+    expect(pagePayload(view).pending).toBeUndefined();
+    const page = pagePayload(view, undefined, 2);
+    expect(page).toMatchObject({ pending: true, count: 4, from: 0 });
+    // Every row of this short path is within two chat pages: the whole path, root first.
+    expect(decodeRows(page.rows).map((r) => r.id)).toEqual(stored.map((e) => e.id));
   });
 });
 

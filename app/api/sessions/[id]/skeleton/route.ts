@@ -4,22 +4,43 @@
  * model the next turn will use.
  * `since` = the entry count the client already has: only the entries appended after it
  * (`from` = N); a count the session does not have gives the whole skeleton (`from` = 0).
+ * `format=ndjson`: the whole skeleton as lines (lib/session/skeleton-stream.ts), streamed, for
+ * sessions too large for the page (the browser decodes it line by line); not with `since`.
  * 400 for a malformed id or `since`, 404 for an unknown session, 503 when the database is unreachable.
  */
 import { z } from "zod";
 import { nextTurnModelOf } from "@/lib/chat/next-model";
-import { skeletonPayload } from "@/lib/session-view/server";
+import { skeletonPayload, skeletonStream } from "@/lib/session-view/server";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { sessionViewRoute } from "../session-view";
 
 export const dynamic = "force-dynamic";
 
-const querySchema = z.object({
-  since: z.coerce.number({ message: "since must be an entry count" }).int("since must be an entry count").min(0, "since must be an entry count").optional(),
-});
+const querySchema = z
+  .object({
+    since: z.coerce.number({ message: "since must be an entry count" }).int("since must be an entry count").min(0, "since must be an entry count").optional(),
+    format: z.enum(["json", "ndjson"], { message: "format must be json or ndjson" }).optional(),
+  })
+  .refine((q) => q.format !== "ndjson" || q.since === undefined, { message: "format=ndjson sends the whole skeleton: leave out since" });
+
+/** The lines as a byte stream, one line per pull (the client reads them as they come). */
+function ndjson(lines: Generator<string>): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = lines.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+  });
+  return new Response(body, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
+}
 
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  return sessionViewRoute(request, ctx, querySchema, async (view, q) => skeletonPayload(view, q.since ?? 0, await nextTurnModelOf(view)));
+  return sessionViewRoute(request, ctx, querySchema, async (view, q) => {
+    const model = await nextTurnModelOf(view);
+    return q.format === "ndjson" ? ndjson(skeletonStream(view, model)) : skeletonPayload(view, q.since ?? 0, model);
+  });
 }

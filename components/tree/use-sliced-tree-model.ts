@@ -1,0 +1,121 @@
+"use client";
+/**
+ * The canvas model of a large session, built without a main-thread stall (issue #12: a
+ * 100k-entry session opens, pans and zooms with no task over 200 ms).
+ *
+ * Up to SLICED_ABOVE entries the model is built while rendering (useTreeModel), so the server
+ * renders the canvas and the first node costs no extra task. Beyond, the same stages run as
+ * steps in slices of a few ms after the first paint (lib/session/stepwise.ts `runSliced`):
+ * the entry graph when the skeleton, leaf, filter, search, unfolded runs or labels change; the
+ * turn grouping and layout when the zoom level or expanded turns change. Until the first model
+ * is ready `model` is null and `building` says how far along it is; afterwards the previous
+ * model stays on screen until its successor is ready. A change of inputs aborts the build in
+ * progress (its successor starts from the new inputs).
+ */
+import { useEffect, useRef, useState } from "react";
+import type { FlowGraph } from "@/components/tree/to-flow";
+import { groupTurnsSteps, type TurnGrouping } from "@/components/tree/turns";
+import { entryGraphSteps, type TreeModel, type TreeModelInput, useTreeModel, viewModelSteps } from "@/components/tree/use-tree-model";
+import { CHECK_EVERY, runSliced, type Steps } from "@/lib/session/stepwise";
+
+/** Skeletons of more entries than this build their model in slices. */
+export const SLICED_ABOVE = 20_000;
+
+/**
+ * Checkpoints the whole build passes per CHECK_EVERY entries (measured on generated sessions:
+ * the graph's passes over entries, rows and nodes, then grouping and layout). Only for the
+ * progress estimate, which stops at 99% if it is short.
+ */
+const CHECKPOINTS_PER_BLOCK = 14;
+
+export interface CanvasModelState {
+  /** The model to draw; null until the first sliced build is done. */
+  model: TreeModel | null;
+  /** A first build in progress: its estimated share done (0–0.99); null otherwise. */
+  building: number | null;
+  /** The build failed (a bug): the message to show instead of the canvas. */
+  error: string | null;
+}
+
+type Built = Omit<TreeModel, "stale">;
+
+/** The canvas model: at once up to SLICED_ABOVE entries, else in slices (see the module contract). */
+export function useCanvasModel(input: TreeModelInput & { stale?: boolean }): CanvasModelState {
+  const sliced = input.skeleton.length > SLICED_ABOVE;
+  const direct = useTreeModel(input, !sliced);
+  const built = useSlicedTreeModel(input, sliced);
+  if (!sliced) return { model: direct, building: null, error: null };
+  return { ...built, model: built.model && { ...built.model, stale: input.stale ?? false } };
+}
+
+function* counted<T>(steps: Steps<T>, onStep: () => void): Steps<T> {
+  let r = steps.next();
+  while (!r.done) {
+    onStep();
+    yield;
+    r = steps.next();
+  }
+  return r.value;
+}
+
+function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<CanvasModelState, "model"> & { model: Built | null } {
+  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns } = input;
+  const [entryFlow, setEntryFlow] = useState<FlowGraph | null>(null);
+  const [model, setModel] = useState<Built | null>(null);
+  const [building, setBuilding] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const grouped = useRef<{ flow: FlowGraph; grouping: TurnGrouping } | null>(null);
+  // Progress of the first build: checkpoints passed against the estimate, reported in 2% steps.
+  const progress = useRef({ passed: 0, expected: 1, shown: -1, first: true });
+  progress.current.first = model === null;
+  const report = useRef(() => {
+    const p = progress.current;
+    if (!p.first) return;
+    const share = Math.min(0.99, p.passed / p.expected);
+    if (share - p.shown < 0.02) return;
+    p.shown = share;
+    setBuilding(share);
+  }).current;
+
+  useEffect(() => {
+    if (!enabled) return;
+    const ac = new AbortController();
+    Object.assign(progress.current, { passed: 0, expected: Math.max(1, (skeleton.length / CHECK_EVERY) * CHECKPOINTS_PER_BLOCK), shown: -1 });
+    const steps = counted(entryGraphSteps({ skeleton, leafId, filter, matches, expanded, labels }), () => progress.current.passed++);
+    runSliced(steps, { signal: ac.signal, onSlice: report }).then(setEntryFlow, (e: unknown) => {
+      if (!ac.signal.aborted) setError(e instanceof Error ? e.message : String(e));
+    });
+    return () => ac.abort();
+  }, [enabled, skeleton, leafId, filter, matches, expanded, labels, report]);
+
+  const overview = zoomLevel === "overview";
+  useEffect(() => {
+    if (!entryFlow) return;
+    const ac = new AbortController();
+    const flow = entryFlow;
+    function* steps(): Steps<Built> {
+      let grouping: TurnGrouping | null = null;
+      if (overview) {
+        const memo = grouped.current;
+        if (memo?.flow === flow) grouping = memo.grouping;
+        else {
+          grouping = yield* groupTurnsSteps(flow);
+          grouped.current = { flow, grouping };
+        }
+      }
+      return yield* viewModelSteps(flow, grouping, expandedTurns);
+    }
+    runSliced(counted(steps(), () => progress.current.passed++), { signal: ac.signal, onSlice: report }).then(
+      (m) => {
+        setModel(m);
+        setBuilding(null);
+      },
+      (e: unknown) => {
+        if (!ac.signal.aborted) setError(e instanceof Error ? e.message : String(e));
+      },
+    );
+    return () => ac.abort();
+  }, [entryFlow, overview, expandedTurns, report]);
+
+  return { model, building: model === null ? (building ?? 0) : null, error };
+}
