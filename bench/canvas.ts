@@ -107,10 +107,14 @@ export async function canvasBench(db: BenchDatabase, dir: string, imported: Impo
   console.log("\ncanvas: first render of the tree in headless Chromium");
   const appDir = await prepareApp({ allowBuild: opts.build, env: appEnv() });
   const { chromium } = await import("playwright-core");
-  const app = await startApp(appDir, db, path.join(dir, "app-data"));
+  // The browser first: a machine without one fails here, before a `next start` is left running.
   const browser = await chromium.launch({
     ...(existsSync(CHROMIUM) ? { executablePath: CHROMIUM } : {}),
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+  const app = await startApp(appDir, db, path.join(dir, "app-data")).catch(async (error: unknown) => {
+    await browser.close();
+    throw error;
   });
   const load = async (sessionId: string, afterLoad?: () => Promise<void>): Promise<Load> => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
