@@ -9,11 +9,13 @@
  * the entry graph when the skeleton, leaf, filter, search, unfolded runs or labels change; the
  * turn grouping and layout when the zoom level or expanded turns change. Until the first model
  * is ready `model` is null and `building` says how far along it is; afterwards the previous
- * model stays on screen until its successor is ready. A change of inputs aborts the build in
- * progress (its successor starts from the new inputs).
+ * model stays on screen until its successor is ready. A change of inputs does not abort the
+ * build in progress (inputs can change faster than a large build finishes): the newest inputs
+ * are built after it (use-latest-build.ts).
  */
-import { useEffect, useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import type { FlowGraph } from "@/components/tree/to-flow";
+import { useLatestBuild } from "@/components/tree/use-latest-build";
 import { groupTurnsSteps, type TurnGrouping } from "@/components/tree/turns";
 import { entryGraphSteps, type TreeModel, type TreeModelInput, useTreeModel, viewModelSteps } from "@/components/tree/use-tree-model";
 import { CHECK_EVERY, runSliced, type Steps } from "@/lib/session/stepwise";
@@ -76,46 +78,52 @@ function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<Canva
     p.shown = share;
     setBuilding(share);
   }).current;
+  const fail = useRef((e: unknown) => setError(e instanceof Error ? e.message : String(e))).current;
 
-  useEffect(() => {
-    if (!enabled) return;
-    const ac = new AbortController();
-    Object.assign(progress.current, { passed: 0, expected: Math.max(1, (skeleton.length / CHECK_EVERY) * CHECKPOINTS_PER_BLOCK), shown: -1 });
-    const steps = counted(entryGraphSteps({ skeleton, leafId, filter, matches, expanded, labels }), () => progress.current.passed++);
-    runSliced(steps, { signal: ac.signal, onSlice: report }).then(setEntryFlow, (e: unknown) => {
-      if (!ac.signal.aborted) setError(e instanceof Error ? e.message : String(e));
-    });
-    return () => ac.abort();
-  }, [enabled, skeleton, leafId, filter, matches, expanded, labels, report]);
+  const graphInputs = useMemo(
+    () => ({ skeleton, leafId, filter, matches, expanded, labels }),
+    [skeleton, leafId, filter, matches, expanded, labels],
+  );
+  useLatestBuild(
+    enabled,
+    graphInputs,
+    (graph, signal) => {
+      Object.assign(progress.current, { passed: 0, expected: Math.max(1, (graph.skeleton.length / CHECK_EVERY) * CHECKPOINTS_PER_BLOCK), shown: -1 });
+      const steps = counted(entryGraphSteps(graph), () => progress.current.passed++);
+      return runSliced(steps, { signal, onSlice: report });
+    },
+    setEntryFlow,
+    fail,
+  );
 
   const overview = zoomLevel === "overview";
-  useEffect(() => {
-    if (!entryFlow) return;
-    const ac = new AbortController();
-    const flow = entryFlow;
-    function* steps(): Steps<Built> {
-      let grouping: TurnGrouping | null = null;
-      if (overview) {
-        const memo = grouped.current;
-        if (memo?.flow === flow) grouping = memo.grouping;
-        else {
-          grouping = yield* groupTurnsSteps(flow);
-          grouped.current = { flow, grouping };
+  const viewInputs = useMemo(() => (entryFlow ? { flow: entryFlow, overview, expandedTurns } : null), [entryFlow, overview, expandedTurns]);
+  useLatestBuild(
+    viewInputs !== null,
+    viewInputs,
+    async (view, signal) => {
+      if (!view) throw new Error("no entry graph to lay out");
+      const { flow, overview: asTurns, expandedTurns: openTurns } = view;
+      function* steps(): Steps<Built> {
+        let grouping: TurnGrouping | null = null;
+        if (asTurns) {
+          const memo = grouped.current;
+          if (memo?.flow === flow) grouping = memo.grouping;
+          else {
+            grouping = yield* groupTurnsSteps(flow);
+            grouped.current = { flow, grouping };
+          }
         }
+        return yield* viewModelSteps(flow, grouping, openTurns);
       }
-      return yield* viewModelSteps(flow, grouping, expandedTurns);
-    }
-    runSliced(counted(steps(), () => progress.current.passed++), { signal: ac.signal, onSlice: report }).then(
-      (m) => {
-        setModel(m);
-        setBuilding(null);
-      },
-      (e: unknown) => {
-        if (!ac.signal.aborted) setError(e instanceof Error ? e.message : String(e));
-      },
-    );
-    return () => ac.abort();
-  }, [entryFlow, overview, expandedTurns, report]);
+      return runSliced(counted(steps(), () => progress.current.passed++), { signal, onSlice: report });
+    },
+    (m) => {
+      setModel(m);
+      setBuilding(null);
+    },
+    fail,
+  );
 
   return { model, building: model === null ? (building ?? 0) : null, error };
 }
