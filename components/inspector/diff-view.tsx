@@ -20,15 +20,12 @@ function Item({ item, onFocusEntry }: { item: DiffItem; onFocusEntry(entryId: st
   );
 }
 
-/** Items a section draws at most; the rest are counted (a 100k-entry session's turn can remove ~100k). */
-const SECTION_MAX = 200;
-
 /**
- * A collapsible list: open when short; its items are drawn only while it is open, and at
- * most SECTION_MAX of them, so a huge diff costs no DOM until asked for.
+ * A collapsible list: open when short; its items are drawn only while it is open. `items` are
+ * the first of `count` (the server sends at most DIFF_LIST_MAX per list: a 100k-entry
+ * session's turn can remove ~100k messages); the rest are counted.
  */
-function Section<T>({ title, items, render }: { title: string; items: readonly T[]; render: (item: T) => ReactNode }) {
-  const count = items.length;
+function Section<T>({ title, count, items, render }: { title: string; count: number; items: readonly T[]; render: (item: T) => ReactNode }) {
   const [open, setOpen] = useState(count > 0 && count <= 20);
   return (
     <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
@@ -37,8 +34,8 @@ function Section<T>({ title, items, render }: { title: string; items: readonly T
         <p className="ml-4 text-xs text-muted">None</p>
       ) : open ? (
         <ul className="ml-4 list-disc space-y-0.5 text-sm">
-          {items.slice(0, SECTION_MAX).map(render)}
-          {count > SECTION_MAX ? <li className="list-none text-xs text-muted">and {count - SECTION_MAX} more</li> : null}
+          {items.map(render)}
+          {count > items.length ? <li className="list-none text-xs text-muted">and {count - items.length} more</li> : null}
         </ul>
       ) : null}
     </details>
@@ -62,7 +59,8 @@ export function DiffView({ turn, onFocusEntry }: { turn: TurnView; onFocusEntry(
       <h3 className="text-sm font-semibold">Changes since {previousName(turn)}</h3>
       <p className="text-xs text-muted">{diff.unchanged} unchanged</p>
       <Section
-        title={`Added (${diff.added.length})`}
+        title={`Added (${diff.counts.added})`}
+        count={diff.counts.added}
         items={diff.added}
         render={(i) => (
           <li key={`a${i.index}`}>
@@ -71,7 +69,8 @@ export function DiffView({ turn, onFocusEntry }: { turn: TurnView; onFocusEntry(
         )}
       />
       <Section
-        title={`Removed (${diff.removed.length}) — compacted away or pruned`}
+        title={`Removed (${diff.counts.removed}) — compacted away or pruned`}
+        count={diff.counts.removed}
         items={diff.removed}
         render={(i) => (
           <li key={`r${i.index}`}>
@@ -80,7 +79,8 @@ export function DiffView({ turn, onFocusEntry }: { turn: TurnView; onFocusEntry(
         )}
       />
       <Section
-        title={`Changed (${diff.changed.length})`}
+        title={`Changed (${diff.counts.changed})`}
+        count={diff.counts.changed}
         items={diff.changed}
         render={(c) => (
           <li key={`c${c.after.index}`}>

@@ -1,7 +1,7 @@
 /** diffCalls and classify: what changed between two turns, and the token bar's kinds. */
 import { describe, expect, it } from "vitest";
 import { classify } from "@/lib/inspector/classify";
-import { diffCalls } from "@/lib/inspector/diff";
+import { boundDiff, DIFF_LIST_MAX, diffCalls } from "@/lib/inspector/diff";
 import type { MessageRef } from "@/lib/inspector/types";
 
 function ref(hash: string, sourceEntryId: string | null = null, extra: Partial<MessageRef> = {}): MessageRef {
@@ -9,6 +9,20 @@ function ref(hash: string, sourceEntryId: string | null = null, extra: Partial<M
 }
 
 describe("diffCalls", () => {
+  it("a compaction of a long session: the view carries the first items of each list and the full counts", () => {
+    const prev = Array.from({ length: 5000 }, (_, i) => ref(`h${i}`, String(i)));
+    const next = [ref("summary", "c", { source: "compaction" }), ...prev.slice(4990)];
+    const full = diffCalls(prev, next);
+    expect(full.counts).toEqual({ added: 1, removed: 4990, changed: 0 });
+    expect(full.removed).toHaveLength(4990);
+    const bounded = boundDiff(full);
+    expect(bounded.counts).toEqual(full.counts);
+    expect(bounded.removed).toHaveLength(DIFF_LIST_MAX);
+    expect(bounded.removed.map((i) => i.sourceEntryId)).toEqual(full.removed.slice(0, DIFF_LIST_MAX).map((i) => i.sourceEntryId));
+    expect(bounded.added).toEqual(full.added);
+    expect(bounded.unchanged).toBe(10);
+  });
+
   it("a turn that extends the previous list only adds", () => {
     const prev = [ref("h1", "1"), ref("h2", "2")];
     const next = [...prev, ref("h3", "3"), ref("h4", "4")];

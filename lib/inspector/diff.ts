@@ -12,6 +12,7 @@
  * 3. otherwise → added.
  * Every `prev` message left unmatched → removed (compacted away, or dropped from the working
  * context, e.g. an error message before a retry, session-engine.md §13.5).
+ * `counts` holds each list's length; `boundDiff` cuts the lists for the browser and keeps them.
  */
 import type { CallDiff, DiffItem, MessageRef } from "@/lib/inspector/types";
 
@@ -54,7 +55,7 @@ export function diffCalls(prev: readonly MessageRef[], next: readonly MessageRef
   const matched = prev.map(() => false);
   const bySource = queues(prev, (r) => r.sourceEntryId);
   const byHash = queues(prev, (r) => r.hash);
-  const diff: CallDiff = { added: [], removed: [], changed: [], unchanged: 0 };
+  const diff: CallDiff = { counts: { added: 0, removed: 0, changed: 0 }, added: [], removed: [], changed: [], unchanged: 0 };
 
   next.forEach((ref, i) => {
     const sameSource = take(bySource, ref.sourceEntryId, matched);
@@ -81,5 +82,14 @@ export function diffCalls(prev: readonly MessageRef[], next: readonly MessageRef
   prev.forEach((ref, i) => {
     if (!matched[i]) diff.removed.push(item(ref, i));
   });
+  diff.counts = { added: diff.added.length, removed: diff.removed.length, changed: diff.changed.length };
   return diff;
+}
+
+/** Items of each list a turn view carries at most (the inspector draws no more: diff-view.tsx). */
+export const DIFF_LIST_MAX = 200;
+
+/** `diff` with each list cut to its first `max` items; `counts` keep the full numbers. */
+export function boundDiff(diff: CallDiff, max = DIFF_LIST_MAX): CallDiff {
+  return { ...diff, added: diff.added.slice(0, max), removed: diff.removed.slice(0, max), changed: diff.changed.slice(0, max) };
 }

@@ -10,7 +10,7 @@
  * - `diff` is against `previous` when given (diffCalls).
  */
 import { classify } from "@/lib/inspector/classify";
-import { diffCalls } from "@/lib/inspector/diff";
+import { boundDiff, diffCalls } from "@/lib/inspector/diff";
 import type {
   InspectedMessage,
   MessageRef,
@@ -120,6 +120,6 @@ export function buildTurnView(input: TurnViewInput, session: readonly SessionEnt
     segments,
     estimatedTokens: totalTokens,
     previous: previous ? { origin: previous.origin, callId: previous.callId, entryId: previous.entryId } : null,
-    diff: previous ? diffCalls(previous.refs, refs) : null,
+    diff: previous ? boundDiff(diffCalls(previous.refs, refs)) : null,
   };
 }

@@ -72,6 +72,12 @@ export interface DiffItem {
 }
 
 export interface CallDiff {
+  /**
+   * How many items each list has in all. Lists sent to the browser hold at most the first
+   * DIFF_LIST_MAX items (lib/inspector/diff.ts boundDiff): one turn of a long session can
+   * remove ~100k messages, which the inspector counts but never lists whole.
+   */
+  counts: { added: number; removed: number; changed: number };
   added: DiffItem[];
   /** Compacted away, pruned out of the list, or dropped (e.g. an error message before a retry). */
   removed: DiffItem[];
