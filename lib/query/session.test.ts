@@ -5,7 +5,8 @@ import { encodeRows } from "@/lib/session/skeleton-wire";
 import { chain, userEntry } from "@/test/session-factories";
 import { skeletonFacts } from "@/lib/session/tree-skeleton";
 import type { SkeletonPayload } from "@/lib/session-view/types";
-import { mergePayload, sessionView } from "./session";
+import { PAGE_SKELETON_MAX } from "@/lib/session-view/types";
+import { mergePayload, refreshPlan, sessionView } from "./session";
 import { withLeaf, withSavedEntry } from "./session-cache";
 
 const entries = chain(userEntry("a", null, "one"), userEntry("b", null, "two"), userEntry("c", null, "three"));
@@ -43,5 +44,21 @@ describe("mergePayload and sessionView", () => {
     expect(refreshed.live).toEqual([]);
     expect(sessionView(refreshed).rows.map((r) => r.id)).toEqual(["a", "b", "c"]);
     expect(sessionView(withLeaf(refreshed, "a")!).path.map((r) => r.id)).toEqual(["a"]);
+  });
+});
+
+describe("refreshPlan", () => {
+  const cached = (count: number) => ({ ...mergePayload(undefined, payload(0, 3)), count });
+
+  it("asks only for what was appended since the cached count", () => {
+    expect(refreshPlan(cached(3), false)).toEqual({ kind: "json", since: 3 });
+    expect(refreshPlan(cached(PAGE_SKELETON_MAX + 5), false)).toEqual({ kind: "json", since: PAGE_SKELETON_MAX + 5 });
+  });
+
+  it("reloads a small session whole as JSON, and streams a large one (after a prune), as its page does", () => {
+    expect(refreshPlan(cached(3), true)).toEqual({ kind: "json", since: 0 });
+    expect(refreshPlan(cached(PAGE_SKELETON_MAX), true)).toEqual({ kind: "json", since: 0 });
+    expect(refreshPlan(cached(PAGE_SKELETON_MAX + 1), true)).toEqual({ kind: "stream" });
+    expect(refreshPlan(undefined, true)).toEqual({ kind: "json", since: 0 });
   });
 });

@@ -14,9 +14,10 @@ import type { SessionMeta } from "@/lib/types/session";
 import { decodeRows, type WireRow } from "@/lib/session/skeleton-wire";
 import { type SkeletonEntry, skeletonLabels } from "@/lib/session/tree-skeleton";
 import { skeletonPath } from "@/lib/session/tree-skeleton-view";
-import type { NextTurnModel, SkeletonPayload } from "@/lib/session-view/types";
+import { type NextTurnModel, PAGE_SKELETON_MAX, type SkeletonPayload } from "@/lib/session-view/types";
 import { getQueryClient } from "./client";
 import { getJson, keys } from "./keys";
+import { streamSkeleton } from "./skeleton-stream";
 
 export interface SessionData {
   session: SessionMeta;
@@ -49,22 +50,39 @@ const url = (id: string, since: number) => `/api/sessions/${encodeURIComponent(i
 
 /**
  * Refetches ask only for what was appended since the cached count (`?since=`); `full` (after
- * pruning, which changes entries in place) asks for everything.
+ * pruning, which changes entries in place) asks for everything, streamed for a large session
+ * (refreshPlan).
  */
 export function sessionDataOptions(id: string) {
   return queryOptions({
     queryKey: keys.session(id),
     queryFn: async ({ signal }): Promise<SessionData> => {
       const prev = getQueryClient().getQueryData<SessionData>(keys.session(id));
-      const since = prev && !fullRefresh.has(id) ? prev.count : 0;
+      const plan = refreshPlan(prev, fullRefresh.has(id));
       fullRefresh.delete(id);
-      return mergePayload(prev, await getJson<SkeletonPayload>(url(id, since), { signal }));
+      // The previous value stays on screen meanwhile; the streamed one comes with its view decoded.
+      if (plan.kind === "stream") return (await streamSkeleton(id, { signal })).data;
+      return mergePayload(prev, await getJson<SkeletonPayload>(url(id, plan.since), { signal }));
     },
     staleTime: 5_000,
   });
 }
 
 const fullRefresh = new Set<string>();
+
+export type RefreshPlan = { kind: "json"; since: number } | { kind: "stream" };
+
+/**
+ * How the next refresh reads the skeleton: only what was appended since the cached count; the
+ * whole of it when asked (`full`: entries changed in place) or when nothing is cached; and the
+ * whole of a session over PAGE_SKELETON_MAX entries as a stream decoded in slices, as its page
+ * does, never as one JSON parsed in one long task.
+ */
+export function refreshPlan(prev: SessionData | undefined, full: boolean): RefreshPlan {
+  if (prev && !full) return { kind: "json", since: prev.count };
+  if (prev && prev.count > PAGE_SKELETON_MAX) return { kind: "stream" };
+  return { kind: "json", since: 0 };
+}
 
 /** The next refresh of this session's skeleton reloads all of it (entries changed in place). */
 export function requestFullRefresh(id: string): void {

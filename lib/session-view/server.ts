@@ -14,7 +14,7 @@ import { encodeRows } from "@/lib/session/skeleton-wire";
 import { FLAG, resolveSkeleton, type SkeletonEntry, skeletonFacts, toolCallTexts } from "@/lib/session/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { CHAT_PAGE, chatPlan } from "./chat-plan";
-import type { EntriesPayload, NextTurnModel, SkeletonPayload } from "./types";
+import { type EntriesPayload, type NextTurnModel, PAGE_SKELETON_MAX, type SkeletonPayload } from "./types";
 
 const memo = { facts: memoPerEntry(skeletonFacts), calls: memoPerEntry(toolCallTexts) };
 const searchText = memoPerEntry(entrySearchText);
@@ -24,12 +24,7 @@ export const MAX_IDS = 200;
 /** Entries stop being added past this many bytes of JSON; the rest come back as `deferred`. */
 export const MAX_ENTRIES_BYTES = 4 * 1024 * 1024;
 
-/**
- * Sessions of more entries than this come without their skeleton in the page (its JSON would
- * be parsed in one long task): the page brings the tail of the current path for the chat, and
- * the browser streams the rest (`skeletonStream`), issue #12.
- */
-export const PAGE_SKELETON_MAX = 20_000;
+export { PAGE_SKELETON_MAX } from "./types";
 
 /** The payload without its rows, and the resolved skeleton rows it covers. */
 function skeletonParts(view: SessionView, since: number, model?: NextTurnModel) {

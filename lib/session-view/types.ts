@@ -1,7 +1,7 @@
 /**
  * What the session page and its JSON routes send the browser instead of whole entries
  * (issue #12 "a light page"): the session's meta, its skeleton in wire form, and the context
- * meter's basis. Client-safe (types only).
+ * meter's basis. Client-safe (types, and the size above which the skeleton streams).
  */
 import type { MeterBasis } from "@/lib/chat-protocol/context-meter";
 import type { SessionMeta } from "@/lib/types/session";
@@ -56,3 +56,11 @@ export interface SearchPayload {
   /** Ids of the entries matching the query (§16.3), file order. */
   ids: string[];
 }
+
+/**
+ * Sessions of more entries than this come without their skeleton in the page, and a whole
+ * refresh of theirs (after a prune) streams it too: its JSON would be parsed in one long task.
+ * The page brings the tail of the current path for the chat, and the browser streams the rest
+ * (lib/session/skeleton-stream.ts), issue #12.
+ */
+export const PAGE_SKELETON_MAX = 20_000;
