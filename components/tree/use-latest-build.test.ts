@@ -17,11 +17,18 @@ function controlled() {
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
+/** A builder over a controlled build that records what it delivers and what failed. */
+function builder() {
+  const { calls, build } = controlled();
+  const delivered: string[] = [];
+  const failures: unknown[] = [];
+  const b = new LatestBuilder(build, (r) => delivered.push(r), (e) => failures.push(e));
+  return { calls, delivered, failures, b };
+}
+
 describe("LatestBuilder", () => {
   it("lets the running build finish when inputs change, then builds only the newest", async () => {
-    const { calls, build } = controlled();
-    const delivered: string[] = [];
-    const b = new LatestBuilder(build, (r) => delivered.push(r), () => undefined);
+    const { calls, delivered, b } = builder();
     b.request(1);
     await settle();
     b.request(2);
@@ -41,9 +48,7 @@ describe("LatestBuilder", () => {
   });
 
   it("keeps making progress while requests keep arriving during every build", async () => {
-    const { calls, build } = controlled();
-    const delivered: string[] = [];
-    const b = new LatestBuilder(build, (r) => delivered.push(r), () => undefined);
+    const { calls, delivered, b } = builder();
     b.request(0);
     for (let i = 1; i <= 5; i++) {
       await settle();
@@ -58,10 +63,7 @@ describe("LatestBuilder", () => {
   });
 
   it("reports a failure and builds again on the next request", async () => {
-    const { calls, build } = controlled();
-    const failures: unknown[] = [];
-    const delivered: string[] = [];
-    const b = new LatestBuilder(build, (r) => delivered.push(r), (e) => failures.push(e));
+    const { calls, delivered, failures, b } = builder();
     b.request(1);
     await settle();
     calls[0]!.reject(new Error("layout broke"));
@@ -89,9 +91,7 @@ describe("LatestBuilder", () => {
   });
 
   it("dispose aborts the running build and nothing is delivered after it", async () => {
-    const { calls, build } = controlled();
-    const delivered: string[] = [];
-    const b = new LatestBuilder(build, (r) => delivered.push(r), () => undefined);
+    const { calls, delivered, b } = builder();
     b.request(1);
     await settle();
     b.request(2);
