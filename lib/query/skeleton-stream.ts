@@ -11,21 +11,12 @@ import { LineSplitter, parseStreamBlock, parseStreamHeader, SkeletonStreamError 
 import type { WireRow } from "@/lib/session/skeleton-wire";
 import { type SkeletonEntry, skeletonLabels } from "@/lib/session/tree-skeleton";
 import { skeletonPath } from "@/lib/session/tree-skeleton-view";
+import { nextTask } from "@/lib/session/stepwise";
 import { readErrorMessage } from "@/lib/http/json-error";
 import { type DecodedSession, decodeChunk, type SessionData, seedSessionView } from "./session";
 
 /** Longest run of parsing and decoding per task, in ms. */
 const BUDGET_MS = 10;
-
-const nextTask = () =>
-  new Promise<void>((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      resolve();
-    };
-    ch.port2.postMessage(null);
-  });
 
 export interface StreamOptions {
   signal?: AbortSignal;

@@ -3,7 +3,7 @@
  * run gives the event loop back between slices and stops when aborted.
  */
 import { describe, expect, it } from "vitest";
-import { CHECK_EVERY, runSliced, runSteps, type Steps, tick } from "@/lib/session/stepwise";
+import { CHECK_EVERY, nextTask, runSliced, runSteps, type Steps, tick } from "@/lib/session/stepwise";
 
 function* sumTo(n: number): Steps<number> {
   let sum = 0;
@@ -68,5 +68,14 @@ describe("stepwise passes", () => {
     }
     await expect(runSliced(endless(), { budgetMs: 2, signal: ac.signal })).rejects.toThrow("the inputs changed");
     expect(steps).toBeLessThan(10);
+  });
+});
+
+describe("nextTask", () => {
+  it("resumes every waiter, in the order they asked, through one shared channel", async () => {
+    const order: number[] = [];
+    await Promise.all(Array.from({ length: 50 }, (_, i) => nextTask().then(() => order.push(i))));
+    expect(order).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    for (let i = 0; i < 2000; i++) await nextTask();
   });
 });

@@ -36,15 +36,32 @@ export interface SliceOptions {
   onSlice?: () => void;
 }
 
+/**
+ * The one channel every slice resumes through, held by this module for its lifetime. A channel
+ * made per call and referenced by nobody but its own handler can be garbage-collected with its
+ * message still queued (seen in Chromium during a large build's allocations): the awaiting
+ * build then never resumes. Resolvers run in the order their messages were posted. In Node the
+ * ports are unref'd so they never keep a process alive.
+ */
+let channel: MessageChannel | null | undefined;
+const resumers: (() => void)[] = [];
+
+function sharedChannel(): MessageChannel | null {
+  if (channel !== undefined) return channel;
+  channel = typeof MessageChannel === "undefined" ? null : new MessageChannel();
+  if (channel) {
+    channel.port1.onmessage = () => resumers.shift()?.();
+    for (const port of [channel.port1, channel.port2] as unknown as { unref?: () => void }[]) port.unref?.();
+  }
+  return channel;
+}
+
 /** A fresh task: a MessageChannel message, which (unlike nested timers) is not clamped to 4 ms. */
-function nextTask(): Promise<void> {
-  if (typeof MessageChannel === "undefined") return new Promise((r) => setTimeout(r, 0));
+export function nextTask(): Promise<void> {
+  const ch = sharedChannel();
+  if (!ch) return new Promise((r) => setTimeout(r, 0));
   return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      resolve();
-    };
+    resumers.push(resolve);
     ch.port2.postMessage(null);
   });
 }
