@@ -2,8 +2,9 @@
 /**
  * Completes the page of a large session (SessionData `pending`, issue #12): streams the whole
  * skeleton (lib/query/skeleton-stream.ts) once per mount and puts it in the cache, where it
- * replaces the tail of the current path the page came with. Meanwhile it reports the share
- * loaded; a failure is reported as a message (the chat keeps working). Unmounting cancels.
+ * replaces the tail of the current path the page came with (a refetch still in flight is
+ * cancelled first, so it cannot put the tail back). Meanwhile it reports the share loaded; a
+ * failure is reported as a message (the chat keeps working). Unmounting cancels.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -32,7 +33,12 @@ export function useStreamedSkeleton(sessionId: string, pending: boolean): Stream
       setShare(s);
     };
     streamSkeleton(sessionId, { signal: ac.signal, onProgress }).then(
-      ({ data: full, view }) => {
+      async ({ data: full, view }) => {
+        // A refetch of the page's data still in flight would land after this and put the
+        // path's tail back (pending for good, "Loading tree… 100%"): cancel it first (it
+        // reverts to the value before it), then the streamed skeleton replaces that value.
+        await qc.cancelQueries({ queryKey: keys.session(sessionId) });
+        if (ac.signal.aborted) return;
         const before = qc.getQueryData<SessionData>(keys.session(sessionId));
         qc.setQueryData<SessionData>(keys.session(sessionId), full);
         // The cache keeps an equal copy (structural sharing with the page's data): give it the
