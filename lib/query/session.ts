@@ -119,16 +119,30 @@ export function seedSessionView(data: SessionData, view: DecodedSession): void {
 export function sessionView(data: SessionData): DecodedSession {
   let view = viewCache.get(data);
   if (view) return view;
-  const rows: SkeletonEntry[] = [];
-  const byId = new Map<string, SkeletonEntry>();
-  const add = (s: SkeletonEntry) => {
-    if (byId.has(s.id)) return;
-    byId.set(s.id, s);
-    rows.push(s);
-  };
-  for (const chunk of data.chunks) for (const s of decodeChunk(chunk)) add(s);
-  for (const s of data.live) add(s);
-  view = { rows, byId, labels: skeletonLabels(rows), path: skeletonPath(byId, data.session.leafId) };
+  const builder = new ViewBuilder();
+  for (const chunk of data.chunks) builder.addChunk(chunk);
+  for (const s of data.live) builder.add(s);
+  view = builder.finish(data.session.leafId);
   viewCache.set(data, view);
   return view;
+}
+
+/** A decoded view being built: rows in order, the first row of each id kept, with their index. */
+export class ViewBuilder {
+  readonly rows: SkeletonEntry[] = [];
+  readonly byId = new Map<string, SkeletonEntry>();
+
+  add(s: SkeletonEntry): void {
+    if (this.byId.has(s.id)) return;
+    this.byId.set(s.id, s);
+    this.rows.push(s);
+  }
+
+  addChunk(chunk: WireRow[]): void {
+    for (const s of decodeChunk(chunk)) this.add(s);
+  }
+
+  finish(leafId: string | null): DecodedSession {
+    return { rows: this.rows, byId: this.byId, labels: skeletonLabels(this.rows), path: skeletonPath(this.byId, leafId) };
+  }
 }

@@ -9,11 +9,9 @@
 import type { SkeletonPayload } from "@/lib/session-view/types";
 import { LineSplitter, parseStreamBlock, parseStreamHeader, SkeletonStreamError } from "@/lib/session/skeleton-stream";
 import type { WireRow } from "@/lib/session/skeleton-wire";
-import { type SkeletonEntry, skeletonLabels } from "@/lib/session/tree-skeleton";
-import { skeletonPath } from "@/lib/session/tree-skeleton-view";
 import { nextTask } from "@/lib/session/stepwise";
 import { readErrorMessage } from "@/lib/http/json-error";
-import { type DecodedSession, decodeChunk, type SessionData, seedSessionView } from "./session";
+import { type DecodedSession, type SessionData, seedSessionView, ViewBuilder } from "./session";
 
 /** Longest run of parsing and decoding per task, in ms. */
 const BUDGET_MS = 10;
@@ -41,8 +39,7 @@ export async function streamSkeleton(id: string, opts: StreamOptions = {}): Prom
   const splitter = new LineSplitter();
   let header: Omit<SkeletonPayload, "rows"> | undefined;
   const chunks: WireRow[][] = [];
-  const rows: SkeletonEntry[] = [];
-  const byId = new Map<string, SkeletonEntry>();
+  const builder = new ViewBuilder();
   let line = 0;
   let sliceEnd = performance.now() + BUDGET_MS;
 
@@ -54,11 +51,7 @@ export async function streamSkeleton(id: string, opts: StreamOptions = {}): Prom
     }
     const block = parseStreamBlock(text, line);
     chunks.push(block);
-    for (const s of decodeChunk(block)) {
-      if (byId.has(s.id)) continue;
-      byId.set(s.id, s);
-      rows.push(s);
-    }
+    builder.addChunk(block);
   };
 
   for (;;) {
@@ -68,7 +61,7 @@ export async function streamSkeleton(id: string, opts: StreamOptions = {}): Prom
       if (text === "") continue;
       take(text);
       if (performance.now() >= sliceEnd) {
-        if (header) opts.onProgress?.(Math.min(1, rows.length / Math.max(1, header.count)));
+        if (header) opts.onProgress?.(Math.min(1, builder.rows.length / Math.max(1, header.count)));
         await nextTask();
         signal?.throwIfAborted();
         sliceEnd = performance.now() + BUDGET_MS;
@@ -77,7 +70,7 @@ export async function streamSkeleton(id: string, opts: StreamOptions = {}): Prom
   }
   splitter.end(line + 1);
   if (!header) throw new SkeletonStreamError(1, "the response was empty");
-  if (rows.length !== header.count) throw new SkeletonStreamError(line, `${rows.length} of ${header.count} entries arrived`);
+  if (builder.rows.length !== header.count) throw new SkeletonStreamError(line, `${builder.rows.length} of ${header.count} entries arrived`);
   opts.onProgress?.(1);
   await nextTask();
   signal?.throwIfAborted();
@@ -90,7 +83,7 @@ export async function streamSkeleton(id: string, opts: StreamOptions = {}): Prom
     meter: header.meter,
     model: header.model,
   };
-  const view: DecodedSession = { rows, byId, labels: skeletonLabels(rows), path: skeletonPath(byId, header.session.leafId) };
+  const view = builder.finish(header.session.leafId);
   seedSessionView(data, view);
   return { data, view };
 }

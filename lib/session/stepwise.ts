@@ -56,9 +56,10 @@ function sharedChannel(): MessageChannel | null {
 }
 
 /**
- * A slice's resumption may never depend on one message alone: e2e saw a large build stop for
- * good mid-way ("Laying out 21,000 entries… 56%", "Loading tree… 86%") while the page stayed
- * responsive. A timer resumes it when the message has not within this many ms.
+ * A safeguard: a slice's resumption never depends on one message alone. A timer resumes it
+ * when the message has not come within this many ms. (It was added while chasing an e2e hang
+ * of a 21k-entry session that turned out to be a refetch race and a stalled pulled response,
+ * both fixed where they happen; it is kept because a build that never resumes is silent.)
  */
 const RESUME_FALLBACK_MS = 50;
 
