@@ -21,7 +21,7 @@
 import { type AutoCompactionOptions, runAutoCompaction } from "@/lib/agent/auto-compaction";
 import type { AgentRuntime, NextAction } from "@/lib/agent/runtime";
 import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, type PruneResult, planPrune } from "@/lib/compaction/pruning";
-import { calculateContextTokens, shouldCompact } from "@/lib/compaction/tokens";
+import { calculateContextTokens, estimateTokens, shouldCompact } from "@/lib/compaction/tokens";
 import { isContextOverflow } from "@/lib/llm/overflow";
 import type { AssistantMessage, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 
@@ -32,6 +32,21 @@ export interface CheckCompactionOptions extends AutoCompactionOptions {
   skipAborted: boolean;
 }
 
+/**
+ * estimateTokens of tool results, remembered per message object: every check walks the whole
+ * branch (§8), and the messages of appended entries never change (a prune writes copies, below),
+ * so each result is measured once, not once per turn. Weak: it never keeps a message alive.
+ */
+const resultTokenMemo = new WeakMap<ToolResultMessage, number>();
+function resultTokens(message: ToolResultMessage): number {
+  let tokens = resultTokenMemo.get(message);
+  if (tokens === undefined) {
+    tokens = estimateTokens(message);
+    resultTokenMemo.set(message, tokens);
+  }
+  return tokens;
+}
+
 /** Step 2: prune and persist; undefined when nothing was pruned. */
 export async function pruneBranch(rt: AgentRuntime): Promise<PruneResult | undefined> {
   // pruneToolOutputs rewrites tool results in place (session-engine.md §8). The tree's entry objects may be
@@ -39,7 +54,7 @@ export async function pruneBranch(rt: AgentRuntime): Promise<PruneResult | undef
   // branch as it is (planPrune touches nothing), and only the results it rewrites are copied;
   // the pruned copies replace their originals in this tree only.
   const original = rt.tree.getBranch();
-  const plan = planPrune(original, DEFAULT_PRUNE_CONFIG);
+  const plan = planPrune(original, DEFAULT_PRUNE_CONFIG, resultTokens);
   if (plan.candidates.length === 0) return undefined;
   const branch = original.slice();
   for (const { index } of plan.candidates) {

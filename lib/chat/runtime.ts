@@ -90,6 +90,10 @@ export async function openSessionAgent(input: OpenSessionAgentInput): Promise<Op
     settings: config.settings,
     recorded: sessionModelRef(view.tree.getBranch()),
   });
+  // The shared tree remembers the context at its leaf (branch-memo.ts) and extends it by what
+  // the next commits append; the agent's fork starts from that memory instead of walking the
+  // whole branch again each turn.
+  view.tree.buildContext();
   const idleTimeoutMs = modelIdleTimeoutMs();
   const chatModel = createAgentModel(selected.chat, { idleTimeoutMs });
   const compactionModel = selected.compaction === selected.chat ? chatModel : createAgentModel(selected.compaction, { idleTimeoutMs });

@@ -55,8 +55,13 @@ export interface PrunePlan {
 /**
  * The decision of pruneToolOutputs without touching anything: which results it would rewrite.
  * Empty when it would change nothing (no candidates, or savings under `minimumSavings`).
+ * `tokensOf` must equal estimateTokens (a caller whose messages never change may remember it).
  */
-export function planPrune(entries: readonly SessionEntry[], config: PruneConfig = DEFAULT_PRUNE_CONFIG): PrunePlan {
+export function planPrune(
+  entries: readonly SessionEntry[],
+  config: PruneConfig = DEFAULT_PRUNE_CONFIG,
+  tokensOf: (message: ToolResultMessage) => number = estimateTokens,
+): PrunePlan {
   const protectedTools = new Set(config.protectedTools);
   const candidates: PrunePlan["candidates"] = [];
   let acc = 0;
@@ -66,7 +71,7 @@ export function planPrune(entries: readonly SessionEntry[], config: PruneConfig 
     const entry = entries[i];
     if (entry?.type !== "message" || entry.message.role !== "toolResult") continue;
     const message = entry.message;
-    const tokens = estimateTokens(message);
+    const tokens = tokensOf(message);
     // Already-pruned and protected results still count towards the protected window.
     const keep = message.prunedAt !== undefined || acc < config.protectTokens || protectedTools.has(message.toolName);
     acc += tokens;

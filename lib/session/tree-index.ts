@@ -2,18 +2,29 @@
  * One-pass index of a session's entries (session-engine.md §1.6, §1.8 "index"): id → entry, parent id →
  * children (file order) and the label map.
  * Pure: no network, disk or database access. O(n) in the number of entries.
+ *
+ * A layered index (`layerIndex`) starts empty over another index it never writes to: a
+ * writer's fork of a large shared tree costs O(1) instead of a copy. Its `byId` and `labels`
+ * are LayeredMaps; its `children` holds only the children it indexed itself, so read children
+ * through `childrenOf`. Layers are one deep: `cloneIndex` flattens.
  */
 
+import { LayeredMap } from "@/lib/session/layered-map";
 import type { SessionEntry } from "@/lib/session/types";
 
 export interface TreeIndex {
   byId: Map<string, SessionEntry>;
-  /** parentId → children in file order. Self-parented entries are not their own children. */
+  /**
+   * parentId → children in file order. Self-parented entries are not their own children.
+   * In a layered index, only the children indexed in this layer: read them with childrenOf.
+   */
   children: Map<string, SessionEntry[]>;
   /** targetId → label; label entries applied in file order, the last one wins (session-engine.md §1.6). */
   labels: Map<string, string>;
   /** Bumped whenever an indexed entry is replaced by another object (SessionTree.replaceEntries). */
   version: number;
+  /** The index this one is layered over (read-only to it), if any. */
+  base?: TreeIndex;
 }
 
 export function emptyIndex(): TreeIndex {
@@ -59,9 +70,53 @@ export function buildIndex(entries: readonly SessionEntry[]): TreeIndex {
   return index;
 }
 
-/** An independent copy of `index` (its own maps and sibling arrays, the same entry objects). O(n), no re-indexing. */
+/**
+ * An empty index over `base` (flat: a layered base is flattened first, O(n) once). O(1) for a
+ * flat base. The base may keep growing; see LayeredMap for what shows through.
+ */
+export function layerIndex(base: TreeIndex): TreeIndex {
+  const under = base.base ? cloneIndex(base) : base;
+  return {
+    byId: new LayeredMap(under.byId),
+    children: new Map(),
+    labels: new LayeredMap(under.labels),
+    version: 0,
+    base: under,
+  };
+}
+
+/**
+ * The children of `parentId` in file order: the base's (each as this layer now holds it, e.g. a
+ * replacement) then this layer's own, each id once. A fresh array.
+ */
+export function childrenOf(index: TreeIndex, parentId: string): SessionEntry[] {
+  const own = index.children.get(parentId);
+  const below = index.base?.children.get(parentId);
+  if (!below) return own ? own.slice() : [];
+  const out: SessionEntry[] = [];
+  const seen = new Set<string>();
+  for (const child of below) {
+    const current = index.byId.get(child.id) ?? child;
+    out.push(current);
+    seen.add(current.id);
+  }
+  for (const child of own ?? []) if (!seen.has(child.id)) out.push(child);
+  return out;
+}
+
+/** Whether any entry names `id` as its parent (its own layer or the base). */
+export function hasChildren(index: TreeIndex, id: string): boolean {
+  return index.children.has(id) || index.base?.children.has(id) === true;
+}
+
+/** An independent flat copy of `index` (its own maps and sibling arrays, the same entry objects). O(n), no re-indexing. */
 export function cloneIndex(index: TreeIndex): TreeIndex {
   const children = new Map<string, SessionEntry[]>();
-  for (const [id, siblings] of index.children) children.set(id, siblings.slice());
+  if (index.base) {
+    for (const id of index.base.children.keys()) children.set(id, childrenOf(index, id));
+    for (const id of index.children.keys()) if (!children.has(id)) children.set(id, childrenOf(index, id));
+  } else {
+    for (const [id, siblings] of index.children) children.set(id, siblings.slice());
+  }
   return { byId: new Map(index.byId), children, labels: new Map(index.labels), version: 0 };
 }

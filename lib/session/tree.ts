@@ -13,7 +13,9 @@
  * - Shared, already-committed state (lib/db/read-model): `addCommitted` indexes entries that
  *   already have ids (no listeners, leaf unchanged); `view(leafId)` is an O(1) read-only tree
  *   over the same entries and index with its own leaf (appenders and `addCommitted` throw);
- *   `fork()` is an independent tree over the same entry objects (own index, O(n)) for a writer;
+ *   `fork()` is a writer's own tree over the same entry objects: its own entry list (a copy of
+ *   the references) and an index layered over this one (O(1); tree-index.ts `layerIndex`), or
+ *   with `{ flat: true }` an index of its own (O(n), for a tree that will itself be forked);
  *   `replaceEntries` swaps entry objects of the same ids (a prune rewrites copies, never the
  *   shared objects).
  */
@@ -24,7 +26,7 @@ import type { EntryLookup } from "@/lib/session/branch-path";
 import { type ForkedSession, forkPath } from "@/lib/session/fork";
 import { generateEntryId, generateSessionId, type TakenIds } from "@/lib/session/ids";
 import { buildTreeNodes, type TreeNode } from "@/lib/session/tree-build";
-import { buildIndex, cloneIndex, indexEntry, type TreeIndex } from "@/lib/session/tree-index";
+import { buildIndex, childrenOf, cloneIndex, hasChildren, indexEntry, layerIndex, type TreeIndex } from "@/lib/session/tree-index";
 import { pinEntryFields } from "@/lib/session/pins";
 import type {
   AgentMessage,
@@ -85,7 +87,7 @@ export class SessionTree {
    * can never adopt a file's orphans by accident.
    */
   private readonly taken: TakenIds = {
-    has: (id) => this.index.byId.has(id) || this.index.children.has(id),
+    has: (id) => this.index.byId.has(id) || hasChildren(this.index, id),
   };
 
   /** `index` is for fork() only: an index of exactly `entries`, which the tree then owns. */
@@ -155,7 +157,7 @@ export class SessionTree {
 
   /** Direct children of `id`, in file order. */
   getChildren(id: string): SessionEntry[] {
-    return [...(this.index.children.get(id) ?? [])];
+    return childrenOf(this.index, id);
   }
 
   getLabel(id: string): string | undefined {
@@ -194,9 +196,17 @@ export class SessionTree {
     return view as unknown as SessionTree;
   }
 
-  /** An independent tree (own index and entry list) over the same entry objects, on the same leaf. O(n). */
-  fork(opts: SessionTreeOptions = {}): SessionTree {
-    const tree = new SessionTree(this.header, this.entries, opts, cloneIndex(this.index));
+  /**
+   * A writable tree over the same entry objects, on the same leaf, whose appends, replacements
+   * and label changes never reach this one. Its entry list is a copy of the references (the
+   * entries later added here never show in it, nor in its branch or context); its index is
+   * layered over this one's (O(1)), so lookups (getEntry, getChildren, labels) may also see
+   * entries this tree gains later, as shared committed state does. `flat`: an index of its own
+   * instead (O(n)), for a tree that will be a shared one itself (the read model's rewrite).
+   */
+  fork(opts: SessionTreeOptions & { flat?: boolean } = {}): SessionTree {
+    const { flat, ...treeOpts } = opts;
+    const tree = new SessionTree(this.header, this.entries, treeOpts, flat ? cloneIndex(this.index) : layerIndex(this.index));
     tree.memo = this.memo.rebase(tree.index, true);
     if (this.leafId === null) tree.resetLeaf();
     else if (tree.getEntry(this.leafId)) tree.branch(this.leafId);

@@ -55,7 +55,7 @@ export function grow(state: CachedSession, entries: readonly SessionEntry[], at:
 /** A new state (own tree and index) with `entries` replacing the entries of the same ids. */
 export function rewrite(state: CachedSession, entries: readonly SessionEntry[], rev: number): CachedSession {
   admit(entries);
-  const tree = state.tree.fork();
+  const tree = state.tree.fork({ flat: true });
   let delta = 0;
   for (const e of entries) {
     const old = tree.getEntry(e.id);
