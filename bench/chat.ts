@@ -49,7 +49,7 @@ import { statementCounter } from "./lib/database";
 import { label } from "./lib/sessions";
 import { addRow, formatMs, median } from "./lib/stats";
 
-const ROUNDS = 7;
+const ROUNDS = 9;
 const MODEL_ID = "fake-model";
 
 export interface Harness {
@@ -266,15 +266,17 @@ export async function chatBench(dir: string, imported: Imported): Promise<void> 
     }
     const results = new Map<string, Result>();
     let bigBody: Uint8Array | undefined;
-    // Rounds interleave the sessions (20, 1k, 10k compacted, then again), so JIT warm-up and the
-    // machine's load hit every size alike; round 0 warms up every path. The 10k session that
+    // Rounds interleave the sessions (20, 1k, 10k compacted; then 1k, 10k compacted, 20; …), so
+    // JIT warm-up, the machine's load and the garbage of the previous turn hit every size alike;
+    // round 0 warms up every path. The 10k session that
     // sends every message runs its rounds on its own afterwards: the garbage of its 4.6 MB
     // bodies would otherwise be collected during the next session's turn.
     const samples = new Map<string, { first: number[]; request: number[]; sent: number[]; parsed: number[]; cpu: number[]; direct: number[]; statements: number; body: Uint8Array<ArrayBuffer> }>();
     for (const t of targets) samples.set(t.label, { first: [], request: [], sent: [], parsed: [], cpu: [], direct: [], statements: 0, body: new Uint8Array(new ArrayBuffer(0)) });
     const groups = [targets.filter((t) => t.label !== "10k"), targets.filter((t) => t.label === "10k")];
     for (const group of groups) for (let round = 0; round <= ROUNDS; round++) {
-      for (const t of group) {
+      // Each round starts one session later, so each session follows every other one as often.
+      for (const t of group.map((_, i) => group[(i + round) % group.length]!)) {
         const m = samples.get(t.label)!;
         statementCounter.reset();
         const turn = await arborTurn(h, t.id, `benchmark question ${round}: what changed?`);
