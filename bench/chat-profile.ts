@@ -8,7 +8,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { importSession } from "@/lib/db";
-import { arborTurn, startHarness } from "./chat";
+import { arborTurn, startHarness } from "./lib/chat-harness";
 import { compactedCopy } from "./lib/compacted";
 import { openBenchDatabase } from "./lib/database";
 import { benchSession } from "./lib/sessions";
