@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { SessionAgent } from "@/lib/agent/session-agent";
 import { setup } from "@/test/agent-harness";
 import { words } from "@/test/compaction-helpers";
-import { assistantEntry, userEntry } from "@/test/session-factories";
-import type { SessionEntry } from "@/lib/session/types";
+import { assistantEntry, messageEntry, toolCall, toolResultMsg, userEntry } from "@/test/session-factories";
+import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 
 /** A session whose last assistant already reports 9500 of a 10000 window (reserve 1000). */
 function fullSession(): SessionEntry[] {
@@ -84,5 +84,50 @@ describe("aborting an auto-compaction (session-engine.md §13.3 steps 7, 10)", (
     ]);
     expect(store.getEntries().some((e) => e.type === "compaction")).toBe(false);
     expect(model!.requests).toHaveLength(1);
+  });
+});
+
+describe("a branch remembered as having nothing to prune (compaction-check.ts)", () => {
+  // Three 30k-token results: the oldest lies beyond the 40k protected window (session-engine.md §8).
+  function branch(oldestPruned: boolean): SessionEntry[] {
+    const calls = [toolCall("c1", "bash"), toolCall("c2", "bash"), toolCall("c3", "bash")];
+    const oldest = oldestPruned
+      ? toolResultMsg("c1", "[Output truncated - 30000 tokens]", { toolName: "bash", prunedAt: 1 })
+      : toolResultMsg("c1", words(30_000), { toolName: "bash" });
+    return [
+      userEntry("u0", null, "run them"),
+      assistantEntry("a0", "u0", "", { toolCalls: calls }),
+      messageEntry("r1", "a0", oldest),
+      messageEntry("r2", "r1", toolResultMsg("c2", words(30_000), { toolName: "bash" })),
+      messageEntry("r3", "r2", toolResultMsg("c3", words(30_000), { toolName: "bash" })),
+      assistantEntry("a1", "r3", "done", { usage: { input: 1000 } }),
+    ];
+  }
+
+  it("is checked again when the same ids are loaded with other content (another process restored an output)", async () => {
+    const first = setup({ entries: branch(true) });
+    first.model!.script({ text: "ok", usage: { input: 1000 } });
+    await first.agent.prompt("next");
+    expect(first.ofType("prune")).toHaveLength(0);
+
+    const again = setup({ entries: branch(false) });
+    again.model!.script({ text: "ok", usage: { input: 1000 } });
+    await again.agent.prompt("next");
+    expect(again.ofType("prune")).toEqual([{ type: "prune", prunedCount: 1, tokensSaved: 30_000 - 9 }]);
+    expect(again.model!.requests[0]!.messages[2]).toMatchObject({ role: "toolResult", content: [{ type: "text", text: "[Output truncated - 30000 tokens]" }] });
+  });
+
+  it("is checked again after an entry of the branch is replaced in the same tree", async () => {
+    const { agent, tree, model, ofType } = setup({ entries: branch(true) });
+    model!.script({ text: "ok", usage: { input: 1000 } }, { text: "ok again", usage: { input: 1000 } });
+    await agent.prompt("next");
+    expect(ofType("prune")).toHaveLength(0);
+    // The oldest output comes back (an undone prune); the check before the next prompt must see it.
+    const r1 = tree.getEntry("r1") as SessionEntry & { message: ToolResultMessage };
+    tree.replaceEntries([{ ...r1, message: toolResultMsg("c1", words(30_000), { toolName: "bash" }) } as SessionEntry]);
+    await agent.prompt("and again");
+    expect(ofType("prune")).toEqual([{ type: "prune", prunedCount: 1, tokensSaved: 30_000 - 9 }]);
+    // Pruned before the request left, not only after the reply.
+    expect(model!.requests[1]!.messages[2]).toMatchObject({ role: "toolResult", content: [{ type: "text", text: "[Output truncated - 30000 tokens]" }] });
   });
 });

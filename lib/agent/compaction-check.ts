@@ -23,6 +23,7 @@ import type { AgentRuntime, NextAction } from "@/lib/agent/runtime";
 import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, type PruneResult, planPrune } from "@/lib/compaction/pruning";
 import { calculateContextTokens, estimateTokens, shouldCompact } from "@/lib/compaction/tokens";
 import { isContextOverflow } from "@/lib/llm/overflow";
+import { treeContentGeneration } from "@/lib/session/tree";
 import type { AssistantMessage, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 
 export const OVERFLOW_RECOVERY_FAILED =
@@ -47,15 +48,39 @@ function resultTokens(message: ToolResultMessage): number {
   return tokens;
 }
 
+/**
+ * Branches known to have nothing to prune: "session id, leaf id" → the tree content generation
+ * (tree.ts) they were checked at. A turn's check after its reply and the next turn's check
+ * before its prompt see the same branch (the next turn's tree holds the committed copies of the
+ * same entries), so the second walk of the whole branch, on the path to the model request, is
+ * skipped. Any load or replacement of entries bumps the generation and retires every record.
+ * Bounded: the oldest record goes first.
+ */
+const nothingToPrune = new Map<string, number>();
+const NOTHING_TO_PRUNE_MAX = 256;
+
+function rememberNothingToPrune(key: string, generation: number): void {
+  nothingToPrune.delete(key);
+  nothingToPrune.set(key, generation);
+  if (nothingToPrune.size > NOTHING_TO_PRUNE_MAX) nothingToPrune.delete(nothingToPrune.keys().next().value!);
+}
+
 /** Step 2: prune and persist; undefined when nothing was pruned. */
 export async function pruneBranch(rt: AgentRuntime): Promise<PruneResult | undefined> {
+  const leafId = rt.tree.getLeafId();
+  const key = `${rt.tree.getHeader().id}\u0000${leafId}`;
+  const generation = treeContentGeneration();
+  if (leafId !== null && nothingToPrune.get(key) === generation) return undefined;
   // pruneToolOutputs rewrites tool results in place (session-engine.md §8). The tree's entry objects may be
   // shared with a cache of committed entries (lib/db/read-model), so the decision is made on the
   // branch as it is (planPrune touches nothing), and only the results it rewrites are copied;
   // the pruned copies replace their originals in this tree only.
   const original = rt.tree.getBranch();
   const plan = planPrune(original, DEFAULT_PRUNE_CONFIG, resultTokens);
-  if (plan.candidates.length === 0) return undefined;
+  if (plan.candidates.length === 0) {
+    if (leafId !== null) rememberNothingToPrune(key, generation);
+    return undefined;
+  }
   const branch = original.slice();
   for (const { index } of plan.candidates) {
     const e = branch[index];

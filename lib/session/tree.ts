@@ -59,6 +59,20 @@ export type NewEntry =
 export type AppendListener = (entry: SessionEntry) => void;
 export type LeafListener = (leafId: string | null) => void;
 
+/**
+ * Bumped whenever a tree is built from entries (a load: its objects may hold other content for
+ * ids another tree already had) or replaces entries (a prune, a rewrite). While it stands still,
+ * an entry id of a session names the same content in every tree of this process, so a result
+ * computed from a branch's content may be remembered by (session id, leaf id, generation).
+ * Appends, forks and views never bump it: they add ids, they change no existing one.
+ */
+let contentGeneration = 0;
+
+/** See `contentGeneration`. */
+export function treeContentGeneration(): number {
+  return contentGeneration;
+}
+
 /** Roles built by buildSessionContext only; never stored in a message entry (session-engine.md §1.5). */
 const IN_MEMORY_ROLES = new Set(["compactionSummary", "branchSummary"]);
 
@@ -94,6 +108,7 @@ export class SessionTree {
   constructor(header: SessionHeader, entries: readonly SessionEntry[], opts: SessionTreeOptions = {}, index?: TreeIndex) {
     this.header = header;
     this.entries = [...entries];
+    if (!index) contentGeneration++;
     this.index = index ?? buildIndex(this.entries);
     this.memo = new BranchMemo(this.index);
     this.leafId = this.entries.at(-1)?.id ?? null;
@@ -227,6 +242,7 @@ export class SessionTree {
       byId.set(next.id, next);
     }
     if (byId.size === 0) return;
+    contentGeneration++;
     this.index.version++;
     for (let i = 0; i < this.entries.length; i++) {
       const next = byId.get(this.entries[i]!.id);
