@@ -10,7 +10,7 @@ import { buildTurnView } from "@/lib/inspector/turn-view";
 import type { InspectedMessage, TurnView } from "@/lib/inspector/types";
 import type { SessionEntry } from "@/lib/session/types";
 import { assistantEntry, compactionEntry, userEntry } from "@/test/session-factories";
-import { hiddenRange, MESSAGE_PAGE_SIZE, MESSAGE_WINDOW_MAX, pageOf, pageProblem, windowMessages, windowTurn } from "./message-window";
+import { hiddenRange, MESSAGE_PAGE_SIZE, mergeMessages, MESSAGE_WINDOW_MAX, pageOf, pageProblem, windowMessages, windowTurn } from "./message-window";
 
 /**
  * `pairs` user/assistant turns with texts of varied length; with `compactAfter`, a compaction
@@ -106,15 +106,19 @@ describe("pages", () => {
 
   it("fill the window's gap: head, pages from the gap's start, tail", () => {
     const full = turnOf(session(700, 600)).messages;
-    let shown = windowMessages(full);
-    let gap = hiddenRange(shown, full.length);
+    const window = windowMessages(full);
+    const loaded: InspectedMessage[] = [];
+    let gap = hiddenRange(window, full.length);
+    let requests = 0;
     while (gap) {
-      const page = pageOf(full, gap.from, Math.min(MESSAGE_PAGE_SIZE, gap.to - gap.from));
-      const head = shown.filter((m) => m.index < gap!.from);
-      shown = [...head, ...page, ...shown.slice(head.length)];
-      gap = hiddenRange(shown, full.length);
+      loaded.push(...pageOf(full, gap.from, Math.min(MESSAGE_PAGE_SIZE, gap.to - gap.from)));
+      requests++;
+      gap = hiddenRange(mergeMessages(window, loaded), full.length);
     }
-    expect(shown).toEqual(full);
+    expect(requests).toBe(Math.ceil((full.length - 2 * MESSAGE_PAGE_SIZE) / MESSAGE_PAGE_SIZE));
+    expect(mergeMessages(window, loaded)).toEqual(full);
+    // A page loaded twice (a refetch) still shows each message once.
+    expect(mergeMessages(window, [...loaded, ...loaded.slice(0, 10)])).toEqual(full);
     // A middle page's messages keep the whole list's markers and sources.
     expect(full.slice(500, 700).every((m) => m.kept && !m.firstKept && m.sourceEntryId !== null)).toBe(true);
   });

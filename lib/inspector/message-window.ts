@@ -50,6 +50,15 @@ export function hiddenRange(messages: readonly Pick<InspectedMessage, "index">[]
   return { from: messages.at(-1) ? messages.at(-1)!.index + 1 : 0, to: messageCount };
 }
 
+/** The window and the pages loaded into its gap, as one list in index order (a message loaded twice counts once). */
+export function mergeMessages<T extends Pick<InspectedMessage, "index">>(window: readonly T[], loaded: readonly T[]): T[] {
+  if (loaded.length === 0) return window.slice();
+  const byIndex = new Map<number, T>();
+  for (const m of window) byIndex.set(m.index, m);
+  for (const m of loaded) if (!byIndex.has(m.index)) byIndex.set(m.index, m);
+  return [...byIndex.values()].sort((a, b) => a.index - b.index);
+}
+
 /** Why a page request cannot be answered, in words; null when `offset` / `limit` fit a list of `total`. */
 export function pageProblem(offset: number, limit: number, total: number): string | null {
   if (!Number.isInteger(limit) || limit < 1 || limit > MESSAGE_PAGE_MAX) return `limit must be a whole number from 1 to ${MESSAGE_PAGE_MAX}`;
