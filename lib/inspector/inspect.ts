@@ -13,8 +13,8 @@ import "server-only";
  *   without one previews the messages only, and says so).
  * - Returns null for an unknown or deleted session / call / entry, and "not_assistant" when the
  *   entry exists but is not an assistant message (nothing was sent for it).
- * - The view returned holds a window of its messages (message-window.ts windowTurn); the whole
- *   list is kept (turn-messages-cache.ts) under the turn's key, for its pages (message-pages.ts).
+ * - The view returned holds a window of its messages (message-window.ts windowTurn); a list cut
+ *   so is kept whole (turn-messages-cache.ts) under the turn's key, for its pages (message-pages.ts).
  * - Statements: at most TWO per view — the session with its calls (the read model's version
  *   check, calls.ts), then every list and content the view and its diff need that the bodies
  *   cache (bodies.ts) does not hold, in one read. A view whose bodies are cached, or that needs
@@ -52,11 +52,12 @@ export interface ResolvedTurn {
 
 const keyOf = (ctx: CallsContext, source: string) => turnKey(ctx.sessionId, ctx.read.view.rev, ctx.prompts, source);
 
-/** The view as sent: windowed, its whole list remembered for the pages. */
+/** The view as sent: windowed, and when it is cut, its whole list remembered for the pages. */
 async function sent(turn: ResolvedTurn): Promise<TurnView> {
   const view = await turn.build({ diff: true });
-  rememberTurnMessages(turn.key, view.messages);
-  return windowTurn(view);
+  const shown = windowTurn(view);
+  if (shown !== view) rememberTurnMessages(turn.key, view.messages);
+  return shown;
 }
 
 /** The bodies of `calls` and the `extra` contents: from the cache, else in one statement (bodies.ts). */

@@ -11,14 +11,16 @@ import "server-only";
  * Every process has its own cache; a miss rebuilds the list from the read model.
  */
 import { ByteLru } from "@/lib/db";
+import { env } from "@/lib/env";
 import type { InspectedMessage } from "@/lib/inspector/types";
 import type { PromptSet } from "@/lib/session/types";
 
 /** About what one InspectedMessage costs here: its fields; the message objects are shared with the read model and bodies cache. */
 const BYTES_PER_MESSAGE = 200;
-const BUDGET_BYTES = 64 * 1024 * 1024;
+/** A quarter of the read model's budget (ARBOR_CACHE_MB, default 256 MB; 0: nothing kept, every page rebuilds). */
+const budget = () => ((env.ARBOR_CACHE_MB ?? 256) * 1024 * 1024) / 4;
 
-const lists = new ByteLru<{ messages: readonly InspectedMessage[]; bytes: number }>(BUDGET_BYTES);
+const lists = new ByteLru<{ messages: readonly InspectedMessage[]; bytes: number }>(budget());
 
 const promptIds = new WeakMap<PromptSet, number>();
 let nextPromptId = 0;
