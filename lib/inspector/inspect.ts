@@ -56,7 +56,7 @@ const keyOf = (ctx: CallsContext, source: string) => turnKey(ctx.sessionId, ctx.
 async function sent(turn: ResolvedTurn): Promise<TurnView> {
   const view = await turn.build({ diff: true });
   const shown = windowTurn(view);
-  if (shown !== view) rememberTurnMessages(turn.key, view.messages);
+  if (shown.messages.length < view.messages.length) rememberTurnMessages(turn.key, view.messages);
   return shown;
 }
 

@@ -92,6 +92,16 @@ describe("windowTurn", () => {
     expect(sent.compaction).toEqual({ entryId: "c", firstKeptEntryId: "u5" });
     expect(sent.messages.at(-1)).toMatchObject({ sourceEntryId: "u699", kind: "new", kept: false });
   });
+
+  it("cuts the preview's pruned entry ids to a page and keeps their count", () => {
+    const full = turnOf(session(10));
+    const ids = Array.from({ length: 1000 }, (_, i) => `t${i}`);
+    const preview: TurnView = { ...full, pending: { pruning: { count: 1000, tokensSaved: 5000, entryIds: ids }, compaction: null } };
+    const sent = windowTurn(preview);
+    expect(sent.pending!.pruning).toEqual({ count: 1000, tokensSaved: 5000, entryIds: ids.slice(0, MESSAGE_PAGE_SIZE) });
+    expect(sent.messages).toEqual(full.messages);
+    expect(preview.pending!.pruning!.entryIds).toHaveLength(1000); // the built view is not changed
+  });
 });
 
 describe("pages", () => {

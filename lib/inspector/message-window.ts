@@ -29,10 +29,19 @@ export function windowMessages<T>(all: readonly T[], page = MESSAGE_PAGE_SIZE): 
   return [...all.slice(0, page), ...all.slice(all.length - page)];
 }
 
-/** `view` as sent to the browser: its messages windowed, `messageCount` the whole count. */
+/**
+ * `view` as sent to the browser: its messages windowed (`messageCount` the whole count), and the
+ * preview's pruned entry ids cut to the first `page` (`count` keeps them all: a 100k-entry
+ * session's preview would prune ~38k tool results, ~420 KB of ids the inspector only counts).
+ * The same object when nothing is cut.
+ */
 export function windowTurn(view: TurnView, page = MESSAGE_PAGE_SIZE): TurnView {
-  if (view.messages.length <= 2 * page) return view;
-  return { ...view, messageCount: view.messages.length, messages: windowMessages(view.messages, page) };
+  const pruning = view.pending?.pruning;
+  const cutPruning = pruning !== null && pruning !== undefined && pruning.entryIds.length > page;
+  if (view.messages.length <= 2 * page && !cutPruning) return view;
+  const shown: TurnView = { ...view, messageCount: view.messages.length, messages: windowMessages(view.messages, page) };
+  if (cutPruning) shown.pending = { ...view.pending!, pruning: { ...pruning, entryIds: pruning.entryIds.slice(0, page) } };
+  return shown;
 }
 
 /** Messages [offset, offset + limit) of the whole list (fewer at its end). */

@@ -147,7 +147,10 @@ export interface TurnResponse {
 }
 
 export interface PendingEffects {
-  /** Tool results the pre-prompt check would prune (session-engine.md §8, §13.2 step 2). */
+  /**
+   * Tool results the pre-prompt check would prune (session-engine.md §8, §13.2 step 2). As sent to
+   * the browser, `entryIds` holds at most the first MESSAGE_PAGE_SIZE (message-window.ts); `count` counts all.
+   */
   pruning: { count: number; tokensSaved: number; entryIds: string[] } | null;
   /** The automatic compaction the pre-prompt check would run (session-engine.md §13.1, §13.2). */
   compaction: {
