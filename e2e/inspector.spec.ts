@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
+import { generateSessionJsonl } from "@/lib/session/generate";
+import type { InspectedMessagesPage, TurnView } from "@/lib/inspector/types";
 import { expect, test } from "./test";
 import { fakeLlm } from "./fake-llm";
 import {
@@ -139,6 +141,49 @@ test.describe("the inspector shows the latest turn's messages with no click", ()
       await deleteFromList(page, request, id, "Which port");
     }
   });
+});
+
+test("a turn of thousands of messages opens at once with its count, and loads later messages on demand", async ({ page, request }, info) => {
+  test.setTimeout(180_000);
+  // Never compacted: the latest turn's context holds nearly every one of the 4,000 entries.
+  const id = await importJsonl(request, `generated-long-turn-${info.project.name}.jsonl`, generateSessionJsonl({ seed: 21, entries: 4000 }), { asCopy: true });
+  const { entries } = await readTree(request, id);
+  const last = entries.findLast((e) => e.type === "message" && e.message?.role === "assistant")!;
+  const res = await request.get(`/api/sessions/${id}/inspect?entry=${last.id}`);
+  const body = await res.text();
+  expect(body.length).toBeLessThan(1024 * 1024);
+  const { turn } = JSON.parse(body) as { turn: TurnView };
+  expect(turn.messageCount).toBeGreaterThan(3000);
+  // The sources of the 201st and 401st messages, to find their rows once loaded.
+  const sourceAt = async (offset: number) =>
+    ((await (await request.get(`/api/sessions/${id}/inspect/messages?entry=${last.id}&offset=${offset}&limit=1`)).json()) as { page: InspectedMessagesPage }).page.messages[0]!
+      .sourceEntryId!;
+  const [at201, at401] = [await sourceAt(200), await sourceAt(400)];
+
+  const pageLoads: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/inspect/messages")) pageLoads.push(r.url());
+  });
+  await page.goto(`/sessions/${id}`, { timeout: 120_000 });
+  const panel = inspector(page);
+  await expect(panel).toContainText("Chat turn (reconstructed)", { timeout: 30_000 });
+  const count = turn.messageCount.toLocaleString("en-US");
+  await expect(panel.getByText(`${count} messages sent; the first and the last are shown, the rest load as you scroll.`)).toBeVisible();
+  const sent = panel.getByRole("list", { name: "Messages sent, in order" });
+  const more = sent.getByRole("listitem").filter({ hasText: "more messages" });
+  await expect(more).toContainText(`${(turn.messageCount - 400).toLocaleString("en-US")} more messages (201–${(turn.messageCount - 200).toLocaleString("en-US")})`);
+  await expect(sent.getByRole("button", { name: `Show entry ${at201} on the canvas` })).toHaveCount(0);
+  expect(pageLoads).toEqual([]); // nothing beyond the turn itself until asked
+
+  // "Show more" loads the next page into the gap: message 201 with its link to its entry.
+  await more.getByRole("button", { name: "Show more" }).click();
+  const row201 = sent.getByRole("listitem").filter({ hasText: /^201\./ });
+  await expect(row201.getByRole("button", { name: `Show entry ${at201} on the canvas` })).toBeVisible();
+  // Scrolling down to the gap again loads the page after it, with no click.
+  await more.scrollIntoViewIfNeeded();
+  await expect(sent.getByRole("listitem").filter({ hasText: /^401\./ }).getByRole("button", { name: `Show entry ${at401} on the canvas` })).toBeAttached();
+  // The header's totals stay those of the whole turn.
+  await expect(panel.getByText(`our estimate: ${turn.estimatedTokens.toLocaleString("en-US")}`, { exact: false })).toBeVisible();
 });
 
 test.describe("with the large-session fixture", () => {

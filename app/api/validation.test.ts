@@ -344,6 +344,21 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
       { name: "an unknown call", url: () => `${sessionUrl("/inspect")(fx.session)}?call=${MISSING_UUID}`, params: sid, expect: { status: 404, error: /^Model call .* not found/ } },
     ],
   },
+  "sessions/[id]/inspect/messages/route.ts": {
+    GET: [
+      ...sessionIdCases((id) => `${sessionUrl("/inspect/messages")(id)}?preview=1`),
+      { name: "no turn", url: () => `${sessionUrl("/inspect/messages")(fx.session)}?offset=0`, params: sid, expect: { status: 400, error: /give exactly one of/ } },
+      { name: "an offset that is not a number", url: () => `${sessionUrl("/inspect/messages")(fx.session)}?entry=${fx.assistant}&offset=ten`, params: sid, expect: { status: 400, error: "offset must be a whole number, 0 or more" } },
+      { name: "a negative offset", url: () => `${sessionUrl("/inspect/messages")(fx.session)}?entry=${fx.assistant}&offset=-1`, params: sid, expect: { status: 400, error: "offset must be a whole number, 0 or more" } },
+      { name: "an offset past the turn's end", url: () => `${sessionUrl("/inspect/messages")(fx.session)}?entry=${fx.assistant}&offset=500`, params: sid, expect: { status: 400, error: /^offset 500 is past the end of this turn: it sent \d+ messages?/ } },
+      { name: "a limit of 0", url: () => `${sessionUrl("/inspect/messages")(fx.session)}?entry=${fx.assistant}&limit=0`, params: sid, expect: { status: 400, error: /^limit must be a whole number from 1 to \d+$/ } },
+      { name: "a limit over the most", url: () => `${sessionUrl("/inspect/messages")(fx.session)}?entry=${fx.assistant}&limit=1000000`, params: sid, expect: { status: 400, error: /^limit must be a whole number from 1 to \d+$/ } },
+      { name: "a fractional limit", url: () => `${sessionUrl("/inspect/messages")(fx.session)}?entry=${fx.assistant}&limit=1.5`, params: sid, expect: { status: 400, error: /^limit must be/ } },
+      { name: "an unknown entry", url: () => `${sessionUrl("/inspect/messages")(fx.session)}?entry=nope`, params: sid, expect: { status: 404, error: /^Entry nope not found/ } },
+      { name: "an entry that is not an assistant message", url: () => `${sessionUrl("/inspect/messages")(fx.session)}?entry=${fx.user}`, params: sid, expect: { status: 422, error: /is not an assistant message/ } },
+      { name: "an unknown call", url: () => `${sessionUrl("/inspect/messages")(fx.session)}?call=${MISSING_UUID}`, params: sid, expect: { status: 404, error: /^Model call .* not found/ } },
+    ],
+  },
   "sessions/[id]/navigate/route.ts": {
     POST: [
       ...jsonBodyCases(() => sessionUrl("/navigate")(fx.session), sid),

@@ -2,14 +2,15 @@
 /**
  * The Context tab: for one turn (recorded, reconstructed or the next-turn preview) its notes,
  * what kind of call it was, the context-window bar, the messages sent and the diff against the
- * previous turn. Loading and errors are said in words where the view is.
+ * previous turn. Loading and errors are said in words where the view is. A long turn's further
+ * messages load from the same target (`source`), page by page (message-list.tsx).
  */
 import { useQuery } from "@tanstack/react-query";
 import { type InspectTarget, inspectTurnOptions } from "@/lib/query/inspector";
 import type { TurnView } from "@/lib/inspector/types";
 import { DiffView } from "./diff-view";
 import { CALL_KIND_LABELS, formatDuration, formatTime, formatTokens } from "./format";
-import { MessageList } from "./message-list";
+import { MessageList, type MessageSource } from "./message-list";
 import { TokenBar } from "./token-bar";
 
 function Header({ turn }: { turn: TurnView }) {
@@ -51,7 +52,7 @@ function Header({ turn }: { turn: TurnView }) {
   );
 }
 
-export function TurnDetails({ turn, onFocusEntry }: { turn: TurnView; onFocusEntry(entryId: string): void }) {
+export function TurnDetails({ turn, onFocusEntry, source }: { turn: TurnView; onFocusEntry(entryId: string): void; source?: MessageSource }) {
   return (
     <div className="space-y-3">
       {turn.notes.length > 0 && (
@@ -65,7 +66,7 @@ export function TurnDetails({ turn, onFocusEntry }: { turn: TurnView; onFocusEnt
       )}
       <Header turn={turn} />
       <TokenBar turn={turn} />
-      <MessageList turn={turn} onFocusEntry={onFocusEntry} />
+      <MessageList turn={turn} onFocusEntry={onFocusEntry} {...(source ? { source } : {})} />
       {turn.kind !== "chat" && turn.response?.text ? (
         <details>
           <summary className="cursor-pointer text-sm font-medium">Response text</summary>
@@ -89,5 +90,5 @@ export function ContextView({
   const { data, error, isPending } = useQuery(inspectTurnOptions(sessionId, target));
   if (isPending) return <p className="text-sm text-muted" role="status">Loading what the model saw…</p>;
   if (error) return <p role="alert" className="text-sm text-red-700 dark:text-red-300">Could not load this turn: {error.message}</p>;
-  return <TurnDetails turn={data} onFocusEntry={onFocusEntry} />;
+  return <TurnDetails turn={data} onFocusEntry={onFocusEntry} source={{ sessionId, target }} />;
 }

@@ -3,11 +3,21 @@
  * The messages a turn sent, in order: role mark, markers (compaction summary, branch summary,
  * "kept from <firstKeptEntryId>", placeholder), the per-message token estimate, collapsible
  * content exactly as sent, and a link to the source entry (centres the canvas on it).
+ * A long turn comes with its first and last pages only (`messageCount` says how many it sent):
+ * the list then says how many are shown, and loads the rest on demand (paged-messages.tsx).
  */
 import { memo } from "react";
 import type { InspectedMessage, TurnView } from "@/lib/inspector/types";
+import { type InspectTarget, inspectorKeys } from "@/lib/query/inspector";
 import { SubagentLink } from "@/components/chat/subagent-link";
-import { formatTokens, messagePreview, messageText, ROLE_LABELS } from "./format";
+import { formatNumber, formatTokens, messagePreview, messageText, ROLE_LABELS } from "./format";
+import { PagedMessages } from "./paged-messages";
+
+/** Where a windowed turn's further pages come from (absent: the list shows what the turn carries). */
+export interface MessageSource {
+  sessionId: string;
+  target: InspectTarget;
+}
 
 const ROLE_MARKS: Record<InspectedMessage["role"], string> = { user: "U", assistant: "A", toolResult: "T" };
 
@@ -74,9 +84,12 @@ const MessageRow = memo(function MessageRow({
   );
 });
 
-export function MessageList({ turn, onFocusEntry }: { turn: TurnView; onFocusEntry(entryId: string): void }) {
-  if (turn.messages.length === 0) return <p className="p-2 text-sm text-muted">No messages were sent.</p>;
-  return (
+export function MessageList({ turn, onFocusEntry, source }: { turn: TurnView; onFocusEntry(entryId: string): void; source?: MessageSource }) {
+  if (turn.messageCount === 0) return <p className="p-2 text-sm text-muted">No messages were sent.</p>;
+  const firstKeptEntryId = turn.compaction?.firstKeptEntryId ?? null;
+  const row = (m: InspectedMessage) => <MessageRow key={`${m.index}:${m.hash}`} m={m} firstKeptEntryId={firstKeptEntryId} onFocusEntry={onFocusEntry} />;
+  const windowed = turn.messages.length < turn.messageCount;
+  const list = (
     <ol aria-label="Messages sent, in order" className="rounded border border-line">
       {turn.system ? (
         <li className="border-b border-line px-2 py-1 text-sm">
@@ -92,9 +105,20 @@ export function MessageList({ turn, onFocusEntry }: { turn: TurnView; onFocusEnt
           </details>
         </li>
       ) : null}
-      {turn.messages.map((m) => (
-        <MessageRow key={`${m.index}:${m.hash}`} m={m} firstKeptEntryId={turn.compaction?.firstKeptEntryId ?? null} onFocusEntry={onFocusEntry} />
-      ))}
+      {windowed && source ? (
+        <PagedMessages key={inspectorKeys.messages(source.sessionId, source.target, turn.messageCount).join("\u0000")} {...source} turn={turn} row={row} />
+      ) : (
+        turn.messages.map(row)
+      )}
     </ol>
+  );
+  if (!windowed) return list;
+  return (
+    <div className="space-y-1">
+      <p className="text-xs text-muted">
+        {formatNumber(turn.messageCount)} messages sent; the first and the last are shown, the rest load as you scroll.
+      </p>
+      {list}
+    </div>
   );
 }

@@ -13,6 +13,8 @@ import "server-only";
  *   without one previews the messages only, and says so).
  * - Returns null for an unknown or deleted session / call / entry, and "not_assistant" when the
  *   entry exists but is not an assistant message (nothing was sent for it).
+ * - The view returned holds a window of its messages (message-window.ts windowTurn); a list cut
+ *   so is kept whole (turn-messages-cache.ts) under the turn's key, for its pages (message-pages.ts).
  * - Statements: at most TWO per view — the session with its calls (the read model's version
  *   check, calls.ts), then every list and content the view and its diff need that the bodies
  *   cache (bodies.ts) does not hold, in one read. A view whose bodies are cached, or that needs
@@ -28,6 +30,35 @@ import type { PromptSet, SessionEntry } from "@/lib/session/types";
 import { type CallsContext, callDetail, callForEntry, callsContext, detailHashes, previousChatCall, producedEntryId, sentMessages } from "./calls";
 import { callBodies } from "./bodies";
 import { pendingNotes, reconstructedInput, recordedInput } from "./turn-inputs";
+import { windowTurn } from "./message-window";
+import { rememberTurnMessages, turnKey } from "./turn-messages-cache";
+
+/** Which turn to show (the inspect routes' `entry=`, `call=` or `preview=1`). */
+export type TurnTarget = { kind: "entry"; entryId: string } | { kind: "call"; callId: string } | { kind: "preview" };
+
+/** `diff: false` when only the messages are wanted (a page): no previous turn is read or diffed. */
+export interface BuildOptions {
+  diff: boolean;
+}
+
+/**
+ * A turn, found but not built yet: `key` names what its whole message list is built from
+ * (turn-messages-cache.ts), so a page can look the list up before building anything.
+ */
+export interface ResolvedTurn {
+  key: string;
+  build(opts: BuildOptions): Promise<TurnView>;
+}
+
+const keyOf = (ctx: CallsContext, source: string) => turnKey(ctx.sessionId, ctx.read.view.rev, ctx.prompts, source);
+
+/** The view as sent: windowed, and when it is cut, its whole list remembered for the pages. */
+async function sent(turn: ResolvedTurn): Promise<TurnView> {
+  const view = await turn.build({ diff: true });
+  const shown = windowTurn(view);
+  if (shown.messages.length < view.messages.length) rememberTurnMessages(turn.key, view.messages);
+  return shown;
+}
 
 /** The bodies of `calls` and the `extra` contents: from the cache, else in one statement (bodies.ts). */
 const bodiesOf = callBodies;
@@ -37,11 +68,16 @@ function recordedPrevious(ctx: CallsContext, row: CallRow, bodies: CallBodies): 
 }
 
 /** A recorded call, diffed against the previous chat call: both read in one statement. */
-async function recordedView(ctx: CallsContext, row: CallRow): Promise<TurnView> {
-  const previous = row.kind === "chat" ? previousChatCall(ctx, row) : null;
-  const bodies = await bodiesOf([row, previous], detailHashes(row));
-  const detail = callDetail(ctx, row, bodies);
-  return buildTurnView(recordedInput(detail), ctx.index, previous ? recordedPrevious(ctx, previous, bodies) : null);
+function recordedTurn(ctx: CallsContext, row: CallRow): ResolvedTurn {
+  return {
+    key: keyOf(ctx, `call:${row.id}`),
+    build: async ({ diff }) => {
+      const previous = diff && row.kind === "chat" ? previousChatCall(ctx, row) : null;
+      const bodies = await bodiesOf([row, previous], detailHashes(row));
+      const detail = callDetail(ctx, row, bodies);
+      return buildTurnView(recordedInput(detail), ctx.index, previous ? recordedPrevious(ctx, previous, bodies) : null);
+    },
+  };
 }
 
 /**
@@ -62,10 +98,34 @@ async function previousForEntry(
   return { previous: turn ? { origin: "reconstructed", callId: null, entryId, refs: toMessageRefs(turn.messages) } : null, bodies };
 }
 
+/** A recorded call of the session, or null when it has no such call. */
+export function resolveCall(ctx: CallsContext, callId: string): ResolvedTurn | null {
+  const row = ctx.calls.find((c) => c.id === callId);
+  return row ? recordedTurn(ctx, row) : null;
+}
+
+/** An assistant entry's turn: its recorded call if there is one, else a reconstruction. */
+export function resolveEntry(ctx: CallsContext, entryId: string): ResolvedTurn | "not_assistant" | null {
+  const entry = ctx.index.byId.get(entryId);
+  if (!entry) return null;
+  if (entry.type !== "message" || entry.message.role !== "assistant") return "not_assistant";
+  const call = callForEntry(ctx, entry.id, entry);
+  if (call) return recordedTurn(ctx, call);
+  return {
+    key: keyOf(ctx, `entry:${entry.id}`),
+    build: async ({ diff }) => {
+      const { entries, byId } = ctx.index;
+      const turn = reconstructTurn(entries, entry.id, ctx.prompts, byId)!;
+      const { previous } = diff ? await previousForEntry(ctx, previousAssistantId(entries, entry.id, byId)) : { previous: null };
+      return buildTurnView(reconstructedInput(ctx.sessionId, turn, ctx.read.view.meta.header), ctx.index, previous);
+    },
+  };
+}
+
 export async function inspectCall(input: { sessionId: string; callId: string; prompts: PromptSet }): Promise<TurnView | null> {
   const ctx = await callsContext(input.sessionId, input.prompts);
-  const row = ctx?.calls.find((c) => c.id === input.callId);
-  return ctx && row ? recordedView(ctx, row) : null;
+  const turn = ctx ? resolveCall(ctx, input.callId) : null;
+  return turn ? sent(turn) : null;
 }
 
 export async function inspectEntry(input: {
@@ -74,16 +134,8 @@ export async function inspectEntry(input: {
   prompts: PromptSet;
 }): Promise<TurnView | "not_assistant" | null> {
   const ctx = await callsContext(input.sessionId, input.prompts);
-  if (!ctx) return null;
-  const entry = ctx.index.byId.get(input.entryId);
-  if (!entry) return null;
-  if (entry.type !== "message" || entry.message.role !== "assistant") return "not_assistant";
-  const call = callForEntry(ctx, entry.id, entry);
-  if (call) return recordedView(ctx, call);
-  const { entries, byId } = ctx.index;
-  const turn = reconstructTurn(entries, entry.id, ctx.prompts, byId)!;
-  const { previous } = await previousForEntry(ctx, previousAssistantId(entries, entry.id, byId));
-  return buildTurnView(reconstructedInput(ctx.sessionId, turn, ctx.read.view.meta.header), ctx.index, previous);
+  const turn = ctx ? resolveEntry(ctx, input.entryId) : null;
+  return turn && turn !== "not_assistant" ? sent(turn) : turn;
 }
 
 export interface NextTurnConfig {
@@ -100,41 +152,55 @@ export type InspectNextTurnInput = {
 
 export async function inspectNextTurn(input: InspectNextTurnInput): Promise<TurnView | null> {
   const ctx = await callsContext(input.sessionId, input.prompts);
-  if (!ctx) return null;
+  return ctx ? sent(await resolvePreview(ctx, input)) : null;
+}
+
+/** The next-turn preview of `ctx`'s session, for the model and settings `input` gives or configures. */
+export async function resolvePreview(ctx: CallsContext, input: InspectNextTurnInput): Promise<ResolvedTurn> {
   const { meta } = ctx.read.view;
   const { settings, model } = "configure" in input ? await input.configure(meta, ctx.read.view.tree.getBranch()) : input;
-  const { entries, byId } = ctx.index;
-  const preview = previewNextTurn(entries, meta.leafId, settings, input.prompts, model.contextWindow, {
-    model: { provider: model.provider, id: model.id },
-    byId,
-    ...(input.now !== undefined ? { now: input.now } : {}),
-  });
-  const setup = ctx.calls.findLast((c) => c.kind === "chat") ?? null;
-  const { previous, bodies } = await previousForEntry(ctx, preview.lastAssistantEntryId, setup ? [setup.system_hash, setup.tools_hash] : []);
-  const notes = ["Preview: what the model will be sent if you send a message now", ...pendingNotes(preview.pending)];
-  if (!setup) notes.push("No recorded call yet: the system prompt and tool definitions are not shown");
-  const lookup = preview.pendingCompaction ? ctx.index.with(preview.pendingCompaction) : ctx.index;
-  return buildTurnView(
-    {
-      origin: "preview",
-      sessionId: input.sessionId,
-      callId: null,
-      kind: "chat",
-      entryId: null,
-      model: model.ref,
-      contextWindow: model.contextWindow > 0 ? model.contextWindow : null,
-      system: setup?.system_hash ? ((bodies.contents.get(setup.system_hash) as string | undefined) ?? null) : null,
-      tools: setup?.tools_hash ? ((bodies.contents.get(setup.tools_hash) as TurnView["tools"] | undefined) ?? null) : null,
-      settings: setup?.settings ?? {},
-      messages: preview.messages,
-      providerPromptTokens: null,
-      response: null,
-      startedAt: null,
-      durationMs: null,
-      pending: preview.pending,
-      notes,
+  return {
+    // The preview depends on the leaf (in `rev`), the model and the settings.
+    key: keyOf(ctx, `preview:${JSON.stringify([model, settings])}`),
+    build: async ({ diff }) => {
+      const { entries, byId } = ctx.index;
+      const preview = previewNextTurn(entries, meta.leafId, settings, input.prompts, model.contextWindow, {
+        model: { provider: model.provider, id: model.id },
+        byId,
+        ...(input.now !== undefined ? { now: input.now } : {}),
+      });
+      const setup = ctx.calls.findLast((c) => c.kind === "chat") ?? null;
+      // Messages only (a page): neither the previous turn nor the system prompt and tools are read.
+      const { previous, bodies } = diff
+        ? await previousForEntry(ctx, preview.lastAssistantEntryId, setup ? [setup.system_hash, setup.tools_hash] : [])
+        : { previous: null, bodies: { lists: new Map(), contents: new Map() } satisfies CallBodies };
+      const notes = ["Preview: what the model will be sent if you send a message now", ...pendingNotes(preview.pending)];
+      if (!setup) notes.push("No recorded call yet: the system prompt and tool definitions are not shown");
+      const lookup = preview.pendingCompaction ? ctx.index.with(preview.pendingCompaction) : ctx.index;
+      const content = (hash: string | null | undefined) => (hash ? bodies.contents.get(hash) : undefined);
+      return buildTurnView(
+        {
+          origin: "preview",
+          sessionId: input.sessionId,
+          callId: null,
+          kind: "chat",
+          entryId: null,
+          model: model.ref,
+          contextWindow: model.contextWindow > 0 ? model.contextWindow : null,
+          system: (content(setup?.system_hash) as string | undefined) ?? null,
+          tools: (content(setup?.tools_hash) as TurnView["tools"] | undefined) ?? null,
+          settings: setup?.settings ?? {},
+          messages: preview.messages,
+          providerPromptTokens: null,
+          response: null,
+          startedAt: null,
+          durationMs: null,
+          pending: preview.pending,
+          notes,
+        },
+        lookup,
+        previous,
+      );
     },
-    lookup,
-    previous,
-  );
+  };
 }

@@ -8,6 +8,8 @@
  *   (they were kept verbatim from firstKeptEntryId, session-engine.md §2 step 7.2). Entries are append-only,
  *   so "older" is file order. The first kept message carries `firstKept`.
  * - `diff` is against `previous` when given (diffCalls).
+ * - The view holds EVERY message (`messageCount` = their number): what the browser gets is
+ *   windowed afterwards (message-window.ts windowTurn), so all of the above stays exact.
  */
 import { classify } from "@/lib/inspector/classify";
 import { boundDiff, diffCalls } from "@/lib/inspector/diff";
@@ -23,7 +25,7 @@ import type { SessionEntry } from "@/lib/session/types";
 
 export type TurnViewInput = Omit<
   TurnView,
-  "messages" | "compaction" | "segments" | "estimatedTokens" | "diff" | "previous"
+  "messages" | "messageCount" | "compaction" | "segments" | "estimatedTokens" | "diff" | "previous"
 > & { messages: readonly SourcedMessage[] };
 
 export interface PreviousTurn {
@@ -116,6 +118,7 @@ export function buildTurnView(input: TurnViewInput, session: readonly SessionEnt
   return {
     ...input,
     messages,
+    messageCount: messages.length,
     compaction,
     segments,
     estimatedTokens: totalTokens,

@@ -102,7 +102,14 @@ export interface TurnView {
   system: string | null;
   tools: AgentToolDefinition[] | null;
   settings: Record<string, unknown>;
+  /**
+   * The messages sent, in order: all of them when `messageCount` is at most MESSAGE_WINDOW_MAX,
+   * else the first and the last MESSAGE_PAGE_SIZE (lib/inspector/message-window.ts); each keeps
+   * its `index` in the whole list, and the rest load by page (InspectedMessagesPage).
+   */
   messages: InspectedMessage[];
+  /** How many messages the turn sent in all (segments and estimatedTokens count all of them). */
+  messageCount: number;
   /** The compaction in effect for this context, when there is one. */
   compaction: { entryId: string; firstKeptEntryId: string } | null;
   segments: Segment[];
@@ -122,6 +129,15 @@ export interface TurnView {
   notes: string[];
 }
 
+/** One page of a turn's messages (GET /api/sessions/[id]/inspect/messages). */
+export interface InspectedMessagesPage {
+  offset: number;
+  /** The turn's messageCount. */
+  total: number;
+  /** Messages [offset, offset + limit) of the whole list, each with its `index` in it. */
+  messages: InspectedMessage[];
+}
+
 export interface TurnResponse {
   message?: AssistantMessage;
   text?: string;
@@ -131,7 +147,10 @@ export interface TurnResponse {
 }
 
 export interface PendingEffects {
-  /** Tool results the pre-prompt check would prune (session-engine.md §8, §13.2 step 2). */
+  /**
+   * Tool results the pre-prompt check would prune (session-engine.md §8, §13.2 step 2). As sent to
+   * the browser, `entryIds` holds at most the first MESSAGE_PAGE_SIZE (message-window.ts); `count` counts all.
+   */
   pruning: { count: number; tokensSaved: number; entryIds: string[] } | null;
   /** The automatic compaction the pre-prompt check would run (session-engine.md §13.1, §13.2). */
   compaction: {
