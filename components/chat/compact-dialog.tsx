@@ -7,7 +7,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { runCompactionStream } from "@/lib/chat-protocol/compaction-stream";
 import { errorText } from "@/lib/chat-protocol/read-ui-stream";
-import { keys } from "@/lib/query/keys";
+import { invalidateSession } from "@/lib/query/keys";
 import { applySavedEntry } from "@/lib/query/session-cache";
 import { Modal } from "./modal";
 
@@ -53,7 +53,7 @@ export function CompactDialog({ sessionId, focus, open, onClose }: { sessionId: 
       });
       if (failed) return setPhase({ kind: "error", message: failed });
       setPhase({ kind: "done" });
-      void qc.invalidateQueries({ queryKey: keys.session(sessionId) });
+      void invalidateSession(qc, sessionId);
       onClose();
     } catch (e) {
       if (ctrl.signal.aborted) setPhase({ kind: "cancelled" });

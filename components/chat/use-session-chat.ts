@@ -11,7 +11,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { DefaultChatTransport } from "ai";
 import { useCallback, useMemo, useState } from "react";
 import type { ArborDataParts, CompactionReason, SessionUIMessage } from "@/lib/chat-protocol/ui-types";
-import { keys } from "@/lib/query/keys";
+import { invalidateSession } from "@/lib/query/keys";
 import { invalidateEntries } from "@/lib/query/entries";
 import { requestFullRefresh } from "@/lib/query/session";
 import { applySavedEntry } from "@/lib/query/session-cache";
@@ -78,7 +78,7 @@ export function useSessionChat(sessionId: string) {
       }
     },
     onFinish: () => {
-      void qc.invalidateQueries({ queryKey: keys.session(sessionId) });
+      void invalidateSession(qc, sessionId);
     },
     onError: (error) => setTurnError({ message: error.message }),
   });

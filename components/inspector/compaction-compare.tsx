@@ -11,7 +11,7 @@ import { modelsOptions } from "@/components/session/models-query";
 import { useRef, useState } from "react";
 import type { CompactionReview } from "@/lib/compaction/compaction-review";
 import { runCompactionStream } from "@/lib/chat-protocol/compaction-stream";
-import { keys } from "@/lib/query/keys";
+import { invalidateSession } from "@/lib/query/keys";
 import { CardFacts, SummaryText } from "./compaction-card";
 
 type Phase = { kind: "idle" } | { kind: "asking" } | { kind: "running"; text: string } | { kind: "error"; message: string };
@@ -56,7 +56,7 @@ export function CompactionCompare({
         signal: ctrl.signal,
         onDelta: (delta) => setPhase((p) => (p.kind === "running" ? { kind: "running", text: p.text + delta } : p)),
       });
-      await qc.invalidateQueries({ queryKey: keys.session(sessionId) });
+      await invalidateSession(qc, sessionId);
       if (failed) return setPhase({ kind: "error", message: failed });
       setPhase({ kind: "idle" });
       onStatus("Second compaction ready: compare them below");

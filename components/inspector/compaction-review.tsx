@@ -12,7 +12,7 @@ import { undoNavigation } from "@/app/sessions/[id]/actions";
 import type { Toast } from "@/components/session/status-toast";
 import type { CompactionUndo } from "@/lib/compaction/compaction-undo";
 import { compactionReviewOptions } from "@/lib/query/compaction-review";
-import { keys } from "@/lib/query/keys";
+import { invalidateSession, keys } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
 import { withLeaf } from "@/lib/query/session-cache";
 import { CompactionCompare } from "./compaction-compare";
@@ -26,7 +26,7 @@ export function useLeafMove(sessionId: string) {
       const r = await undoNavigation({ sessionId, leafId, expectedLeafId });
       if (!r.ok) return r.message ?? "Could not move the leaf.";
       qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, leafId));
-      await qc.invalidateQueries({ queryKey: keys.session(sessionId) });
+      await invalidateSession(qc, sessionId);
       return undefined;
     },
     [qc, sessionId],

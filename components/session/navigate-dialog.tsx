@@ -10,7 +10,7 @@ import { useRef, useState } from "react";
 import { Modal } from "@/components/chat/modal";
 import { errorText, readUIStream } from "@/lib/chat-protocol/read-ui-stream";
 import type { ArborDataParts } from "@/lib/chat-protocol/ui-types";
-import { keys } from "@/lib/query/keys";
+import { invalidateSession, keys } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
 import { applySavedEntry, withLeaf } from "@/lib/query/session-cache";
 
@@ -102,7 +102,7 @@ export function NavigateDialog({
       if (result.aborted) return onClose("Branch summarization cancelled");
       if (result.cancelled) return onClose("Navigation cancelled");
       qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, result.leafId));
-      void qc.invalidateQueries({ queryKey: keys.session(sessionId) });
+      void invalidateSession(qc, sessionId);
       onNavigated({ previousLeafId, leafId: result.leafId, editorText: result.editorText, summarized: summarize });
     } catch (e) {
       if (ctrl.signal.aborted) onClose("Branch summarization cancelled");

@@ -10,7 +10,7 @@ import { forkSession, setLabel as setLabelAction, setPin as setPinAction, undoNa
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import type { ActionResult } from "@/lib/action-result";
 import { readSessionConfig, type SessionConfig } from "@/lib/chat-protocol/session-config";
-import { keys } from "@/lib/query/keys";
+import { invalidateSession } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
 import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
 import { FALLBACK_CONTEXT_WINDOW, type Settings } from "@/lib/settings";
@@ -49,7 +49,7 @@ export function useSessionControls(sessionId: string, data: SessionData): Sessio
   }, [models, nextModel]);
   const contextWindow = nextModel?.contextWindow ?? FALLBACK_CONTEXT_WINDOW;
 
-  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: keys.session(sessionId) }), [qc, sessionId]);
+  const refresh = useCallback(() => invalidateSession(qc, sessionId), [qc, sessionId]);
 
   const changeModel = async (ref: string) => {
     const r = await updateSessionSettings({ sessionId, chatModel: ref });

@@ -8,7 +8,7 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { keys } from "@/lib/query/keys";
+import { invalidateSession, keys } from "@/lib/query/keys";
 import { type SessionData, seedSessionView } from "@/lib/query/session";
 import { streamSkeleton } from "@/lib/query/skeleton-stream";
 
@@ -46,7 +46,7 @@ export function useStreamedSkeleton(sessionId: string, pending: boolean): Stream
         const stored = qc.getQueryData<SessionData>(keys.session(sessionId));
         if (stored && stored !== full && stored.count === full.count) seedSessionView(stored, view);
         // Entries appended while the stream ran: fetch them as a delta (`?since=`).
-        if (before && before.count + before.live.length > full.count) void qc.invalidateQueries({ queryKey: keys.session(sessionId) });
+        if (before && before.count + before.live.length > full.count) void invalidateSession(qc, sessionId);
       },
       (e: unknown) => {
         if (!ac.signal.aborted) setError(e instanceof Error ? e.message : String(e));

@@ -8,7 +8,7 @@ import { type InfiniteData, type QueryClient, useMutation, useQueryClient } from
 import { deleteSession, renameSession, restoreSession } from "@/app/actions";
 import type { ActionResult } from "@/lib/action-result";
 import type { SessionPage, SessionSummary } from "@/lib/types/session";
-import { keys } from "@/lib/query/keys";
+import { invalidateSession, keys } from "@/lib/query/keys";
 
 type ListData = InfiniteData<SessionPage, string | null>;
 
@@ -38,7 +38,7 @@ export function useSessionActions(handlers: { onDeleted: (s: SessionSummary) => 
     },
     onError: (error) => handlers.onError(error.message),
     onSettled: (_data, _error, { id }) => {
-      void qc.invalidateQueries({ queryKey: keys.session(id) });
+      void invalidateSession(qc, id);
       return refresh();
     },
   });

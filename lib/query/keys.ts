@@ -1,5 +1,5 @@
 /** TanStack Query keys and queryOptions factories (conventions rule 7). */
-import { infiniteQueryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import type { SessionPage } from "@/lib/types/session";
 import { readErrorMessage } from "@/lib/http/json-error";
 
@@ -13,6 +13,21 @@ export const keys = {
   sessionList: (query: string) => ["sessions", "list", query] as const,
   session: (id: string) => ["session", id] as const,
 };
+
+/**
+ * Whether a query of a session's data can never change: the message pages of a recorded model
+ * call (["session", id, "inspector", "turn", "call", callId, "messages", …]; a recorded call's
+ * list is stored as it was sent). Refreshing them after every turn would re-read each loaded
+ * page of a long turn for nothing.
+ */
+function neverChanges(key: QueryKey): boolean {
+  return key[2] === "inspector" && key[3] === "turn" && key[4] === "call" && key[6] === "messages";
+}
+
+/** Marks a session's data stale (refetching what is on screen) after a turn, compaction, navigation or edit. */
+export function invalidateSession(qc: QueryClient, sessionId: string): Promise<void> {
+  return qc.invalidateQueries({ queryKey: keys.session(sessionId), predicate: (q) => !neverChanges(q.queryKey) });
+}
 
 /** Page size of the home page's list: enough to fill a tall screen, small enough to render fast. */
 export const SESSION_PAGE_SIZE = 50;
