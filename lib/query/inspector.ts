@@ -79,6 +79,8 @@ export function turnMessagesOptions(sessionId: string, target: InspectTarget, tu
       const next = last.offset + last.messages.length;
       return last.messages.length > 0 && next < gap.to ? next : undefined;
     },
-    staleTime: target.kind === "preview" ? 0 : 30_000,
+    // A recorded call's list is stored as it was sent: its pages never change (invalidateSession
+    // keeps them too); a rebuilt entry's may after a prune; the preview's with every change.
+    staleTime: target.kind === "call" ? Number.POSITIVE_INFINITY : target.kind === "preview" ? 0 : 30_000,
   });
 }
