@@ -28,10 +28,10 @@ import { type BenchDatabase, resetServerStatements, serverStatements } from "./l
 import { label } from "./lib/sessions";
 import { addRow, formatMs, median } from "./lib/stats";
 
-const CHROMIUM = "/usr/bin/chromium";
+export const CHROMIUM = "/usr/bin/chromium";
 
 /** No model and no sign-in, whatever the developer's shell has (as e2e/server.ts does). */
-function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...extra };
   for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ARBOR_OPENAI_BASE_URL", "ARBOR_OPENAI_API_KEY", "ARBOR_OPENAI_MODELS", "ARBOR_PASSWORD"]) delete env[k];
   return env;
@@ -48,9 +48,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startApp(appDir: string, db: BenchDatabase, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+export async function startApp(appDir: string, db: BenchDatabase, dataDir: string, nodeArgs: string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [nextBin(), "start", "--port", String(port), "--hostname", "127.0.0.1"], {
+  const child = spawn(process.execPath, [...nodeArgs, nextBin(), "start", "--port", String(port), "--hostname", "127.0.0.1"], {
     stdio: ["ignore", "ignore", "inherit"],
     env: appEnv({ DATABASE_URL: db.url, ARBOR_DATA_DIR: dataDir, NODE_ENV: "production" }),
     cwd: appDir,
@@ -66,7 +66,7 @@ async function startApp(appDir: string, db: BenchDatabase, dataDir: string): Pro
 }
 
 /** Runs in the page before any script: the time the first tree node becomes visible. */
-const FIRST_NODE_PROBE = `(() => {
+export const FIRST_NODE_PROBE = `(() => {
   const w = window;
   const check = () => {
     if (w.__firstNode !== undefined) return;
