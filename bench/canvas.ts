@@ -22,16 +22,17 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import type { Page } from "playwright-core";
 import type { Imported } from "./import";
 import { nextBin, prepareApp } from "./lib/app-build";
 import { type BenchDatabase, resetServerStatements, serverStatements } from "./lib/database";
 import { label } from "./lib/sessions";
 import { addRow, formatMs, median } from "./lib/stats";
 
-const CHROMIUM = "/usr/bin/chromium";
+export const CHROMIUM = "/usr/bin/chromium";
 
 /** No model and no sign-in, whatever the developer's shell has (as e2e/server.ts does). */
-function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...extra };
   for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ARBOR_OPENAI_BASE_URL", "ARBOR_OPENAI_API_KEY", "ARBOR_OPENAI_MODELS", "ARBOR_PASSWORD"]) delete env[k];
   return env;
@@ -48,9 +49,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startApp(appDir: string, db: BenchDatabase, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+export async function startApp(appDir: string, db: BenchDatabase, dataDir: string, nodeArgs: string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [nextBin(), "start", "--port", String(port), "--hostname", "127.0.0.1"], {
+  const child = spawn(process.execPath, [...nodeArgs, nextBin(), "start", "--port", String(port), "--hostname", "127.0.0.1"], {
     stdio: ["ignore", "ignore", "inherit"],
     env: appEnv({ DATABASE_URL: db.url, ARBOR_DATA_DIR: dataDir, NODE_ENV: "production" }),
     cwd: appDir,
@@ -66,7 +67,7 @@ async function startApp(appDir: string, db: BenchDatabase, dataDir: string): Pro
 }
 
 /** Runs in the page before any script: the time the first tree node becomes visible. */
-const FIRST_NODE_PROBE = `(() => {
+export const FIRST_NODE_PROBE = `(() => {
   const w = window;
   const check = () => {
     if (w.__firstNode !== undefined) return;
@@ -81,7 +82,7 @@ const FIRST_NODE_PROBE = `(() => {
 })();`;
 
 /** Runs in the page before any script: every long task (main-thread stall over 50 ms). */
-const LONG_TASK_PROBE = `(() => {
+export const LONG_TASK_PROBE = `(() => {
   const w = window;
   w.__longTasks = [];
   try {
@@ -90,6 +91,24 @@ const LONG_TASK_PROBE = `(() => {
     }).observe({ type: "longtask", buffered: true });
   } catch {}
 })();`;
+
+/** The canvas bench's pans (mouse drags) and zooms (wheel) on the tree canvas. */
+export async function panAndZoom(page: Page): Promise<void> {
+  const pane = page.locator(".react-flow__pane");
+  const box = await pane.boundingBox();
+  if (box) {
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    for (let i = 0; i < 4; i++) {
+      await page.mouse.move(cx, cy);
+      await page.mouse.down();
+      await page.mouse.move(cx + (i % 2 ? -300 : 300), cy + (i % 2 ? 200 : -200), { steps: 10 });
+      await page.mouse.up();
+      await page.mouse.wheel(0, i % 2 ? 400 : -400);
+      await page.waitForTimeout(300);
+    }
+  }
+}
 
 type LongTask = { start: number; duration: number };
 
@@ -161,20 +180,7 @@ export async function canvasBench(db: BenchDatabase, dir: string, imported: Impo
         tasks: (window as unknown as { __longTasks: LongTask[] }).__longTasks.slice(),
         now: performance.now(),
       }));
-      const pane = page.locator(".react-flow__pane");
-      const box = await pane.boundingBox();
-      if (box) {
-        const cx = box.x + box.width / 2;
-        const cy = box.y + box.height / 2;
-        for (let i = 0; i < 4; i++) {
-          await page.mouse.move(cx, cy);
-          await page.mouse.down();
-          await page.mouse.move(cx + (i % 2 ? -300 : 300), cy + (i % 2 ? 200 : -200), { steps: 10 });
-          await page.mouse.up();
-          await page.mouse.wheel(0, i % 2 ? 400 : -400);
-          await page.waitForTimeout(300);
-        }
-      }
+      await panAndZoom(page);
       await page.waitForTimeout(500);
       const after = await page.evaluate(() => (window as unknown as { __longTasks: LongTask[] }).__longTasks.slice());
       const during = after.filter((t) => t.start >= opened.now);

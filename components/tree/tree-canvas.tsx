@@ -31,7 +31,8 @@
  *
  * Over SLICED_ABOVE entries the model is built in slices after the first paint
  * (use-sliced-tree-model.ts): the pane shows "Laying out N entries… 40%" until the first model
- * is ready, then mounts the canvas as for any session.
+ * is ready, then mounts the canvas as for any session. Over SERVER_MODEL_MAX entries the server's
+ * HTML holds "Laying out N entries…" and the browser mounts the canvas right after hydrating.
  */
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
@@ -121,9 +122,9 @@ function TreeCanvasInner(props: TreeCanvasProps) {
 
   if (error !== null) return <TreePending text={`Could not lay out the tree: ${error}`} alert className={props.className} />;
   if (model === null) {
-    const share = building ?? 0;
-    const text = `Laying out ${skeleton.length.toLocaleString("en-US")} entries… ${Math.round(share * 100)}%`;
-    return <TreePending text={text} share={share} className={props.className} />;
+    // No share before hydration (the browser builds the model at once after it).
+    const text = `Laying out ${skeleton.length.toLocaleString("en-US")} entries…${building === null ? "" : ` ${Math.round(building * 100)}%`}`;
+    return <TreePending text={text} share={building} className={props.className} />;
   }
   return <TreeCanvasBody {...props} flow={flow} zoom={zoom} model={model} unfold={unfold} />;
 }

@@ -3,8 +3,12 @@
  * The canvas model of a large session, built without a main-thread stall (issue #12: a
  * 100k-entry session opens, pans and zooms with no task over 200 ms).
  *
- * Up to SLICED_ABOVE entries the model is built while rendering (useTreeModel), so the server
- * renders the canvas and the first node costs no extra task. Beyond, the same stages run as
+ * Up to SLICED_ABOVE entries the model is built while rendering (useTreeModel). The server
+ * builds it only up to SERVER_MODEL_MAX entries (React Flow draws no node there: the model only
+ * fills the toolbar's counts and jump list); beyond, the server renders the pending pane and
+ * the browser builds the model in the render right after hydration, so the page's first byte
+ * does not wait on a build that grows with the session and that the browser repeats anyway.
+ * Beyond SLICED_ABOVE entries, the same stages run as
  * steps in slices of a few ms after the first paint (lib/session/stepwise.ts `runSliced`):
  * the entry graph when the skeleton, leaf, filter, search, unfolded runs or labels change; the
  * turn grouping and layout when the zoom level or expanded turns change. Until the first model
@@ -14,6 +18,7 @@
  * are built after it (use-latest-build.ts).
  */
 import { useMemo, useRef, useState } from "react";
+import { useHydrated } from "@/components/ui-hooks/use-hydrated";
 import type { FlowGraph } from "@/components/tree/to-flow";
 import { useLatestBuild } from "@/components/tree/use-latest-build";
 import { groupTurnsSteps, type TurnGrouping } from "@/components/tree/turns";
@@ -24,6 +29,12 @@ import { CHECK_EVERY, runSliced, type Steps } from "@/lib/session/stepwise";
 export const SLICED_ABOVE = 20_000;
 
 /**
+ * Skeletons of up to this many entries have their model built on the server too (a few ms);
+ * larger ones only in the browser, after hydration (see the module contract).
+ */
+export const SERVER_MODEL_MAX = 2_000;
+
+/**
  * Checkpoints the whole build passes per CHECK_EVERY entries (measured on generated sessions:
  * the graph's passes over entries, rows and nodes, then grouping and layout). Only for the
  * progress estimate, which stops at 99% if it is short.
@@ -31,9 +42,12 @@ export const SLICED_ABOVE = 20_000;
 const CHECKPOINTS_PER_BLOCK = 14;
 
 export interface CanvasModelState {
-  /** The model to draw; null until the first sliced build is done. */
+  /**
+   * The model to draw; null until the first sliced build is done, and on the server and while
+   * hydrating above SERVER_MODEL_MAX entries (with `building` null: no progress to tell).
+   */
   model: TreeModel | null;
-  /** A first build in progress: its estimated share done (0–0.99); null otherwise. */
+  /** A first sliced build in progress: its estimated share done (0–0.99); null otherwise. */
   building: number | null;
   /** The build failed (a bug): the message to show instead of the canvas. */
   error: string | null;
@@ -44,7 +58,8 @@ type Built = Omit<TreeModel, "stale">;
 /** The canvas model: at once up to SLICED_ABOVE entries, else in slices (see the module contract). */
 export function useCanvasModel(input: TreeModelInput & { stale?: boolean }): CanvasModelState {
   const sliced = input.skeleton.length > SLICED_ABOVE;
-  const direct = useTreeModel(input, !sliced);
+  const buildNow = useHydrated() || input.skeleton.length <= SERVER_MODEL_MAX;
+  const direct = useTreeModel(input, !sliced && buildNow);
   const built = useSlicedTreeModel(input, sliced);
   if (!sliced) return { model: direct, building: null, error: null };
   return { ...built, model: built.model && { ...built.model, stale: input.stale ?? false } };

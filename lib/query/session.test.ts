@@ -6,7 +6,7 @@ import { chain, userEntry } from "@/test/session-factories";
 import { skeletonFacts } from "@/lib/session/tree-skeleton";
 import type { SkeletonPayload } from "@/lib/session-view/types";
 import { PAGE_SKELETON_MAX } from "@/lib/session-view/types";
-import { mergePayload, refreshPlan, sessionView } from "./session";
+import { mergePayload, pageData, refreshPlan, sessionView } from "./session";
 import { withLeaf, withSavedEntry } from "./session-cache";
 
 const entries = chain(userEntry("a", null, "one"), userEntry("b", null, "two"), userEntry("c", null, "three"));
@@ -33,6 +33,16 @@ describe("mergePayload and sessionView", () => {
     expect(view.path.map((r) => r.id)).toEqual(["a", "b", "c"]);
     expect(sessionView(merged)).toBe(view);
     expect(mergePayload(merged, payload(0, 3)).chunks).toHaveLength(1);
+  });
+
+  it("decodes the page's rows from their JSON text as from the arrays, and takes deltas after them", () => {
+    const { rows: wire, ...rest } = payload(0, 2);
+    const page = pageData({ ...rest, rowsJson: JSON.stringify(wire) });
+    expect(page).toMatchObject({ count: 2, rev: 2, live: [], chunks: [{ json: JSON.stringify(wire) }] });
+    expect(sessionView(page).rows).toEqual(sessionView(mergePayload(undefined, payload(0, 2))).rows);
+    const merged = mergePayload(page, payload(2, 3));
+    expect(sessionView(merged).path.map((r) => r.id)).toEqual(["a", "b", "c"]);
+    expect(sessionView(merged).rows[2]!.parentId).toBe("b");
   });
 
   it("shows a streamed row at once; the next refresh replaces it with the server's", () => {

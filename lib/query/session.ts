@@ -3,8 +3,8 @@
  * truth for the tree, the chat's page plan and the inspector's selection. Contents of entries
  * are separate per-entry queries (entries.ts).
  *
- * The cached value keeps the wire chunks as the server sent them (the page's prefetch, then
- * one chunk per `?since=` delta) plus rows the client appended itself from streamed entries
+ * The cached value keeps the wire chunks as the server sent them (the page's prefetch, as its
+ * JSON text, then one chunk per `?since=` delta) plus rows the client appended itself from streamed entries
  * (`live`, replaced by the server's rows on the next refresh). `sessionView(data)` decodes it,
  * memoised per cached value.
  */
@@ -14,17 +14,20 @@ import type { SessionMeta } from "@/lib/types/session";
 import { decodeRows, type WireRow } from "@/lib/session/skeleton-wire";
 import { type SkeletonEntry, skeletonLabels } from "@/lib/session/tree-skeleton";
 import { skeletonPath } from "@/lib/session/tree-skeleton-view";
-import { type NextTurnModel, PAGE_SKELETON_MAX, type SkeletonPayload } from "@/lib/session-view/types";
+import { type NextTurnModel, PAGE_SKELETON_MAX, type PagePayload, type SkeletonPayload } from "@/lib/session-view/types";
 import { getQueryClient } from "./client";
 import { getJson, keys } from "./keys";
 import { streamSkeleton } from "./skeleton-stream";
+
+/** Wire rows, or their JSON text as the page's prefetch carries them (PagePayload), parsed on first decode. */
+export type SkeletonChunk = WireRow[] | { json: string };
 
 export interface SessionData {
   session: SessionMeta;
   rev: number;
   /** Entries covered by `chunks` (the server's count at the last refresh). */
   count: number;
-  chunks: WireRow[][];
+  chunks: SkeletonChunk[];
   /** Rows added from streamed entries since the last refresh (not yet in `chunks`). */
   live: SkeletonEntry[];
   meter: MeterBasis;
@@ -44,6 +47,12 @@ export function mergePayload(prev: SessionData | undefined, p: SkeletonPayload):
   // A delta onto a page still streaming its skeleton stays pending: the stream replaces it all.
   const pending = whole ? p.pending === true : prev.pending === true;
   return { session: p.session, rev: p.rev, count: p.count, chunks, live: [], meter: p.meter, model: p.model ?? prev?.model, ...(pending ? { pending } : {}) };
+}
+
+/** The cached value of the session page's prefetch. */
+export function pageData(p: PagePayload): SessionData {
+  const { rowsJson, ...rest } = p;
+  return { ...mergePayload(undefined, { ...rest, rows: [] }), chunks: [{ json: rowsJson }] };
 }
 
 const url = (id: string, since: number) => `/api/sessions/${encodeURIComponent(id)}/skeleton${since > 0 ? `?since=${since}` : ""}`;
@@ -97,14 +106,14 @@ export interface DecodedSession {
   path: SkeletonEntry[];
 }
 
-const chunkCache = new WeakMap<WireRow[], SkeletonEntry[]>();
+const chunkCache = new WeakMap<SkeletonChunk, SkeletonEntry[]>();
 const viewCache = new WeakMap<SessionData, DecodedSession>();
 
 /** The rows of one chunk, decoded once (memoised per chunk). */
-export function decodeChunk(chunk: WireRow[]): SkeletonEntry[] {
+export function decodeChunk(chunk: SkeletonChunk): SkeletonEntry[] {
   let rows = chunkCache.get(chunk);
   if (!rows) {
-    rows = decodeRows(chunk);
+    rows = decodeRows(Array.isArray(chunk) ? chunk : (JSON.parse(chunk.json) as WireRow[]));
     chunkCache.set(chunk, rows);
   }
   return rows;
@@ -138,7 +147,7 @@ export class ViewBuilder {
     this.rows.push(s);
   }
 
-  addChunk(chunk: WireRow[]): void {
+  addChunk(chunk: SkeletonChunk): void {
     for (const s of decodeChunk(chunk)) this.add(s);
   }
 

@@ -3,10 +3,13 @@ import "server-only";
  * Server assembly of the light session page (issue #12) over the read model: the skeleton
  * payload (whole or since an entry count), the contents of chosen entries, the newest chat page,
  * and §16.3 search. Reads go through `readSession` only (lib/db/read-model), and every per-entry
- * computation through `memoPerEntry`, so with the real read model each is done once per entry.
+ * computation through `memoPerEntry`, so with the real read model each is done once per entry;
+ * the whole skeleton, the page's rows text and the meter are kept per version of the entries
+ * (`memoPerEntries`; the meter for the last leaf asked), so loading the same session again
+ * repeats no pass over its entries (issue #12: the page's first byte).
  */
-import { meterBasis } from "@/lib/chat-protocol/context-meter";
-import { memoPerEntry, type SessionView } from "@/lib/db";
+import { type MeterBasis, meterBasis } from "@/lib/chat-protocol/context-meter";
+import { memoPerEntries, memoPerEntry, type SessionView } from "@/lib/db";
 import { buildSessionContext } from "@/lib/session/context";
 import { entrySearchText, matchingIds } from "@/lib/session/search-text";
 import { skeletonLines } from "@/lib/session/skeleton-stream";
@@ -14,10 +17,24 @@ import { encodeRows } from "@/lib/session/skeleton-wire";
 import { FLAG, resolveSkeleton, type SkeletonEntry, skeletonFacts, toolCallTexts } from "@/lib/session/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { CHAT_PAGE, chatPlan } from "./chat-plan";
-import { type EntriesPayload, type NextTurnModel, PAGE_SKELETON_MAX, type SkeletonPayload } from "./types";
+import { type EntriesPayload, type NextTurnModel, PAGE_SKELETON_MAX, type PagePayload, type SkeletonPayload } from "./types";
 
 const memo = { facts: memoPerEntry(skeletonFacts), calls: memoPerEntry(toolCallTexts) };
 const searchText = memoPerEntry(entrySearchText);
+const skeletonOf = memoPerEntries((tree) => resolveSkeleton(tree.getEntries(), memo));
+const wholeRowsJson = memoPerEntries((tree) => JSON.stringify(encodeRows(skeletonOf(tree))));
+const meterSlot = memoPerEntries((): { leafId?: string | null; meter?: MeterBasis } => ({}));
+
+/** The context meter of the view's current path (kept for the last leaf asked per entries version). */
+function meterOf(view: SessionView): MeterBasis {
+  const slot = meterSlot(view.tree);
+  const leafId = view.meta.leafId ?? null;
+  if (slot.meter && slot.leafId === leafId) return slot.meter;
+  const path = view.tree.getBranch();
+  const meter = meterBasis(path, buildSessionContext(path, leafId ?? undefined).messages);
+  Object.assign(slot, { leafId, meter });
+  return meter;
+}
 
 /** Most ids one entries request may name. */
 export const MAX_IDS = 200;
@@ -30,18 +47,16 @@ export { PAGE_SKELETON_MAX } from "./types";
 function skeletonParts(view: SessionView, since: number, model?: NextTurnModel) {
   const entries = view.tree.getEntries();
   const from = since > 0 && since <= entries.length ? since : 0;
-  const skeleton = resolveSkeleton(entries, memo);
-  const path = view.tree.getBranch();
-  const messages = buildSessionContext(path, view.meta.leafId ?? undefined).messages;
+  const skeleton = skeletonOf(view.tree);
   const header: Omit<SkeletonPayload, "rows"> = {
     session: view.meta,
     rev: view.rev,
     count: entries.length,
     from,
-    meter: meterBasis(path, messages),
+    meter: meterOf(view),
     ...(model ? { model } : {}),
   };
-  return { header, skeleton, path, from };
+  return { header, skeleton, from };
 }
 
 /**
@@ -60,14 +75,15 @@ export function skeletonStream(view: SessionView, model?: NextTurnModel): Genera
 }
 
 /**
- * The session page's payload: the whole skeleton up to PAGE_SKELETON_MAX entries; beyond, only
- * the tail of the current path (`pending`): two chat pages of rows, and back to the latest
- * compaction's first kept entry when that compaction is in the tail, so the chat can tell what
- * the model still sees (chat-plan.ts).
+ * The session page's payload (rows as their JSON text, PagePayload): the whole skeleton up to
+ * PAGE_SKELETON_MAX entries; beyond, only the tail of the current path (`pending`): two chat
+ * pages of rows, and back to the latest compaction's first kept entry when that compaction is in
+ * the tail, so the chat can tell what the model still sees (chat-plan.ts).
  */
-export function pagePayload(view: SessionView, model?: NextTurnModel, max = PAGE_SKELETON_MAX): SkeletonPayload {
-  if (view.tree.getEntries().length <= max) return skeletonPayload(view, 0, model);
-  const { header, skeleton, path } = skeletonParts(view, 0, model);
+export function pagePayload(view: SessionView, model?: NextTurnModel, max = PAGE_SKELETON_MAX): PagePayload {
+  const { header, skeleton } = skeletonParts(view, 0, model);
+  if (skeleton.length <= max) return { ...header, rowsJson: wholeRowsJson(view.tree) };
+  const path = view.tree.getBranch();
   const rowOf = new Map<string, SkeletonEntry>();
   const onPath = new Set(path.map((e) => e.id));
   for (const s of skeleton) if (onPath.has(s.id)) rowOf.set(s.id, s);
@@ -80,7 +96,7 @@ export function pagePayload(view: SessionView, model?: NextTurnModel, max = PAGE
     if (kept >= 0 && kept < start) start = kept;
     break;
   }
-  return { ...header, rows: encodeRows(rows.slice(start)), pending: true };
+  return { ...header, rowsJson: JSON.stringify(encodeRows(rows.slice(start))), pending: true };
 }
 
 /** The named entries as stored, in request order, within MAX_ENTRIES_BYTES (at least one). */

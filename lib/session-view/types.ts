@@ -30,6 +30,18 @@ export interface SkeletonPayload {
   model?: NextTurnModel;
 }
 
+/**
+ * The session page's prefetch: a SkeletonPayload whose rows are their JSON text. React's server
+ * payload passes a long string through as raw text, where an array of 10k rows is encoded, then
+ * parsed with a reviver value by value, once in the server render and again in the browser
+ * (issue #12: the first tree node); the browser parses the text once, natively, when it first
+ * decodes the view (lib/query/session.ts).
+ */
+export interface PagePayload extends Omit<SkeletonPayload, "rows"> {
+  /** `JSON.stringify` of the payload's WireRow[]. */
+  rowsJson: string;
+}
+
 /** The model the session's next turn will use, as the page shows it (issue #13). */
 export interface NextTurnModel {
   ref: string;

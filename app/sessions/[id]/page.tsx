@@ -13,7 +13,7 @@ import { getQueryClient } from "@/lib/query/client";
 import { seedEntries } from "@/lib/query/entries";
 import { inspectorKeys } from "@/lib/query/inspector";
 import { keys } from "@/lib/query/keys";
-import { mergePayload } from "@/lib/query/session";
+import { pageData } from "@/lib/query/session";
 import { latestChatEntries, pagePayload } from "@/lib/session-view/server";
 
 export const dynamic = "force-dynamic";
@@ -63,7 +63,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const [model, models] = await Promise.all([nextTurnModelOf(view), modelList()]);
   // Up to PAGE_SKELETON_MAX entries the whole skeleton; beyond, the tail of the current path
   // (the client streams the rest without a long task).
-  qc.setQueryData(keys.session(id), mergePayload(undefined, pagePayload(view, model)));
+  qc.setQueryData(keys.session(id), pageData(pagePayload(view, model)));
   qc.setQueryData(MODELS_KEY, models);
   seedEntries(qc, id, latestChatEntries(view));
   if (read.calls.length <= PREFETCH_CALLS) {

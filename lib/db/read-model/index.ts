@@ -188,3 +188,22 @@ export function memoPerEntry<T>(fn: (entry: SessionEntry) => T): (entry: Session
     return value;
   };
 }
+
+/**
+ * Memo keyed by a view's entries (their array and count): whole-session data derived from the
+ * entries alone (the skeleton, its wire text) is computed once per version of them, not per
+ * request. Valid for read-model views because a cached state's entry array only ever grows by
+ * appends (a new count) and a rewrite (prune) builds a new tree with an array of its own. `fn`
+ * must not read the view's leaf or header, which a view sets for itself.
+ */
+export function memoPerEntries<T>(fn: (tree: SessionTree) => T): (tree: SessionTree) => T {
+  const memo = new WeakMap<readonly SessionEntry[], { count: number; value: T }>();
+  return (tree) => {
+    const entries = tree.getEntries();
+    const hit = memo.get(entries);
+    if (hit && hit.count === entries.length) return hit.value;
+    const value = fn(tree);
+    memo.set(entries, { count: entries.length, value });
+    return value;
+  };
+}

@@ -3,10 +3,10 @@
  * `?since=` delta), the contents of chosen entries, and §16.3 search over whole entry texts.
  */
 import { describe, expect, it } from "vitest";
-import { appendEntries, createSession, getDb, loadEntries, readLiveSession } from "@/lib/db";
+import { appendEntries, branch, createSession, getDb, loadEntries, readLiveSession } from "@/lib/db";
 import { LineSplitter, parseStreamBlock, parseStreamHeader } from "@/lib/session/skeleton-stream";
 import { pagePayload } from "@/lib/session-view/server";
-import { decodeRows } from "@/lib/session/skeleton-wire";
+import { decodeRows, type WireRow } from "@/lib/session/skeleton-wire";
 import { resolveSkeleton } from "@/lib/session/tree-skeleton";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-messages";
 import type { EntriesPayload, SkeletonPayload } from "@/lib/session-view/types";
@@ -92,6 +92,22 @@ describe("GET /api/sessions/[id]/skeleton", () => {
     expect((await skeleton(req(`/api/sessions/${id}/skeleton?format=xml`), params(id))).status).toBe(400);
   });
 
+  it("the page's rows and meter follow an appended entry and a move of the leaf (kept per version, not stale)", async () => {
+    const { id, stored } = await seeded();
+    const rowsOf = (p: { rowsJson: string }) => decodeRows(JSON.parse(p.rowsJson) as WireRow[]);
+    const before = pagePayload((await readLiveSession({ sessionId: id }))!);
+    expect(rowsOf(before).map((r) => r.id)).toEqual(stored.map((e) => e.id));
+    expect(pagePayload((await readLiveSession({ sessionId: id }))!)).toEqual(before);
+    await appendEntries({ sessionId: id, expectedLeafId: stored.at(-1)!.id, entries: [{ type: "message", message: userMsg("and the tests?") }] });
+    const appended = pagePayload((await readLiveSession({ sessionId: id }))!);
+    expect(rowsOf(appended).map((r) => r.text).at(-1)).toBe("user: and the tests?");
+    expect(appended.meter).not.toEqual(before.meter);
+    await branch({ sessionId: id, expectedLeafId: rowsOf(appended).at(-1)!.id, targetId: stored[0]!.id });
+    const moved = pagePayload((await readLiveSession({ sessionId: id }))!);
+    expect(moved.rowsJson).toBe(appended.rowsJson);
+    expect(moved.meter).toMatchObject({ estimated: true, lastUsageIndex: null });
+  });
+
   it("the page of a session over the embedding limit brings only the tail of the current path", async () => {
     const { id, stored } = await seeded();
     const view = (await readLiveSession({ sessionId: id }))!;
@@ -99,7 +115,8 @@ describe("GET /api/sessions/[id]/skeleton", () => {
     const page = pagePayload(view, undefined, 2);
     expect(page).toMatchObject({ pending: true, count: 4, from: 0 });
     // Every row of this short path is within two chat pages: the whole path, root first.
-    expect(decodeRows(page.rows).map((r) => r.id)).toEqual(stored.map((e) => e.id));
+    expect(page.rowsJson).not.toContain("beta-secret-word");
+    expect(decodeRows(JSON.parse(page.rowsJson) as WireRow[]).map((r) => r.id)).toEqual(stored.map((e) => e.id));
   });
 });
 
