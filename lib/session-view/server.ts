@@ -21,8 +21,17 @@ import { type EntriesPayload, type NextTurnModel, PAGE_SKELETON_MAX, type PagePa
 
 const memo = { facts: memoPerEntry(skeletonFacts), calls: memoPerEntry(toolCallTexts) };
 const searchText = memoPerEntry(entrySearchText);
-const skeletonOf = memoPerEntries((tree) => resolveSkeleton(tree.getEntries(), memo));
-const wholeRowsJson = memoPerEntries((tree) => JSON.stringify(encodeRows(skeletonOf(tree))));
+/** Heap of one resolved skeleton row beyond the per-entry facts it points to (measured: ~67 bytes at 100k). */
+const SKELETON_ROW_BYTES = 72;
+const skeletonOf = memoPerEntries(
+  (tree) => resolveSkeleton(tree.getEntries(), memo),
+  (rows) => rows.length * SKELETON_ROW_BYTES,
+);
+// A row text holding any non-Latin-1 character is stored two bytes a character.
+const wholeRowsJson = memoPerEntries(
+  (tree) => JSON.stringify(encodeRows(skeletonOf(tree))),
+  (json) => json.length * 2,
+);
 const meterSlot = memoPerEntries((): { leafId?: string | null; meter?: MeterBasis } => ({}));
 
 /** The context meter of the view's current path (kept for the last leaf asked per entries version). */

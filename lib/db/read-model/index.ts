@@ -42,7 +42,7 @@ import { ByteLru } from "./lru";
 import { type MetaExtra, readAllAt, readNewEntries, readVersionedMeta, readWholeSession, type VersionedMeta } from "./queries";
 
 export type { MetaExtra } from "./queries";
-import { type CachedSession, copyCommitted, grow, newState, rewrite } from "./state";
+import { type CachedSession, charged, copyCommitted, grow, newState, rewrite } from "./state";
 
 export interface SessionView {
   /** Fresh from the database on every call (one indexed query). */
@@ -61,6 +61,27 @@ export interface SessionView {
 const DEFAULT_CACHE_MB = 256;
 const cache = new ByteLru<CachedSession>((env.ARBOR_CACHE_MB ?? DEFAULT_CACHE_MB) * 1024 * 1024);
 const stats = { hits: 0, catchUps: 0, reloads: 0, coldLoads: 0, noted: 0 };
+
+/** The session whose cached tree owns an entry array, so data derived from it is charged there. */
+const owners = new WeakMap<readonly SessionEntry[], string>();
+
+/** Caches `state` for `sessionId` (every write of the cache goes through here). */
+function store(sessionId: string, state: CachedSession): void {
+  owners.set(state.tree.getEntries(), sessionId);
+  cache.set(sessionId, state);
+}
+
+/**
+ * Adds `delta` bytes of derived data to the cached session whose tree owns `entries`, while that
+ * tree is still the cached one (a state replaced meanwhile took its own charges with it).
+ */
+function charge(entries: readonly SessionEntry[], delta: number): void {
+  const sessionId = owners.get(entries);
+  if (sessionId === undefined || delta === 0) return;
+  const state = cache.peek(sessionId);
+  if (state?.tree.getEntries() !== entries) return;
+  cache.set(sessionId, charged(state, delta));
+}
 
 /** Resizes the cache (tests, bench); `clear` empties it, as a restart would. */
 export function configureReadModel(input: { maxBytes?: number; clear?: boolean }): void {
@@ -91,7 +112,7 @@ async function reload(sessionId: string, extra?: MetaExtra): Promise<SessionView
 function admitLoaded(sessionId: string, v: VersionedMeta, loaded: { entries: SessionEntry[]; chars: number }): SessionView {
   const state = newState(v.meta.header, loaded.entries, { rev: v.rev, chars: loaded.chars });
   const current = cache.peek(sessionId);
-  if (!current || current.rev < state.rev) cache.set(sessionId, state);
+  if (!current || current.rev < state.rev) store(sessionId, state);
   return viewOf(v, state);
 }
 
@@ -128,7 +149,7 @@ export async function readSession(input: { sessionId: string; extra?: MetaExtra 
       // Only the leaf moved (no rewrite up to the meta's rev, no new entries): nothing to read.
       stats.catchUps++;
       const next = grow(state, [], { rev: v.rev, chars: 0 });
-      cache.set(sessionId, next);
+      store(sessionId, next);
       return viewOf(v, next);
     }
     const added = await readNewEntries(sessionId, { from: state.count, to: v.meta.entryCount });
@@ -137,7 +158,7 @@ export async function readSession(input: { sessionId: string; extra?: MetaExtra 
     if (added.entries.length !== v.meta.entryCount - state.count) break;
     stats.catchUps++;
     const next = grow(state, added.entries, { rev: v.rev, chars: added.chars });
-    cache.set(sessionId, next);
+    store(sessionId, next);
     return viewOf(v, next);
   }
   return reload(sessionId, extra);
@@ -152,7 +173,7 @@ export function noteCommitted(input: { sessionId: string; rev: number; entries: 
   if (!state || state.rev !== input.rev - 1) return;
   stats.noted++;
   const { entries, chars } = copyCommitted(input.entries, toPgJson);
-  cache.set(input.sessionId, grow(state, entries, { rev: input.rev, chars }));
+  store(input.sessionId, grow(state, entries, { rev: input.rev, chars }));
 }
 
 /**
@@ -170,7 +191,7 @@ export function noteRewritten(input: { sessionId: string; rev: number | null; en
   }
   stats.noted++;
   const { entries } = copyCommitted(input.entries, toPgJson);
-  cache.set(input.sessionId, rewrite(state, entries, input.rev));
+  store(input.sessionId, rewrite(state, entries, input.rev));
 }
 
 /**
@@ -194,16 +215,20 @@ export function memoPerEntry<T>(fn: (entry: SessionEntry) => T): (entry: Session
  * entries alone (the skeleton, its wire text) is computed once per version of them, not per
  * request. Valid for read-model views because a cached state's entry array only ever grows by
  * appends (a new count) and a rewrite (prune) builds a new tree with an array of its own. `fn`
- * must not read the view's leaf or header, which a view sets for itself.
+ * must not read the view's leaf or header, which a view sets for itself. `bytesOf` estimates a
+ * value's heap cost: it is charged to the cached session that owns the entries (the LRU's bound
+ * counts it; a recomputed value replaces its predecessor's charge), and is released with it.
  */
-export function memoPerEntries<T>(fn: (tree: SessionTree) => T): (tree: SessionTree) => T {
-  const memo = new WeakMap<readonly SessionEntry[], { count: number; value: T }>();
+export function memoPerEntries<T>(fn: (tree: SessionTree) => T, bytesOf?: (value: T) => number): (tree: SessionTree) => T {
+  const memo = new WeakMap<readonly SessionEntry[], { count: number; value: T; bytes: number }>();
   return (tree) => {
     const entries = tree.getEntries();
     const hit = memo.get(entries);
     if (hit && hit.count === entries.length) return hit.value;
     const value = fn(tree);
-    memo.set(entries, { count: entries.length, value });
+    const bytes = bytesOf ? bytesOf(value) : 0;
+    memo.set(entries, { count: entries.length, value, bytes });
+    charge(entries, bytes - (hit?.bytes ?? 0));
     return value;
   };
 }

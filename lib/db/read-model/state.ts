@@ -18,7 +18,10 @@ export interface CachedSession {
   readonly tree: SessionTree;
   readonly rev: number;
   readonly count: number;
+  /** The LRU's size of this state: the entries' estimate plus `memoBytes`. */
   readonly bytes: number;
+  /** What whole-session data derived from this tree's entries (memoPerEntries) was charged. */
+  readonly memoBytes: number;
 }
 
 export const CHAR_COST = 1;
@@ -42,17 +45,26 @@ function estimate(chars: number, entries: number): number {
 
 export function newState(header: SessionHeader, entries: SessionEntry[], at: { rev: number; chars: number }): CachedSession {
   admit(entries);
-  return { tree: new SessionTree(header, entries), rev: at.rev, count: entries.length, bytes: estimate(at.chars, entries.length) };
+  return { tree: new SessionTree(header, entries), rev: at.rev, count: entries.length, bytes: estimate(at.chars, entries.length), memoBytes: 0 };
 }
 
 /** `state` plus entries committed after it (in seq order), now at `at.rev`. */
 export function grow(state: CachedSession, entries: readonly SessionEntry[], at: { rev: number; chars: number }): CachedSession {
   admit(entries);
   if (entries.length > 0) state.tree.addCommitted(entries);
-  return { tree: state.tree, rev: at.rev, count: state.count + entries.length, bytes: state.bytes + estimate(at.chars, entries.length) };
+  return {
+    tree: state.tree,
+    rev: at.rev,
+    count: state.count + entries.length,
+    bytes: state.bytes + estimate(at.chars, entries.length),
+    memoBytes: state.memoBytes,
+  };
 }
 
-/** A new state (own tree and index) with `entries` replacing the entries of the same ids. */
+/**
+ * A new state (own tree and index) with `entries` replacing the entries of the same ids. Its
+ * tree starts with no derived data, so the old tree's memo charges are not carried over.
+ */
 export function rewrite(state: CachedSession, entries: readonly SessionEntry[], rev: number): CachedSession {
   admit(entries);
   const tree = state.tree.fork({ flat: true });
@@ -62,7 +74,12 @@ export function rewrite(state: CachedSession, entries: readonly SessionEntry[], 
     delta += JSON.stringify(e).length - (old ? JSON.stringify(old).length : 0);
   }
   tree.replaceEntries(entries);
-  return { tree, rev, count: state.count, bytes: Math.max(0, state.bytes + Math.ceil(delta * CHAR_COST)) };
+  return { tree, rev, count: state.count, bytes: Math.max(0, state.bytes - state.memoBytes + Math.ceil(delta * CHAR_COST)), memoBytes: 0 };
+}
+
+/** `state` with `delta` more bytes of derived data charged to it. */
+export function charged(state: CachedSession, delta: number): CachedSession {
+  return { ...state, bytes: Math.max(0, state.bytes + delta), memoBytes: Math.max(0, state.memoBytes + delta) };
 }
 
 /** Copies of committed entries as the database holds them (its JSON form), and their text size. */
