@@ -50,7 +50,10 @@ async function interleaved(db: () => Promise<unknown>, mem: () => unknown, repea
 
 const memoryScript = path.join(path.dirname(fileURLToPath(import.meta.url)), "read-model-child.ts");
 
-function memoryChild(url: string, sessionId: string): Promise<{ heapGrowth: number; estimated: number; json: number }> {
+function memoryChild(
+  url: string,
+  sessionId: string,
+): Promise<{ heapGrowth: number; estimated: number; json: number; heapWithPage: number; estimatedWithPage: number }> {
   return new Promise((resolve, reject) => {
     const { NODE_OPTIONS: _heapLimits, ...env } = process.env;
     const proc = spawn(process.execPath, [...process.execArgv, memoryScript, url, sessionId], { env, stdio: ["ignore", "pipe", "inherit"] });
@@ -162,6 +165,15 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
         baseline: `JSONL ${(file / 1024 / 1024).toFixed(1)} MB`,
         ratio: m.heapGrowth / file,
         note: `child process; the cache's own estimate ${(m.estimated / 1024 / 1024).toFixed(1)} MB (${(m.estimated / m.heapGrowth).toFixed(2)}× the heap)`,
+      });
+      addRow({
+        section: "open",
+        name: "read model + the session page's derived data (skeleton, per-entry facts), live heap",
+        n: label(n),
+        value: `${(m.heapWithPage / 1024 / 1024).toFixed(1)} MB`,
+        baseline: `JSONL ${(file / 1024 / 1024).toFixed(1)} MB`,
+        ratio: m.heapWithPage / file,
+        note: `same child after the skeleton stream; the cache's estimate ${(m.estimatedWithPage / 1024 / 1024).toFixed(1)} MB (${(m.estimatedWithPage / m.heapWithPage).toFixed(2)}× the heap)`,
       });
     }
 

@@ -7,7 +7,9 @@
  * Warms the connection with a query for an unknown session, forces a full GC, reads the session
  * into the read model, forces a full GC, and prints ONE JSON line: the live heap growth (so it
  * includes whatever the driver keeps, conservatively), the cache's own size estimate, and the
- * entries' JSON text length.
+ * entries' JSON text length; then the same two after the session page's derived data (the
+ * skeleton stream of lib/session-view: per-entry facts and the resolved skeleton, kept while
+ * the session is cached).
  */
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -31,7 +33,15 @@ async function main(): Promise<void> {
   const after = process.memoryUsage().heapUsed;
   const stats = readModelStats();
   const json = (view as { tree: { getEntries(): readonly unknown[] } }).tree.getEntries().reduce<number>((n, e) => n + JSON.stringify(e).length, 0);
-  process.stdout.write(`\n${JSON.stringify({ heapGrowth: after - before, estimated: stats.bytes, json })}\n`);
+  const { skeletonStream } = await import("@/lib/session-view/server");
+  for (const _line of skeletonStream(view as Parameters<typeof skeletonStream>[0])) {
+    // consumed for its side effect: the derived data the page keeps
+  }
+  gc();
+  gc();
+  const withPage = process.memoryUsage().heapUsed;
+  const out = { heapGrowth: after - before, estimated: stats.bytes, json, heapWithPage: withPage - before, estimatedWithPage: readModelStats().bytes };
+  process.stdout.write(`\n${JSON.stringify(out)}\n`);
   await disconnectDb();
 }
 

@@ -194,18 +194,25 @@ export function skeletonFacts(entry: SessionEntry): SkeletonEntry {
   return s;
 }
 
-/** The §16.2 texts of an assistant's tool calls, by call id (empty for other entries). */
+const NO_CALL_TEXTS: ReadonlyArray<readonly [string, string]> = Object.freeze([]);
+
+/** Whether `entry` can have tool calls (an assistant message): the only entries toolCallTexts reads. */
+export function mayCallTools(entry: SessionEntry): boolean {
+  return entry.type === "message" && isRecord(entry.message) && entry.message.role === "assistant";
+}
+
+/** The §16.2 texts of an assistant's tool calls, by call id (one shared empty list for other entries). */
 export function toolCallTexts(entry: SessionEntry): ReadonlyArray<readonly [string, string]> {
-  if (entry.type !== "message") return [];
-  const msg: unknown = entry.message;
-  if (!isRecord(msg) || msg.role !== "assistant" || !Array.isArray(msg.content)) return [];
+  if (!mayCallTools(entry)) return NO_CALL_TEXTS;
+  const msg = entry.type === "message" ? (entry.message as unknown) : undefined;
+  if (!isRecord(msg) || !Array.isArray(msg.content)) return NO_CALL_TEXTS;
   const out: [string, string][] = [];
   for (const block of msg.content) {
     if (isRecord(block) && block.type === "toolCall" && typeof block.id === "string") {
       out.push([block.id, clipText(toolCallText(block as unknown as ToolCall))]);
     }
   }
-  return out;
+  return out.length > 0 ? out : NO_CALL_TEXTS;
 }
 
 export interface SkeletonMemo {
