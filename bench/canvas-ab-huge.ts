@@ -7,10 +7,10 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { spawn } from "node:child_process";
 import { importSession } from "@/lib/db";
-import { appEnv, CHROMIUM, FIRST_NODE_PROBE, LONG_TASK_PROBE, panAndZoom } from "./canvas";
+import { CHROMIUM, FIRST_NODE_PROBE, LONG_TASK_PROBE, panAndZoom } from "./canvas";
 import { openBenchDatabase } from "./lib/database";
+import { startBuild } from "./lib/served-build";
 import { benchSession } from "./lib/sessions";
 
 const [dirA, dirB] = [process.argv[2]!, process.argv[3]!];
@@ -18,19 +18,7 @@ const rounds = Number(process.argv[4] ?? 3);
 const dir = await mkdtemp(path.join(tmpdir(), "arbor-canvas-ab-huge-"));
 const db = await openBenchDatabase();
 
-async function start(appDir: string, port: number) {
-  const child = spawn(process.execPath, [path.join(appDir, "node_modules/next/dist/bin/next"), "start", "--port", String(port), "--hostname", "127.0.0.1"], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: appEnv({ DATABASE_URL: db.url, ARBOR_DATA_DIR: path.join(dir, `data-${port}`), NODE_ENV: "production" }),
-    cwd: appDir,
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (await fetch(`${url}/`).then((r) => r.ok, () => false)) return { url, child };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${appDir} did not start`);
-}
+const start = (appDir: string, port: number) => startBuild(appDir, port, { databaseUrl: db.url, dataDir: dir });
 
 type LongTask = { start: number; duration: number };
 try {
