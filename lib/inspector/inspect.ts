@@ -25,16 +25,13 @@ import type { CallBodies, CallRow, SessionMeta } from "@/lib/db";
 import { previewNextTurn } from "@/lib/inspector/preview";
 import { previousAssistantId, reconstructTurn } from "@/lib/inspector/reconstruct";
 import { buildTurnView, type PreviousTurn, toMessageRefs } from "@/lib/inspector/turn-view";
-import type { TurnView } from "@/lib/inspector/types";
+import type { InspectTarget, TurnView } from "@/lib/inspector/types";
 import type { PromptSet, SessionEntry } from "@/lib/session/types";
 import { type CallsContext, callDetail, callForEntry, callsContext, detailHashes, previousChatCall, producedEntryId, sentMessages } from "./calls";
 import { callBodies } from "./bodies";
 import { pendingNotes, reconstructedInput, recordedInput } from "./turn-inputs";
 import { windowTurn } from "./message-window";
 import { rememberTurnMessages, turnKey } from "./turn-messages-cache";
-
-/** Which turn to show (the inspect routes' `entry=`, `call=` or `preview=1`). */
-export type TurnTarget = { kind: "entry"; entryId: string } | { kind: "call"; callId: string } | { kind: "preview" };
 
 /** `diff: false` when only the messages are wanted (a page): no previous turn is read or diffed. */
 export interface BuildOptions {
@@ -153,6 +150,29 @@ export type InspectNextTurnInput = {
 export async function inspectNextTurn(input: InspectNextTurnInput): Promise<TurnView | null> {
   const ctx = await callsContext(input.sessionId, input.prompts);
   return ctx ? sent(await resolvePreview(ctx, input)) : null;
+}
+
+/** How a preview finds the next turn's model and settings (and, in tests, its clock). */
+export type PreviewOptions = Omit<Extract<InspectNextTurnInput, { configure: unknown }>, "sessionId" | "prompts">;
+
+/**
+ * The turn `target` names in `ctx`'s session: null for an unknown call or entry,
+ * "not_assistant" for an entry that is not an assistant message.
+ */
+export async function resolveTurn(ctx: CallsContext, target: InspectTarget, preview: PreviewOptions): Promise<ResolvedTurn | "not_assistant" | null> {
+  if (target.kind === "call") return resolveCall(ctx, target.callId);
+  if (target.kind === "entry") return resolveEntry(ctx, target.entryId);
+  return resolvePreview(ctx, { sessionId: ctx.sessionId, prompts: ctx.prompts, ...preview });
+}
+
+/** The view of the turn `target` names, as sent (windowed); null also for an unknown session. */
+export async function inspectTurn(
+  input: { sessionId: string; prompts: PromptSet; target: InspectTarget } & PreviewOptions,
+): Promise<TurnView | "not_assistant" | null> {
+  const { sessionId, prompts, target, ...preview } = input;
+  const ctx = await callsContext(sessionId, prompts);
+  const turn = ctx ? await resolveTurn(ctx, target, preview) : null;
+  return turn && turn !== "not_assistant" ? sent(turn) : turn;
 }
 
 /** The next-turn preview of `ctx`'s session, for the model and settings `input` gives or configures. */

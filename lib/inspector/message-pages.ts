@@ -15,40 +15,35 @@ import "server-only";
  * - null for an unknown session / entry / call, "not_assistant" for an entry that is not an
  *   assistant message, `{ problem }` when offset / limit do not fit the turn (pageProblem).
  */
-import type { InspectedMessagesPage } from "@/lib/inspector/types";
+import type { InspectedMessagesPage, InspectTarget } from "@/lib/inspector/types";
 import type { PromptSet } from "@/lib/session/types";
 import { callsContext } from "./calls";
-import { type InspectNextTurnInput, resolveCall, resolveEntry, resolvePreview, type TurnTarget } from "./inspect";
+import { type PreviewOptions, resolveTurn } from "./inspect";
 import { pageOf, pageProblem } from "./message-window";
 import { recalledTurnMessages, rememberTurnMessages } from "./turn-messages-cache";
 
 export type MessagesPageInput = {
   sessionId: string;
   prompts: PromptSet;
-  target: TurnTarget;
+  target: InspectTarget;
   offset: number;
   limit: number;
-} & Omit<Extract<InspectNextTurnInput, { configure: unknown }>, "sessionId" | "prompts">;
+} & PreviewOptions;
 
 export type MessagesPageResult = { page: InspectedMessagesPage } | { problem: string } | "not_assistant" | null;
 
 export async function inspectMessagesPage(input: MessagesPageInput): Promise<MessagesPageResult> {
-  const ctx = await callsContext(input.sessionId, input.prompts);
+  const { sessionId, prompts, target, offset, limit, ...preview } = input;
+  const ctx = await callsContext(sessionId, prompts);
   if (!ctx) return null;
-  const { target } = input;
-  const turn =
-    target.kind === "call"
-      ? resolveCall(ctx, target.callId)
-      : target.kind === "entry"
-        ? resolveEntry(ctx, target.entryId)
-        : await resolvePreview(ctx, input);
+  const turn = await resolveTurn(ctx, target, preview);
   if (turn === null || turn === "not_assistant") return turn;
   let all = recalledTurnMessages(turn.key);
   if (!all) {
     all = (await turn.build({ diff: false })).messages;
     rememberTurnMessages(turn.key, all);
   }
-  const problem = pageProblem(input.offset, input.limit, all.length);
+  const problem = pageProblem(offset, limit, all.length);
   if (problem) return { problem };
-  return { page: { offset: input.offset, total: all.length, messages: pageOf(all, input.offset, input.limit) } };
+  return { page: { offset, total: all.length, messages: pageOf(all, offset, limit) } };
 }

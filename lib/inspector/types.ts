@@ -86,6 +86,12 @@ export interface CallDiff {
   unchanged: number;
 }
 
+/**
+ * Which turn to show: an assistant entry's, a recorded call's, or the next-turn preview (the
+ * Context tab's selection; the inspect routes' `entry=`, `call=` or `preview=1`).
+ */
+export type InspectTarget = { kind: "entry"; entryId: string } | { kind: "call"; callId: string } | { kind: "preview" };
+
 export type TurnOrigin = "recorded" | "reconstructed" | "preview";
 
 /** Everything the Context tab shows for one turn. */

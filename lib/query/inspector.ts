@@ -11,11 +11,10 @@
  */
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { hiddenRange, MESSAGE_PAGE_SIZE } from "@/lib/inspector/message-window";
-import type { InspectedMessagesPage, ModelCallSummary, TurnView } from "@/lib/inspector/types";
+import type { InspectedMessagesPage, InspectTarget, ModelCallSummary, TurnView } from "@/lib/inspector/types";
 import { getJson, keys } from "./keys";
 
-/** What the Context tab shows. */
-export type InspectTarget = { kind: "entry"; entryId: string } | { kind: "call"; callId: string } | { kind: "preview" };
+export type { InspectTarget } from "@/lib/inspector/types";
 
 export const inspectorKeys = {
   all: (sessionId: string) => [...keys.session(sessionId), "inspector"] as const,

@@ -15,7 +15,8 @@
  */
 import { NextResponse } from "next/server";
 import { withDatabaseErrors } from "@/lib/http/route-helpers";
-import { inspectCall, inspectEntry, inspectNextTurn, type TurnTarget } from "@/lib/inspector/inspect";
+import { inspectTurn } from "@/lib/inspector/inspect";
+import type { InspectTarget } from "@/lib/inspector/types";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { invalid, sessionParamsSchema } from "../calls/params";
@@ -34,14 +35,8 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
   return withDatabaseErrors(() => answer(id, toTarget(query.data)));
 }
 
-async function answer(id: string, target: TurnTarget): Promise<Response> {
-  const prompts = loadPrompts();
-  const turn =
-    target.kind === "call"
-      ? await inspectCall({ sessionId: id, callId: target.callId, prompts })
-      : target.kind === "entry"
-        ? await inspectEntry({ sessionId: id, entryId: target.entryId, prompts })
-        : await inspectNextTurn({ sessionId: id, prompts, configure: configureNextTurn });
+async function answer(id: string, target: InspectTarget): Promise<Response> {
+  const turn = await inspectTurn({ sessionId: id, prompts: loadPrompts(), target, configure: configureNextTurn });
   if (turn === null || turn === "not_assistant") return turnMissing(id, target, turn);
   return NextResponse.json({ turn }, { headers: { "cache-control": "no-store" } });
 }

@@ -9,7 +9,8 @@ import { selectModels, sessionModelRef } from "@/lib/chat/model-selection";
 import { chatRegistry } from "@/lib/chat/runtime-config";
 import { jsonError } from "@/lib/http/json-error";
 import { entryIdSchema } from "@/lib/id-schema";
-import type { NextTurnConfig, TurnTarget } from "@/lib/inspector/inspect";
+import type { NextTurnConfig } from "@/lib/inspector/inspect";
+import type { InspectTarget } from "@/lib/inspector/types";
 import type { SessionMeta } from "@/lib/db";
 import type { SessionEntry } from "@/lib/session/types";
 import { callIdSchema, sessionNotFound } from "../calls/params";
@@ -29,14 +30,14 @@ export function targetFields(search: URLSearchParams) {
   return { entry: search.get("entry") ?? undefined, call: search.get("call") ?? undefined, preview: search.get("preview") ?? undefined };
 }
 
-export function toTarget(q: z.output<typeof targetSchema>): TurnTarget {
+export function toTarget(q: z.output<typeof targetSchema>): InspectTarget {
   if (q.call) return { kind: "call", callId: q.call };
   if (q.entry) return { kind: "entry", entryId: q.entry };
   return { kind: "preview" };
 }
 
 /** 404 for a turn that is not in session `id`, 422 for an entry that is not an assistant message. */
-export function turnMissing(id: string, target: TurnTarget, found: "not_assistant" | null): Response {
+export function turnMissing(id: string, target: InspectTarget, found: "not_assistant" | null): Response {
   if (target.kind === "call") return jsonError(404, `Model call ${target.callId} not found in session ${id}`, "not_found");
   if (target.kind === "entry" && found === "not_assistant") {
     return jsonError(422, `Entry ${target.entryId} is not an assistant message: nothing was sent to the model for it`, "not_applicable");

@@ -14,7 +14,7 @@ import { z } from "zod";
 import { jsonError, withDatabaseErrors } from "@/lib/http/route-helpers";
 import { inspectMessagesPage } from "@/lib/inspector/message-pages";
 import { MESSAGE_PAGE_MAX, MESSAGE_PAGE_SIZE } from "@/lib/inspector/message-window";
-import type { TurnTarget } from "@/lib/inspector/inspect";
+import type { InspectTarget } from "@/lib/inspector/types";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { invalid, sessionParamsSchema } from "../../calls/params";
@@ -47,7 +47,7 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
   return withDatabaseErrors(() => answer(id, toTarget(target.data), page.data));
 }
 
-async function answer(id: string, target: TurnTarget, page: { offset: number; limit: number }): Promise<Response> {
+async function answer(id: string, target: InspectTarget, page: { offset: number; limit: number }): Promise<Response> {
   const result = await inspectMessagesPage({ sessionId: id, prompts: loadPrompts(), target, ...page, configure: configureNextTurn });
   if (result === null || result === "not_assistant") return turnMissing(id, target, result);
   if ("problem" in result) return jsonError(400, result.problem, "invalid_input");
