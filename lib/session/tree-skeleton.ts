@@ -197,17 +197,16 @@ export function skeletonFacts(entry: SessionEntry): SkeletonEntry {
 const NO_CALL_TEXTS: ReadonlyArray<readonly [string, string]> = Object.freeze([]);
 
 /** Whether `entry` can have tool calls (an assistant message): the only entries toolCallTexts reads. */
-export function mayCallTools(entry: SessionEntry): boolean {
+export function mayCallTools(entry: SessionEntry): entry is SessionEntry & { type: "message"; message: Record<string, unknown> } {
   return entry.type === "message" && isRecord(entry.message) && entry.message.role === "assistant";
 }
 
 /** The §16.2 texts of an assistant's tool calls, by call id (one shared empty list for other entries). */
 export function toolCallTexts(entry: SessionEntry): ReadonlyArray<readonly [string, string]> {
-  if (!mayCallTools(entry)) return NO_CALL_TEXTS;
-  const msg = entry.type === "message" ? (entry.message as unknown) : undefined;
-  if (!isRecord(msg) || !Array.isArray(msg.content)) return NO_CALL_TEXTS;
+  const content = mayCallTools(entry) ? entry.message.content : undefined;
+  if (!Array.isArray(content)) return NO_CALL_TEXTS;
   const out: [string, string][] = [];
-  for (const block of msg.content) {
+  for (const block of content) {
     if (isRecord(block) && block.type === "toolCall" && typeof block.id === "string") {
       out.push([block.id, clipText(toolCallText(block as unknown as ToolCall))]);
     }
