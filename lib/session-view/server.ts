@@ -10,7 +10,6 @@ import "server-only";
  */
 import { type MeterBasis, meterBasis } from "@/lib/chat-protocol/context-meter";
 import { memoPerEntries, memoPerEntry, type SessionView } from "@/lib/db";
-import { buildSessionContext } from "@/lib/session/context";
 import { entrySearchText, matchingIds } from "@/lib/session/search-text";
 import { skeletonLines } from "@/lib/session/skeleton-stream";
 import { encodeRows } from "@/lib/session/skeleton-wire";
@@ -46,8 +45,10 @@ function meterOf(view: SessionView): MeterBasis {
   const slot = meterSlot(view.tree);
   const leafId = view.meta.leafId ?? null;
   if (slot.meter && slot.leafId === leafId) return slot.meter;
+  // The view's tree is positioned on the meta's leaf; its context comes from the tree's branch
+  // memory (branch-memo.ts), which the chat's turns keep warm too. No path: nothing is sent.
   const path = view.tree.getBranch();
-  const meter = meterBasis(path, buildSessionContext(path, leafId ?? undefined).messages);
+  const meter = meterBasis(path, path.length > 0 ? view.tree.buildContext().messages : []);
   Object.assign(slot, { leafId, meter });
   return meter;
 }
