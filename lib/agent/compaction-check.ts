@@ -20,6 +20,7 @@
  */
 import { type AutoCompactionOptions, runAutoCompaction } from "@/lib/agent/auto-compaction";
 import type { AgentRuntime, NextAction } from "@/lib/agent/runtime";
+import { extendLedger, ledgerWouldPrune, type PruneLedger } from "@/lib/compaction/prune-ledger";
 import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, type PruneResult, planPrune } from "@/lib/compaction/pruning";
 import { calculateContextTokens, estimateTokens, shouldCompact } from "@/lib/compaction/tokens";
 import { isContextOverflow } from "@/lib/llm/overflow";
@@ -49,38 +50,37 @@ function resultTokens(message: ToolResultMessage): number {
 }
 
 /**
- * Branches known to have nothing to prune: "session id, leaf id" → the tree content generation
- * (tree.ts) they were checked at. A turn's check after its reply and the next turn's check
- * before its prompt see the same branch (the next turn's tree holds the committed copies of the
- * same entries), so the second walk of the whole branch, on the path to the model request, is
- * skipped. Any load or replacement of entries bumps the generation and retires every record.
- * Bounded: the oldest record goes first.
+ * The prune ledger (lib/compaction/prune-ledger.ts) of the branch each session last checked,
+ * with the tree content generation (tree.ts) it was built at. A chat checks before every prompt
+ * and after every reply (§13.2); each check extends the ledger by the entries appended since,
+ * so it no longer walks the whole branch, and only a ledger that says "prune" leads to
+ * planPrune's walk. Any load or replacement of entries (a prune writes copies) bumps the
+ * generation and the next check starts a new ledger. Bounded: the oldest session goes first.
  */
-const nothingToPrune = new Map<string, number>();
-const NOTHING_TO_PRUNE_MAX = 256;
+const ledgers = new Map<string, { generation: number; ledger: PruneLedger }>();
+const LEDGERS_MAX = 64;
 
-function rememberNothingToPrune(key: string, generation: number): void {
-  nothingToPrune.delete(key);
-  nothingToPrune.set(key, generation);
-  if (nothingToPrune.size > NOTHING_TO_PRUNE_MAX) nothingToPrune.delete(nothingToPrune.keys().next().value!);
+function wouldPrune(sessionId: string, branch: readonly SessionEntry[]): boolean {
+  const generation = treeContentGeneration();
+  const held = ledgers.get(sessionId);
+  const previous = held?.generation === generation ? held.ledger : undefined;
+  const ledger = extendLedger(branch, DEFAULT_PRUNE_CONFIG.protectedTools, resultTokens, previous);
+  ledgers.delete(sessionId);
+  ledgers.set(sessionId, { generation, ledger });
+  if (ledgers.size > LEDGERS_MAX) ledgers.delete(ledgers.keys().next().value!);
+  return ledgerWouldPrune(ledger, DEFAULT_PRUNE_CONFIG);
 }
 
 /** Step 2: prune and persist; undefined when nothing was pruned. */
 export async function pruneBranch(rt: AgentRuntime): Promise<PruneResult | undefined> {
-  const leafId = rt.tree.getLeafId();
-  const key = `${rt.tree.getHeader().id}\u0000${leafId}`;
-  const generation = treeContentGeneration();
-  if (leafId !== null && nothingToPrune.get(key) === generation) return undefined;
   // pruneToolOutputs rewrites tool results in place (session-engine.md §8). The tree's entry objects may be
   // shared with a cache of committed entries (lib/db/read-model), so the decision is made on the
   // branch as it is (planPrune touches nothing), and only the results it rewrites are copied;
   // the pruned copies replace their originals in this tree only.
   const original = rt.tree.getBranch();
+  if (!wouldPrune(rt.tree.getHeader().id, original)) return undefined;
   const plan = planPrune(original, DEFAULT_PRUNE_CONFIG, resultTokens);
-  if (plan.candidates.length === 0) {
-    if (leafId !== null) rememberNothingToPrune(key, generation);
-    return undefined;
-  }
+  if (plan.candidates.length === 0) return undefined;
   const branch = original.slice();
   for (const { index } of plan.candidates) {
     const e = branch[index];
