@@ -40,6 +40,7 @@ import {
   withOverrides,
 } from "@/lib/llm/models";
 import { createOfflineModel, type OfflineModelOptions } from "@/lib/llm/offline-model";
+import { splicedPromptModel, splicePromptFetch } from "@/lib/llm/spliced-prompt";
 
 export interface ResolvedModel {
   info: ModelInfo;
@@ -142,9 +143,10 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
       baseURL: compatBase,
       apiKey: compat.apiKey,
       includeUsage: true,
-      fetch: bytesBodyFetch(compat.fetch),
+      // The message list is spliced in from text kept per message (lib/llm/spliced-prompt.ts).
+      fetch: splicePromptFetch(bytesBodyFetch(compat.fetch)),
     });
-    factories.set(COMPATIBLE_PROVIDER, (id) => provider.chatModel(id));
+    factories.set(COMPATIBLE_PROVIDER, (id) => splicedPromptModel(provider.chatModel(id)));
     for (const m of compat.models ?? []) {
       const { id, ...overrides } = typeof m === "string" ? { id: m } : m;
       compatibleMeta.set(id, overrides);

@@ -1,0 +1,97 @@
+/**
+ * The OpenAI-compatible request body with its message list assembled from text kept per prompt
+ * message, instead of the provider converting and serializing every message on every call.
+ *
+ * Why: a long context is sent again on every call. The provider turns the whole prompt into its
+ * wire messages and `JSON.stringify`s the body each time (a 10k-message context: 4.6 MB, tens of
+ * ms before the request leaves). The prompt's message objects are shared between calls
+ * (lib/llm/provider-prompt.ts), so each one's wire text is made once and kept with it.
+ *
+ * How (contract):
+ * - `splicedPromptModel(inner)` calls `inner.doStream` with a one-message placeholder prompt (a
+ *   user text holding a unique marker) and registers the real messages' wire text under that
+ *   marker for the duration of the call; `splicePromptFetch(inner)` finds the placeholder's wire
+ *   text in the body the provider serialized and puts the real list in its place, as UTF-8 bytes.
+ * - Each message's wire text is `JSON.stringify(convertToOpenAICompatibleChatMessages([m]))`
+ *   without its brackets: the provider's own conversion, which maps every prompt message on its
+ *   own (no state between messages), and JSON.stringify of an array is its elements' texts
+ *   joined by commas. The body is therefore byte for byte what the provider would have sent
+ *   (proven against the unwrapped provider by lib/llm/spliced-prompt.test.ts).
+ * - A body with the marker whose call is no longer registered fails the request rather than
+ *   sending the placeholder.
+ * - Only `doStream` is spliced (Arbor's calls all stream, lib/llm/stream-assistant.ts);
+ *   `doGenerate` goes to the provider unchanged.
+ * - Memory: the wire text lives as long as its prompt message (a WeakMap), i.e. as long as the
+ *   session's messages are held (the read model, lib/db/read-model).
+ */
+import type { LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import { convertToOpenAICompatibleChatMessages } from "@ai-sdk/openai-compatible/internal";
+
+const wireTexts = new WeakMap<LanguageModelV3Message, string>();
+
+function wireTextOf(message: LanguageModelV3Message): string {
+  let text = wireTexts.get(message);
+  if (text === undefined) {
+    text = JSON.stringify(convertToOpenAICompatibleChatMessages([message])).slice(1, -1);
+    wireTexts.set(message, text);
+  }
+  return text;
+}
+
+/** The marker's start as it appears in a serialized body (a NUL no real message begins with). */
+const MARKER_PREFIX = "\u0000arbor-spliced-prompt-";
+const markerPrompt = (n: number): LanguageModelV3Prompt => [{ role: "user", content: [{ type: "text", text: `${MARKER_PREFIX}${n}` }] }];
+const wireOf = (prompt: LanguageModelV3Prompt) => JSON.stringify(convertToOpenAICompatibleChatMessages(prompt));
+const WIRE_PREFIX = wireOf(markerPrompt(0)).slice(0, -'0"}]'.length);
+
+/** Calls in flight: the placeholder's wire text → the real messages' wire texts. */
+const inFlight = new Map<string, string[]>();
+let calls = 0;
+
+export function splicedPromptModel(inner: LanguageModelV3): LanguageModelV3 {
+  return {
+    specificationVersion: inner.specificationVersion,
+    provider: inner.provider,
+    modelId: inner.modelId,
+    get supportedUrls() {
+      return inner.supportedUrls;
+    },
+    doGenerate: (options) => inner.doGenerate(options),
+    async doStream(options) {
+      const placeholder = markerPrompt(++calls);
+      const key = wireOf(placeholder);
+      const texts: string[] = [];
+      for (const message of options.prompt) {
+        const text = wireTextOf(message);
+        // A message with no wire form (a tool message of approvals only) adds nothing.
+        if (text.length > 0) texts.push(text);
+      }
+      inFlight.set(key, texts);
+      try {
+        return await inner.doStream({ ...options, prompt: placeholder });
+      } finally {
+        inFlight.delete(key);
+      }
+    },
+  };
+}
+
+/** A fetch that puts the registered message list in place of the placeholder (see the header). */
+export function splicePromptFetch(inner: typeof fetch): typeof fetch {
+  return (input, init) => {
+    const body = init?.body;
+    if (typeof body !== "string") return inner(input, init);
+    const at = body.indexOf(WIRE_PREFIX);
+    if (at < 0) return inner(input, init);
+    const end = body.indexOf("]", at);
+    const key = body.slice(at, end + 1);
+    const texts = inFlight.get(key);
+    if (!texts) return Promise.reject(new Error("Arbor could not assemble the request: its message list is no longer available"));
+    const spliced = Buffer.concat([
+      Buffer.from(body.slice(0, at), "utf8"),
+      Buffer.from(`[${texts.join(",")}]`, "utf8"),
+      Buffer.from(body.slice(at + key.length), "utf8"),
+    ]);
+    return inner(input, { ...init, body: spliced });
+  };
+}
