@@ -21,22 +21,28 @@
  *   sending the placeholder.
  * - Only `doStream` is spliced (Arbor's calls all stream, lib/llm/stream-assistant.ts);
  *   `doGenerate` goes to the provider unchanged.
- * - Memory: the wire text lives as long as its prompt message (a WeakMap), i.e. as long as the
+ * - Memory: the wire text is kept as UTF-8 bytes (outside the JS heap, about the size of the
+ *   message's text) as long as its prompt message lives (a WeakMap), i.e. as long as the
  *   session's messages are held (the read model, lib/db/read-model).
  */
 import type { LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { convertToOpenAICompatibleChatMessages } from "@ai-sdk/openai-compatible/internal";
 
-const wireTexts = new WeakMap<LanguageModelV3Message, string>();
+const wireTexts = new WeakMap<LanguageModelV3Message, Buffer>();
 
-function wireTextOf(message: LanguageModelV3Message): string {
+/** The message's wire text as UTF-8 bytes (kept as bytes: a call then only copies them). */
+function wireTextOf(message: LanguageModelV3Message): Buffer {
   let text = wireTexts.get(message);
   if (text === undefined) {
-    text = JSON.stringify(convertToOpenAICompatibleChatMessages([message])).slice(1, -1);
+    text = Buffer.from(JSON.stringify(convertToOpenAICompatibleChatMessages([message])).slice(1, -1), "utf8");
     wireTexts.set(message, text);
   }
   return text;
 }
+
+const COMMA = Buffer.from(",");
+const OPEN = Buffer.from("[");
+const CLOSE = Buffer.from("]");
 
 /** The marker's start as it appears in a serialized body (a NUL no real message begins with). */
 const MARKER_PREFIX = "\u0000arbor-spliced-prompt-";
@@ -45,7 +51,7 @@ const wireOf = (prompt: LanguageModelV3Prompt) => JSON.stringify(convertToOpenAI
 const WIRE_PREFIX = wireOf(markerPrompt(0)).slice(0, -'0"}]'.length);
 
 /** Calls in flight: the placeholder's wire text → the real messages' wire texts. */
-const inFlight = new Map<string, string[]>();
+const inFlight = new Map<string, Buffer[]>();
 let calls = 0;
 
 export function splicedPromptModel(inner: LanguageModelV3): LanguageModelV3 {
@@ -60,12 +66,16 @@ export function splicedPromptModel(inner: LanguageModelV3): LanguageModelV3 {
     async doStream(options) {
       const placeholder = markerPrompt(++calls);
       const key = wireOf(placeholder);
-      const texts: string[] = [];
+      // The list as byte pieces: "[", each message's text with commas between, "]".
+      const texts: Buffer[] = [OPEN];
       for (const message of options.prompt) {
         const text = wireTextOf(message);
         // A message with no wire form (a tool message of approvals only) adds nothing.
-        if (text.length > 0) texts.push(text);
+        if (text.length === 0) continue;
+        if (texts.length > 1) texts.push(COMMA);
+        texts.push(text);
       }
+      texts.push(CLOSE);
       inFlight.set(key, texts);
       try {
         return await inner.doStream({ ...options, prompt: placeholder });
@@ -87,11 +97,7 @@ export function splicePromptFetch(inner: typeof fetch): typeof fetch {
     const key = body.slice(at, end + 1);
     const texts = inFlight.get(key);
     if (!texts) return Promise.reject(new Error("Arbor could not assemble the request: its message list is no longer available"));
-    const spliced = Buffer.concat([
-      Buffer.from(body.slice(0, at), "utf8"),
-      Buffer.from(`[${texts.join(",")}]`, "utf8"),
-      Buffer.from(body.slice(at + key.length), "utf8"),
-    ]);
+    const spliced = Buffer.concat([Buffer.from(body.slice(0, at), "utf8"), ...texts, Buffer.from(body.slice(at + key.length), "utf8")]);
     return inner(input, { ...init, body: spliced });
   };
 }
