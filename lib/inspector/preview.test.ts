@@ -70,6 +70,20 @@ describe("previewNextTurn", () => {
     expect(textOf(stored.message)).toHaveLength(120_000);
   });
 
+  it("a second preview, and a context without the prune, still show each result as it is (the memo keeps no pruned form)", () => {
+    const entries = toolSession({ input: 1000, output: 10 });
+    const first = previewNextTurn(entries, "done", settings(), TEST_PROMPTS, 200_000, { now: 1 });
+    const again = previewNextTurn(entries, "done", settings(), TEST_PROMPTS, 200_000, { now: 1 });
+    expect(again.messages.map((m) => [m.sourceEntryId, m.hash])).toEqual(first.messages.map((m) => [m.sourceEntryId, m.hash]));
+    expect(textOf(again.messages.find((m) => m.sourceEntryId === "t1")!.message)).toBe("[Output truncated - 30000 tokens]");
+    // Disabled compaction skips pruning: the original output, from the same (memoized) entry objects.
+    const plain = previewNextTurn(entries, "done", settings({ enabled: false }), TEST_PROMPTS, 200_000, { now: 3 });
+    const t1 = plain.messages.find((m) => m.sourceEntryId === "t1")!;
+    expect(textOf(t1.message)).toHaveLength(120_000);
+    expect(t1.hash).toBe(contentHash(t1.message));
+    expect(t1.hash).not.toBe(first.messages.find((m) => m.sourceEntryId === "t1")!.hash);
+  });
+
   it("pruning savings count against the threshold (session-engine.md §13.2 step 9)", () => {
     // 190k context − ~30k saved by pruning = ~160k < 200k − 16384: no compaction.
     const entries = toolSession({ input: 190_000, output: 0 });

@@ -76,8 +76,10 @@ export function previewNextTurn(
   // object downstream), so step 2 prunes copies of just the results it rewrites.
   const path: SessionEntry[] = leaf ? pathToRoot(leaf, byId) : [];
   const pending: PendingEffects = { pruning: null, compaction: null };
-  // Tool results are copies that pruning below changes in place: never through the memo.
-  const copies = { uncached: (m: { role: string }) => m.role === "toolResult" };
+  // The results step 2 copies are changed in place by pruning: they never go through the memo
+  // (the originals, which nothing changes, do: each is converted and hashed once, not per preview).
+  const pruneCopies = new WeakSet<object>();
+  const copies = { uncached: (m: object) => pruneCopies.has(m) };
   const before = sourcedContext(path, prompts, copies);
   const last = lastAssistantOf(path, before);
   const result = (messages: SourcedMessage[], pendingCompaction: NextTurnPreview["pendingCompaction"] = null): NextTurnPreview => ({
@@ -94,7 +96,10 @@ export function previewNextTurn(
   const plan = planPrune(path, DEFAULT_PRUNE_CONFIG);
   for (const { index } of plan.candidates) {
     const e = path[index];
-    if (e?.type === "message" && e.message.role === "toolResult") path[index] = { ...e, message: { ...e.message } } as SessionEntry;
+    if (e?.type !== "message" || e.message.role !== "toolResult") continue;
+    const message = { ...e.message };
+    pruneCopies.add(message);
+    path[index] = { ...e, message } as SessionEntry;
   }
   const prune = applyPrunePlan(path, plan, now);
   if (prune.prunedCount > 0) {
