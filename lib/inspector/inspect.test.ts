@@ -114,4 +114,34 @@ describe("inspectNextTurn", () => {
     const entries: SessionEntry[] = await loadEntries({ sessionId: id });
     expect(entries.some((e) => e.type === "compaction")).toBe(false); // nothing was written
   });
+
+  it("a view asked for again is the same until the session or its calls change, then follows them", async () => {
+    const { id } = await createSession({});
+    const l1 = await turn(id, null, "one", assistantMsg("first", { timestamp: 1000, usage: { input: 10, output: 2 } }), true);
+    const preview = async () =>
+      (await inspectNextTurn({ sessionId: id, prompts: TEST_PROMPTS, settings: settings(), model: { ref: MODEL.ref, provider: "fake", id: "m", contextWindow: 200_000 }, now: 5_000 }))!;
+    const first = await preview();
+    expect(first.system).toBe("SYS");
+    expect(await preview()).toEqual(first);
+
+    // A call recorded without a new entry (same entries): the preview takes the new call's system prompt.
+    await recordModelCall({
+      sessionId: id,
+      call: {
+        kind: "chat",
+        model: MODEL,
+        request: { system: "SYS-2", messages: [], tools: [], maxOutputTokens: 10 },
+        response: { stopReason: "error", errorMessage: "boom" },
+        startedAt: 3000,
+        durationMs: 1,
+      },
+    });
+    expect((await preview()).system).toBe("SYS-2");
+
+    // New entries: the preview shows them.
+    await turn(id, l1, "two", assistantMsg("second answer", { timestamp: 4000, usage: { input: 20, output: 2 } }), false);
+    const later = await preview();
+    expect(later.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+    expect(later.messages.at(-1)!.placeholder).toBe(true);
+  });
 });

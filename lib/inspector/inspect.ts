@@ -31,7 +31,7 @@ import { type CallsContext, callDetail, callForEntry, callsContext, detailHashes
 import { callBodies } from "./bodies";
 import { pendingNotes, reconstructedInput, recordedInput } from "./turn-inputs";
 import { windowTurn } from "./message-window";
-import { rememberTurnMessages, turnKey } from "./turn-messages-cache";
+import { recalledTurnView, rememberTurnMessages, rememberTurnView, turnKey } from "./turn-messages-cache";
 
 /** `diff: false` when only the messages are wanted (a page): no previous turn is read or diffed. */
 export interface BuildOptions {
@@ -47,13 +47,28 @@ export interface ResolvedTurn {
   build(opts: BuildOptions): Promise<TurnView>;
 }
 
-const keyOf = (ctx: CallsContext, source: string) => turnKey(ctx.sessionId, ctx.read.view.rev, ctx.prompts, source);
+/** What of the session's recorded calls a view depends on: how many, the newest, how many know their entry. */
+function callsVersion(calls: readonly CallRow[]): string {
+  let linked = 0;
+  for (const c of calls) if (c.entry_id !== null) linked++;
+  return `${calls.length}.${calls.at(-1)?.id ?? ""}.${linked}`;
+}
 
-/** The view as sent: windowed, and when it is cut, its whole list remembered for the pages. */
+const keyOf = (ctx: CallsContext, source: string) =>
+  turnKey(ctx.sessionId, ctx.read.view.rev, ctx.prompts, `${source}@${callsVersion(ctx.calls)}`);
+
+/**
+ * The view as sent: windowed, and when it is cut, its whole list remembered for the pages. The
+ * view itself is remembered under the turn's key (turn-messages-cache.ts), so the same turn is
+ * built once per version of the session and its calls, not once per request.
+ */
 async function sent(turn: ResolvedTurn): Promise<TurnView> {
+  const kept = recalledTurnView(turn.key);
+  if (kept) return kept;
   const view = await turn.build({ diff: true });
   const shown = windowTurn(view);
   if (shown.messages.length < view.messages.length) rememberTurnMessages(turn.key, view.messages);
+  rememberTurnView(turn.key, shown);
   return shown;
 }
 
