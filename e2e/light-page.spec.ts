@@ -86,6 +86,9 @@ test("a generated 21,000-entry session: the chat reads at once, the tree streams
   await expect(tree.locator('[aria-roledescription="node"]').first()).toBeVisible({ timeout: 120_000 });
   await expect(tree.getByRole("button", { name: "Turns" })).toHaveAttribute("aria-pressed", "true");
   await expect(tree.getByText("you are here").first()).toBeVisible();
+  // The inspector asks for its view once the tree is in, and shows what the model saw.
+  const inspector = page.getByRole("region", { name: "Context inspector" });
+  await expect(inspector.getByRole("list", { name: "Messages sent, in order" })).toBeVisible({ timeout: 120_000 });
   // The whole tree is there, not the chat's tail: the footer counts every shown row.
   await tree.getByRole("button", { name: "List" }).click();
   await expect(tree.getByRole("listbox", { name: "Session entries" }).getByRole("option").first()).toBeVisible();

@@ -82,12 +82,15 @@ export function ContextView({
   sessionId,
   target,
   onFocusEntry,
+  wait = false,
 }: {
   sessionId: string;
   target: InspectTarget;
   onFocusEntry(entryId: string): void;
+  /** Not yet: the view is asked for once this is false (InspectorPanelProps.waitForTree). */
+  wait?: boolean;
 }) {
-  const { data, error, isPending } = useQuery(inspectTurnOptions(sessionId, target));
+  const { data, error, isPending } = useQuery({ ...inspectTurnOptions(sessionId, target), enabled: !wait });
   if (isPending) return <p className="text-sm text-muted" role="status">Loading what the model saw…</p>;
   if (error) return <p role="alert" className="text-sm text-red-700 dark:text-red-300">Could not load this turn: {error.message}</p>;
   return <TurnDetails turn={data} onFocusEntry={onFocusEntry} source={{ sessionId, target }} />;

@@ -27,9 +27,15 @@ export interface InspectorPanelProps {
   sessionId: string;
   selectedEntryId: string | null;
   onFocusEntry(entryId: string): void;
+  /**
+   * A large session's tree is still streaming in: the turn view is asked for after it. Building
+   * a view of a long session the first time takes the server a while (its index, the diff), and
+   * the tree and the chat come first.
+   */
+  waitForTree?: boolean;
 }
 
-export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: InspectorPanelProps) {
+export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry, waitForTree = false }: InspectorPanelProps) {
   const [tab, setTab] = useState<Tab>("Context");
   const [callId, setCallId] = useState<string | null>(null);
   const [preview, setPreview] = useState(false);
@@ -129,7 +135,7 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry }: Ins
               ) : null}
             </div>
             {target ? (
-              <ContextView sessionId={sessionId} target={target} onFocusEntry={onFocusEntry} />
+              <ContextView sessionId={sessionId} target={target} onFocusEntry={onFocusEntry} wait={waitForTree} />
             ) : (
               <p className="text-sm text-muted">{"hint" in selection ? selection.hint : ""}</p>
             )}

@@ -6,10 +6,13 @@ export function InspectorSlot({
   sessionId,
   entryId,
   onFocusEntry,
+  waitForTree,
 }: {
   sessionId: string;
   entryId: string | null;
   onFocusEntry: (entryId: string) => void;
+  /** A large session's tree is still streaming: the turn view waits (see InspectorPanelProps). */
+  waitForTree: boolean;
 }) {
-  return <InspectorPanel sessionId={sessionId} selectedEntryId={entryId} onFocusEntry={onFocusEntry} />;
+  return <InspectorPanel sessionId={sessionId} selectedEntryId={entryId} onFocusEntry={onFocusEntry} waitForTree={waitForTree} />;
 }

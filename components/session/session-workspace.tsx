@@ -205,7 +205,14 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
           />
           )
         }
-        inspector={<InspectorSlot sessionId={sessionId} entryId={selectedId ? entryIdOf(selectedId) : null} onFocusEntry={setSelectedId} />}
+        inspector={
+          <InspectorSlot
+            sessionId={sessionId}
+            entryId={selectedId ? entryIdOf(selectedId) : null}
+            onFocusEntry={setSelectedId}
+            waitForTree={pending && streamed.error === null}
+          />
+        }
       />
       {navTarget && (
         <NavigateDialog
