@@ -86,6 +86,11 @@ test("a generated 21,000-entry session: the chat reads at once, the tree streams
   await expect(tree.locator('[aria-roledescription="node"]').first()).toBeVisible({ timeout: 120_000 });
   await expect(tree.getByRole("button", { name: "Turns" })).toHaveAttribute("aria-pressed", "true");
   await expect(tree.getByText("you are here").first()).toBeVisible();
+  // Fit view frames the whole tree, though React Flow holds only the nodes near the view
+  // (components/tree/flow-window.ts): every turn is then on screen.
+  const turnsNear = await tree.locator('[aria-roledescription="node"]').count();
+  await tree.getByRole("button", { name: "Fit view" }).click();
+  await expect.poll(() => tree.locator('[aria-roledescription="node"]').count(), { timeout: 30_000 }).toBeGreaterThan(Math.max(1000, turnsNear * 10));
   // The inspector asks for its view once the tree is in, and shows what the model saw.
   const inspector = page.getByRole("region", { name: "Context inspector" });
   await expect(inspector.getByRole("list", { name: "Messages sent, in order" })).toBeVisible({ timeout: 120_000 });

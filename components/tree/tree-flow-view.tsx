@@ -1,13 +1,15 @@
 "use client";
 /**
  * The React Flow part of the tree canvas: read-only (no dragging, connecting, deleting or
- * box selection), nodes focusable, only visible elements rendered, bands behind the nodes,
+ * box selection), nodes focusable, only visible elements rendered (and for a large layout only
+ * the window around the view handed over, flow-window.ts), bands behind the nodes,
  * landmark captions in screen space, a toggleable minimap and zoom Controls. Selection is
  * controlled: `selectedId` marks one node `selected` (an entry inside a collapsed turn marks
  * its turn); React Flow's own selection is off.
  */
 import { Controls, type NodeMouseHandler, type OnInit, type OnMoveEnd, ReactFlow, useReactFlow, useStore } from "@xyflow/react";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo } from "react";
+import { isWindowed, windowKeyOf, windowOf, windowRectOf } from "@/components/tree/flow-window";
 import type { Landmark } from "@/components/tree/landmarks";
 import { nodeTypes } from "@/components/tree/nodes/node-types";
 import { TreeLandmarks } from "@/components/tree/tree-landmarks";
@@ -27,14 +29,6 @@ export interface TreeFlowViewProps {
   onJump: (landmark: Landmark) => void;
 }
 
-/**
- * A canvas of more nodes than this mounts without its edges, which follow one task later:
- * React Flow indexes every edge when it gets them, and with the nodes in the same task a
- * 10k-turn overview stalled the page (issue #12). Smaller canvases mount whole.
- */
-const EDGES_LATER_ABOVE = 2000;
-const NO_EDGES: TreeEdge[] = [];
-
 /** Below this zoom node texts are unreadable: nodes are drawn as solid marks (tree.css `--far`). */
 const FAR_ZOOM = 0.2;
 
@@ -53,27 +47,29 @@ export function TreeFlowView(props: TreeFlowViewProps) {
   // Fit view must be able to show the whole tree, however tall.
   const minZoom = Math.min(0.05, 300 / Math.max(layout.bounds.width, layout.bounds.height, 1));
 
+  // A large layout reaches React Flow as the window around the view (flow-window.ts); the key
+  // changes only when the view moves about a viewport or zooms ~40 %, so this re-renders rarely.
+  const windowed = isWindowed(layout.nodes.length);
+  const windowKey = useStore((s) => (windowed ? windowKeyOf(s.transform, s.width, s.height) : ""));
+  const part = useMemo(() => {
+    if (!windowed) return { nodes: layout.nodes, edges: model.edges };
+    const rect = windowRectOf(windowKey);
+    return rect ? windowOf(layout.nodes, layout.index, model.edges, rect) : { nodes: [], edges: [] };
+  }, [windowed, windowKey, layout, model.edges]);
+
   const nodes = useMemo<CanvasNode[]>(() => {
     const shown = selectedId === null ? undefined : (model.flow.nodeOf.get(selectedId) ?? selectedId);
-    const at = shown === undefined ? undefined : layout.index.get(shown);
-    let tree: CanvasNode[] = layout.nodes;
-    if (at !== undefined) {
-      tree = layout.nodes.slice();
-      tree[at] = { ...layout.nodes[at]!, selected: true } as CanvasNode;
+    const at = shown === undefined ? -1 : part.nodes === layout.nodes ? (layout.index.get(shown) ?? -1) : part.nodes.findIndex((n) => n.id === shown);
+    let tree: CanvasNode[] = part.nodes;
+    if (at >= 0) {
+      tree = part.nodes.slice();
+      tree[at] = { ...part.nodes[at]!, selected: true } as CanvasNode;
     }
     return bandNodes.length > 0 ? (bandNodes as CanvasNode[]).concat(tree) : tree;
-  }, [layout, bandNodes, selectedId, model.flow.nodeOf]);
-
-  const [edgesShown, setEdgesShown] = useState(layout.nodes.length <= EDGES_LATER_ABOVE);
-  useEffect(() => {
-    if (edgesShown) return;
-    const t = setTimeout(() => setEdgesShown(true), 0);
-    return () => clearTimeout(t);
-  }, [edgesShown]);
+  }, [part, layout, bandNodes, selectedId, model.flow.nodeOf]);
 
   const edges = useMemo<TreeEdge[]>(() => {
-    if (!edgesShown) return NO_EDGES;
-    return model.edges.map((e) => ({
+    return part.edges.map((e) => ({
       ...e,
       type: "smoothstep",
       pathOptions: { borderRadius: 10, offset: 24 },
@@ -83,7 +79,7 @@ export function TreeFlowView(props: TreeFlowViewProps) {
       selectable: false,
       domAttributes: { "aria-hidden": "true" },
     }));
-  }, [model.edges, edgesShown]);
+  }, [part.edges]);
 
   return (
     <ReactFlow<CanvasNode, TreeEdge>
