@@ -23,10 +23,17 @@ export class SkeletonStreamError extends Error {
   }
 }
 
-/** The lines of a streamed skeleton: the header, then the rows in blocks. */
-export function* skeletonLines(header: object, rows: readonly SkeletonEntry[], block = STREAM_BLOCK): Generator<string> {
+/** Rows to stream: an array of them, or a table producing them on demand (skeleton-table.ts). */
+export interface RowSource {
+  readonly length: number;
+  slice(from: number, to: number): SkeletonEntry[];
+}
+
+/** The lines of a streamed skeleton: the header, then the rows in blocks (`rows.length` read once). */
+export function* skeletonLines(header: object, rows: RowSource, block = STREAM_BLOCK): Generator<string> {
   yield `${JSON.stringify(header)}\n`;
-  for (let i = 0; i < rows.length; i += block) yield `${JSON.stringify(encodeRows(rows.slice(i, i + block)))}\n`;
+  const count = rows.length;
+  for (let i = 0; i < count; i += block) yield `${JSON.stringify(encodeRows(rows.slice(i, Math.min(i + block, count))))}\n`;
 }
 
 /** Splits text arriving in pieces into complete lines (without their "\n"). */

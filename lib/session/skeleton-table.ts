@@ -1,0 +1,173 @@
+/**
+ * The resolved skeleton of a growing entry list in a compact form, for a server that keeps it
+ * while a session is cached (issue #12: a cached 100k-entry session within ~1.5× its JSONL).
+ * Per row only what costs a pass over the entry's contents is kept, packed: timestamp, tokens
+ * and flags in typed arrays, the row text in PackedTexts, the rare extra fields (labels, pins,
+ * compactions, summaries, a user message's first line) in a sparse map. id, parentId, type, role
+ * and toolCallId are read off the entry again when a row is produced (cheap).
+ *
+ * Contract:
+ * - `slice(from, to)` equals `resolveSkeleton(entries).slice(from, to)` (tree-skeleton.ts) for
+ *   the entries as of the last `sync()`. The table reads `entries` (never mutates them), which
+ *   may only grow by appends; `sync()` adds the rows of the appended entries, and resolves
+ *   toolResult texts as resolveSkeleton does over all entries: the LAST call with an id names
+ *   every result with it. An appended call whose id an earlier call or an unanswered result
+ *   already had therefore changes earlier rows' texts: those rows are found by a scan of the
+ *   result entries' call ids (no contents are read) and their texts replaced.
+ * - Rows are produced on demand: a slice is new objects every time.
+ * - `bytes()` estimates the memory held (ArrayBuffers included), for the read model's charge.
+ */
+import { ownCopy, PackedTexts } from "@/lib/session/packed-texts";
+import type { RowSource } from "@/lib/session/skeleton-stream";
+import { parentIdOf, roleOf, type SkeletonEntry, skeletonFacts, toolCallIdOf, toolCallTexts } from "@/lib/session/tree-skeleton";
+import type { SessionEntry } from "@/lib/session/types";
+
+type Extra = Pick<SkeletonEntry, "targetId" | "labelValue" | "pinned" | "firstKeptEntryId" | "tokensBefore" | "preview" | "firstLine">;
+const EXTRA_KEYS = ["firstLine", "targetId", "labelValue", "pinned", "firstKeptEntryId", "tokensBefore", "preview"] as const;
+/** Heap per kept extra (Map slot, object) and per call id (Map slot), besides characters (measured). */
+const EXTRA_BYTES = 120;
+const CALL_BYTES = 40;
+
+function grown<A extends Float64Array | Uint8Array>(array: A, need: number, make: (size: number) => A): A {
+  if (need <= array.length) return array;
+  const next = make(Math.max(need, Math.ceil(array.length * 1.125) + 64));
+  next.set(array);
+  return next;
+}
+
+function lastCallText(entry: SessionEntry, id: string): string | undefined {
+  let text: string | undefined;
+  for (const [callId, t] of toolCallTexts(entry)) if (callId === id) text = t;
+  return text;
+}
+
+export class SkeletonTable implements RowSource {
+  private t = new Float64Array(0);
+  private tokens = new Float64Array(0);
+  private flags = new Uint8Array(0);
+  private readonly texts = new PackedTexts();
+  private readonly extras = new Map<number, Extra>();
+  private extraChars = 0;
+  /** Call id → index of the last entry calling it. */
+  private readonly calls = new Map<string, number>();
+  /** Call ids of results no call answered (yet). */
+  private readonly unanswered = new Set<string>();
+
+  private constructor(private readonly entries: readonly SessionEntry[]) {}
+
+  /** The table of `entries` now (grow it with `sync()` after appends to the same list). */
+  static of(entries: readonly SessionEntry[]): SkeletonTable {
+    const table = new SkeletonTable(entries);
+    table.sync();
+    table.trim();
+    return table;
+  }
+
+  get length(): number {
+    return this.texts.length;
+  }
+
+  /** Adds the rows of the entries appended since the last sync. */
+  sync(): void {
+    const from = this.length;
+    const to = this.entries.length;
+    if (to <= from) return;
+    const fresh = new Map<string, string>();
+    const changed = new Set<string>();
+    for (let i = from; i < to; i++) {
+      for (const [id, text] of toolCallTexts(this.entries[i]!)) {
+        const before = this.calls.get(id);
+        if ((before !== undefined && before < from) || this.unanswered.has(id)) changed.add(id);
+        this.calls.set(id, i);
+        this.unanswered.delete(id);
+        fresh.set(id, text);
+      }
+    }
+    this.t = grown(this.t, to, (n) => new Float64Array(n));
+    this.tokens = grown(this.tokens, to, (n) => new Float64Array(n));
+    this.flags = grown(this.flags, to, (n) => new Uint8Array(n));
+    const callText = (id: string) => fresh.get(id) ?? this.olderCallText(id);
+    for (let i = from; i < to; i++) this.add(i, skeletonFacts(this.entries[i]!), callText);
+    if (changed.size > 0) this.reresolve(from, changed, callText);
+  }
+
+  slice(from: number, to: number): SkeletonEntry[] {
+    const end = Math.min(to, this.length);
+    const texts = this.texts.range(from, end);
+    const out: SkeletonEntry[] = new Array(texts.length);
+    for (let i = from; i < end; i++) out[i - from] = this.row(i, texts[i - from]!);
+    return out;
+  }
+
+  /** The rows up to `count` (this table's length when it was read), whatever is appended later. */
+  upTo(count: number): RowSource {
+    return { length: count, slice: (from, to) => this.slice(from, Math.min(to, count)) };
+  }
+
+  /** `SkeletonEntry.flags` of row `i`. */
+  flagsAt(i: number): number {
+    return this.flags[i]!;
+  }
+
+  bytes(): number {
+    const columns = this.t.byteLength + this.tokens.byteLength + this.flags.byteLength;
+    const maps = this.extras.size * EXTRA_BYTES + this.extraChars * 2 + (this.calls.size + this.unanswered.size) * CALL_BYTES;
+    return columns + this.texts.bytes() + maps;
+  }
+
+  private add(i: number, s: SkeletonEntry, callText: (id: string) => string | undefined): void {
+    this.t[i] = s.t;
+    this.tokens[i] = s.tokens;
+    this.flags[i] = s.flags;
+    let text = s.text;
+    if (s.toolCallId !== undefined) {
+      const resolved = callText(s.toolCallId);
+      if (resolved === undefined) this.unanswered.add(s.toolCallId);
+      else text = resolved;
+    }
+    this.texts.push(text);
+    let extra: Extra | undefined;
+    for (const key of EXTRA_KEYS) {
+      const value = s[key];
+      if (value === undefined) continue;
+      extra ??= {};
+      (extra as Record<string, unknown>)[key] = typeof value === "string" ? ownCopy(value) : value;
+      if (typeof value === "string") this.extraChars += value.length;
+    }
+    if (extra) this.extras.set(i, extra);
+  }
+
+  /** New texts for the rows before `from` that answer a call id whose text changed. */
+  private reresolve(from: number, changed: ReadonlySet<string>, callText: (id: string) => string | undefined): void {
+    for (let i = 0; i < from; i++) {
+      const id = toolCallIdOf(this.entries[i]!);
+      if (id === undefined || !changed.has(id)) continue;
+      const text = callText(id);
+      if (text !== undefined) this.texts.set(i, text);
+    }
+  }
+
+  private olderCallText(id: string): string | undefined {
+    const at = this.calls.get(id);
+    return at === undefined ? undefined : lastCallText(this.entries[at]!, id);
+  }
+
+  private trim(): void {
+    this.texts.trim();
+    this.t = this.t.slice(0, this.length);
+    this.tokens = this.tokens.slice(0, this.length);
+    this.flags = this.flags.slice(0, this.length);
+  }
+
+  private row(i: number, text: string): SkeletonEntry {
+    const entry = this.entries[i]!;
+    const s: SkeletonEntry = { id: entry.id, parentId: parentIdOf(entry), type: entry.type, t: this.t[i]!, text, tokens: this.tokens[i]!, flags: this.flags[i]! };
+    const role = roleOf(entry);
+    if (role !== undefined) s.role = role;
+    const extra = this.extras.get(i);
+    if (extra) Object.assign(s, extra);
+    const toolCallId = toolCallIdOf(entry);
+    if (toolCallId !== undefined) s.toolCallId = toolCallId;
+    return s;
+  }
+}
