@@ -33,7 +33,7 @@ const skeletonOf = memoPerEntries(
 const wholeRowsJson = memoPerEntries(
   (tree) => {
     const table = skeletonOf(tree);
-    return JSON.stringify(encodeRows(table.slice(0, table.length)));
+    return JSON.stringify(table.encode(0, table.length));
   },
   (json) => json.length * 2,
 );
@@ -81,7 +81,7 @@ function skeletonParts(view: SessionView, since: number, model?: NextTurnModel) 
  */
 export function skeletonPayload(view: SessionView, since = 0, model?: NextTurnModel): SkeletonPayload {
   const { header, skeleton, from } = skeletonParts(view, since, model);
-  return { ...header, rows: encodeRows(skeleton.slice(from, header.count)) };
+  return { ...header, rows: skeleton.encode(from, header.count) };
 }
 
 /**

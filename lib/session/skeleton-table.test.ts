@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { generateSession } from "@/lib/session/generate";
 import { pinEntryFields } from "@/lib/session/pins";
 import { SkeletonTable } from "@/lib/session/skeleton-table";
+import { encodeRows } from "@/lib/session/skeleton-wire";
 import { resolveSkeleton } from "@/lib/session/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { assistantEntry, entry, labelEntry, messageEntry } from "@/test/session-factories";
@@ -73,8 +74,10 @@ describe("SkeletonTable", () => {
       const from = Math.floor(rnd() * entries.length);
       expect(table.slice(from, from + 50)).toEqual(expected.slice(from, from + 50));
       expect(table.flagsAt(from)).toBe(expected[from]!.flags);
+      expect(table.encode(from, from + 2000)).toEqual(encodeRows(expected.slice(from, from + 2000)));
     }
     expect(SkeletonTable.of(entries).slice(0, entries.length)).toEqual(table.slice(0, table.length));
+    expect(JSON.stringify(table.encode(0, table.length))).toBe(JSON.stringify(encodeRows(resolveSkeleton(entries))));
   });
 
   it("a view up to a count keeps its rows when the entries grow", () => {
@@ -86,5 +89,6 @@ describe("SkeletonTable", () => {
     table.sync();
     expect(view.length).toBe(200);
     expect(view.slice(150, 400)).toEqual(resolveSkeleton(generated).slice(150, 200));
+    expect(view.encode(150, 400)).toEqual(encodeRows(resolveSkeleton(generated).slice(150, 200)));
   });
 });

@@ -19,6 +19,7 @@
  */
 import { ownCopy, PackedTexts } from "@/lib/session/packed-texts";
 import type { RowSource } from "@/lib/session/skeleton-stream";
+import { RowEncoder, type WireRow, wireExtra } from "@/lib/session/skeleton-wire";
 import { parentIdOf, roleOf, type SkeletonEntry, skeletonFacts, toolCallIdOf, toolCallTexts } from "@/lib/session/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 
@@ -27,6 +28,8 @@ const EXTRA_KEYS = ["firstLine", "targetId", "labelValue", "pinned", "firstKeptE
 /** Heap per kept extra (Map slot, object) and per call id (Map slot), besides characters (measured). */
 const EXTRA_BYTES = 120;
 const CALL_BYTES = 40;
+/** A bit of the flags column above every FLAG bit: the row has an entry in `extras`. */
+const HAS_EXTRA = 0x80;
 
 function grown<A extends Float64Array | Uint8Array>(array: A, need: number, make: (size: number) => A): A {
   if (need <= array.length) return array;
@@ -99,14 +102,29 @@ export class SkeletonTable implements RowSource {
     return out;
   }
 
+  /** `encodeRows(this.slice(from, to))` (skeleton-wire.ts), without building the rows. */
+  encode(from: number, to: number): WireRow[] {
+    const end = Math.min(to, this.length);
+    const texts = this.texts.range(from, end);
+    const encoder = new RowEncoder();
+    const out: WireRow[] = new Array(texts.length);
+    for (let i = from; i < end; i++) {
+      const entry = this.entries[i]!;
+      const flags = this.flags[i]!;
+      const head = { id: entry.id, parentId: parentIdOf(entry), type: entry.type, role: roleOf(entry), t: this.t[i]!, text: texts[i - from]!, tokens: this.tokens[i]!, flags: flags & ~HAS_EXTRA };
+      out[i - from] = encoder.row(head, flags & HAS_EXTRA ? wireExtra(this.extras.get(i)!) : undefined);
+    }
+    return out;
+  }
+
   /** The rows up to `count` (this table's length when it was read), whatever is appended later. */
   upTo(count: number): RowSource {
-    return { length: count, slice: (from, to) => this.slice(from, Math.min(to, count)) };
+    return { length: count, slice: (from, to) => this.slice(from, Math.min(to, count)), encode: (from, to) => this.encode(from, Math.min(to, count)) };
   }
 
   /** `SkeletonEntry.flags` of row `i`. */
   flagsAt(i: number): number {
-    return this.flags[i]!;
+    return this.flags[i]! & ~HAS_EXTRA;
   }
 
   bytes(): number {
@@ -134,7 +152,10 @@ export class SkeletonTable implements RowSource {
       (extra as Record<string, unknown>)[key] = typeof value === "string" ? ownCopy(value) : value;
       if (typeof value === "string") this.extraChars += value.length;
     }
-    if (extra) this.extras.set(i, extra);
+    if (extra) {
+      this.extras.set(i, extra);
+      this.flags[i] = s.flags | HAS_EXTRA;
+    }
   }
 
   /** New texts for the rows before `from` that answer a call id whose text changed. */
@@ -161,11 +182,11 @@ export class SkeletonTable implements RowSource {
 
   private row(i: number, text: string): SkeletonEntry {
     const entry = this.entries[i]!;
-    const s: SkeletonEntry = { id: entry.id, parentId: parentIdOf(entry), type: entry.type, t: this.t[i]!, text, tokens: this.tokens[i]!, flags: this.flags[i]! };
+    const flags = this.flags[i]!;
+    const s: SkeletonEntry = { id: entry.id, parentId: parentIdOf(entry), type: entry.type, t: this.t[i]!, text, tokens: this.tokens[i]!, flags: flags & ~HAS_EXTRA };
     const role = roleOf(entry);
     if (role !== undefined) s.role = role;
-    const extra = this.extras.get(i);
-    if (extra) Object.assign(s, extra);
+    if (flags & HAS_EXTRA) Object.assign(s, this.extras.get(i));
     const toolCallId = toolCallIdOf(entry);
     if (toolCallId !== undefined) s.toolCallId = toolCallId;
     return s;
