@@ -80,6 +80,19 @@ describe("SkeletonTable", () => {
     expect(JSON.stringify(table.encode(0, table.length))).toBe(JSON.stringify(encodeRows(resolveSkeleton(entries))));
   });
 
+  it("keeps a token count that is not a whole number (malformed content) exactly", () => {
+    const { entries: generated } = generateSession({ seed: 9, entries: 200 });
+    const entries = generated.slice(0, 100);
+    const table = SkeletonTable.of(entries);
+    const odd = assistantEntry("odd", entries.at(-1)!.id, "");
+    (odd.message as unknown as { content: unknown[] }).content = [{ type: "text", text: 5 }];
+    entries.push(odd, ...generated.slice(100));
+    table.sync();
+    const expected = resolveSkeleton(entries);
+    expect(Number.isNaN(expected[100]!.tokens)).toBe(true);
+    expect(table.slice(0, table.length)).toEqual(expected);
+  });
+
   it("a view up to a count keeps its rows when the entries grow", () => {
     const { entries: generated } = generateSession({ seed: 3, entries: 300 });
     const entries = generated.slice(0, 200);

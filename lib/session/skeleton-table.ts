@@ -31,7 +31,7 @@ const CALL_BYTES = 40;
 /** A bit of the flags column above every FLAG bit: the row has an entry in `extras`. */
 const HAS_EXTRA = 0x80;
 
-function grown<A extends Float64Array | Uint8Array>(array: A, need: number, make: (size: number) => A): A {
+function grown<A extends Float64Array | Uint32Array | Uint8Array>(array: A, need: number, make: (size: number) => A): A {
   if (need <= array.length) return array;
   const next = make(Math.max(need, Math.ceil(array.length * 1.125) + 64));
   next.set(array);
@@ -46,7 +46,8 @@ function lastCallText(entry: SessionEntry, id: string): string | undefined {
 
 export class SkeletonTable implements RowSource {
   private t = new Float64Array(0);
-  private tokens = new Float64Array(0);
+  /** Whole token counts (all there are in practice); any other number turns it into a Float64Array. */
+  private tokens: Uint32Array | Float64Array = new Uint32Array(0);
   private flags = new Uint8Array(0);
   private readonly texts = new PackedTexts();
   private readonly extras = new Map<number, Extra>();
@@ -87,7 +88,7 @@ export class SkeletonTable implements RowSource {
       }
     }
     this.t = grown(this.t, to, (n) => new Float64Array(n));
-    this.tokens = grown(this.tokens, to, (n) => new Float64Array(n));
+    this.tokens = grown(this.tokens, to, (n) => (this.tokens instanceof Uint32Array ? new Uint32Array(n) : new Float64Array(n)));
     this.flags = grown(this.flags, to, (n) => new Uint8Array(n));
     const callText = (id: string) => fresh.get(id) ?? this.olderCallText(id);
     for (let i = from; i < to; i++) this.add(i, skeletonFacts(this.entries[i]!), callText);
@@ -135,6 +136,7 @@ export class SkeletonTable implements RowSource {
 
   private add(i: number, s: SkeletonEntry, callText: (id: string) => string | undefined): void {
     this.t[i] = s.t;
+    if (this.tokens instanceof Uint32Array && s.tokens >>> 0 !== s.tokens) this.tokens = Float64Array.from(this.tokens);
     this.tokens[i] = s.tokens;
     this.flags[i] = s.flags;
     let text = s.text;
