@@ -26,6 +26,11 @@ export function ownCopy(text: string): string {
   return NOT_LATIN1.test(text) ? Buffer.from(text, "utf16le").toString("utf16le") : Buffer.from(text, "latin1").toString("latin1");
 }
 
+/** Bytes of a string's characters: one a character for Latin-1 text, else two. */
+export function stringBytes(text: string): number {
+  return NOT_LATIN1.test(text) ? text.length * 2 : text.length;
+}
+
 function grow<A extends Uint8Array | Uint32Array>(array: A, need: number, make: (size: number) => A): A {
   if (need <= array.length) return array;
   const next = make(Math.max(need, Math.ceil(array.length * 1.125) + 64));
@@ -39,7 +44,7 @@ export class PackedTexts {
   private ends = new Uint32Array(0);
   private marks = new Uint8Array(0);
   private readonly wide = new Map<number, string>();
-  private wideChars = 0;
+  private wideBytes = 0;
   private used = 0;
   length = 0;
 
@@ -62,7 +67,7 @@ export class PackedTexts {
   /** Replaces text `i` (kept in the side map from then on). */
   set(i: number, text: string): void {
     if (i < 0 || i >= this.length) throw new RangeError(`No text ${i}`);
-    if (this.marks[i] === WIDE) this.wideChars -= this.wide.get(i)!.length;
+    if (this.marks[i] === WIDE) this.wideBytes -= stringBytes(this.wide.get(i)!);
     this.keepWide(i, text);
   }
 
@@ -97,12 +102,12 @@ export class PackedTexts {
   }
 
   bytes(): number {
-    return this.buf.length + this.ends.byteLength + this.marks.byteLength + this.wide.size * WIDE_ENTRY_BYTES + this.wideChars * 2;
+    return this.buf.length + this.ends.byteLength + this.marks.byteLength + this.wide.size * WIDE_ENTRY_BYTES + this.wideBytes;
   }
 
   private keepWide(i: number, text: string): void {
     this.wide.set(i, ownCopy(text));
-    this.wideChars += text.length;
+    this.wideBytes += stringBytes(text);
     this.marks[i] = WIDE;
   }
 }

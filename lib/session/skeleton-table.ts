@@ -17,16 +17,17 @@
  * - Rows are produced on demand: a slice is new objects every time.
  * - `bytes()` estimates the memory held (ArrayBuffers included), for the read model's charge.
  */
-import { ownCopy, PackedTexts } from "@/lib/session/packed-texts";
+import { CallIndex } from "@/lib/session/call-index";
+import { ownCopy, PackedTexts, stringBytes } from "@/lib/session/packed-texts";
 import type { RowSource } from "@/lib/session/skeleton-stream";
 import { RowEncoder, type WireRow, wireExtra } from "@/lib/session/skeleton-wire";
-import { parentIdOf, roleOf, type SkeletonEntry, skeletonFacts, toolCallIdOf, toolCallTexts } from "@/lib/session/tree-skeleton";
+import { parentIdOf, roleOf, type SkeletonEntry, skeletonFacts, toolCallIdAt, toolCallIdOf, toolCallTexts } from "@/lib/session/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 
 type Extra = Pick<SkeletonEntry, "targetId" | "labelValue" | "pinned" | "firstKeptEntryId" | "tokensBefore" | "preview" | "firstLine">;
 const EXTRA_KEYS = ["firstLine", "targetId", "labelValue", "pinned", "firstKeptEntryId", "tokensBefore", "preview"] as const;
-/** Heap per kept extra (Map slot, object) and per call id (Map slot), besides characters (measured). */
-const EXTRA_BYTES = 120;
+/** Heap per kept extra (Map slot, object, string headers) and per unanswered call id (Set slot), besides characters (measured). */
+const EXTRA_BYTES = 110;
 const CALL_BYTES = 40;
 /** A bit of the flags column above every FLAG bit: the row has an entry in `extras`. */
 const HAS_EXTRA = 0x80;
@@ -51,9 +52,10 @@ export class SkeletonTable implements RowSource {
   private flags = new Uint8Array(0);
   private readonly texts = new PackedTexts();
   private readonly extras = new Map<number, Extra>();
-  private extraChars = 0;
+  /** The characters of the extras' strings (stringBytes). */
+  private extraBytes = 0;
   /** Call id → index of the last entry calling it. */
-  private readonly calls = new Map<string, number>();
+  private readonly calls = new CallIndex((entry, position) => toolCallIdAt(this.entries[entry]!, position));
   /** Call ids of results no call answered (yet). */
   private readonly unanswered = new Set<string>();
 
@@ -79,10 +81,11 @@ export class SkeletonTable implements RowSource {
     const fresh = new Map<string, string>();
     const changed = new Set<string>();
     for (let i = from; i < to; i++) {
+      let position = 0;
       for (const [id, text] of toolCallTexts(this.entries[i]!)) {
         const before = this.calls.get(id);
         if ((before !== undefined && before < from) || this.unanswered.has(id)) changed.add(id);
-        this.calls.set(id, i);
+        this.calls.set(id, i, position++);
         this.unanswered.delete(id);
         fresh.set(id, text);
       }
@@ -130,7 +133,7 @@ export class SkeletonTable implements RowSource {
 
   bytes(): number {
     const columns = this.t.byteLength + this.tokens.byteLength + this.flags.byteLength;
-    const maps = this.extras.size * EXTRA_BYTES + this.extraChars * 2 + (this.calls.size + this.unanswered.size) * CALL_BYTES;
+    const maps = this.extras.size * EXTRA_BYTES + this.extraBytes + this.calls.bytes() + this.unanswered.size * CALL_BYTES;
     return columns + this.texts.bytes() + maps;
   }
 
@@ -152,7 +155,7 @@ export class SkeletonTable implements RowSource {
       if (value === undefined) continue;
       extra ??= {};
       (extra as Record<string, unknown>)[key] = typeof value === "string" ? ownCopy(value) : value;
-      if (typeof value === "string") this.extraChars += value.length;
+      if (typeof value === "string") this.extraBytes += stringBytes(value);
     }
     if (extra) {
       this.extras.set(i, extra);

@@ -254,6 +254,17 @@ export function toolCallTexts(entry: SessionEntry): ReadonlyArray<readonly [stri
   return out.length > 0 ? out : NO_CALL_TEXTS;
 }
 
+/** The id of call `position` (0-based) among those toolCallTexts lists for `entry` (cheap: no text). */
+export function toolCallIdAt(entry: SessionEntry, position: number): string | undefined {
+  const content = mayCallTools(entry) ? entry.message.content : undefined;
+  if (!Array.isArray(content)) return undefined;
+  let at = 0;
+  for (const block of content) {
+    if (isRecord(block) && block.type === "toolCall" && typeof block.id === "string" && at++ === position) return block.id;
+  }
+  return undefined;
+}
+
 export interface SkeletonMemo {
   facts: (entry: SessionEntry) => SkeletonEntry;
   calls: (entry: SessionEntry) => ReadonlyArray<readonly [string, string]>;
