@@ -11,6 +11,7 @@ import "server-only";
 import { type MeterBasis, meterBasis } from "@/lib/chat-protocol/context-meter";
 import { memoPerEntries, memoPerEntry, type SessionView } from "@/lib/db";
 import { entrySearchText, matchingIds } from "@/lib/session/search-text";
+import { stringBytes } from "@/lib/session/packed-texts";
 import { skeletonLines } from "@/lib/session/skeleton-stream";
 import { SkeletonTable } from "@/lib/session/skeleton-table";
 import { encodeRows } from "@/lib/session/skeleton-wire";
@@ -29,13 +30,13 @@ const skeletonOf = memoPerEntries(
   },
   (table) => table.bytes(),
 );
-// A row text holding any non-Latin-1 character is stored two bytes a character.
+/** The page's rows text of a version of the entries (sessions up to PAGE_SKELETON_MAX entries). */
 const wholeRowsJson = memoPerEntries(
   (tree) => {
     const table = skeletonOf(tree);
     return JSON.stringify(table.encode(0, table.length));
   },
-  (json) => json.length * 2,
+  stringBytes,
 );
 const meterSlot = memoPerEntries((): { leafId?: string | null; meter?: MeterBasis } => ({}));
 

@@ -13,7 +13,9 @@
  *   toolResult texts as resolveSkeleton does over all entries: the LAST call with an id names
  *   every result with it. An appended call whose id an earlier call or an unanswered result
  *   already had therefore changes earlier rows' texts: those rows are found by a scan of the
- *   result entries' call ids (no contents are read) and their texts replaced.
+ *   result entries' call ids (no contents are read) and their texts replaced (a view `upTo` an
+ *   earlier count shows the new texts too, as resolving that count again after it would not:
+ *   only for call ids used twice, or answered before they were called).
  * - Rows are produced on demand: a slice is new objects every time.
  * - `bytes()` estimates the memory held (ArrayBuffers included), for the read model's charge.
  */

@@ -5,10 +5,11 @@
  * Pure: no network, disk or database access.
  *
  * Contract:
- * - `skeletonFacts(entry)` depends on that entry alone, so a server can memoise it per entry
- *   (lib/db/read-model `memoPerEntry`). A toolResult's row text names the call it answers, which
- *   lives in another entry: the facts carry the result's `toolCallId`, and `resolveSkeleton`
- *   replaces the fallback text (`[toolName]`) with the call's text (§16.2) in one linear pass.
+ * - `skeletonFacts(entry)` depends on that entry alone, so a server can compute it once per
+ *   entry (skeleton-table.ts keeps the resolved rows packed and extends them after appends). A
+ *   toolResult's row text names the call it answers, which lives in another entry: the facts
+ *   carry the result's `toolCallId`, and `resolveSkeleton` replaces the fallback text
+ *   (`[toolName]`) with the call's text (§16.2) in one linear pass.
  * - `text` is the §16.2 row text clipped to ROW_TEXT_MAX characters (with "…"): the canvas shows
  *   two lines and the list one, and search runs on the full text elsewhere (search-text.ts).
  * - `tokens` is the canvas badge estimate (session-engine.md §4; summaries: summary chars / 4).
