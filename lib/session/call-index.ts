@@ -1,9 +1,9 @@
 /**
  * Which entry last made each tool call, for a server that keeps it per cached session
- * (skeleton-table.ts): an open-addressing table of (entry index, call position) in typed
- * arrays, 6 bytes a slot, where a Map of call id → index costs ~40 bytes a call. The ids are
- * not stored: a slot's id is read back from its entry, `callIdAt(entry, position)`, which must
- * be the same every time (entries are never mutated).
+ * (skeleton-table.ts): an open-addressing table of (id hash, entry index, call position) in
+ * typed arrays, 10 bytes a slot, where a Map of call id → index costs ~40 bytes a call. The ids
+ * are not stored: a slot whose hash matches reads its id back from its entry,
+ * `callIdAt(entry, position)`, which must be the same every time (entries are never mutated).
  *
  * Contract: after `set(id, entry, position)` for every call in entry order, `get(id)` is the
  * index of the last entry calling `id` (resolveSkeleton's "a later duplicate call id wins"), or
@@ -29,6 +29,7 @@ const FREE = -1;
 const MAX_POSITION = 0xffff;
 
 export class CallIndex {
+  private hashes: Uint32Array;
   private entries: Int32Array;
   private positions: Uint16Array;
   private used = 0;
@@ -39,8 +40,9 @@ export class CallIndex {
     private readonly callIdAt: (entry: number, position: number) => string | undefined,
     expected = 0,
   ) {
-    this.entries = new Int32Array(capacityFor(expected)).fill(FREE);
-    this.positions = new Uint16Array(this.entries.length);
+    this.hashes = new Uint32Array(capacityFor(expected));
+    this.entries = new Int32Array(this.hashes.length).fill(FREE);
+    this.positions = new Uint16Array(this.hashes.length);
   }
 
   get size(): number {
@@ -48,7 +50,7 @@ export class CallIndex {
   }
 
   get(id: string): number | undefined {
-    const slot = this.slotOf(id);
+    const slot = this.slotOf(id, hashOf(id));
     const inTable = this.entries[slot] === FREE ? undefined : this.entries[slot]!;
     const far = this.overflow.get(id);
     return far === undefined ? inTable : inTable === undefined ? far : Math.max(far, inTable);
@@ -61,35 +63,38 @@ export class CallIndex {
       return;
     }
     if ((this.used + 1) * 4 > this.entries.length * 3) this.grow();
-    const slot = this.slotOf(id);
+    const hash = hashOf(id);
+    const slot = this.slotOf(id, hash);
     if (this.entries[slot] === FREE) this.used++;
+    this.hashes[slot] = hash;
     this.entries[slot] = entry;
     this.positions[slot] = position;
   }
 
   bytes(): number {
-    return this.entries.byteLength + this.positions.byteLength + this.overflow.size * 40;
+    return this.hashes.byteLength + this.entries.byteLength + this.positions.byteLength + this.overflow.size * 40;
   }
 
   /** The slot holding `id`, or the free slot where it would go. */
-  private slotOf(id: string): number {
+  private slotOf(id: string, hash: number): number {
     const mask = this.entries.length - 1;
-    for (let s = hashOf(id) & mask; ; s = (s + 1) & mask) {
+    for (let s = hash & mask; ; s = (s + 1) & mask) {
       const entry = this.entries[s]!;
-      if (entry === FREE || this.callIdAt(entry, this.positions[s]!) === id) return s;
+      if (entry === FREE || (this.hashes[s] === hash && this.callIdAt(entry, this.positions[s]!) === id)) return s;
     }
   }
 
   private grow(): void {
-    const entries = this.entries;
-    const positions = this.positions;
-    this.entries = new Int32Array(entries.length * 2).fill(FREE);
-    this.positions = new Uint16Array(this.entries.length);
+    const { hashes, entries, positions } = this;
+    this.hashes = new Uint32Array(hashes.length * 2);
+    this.entries = new Int32Array(this.hashes.length).fill(FREE);
+    this.positions = new Uint16Array(this.hashes.length);
     const mask = this.entries.length - 1;
     for (let i = 0; i < entries.length; i++) {
       if (entries[i] === FREE) continue;
-      let s = hashOf(this.callIdAt(entries[i]!, positions[i]!)!) & mask;
+      let s = hashes[i]! & mask;
       while (this.entries[s] !== FREE) s = (s + 1) & mask;
+      this.hashes[s] = hashes[i]!;
       this.entries[s] = entries[i]!;
       this.positions[s] = positions[i]!;
     }

@@ -52,13 +52,21 @@ export class PackedTexts {
     const i = this.length;
     this.ends = grow(this.ends, i + 1, (n) => new Uint32Array(n));
     this.marks = grow(this.marks, i + 1, (n) => new Uint8Array(n));
-    const body = text.endsWith(ELLIPSIS_CHAR) ? text.slice(0, -1) : text;
-    if (NOT_LATIN1.test(body)) {
-      this.keepWide(i, text);
-    } else {
-      this.buf = grow(this.buf, this.used + body.length, (n) => Buffer.alloc(n));
-      this.used += this.buf.write(body, this.used, "latin1");
-      this.marks[i] = body === text ? PLAIN : ELLIPSIS;
+    const clipped = text.endsWith(ELLIPSIS_CHAR);
+    const size = clipped ? text.length - 1 : text.length;
+    this.buf = grow(this.buf, this.used + size, (n) => Buffer.alloc(n));
+    // Copied a code unit at a time (faster than a native write per short text); a character
+    // beyond Latin-1 sends the whole text to the side map instead.
+    let k = 0;
+    for (; k < size; k++) {
+      const code = text.charCodeAt(k);
+      if (code > 0xff) break;
+      this.buf[this.used + k] = code;
+    }
+    if (k < size) this.keepWide(i, text);
+    else {
+      this.used += size;
+      this.marks[i] = clipped ? ELLIPSIS : PLAIN;
     }
     this.ends[i] = this.used;
     this.length = i + 1;
