@@ -9,8 +9,8 @@
  * includes whatever the driver keeps, conservatively; with the ArrayBuffers' memory, which lives
  * outside the JS heap, so packed data counts too), the cache's own size estimate, and the
  * entries' JSON text length; then the same two after the session page's derived data (the
- * skeleton stream of lib/session-view: per-entry facts and the resolved skeleton, kept while
- * the session is cached).
+ * skeleton stream of lib/session-view: the resolved skeleton's table and the context meter's
+ * branch memory, kept while the session is cached).
  */
 import v8 from "node:v8";
 import vm from "node:vm";
