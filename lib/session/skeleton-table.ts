@@ -41,6 +41,18 @@ function grown<A extends Float64Array | Uint32Array | Uint8Array>(array: A, need
   return next;
 }
 
+function hasExtra(s: SkeletonEntry): boolean {
+  return (
+    s.firstLine !== undefined ||
+    s.targetId !== undefined ||
+    s.labelValue !== undefined ||
+    s.pinned !== undefined ||
+    s.firstKeptEntryId !== undefined ||
+    s.tokensBefore !== undefined ||
+    s.preview !== undefined
+  );
+}
+
 function lastCallText(entry: SessionEntry, id: string): string | undefined {
   let text: string | undefined;
   for (const [callId, t] of toolCallTexts(entry)) if (callId === id) text = t;
@@ -151,6 +163,7 @@ export class SkeletonTable implements RowSource {
       else text = resolved;
     }
     this.texts.push(text);
+    if (!hasExtra(s)) return;
     let extra: Extra | undefined;
     for (const key of EXTRA_KEYS) {
       const value = s[key];
