@@ -9,7 +9,7 @@ import { generateSession } from "@/lib/session/generate";
 import { pinEntryFields } from "@/lib/session/pins";
 import { SkeletonTable } from "@/lib/session/skeleton-table";
 import { encodeRows } from "@/lib/session/skeleton-wire";
-import { resolveSkeleton } from "@/lib/session/tree-skeleton";
+import { FLAG, resolveSkeleton } from "@/lib/session/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { assistantEntry, entry, labelEntry, messageEntry } from "@/test/session-factories";
 import { toolCall, toolResultMsg } from "@/test/session-messages";
@@ -91,6 +91,10 @@ describe("SkeletonTable", () => {
     const expected = resolveSkeleton(entries);
     expect(Number.isNaN(expected[100]!.tokens)).toBe(true);
     expect(table.slice(0, table.length)).toEqual(expected);
+  });
+
+  it("every FLAG bit fits below the bit the table keeps for itself (0x80)", () => {
+    for (const bit of Object.values(FLAG)) expect(bit).toBeLessThan(0x80);
   });
 
   it("a view up to a count keeps its rows when the entries grow", () => {

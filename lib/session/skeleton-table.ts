@@ -31,7 +31,7 @@ const EXTRA_KEYS = ["firstLine", "targetId", "labelValue", "pinned", "firstKeptE
 /** Heap per kept extra (Map slot, object, string headers) and per unanswered call id (Set slot), besides characters (measured). */
 const EXTRA_BYTES = 110;
 const CALL_BYTES = 40;
-/** A bit of the flags column above every FLAG bit: the row has an entry in `extras`. */
+/** A bit of the flags column above every FLAG bit (a test holds FLAG below it): the row has an entry in `extras`. */
 const HAS_EXTRA = 0x80;
 
 function grown<A extends Float64Array | Uint32Array | Uint8Array>(array: A, need: number, make: (size: number) => A): A {
