@@ -6,16 +6,23 @@
  *
  * Warms the connection with a query for an unknown session, forces a full GC, reads the session
  * into the read model, forces a full GC, and prints ONE JSON line: the live heap growth (so it
- * includes whatever the driver keeps, conservatively), the cache's own size estimate, and the
+ * includes whatever the driver keeps, conservatively; with the ArrayBuffers' memory, which lives
+ * outside the JS heap, so packed data counts too), the cache's own size estimate, and the
  * entries' JSON text length; then the same two after the session page's derived data (the
- * skeleton stream of lib/session-view: per-entry facts and the resolved skeleton, kept while
- * the session is cached).
+ * skeleton stream of lib/session-view: the resolved skeleton's table and the context meter's
+ * branch memory, kept while the session is cached).
  */
 import v8 from "node:v8";
 import vm from "node:vm";
 
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc") as () => void;
+
+/** Live JS heap plus ArrayBuffer memory (typed arrays' contents are not in `heapUsed`). */
+function live(): number {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
 
 async function main(): Promise<void> {
   const [url, sessionId] = process.argv.slice(2);
@@ -26,11 +33,11 @@ async function main(): Promise<void> {
   await readSession({ sessionId: "no-such-session" }).catch(() => undefined);
   gc();
   gc();
-  const before = process.memoryUsage().heapUsed;
+  const before = live();
   const view: unknown = await readSession({ sessionId });
   gc();
   gc();
-  const after = process.memoryUsage().heapUsed;
+  const after = live();
   const stats = readModelStats();
   const json = (view as { tree: { getEntries(): readonly unknown[] } }).tree.getEntries().reduce<number>((n, e) => n + JSON.stringify(e).length, 0);
   const { skeletonStream } = await import("@/lib/session-view/server");
@@ -39,7 +46,7 @@ async function main(): Promise<void> {
   }
   gc();
   gc();
-  const withPage = process.memoryUsage().heapUsed;
+  const withPage = live();
   const out = { heapGrowth: after - before, estimated: stats.bytes, json, heapWithPage: withPage - before, estimatedWithPage: readModelStats().bytes };
   process.stdout.write(`\n${JSON.stringify(out)}\n`);
   await disconnectDb();

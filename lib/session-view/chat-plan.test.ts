@@ -1,7 +1,8 @@
 /** Which path entries the chat shows, from the skeleton (ui.md "Chat", session-engine.md §2 step 7). */
 import { describe, expect, it } from "vitest";
 import { assistantEntry, chain, compactionEntry, customMessageEntry, labelEntry, userEntry } from "@/test/session-factories";
-import { skeletonFacts } from "@/lib/session/tree-skeleton";
+import { generateSession } from "@/lib/session/generate";
+import { chatFacts, FLAG, skeletonFacts } from "@/lib/session/tree-skeleton";
 import { type ChatPlanItem, chatPlan, firstShownIndex } from "./chat-plan";
 
 describe("chatPlan", () => {
@@ -22,6 +23,15 @@ describe("chatPlan", () => {
       { id: "c", inContext: true },
       { id: "a2", inContext: true },
     ]);
+  });
+
+  it("plans the same from chatFacts (no row texts) as from the skeleton rows", () => {
+    const { entries } = generateSession({ seed: 5, entries: 2000, compactions: true, labels: 10 });
+    const hidden = customMessageEntry("hidden", entries.at(-1)!.id, "note", "n", false);
+    const path = [...entries, hidden];
+    expect(path.map(chatFacts).some((f) => f.type === "compaction")).toBe(true);
+    expect(chatPlan(path.map(chatFacts))).toEqual(chatPlan(path.map(skeletonFacts)));
+    expect(path.map((e) => chatFacts(e).flags)).toEqual(path.map((e) => skeletonFacts(e).flags & FLAG.notInChat));
   });
 });
 

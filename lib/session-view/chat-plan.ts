@@ -6,7 +6,7 @@
  * step 7). The chat loads the contents of one page of these at a time.
  * Pure: no network, disk or database access.
  */
-import { FLAG, type SkeletonEntry } from "@/lib/session/tree-skeleton";
+import { type ChatFacts, FLAG } from "@/lib/session/tree-skeleton";
 
 /** Chat rows per page: the newest page comes with the session page, older ones on demand. */
 export const CHAT_PAGE = 40;
@@ -16,8 +16,8 @@ export interface ChatPlanItem {
   inContext: boolean;
 }
 
-/** The chat rows of a root-first path, in order. */
-export function chatPlan(path: readonly SkeletonEntry[]): ChatPlanItem[] {
+/** The chat rows of a root-first path (skeleton rows, or chatFacts of its entries), in order. */
+export function chatPlan(path: readonly ChatFacts[]): ChatPlanItem[] {
   let lastCompaction = -1;
   for (let i = path.length - 1; i >= 0; i--) {
     if (path[i]!.type === "compaction") {

@@ -2,41 +2,41 @@ import "server-only";
 /**
  * Server assembly of the light session page (issue #12) over the read model: the skeleton
  * payload (whole or since an entry count), the contents of chosen entries, the newest chat page,
- * and §16.3 search. Reads go through `readSession` only (lib/db/read-model), and every per-entry
- * computation through `memoPerEntry`, so with the real read model each is done once per entry;
- * the whole skeleton, the page's rows text and the meter are kept per version of the entries
- * (`memoPerEntries`; the meter for the last leaf asked), so loading the same session again
- * repeats no pass over its entries (issue #12: the page's first byte).
+ * and §16.3 search. Reads go through `readSession` only (lib/db/read-model). The resolved
+ * skeleton is kept per version of the entries in a compact table (skeleton-table.ts) that an
+ * append extends instead of resolving every entry again; the page's rows text and the meter are
+ * kept per version too (`memoPerEntries`; the meter for the last leaf asked), so loading the
+ * same session again repeats no pass over its entries' contents (issue #12: the page's first byte).
  */
 import { type MeterBasis, meterBasis } from "@/lib/chat-protocol/context-meter";
 import { memoPerEntries, memoPerEntry, type SessionView } from "@/lib/db";
 import { entrySearchText, matchingIds } from "@/lib/session/search-text";
+import { stringBytes } from "@/lib/session/packed-texts";
 import { skeletonLines } from "@/lib/session/skeleton-stream";
+import { SkeletonTable } from "@/lib/session/skeleton-table";
 import { encodeRows } from "@/lib/session/skeleton-wire";
-import { FLAG, mayCallTools, resolveSkeleton, type SkeletonEntry, skeletonFacts, toolCallTexts } from "@/lib/session/tree-skeleton";
+import { chatFacts, FLAG } from "@/lib/session/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { CHAT_PAGE, chatPlan } from "./chat-plan";
 import { type EntriesPayload, type NextTurnModel, PAGE_SKELETON_MAX, type PagePayload, type SkeletonPayload } from "./types";
 
-// Tool-call texts are remembered for assistant entries only: a remembered empty list per other
-// entry cost ~185 bytes each (18.5 MB of a 100k-entry session's heap).
-const callsOf = memoPerEntry(toolCallTexts);
-const memo = { facts: memoPerEntry(skeletonFacts), calls: (e: SessionEntry) => (mayCallTools(e) ? callsOf(e) : toolCallTexts(e)) };
 const searchText = memoPerEntry(entrySearchText);
-/**
- * Heap kept per entry once a session's skeleton is resolved: the row, the per-entry facts and
- * tool-call texts it was resolved from (remembered as long as the entries live) and their weak
- * maps' slots. Measured by bench/read-model-child.ts: 49.5 MB over a cached 100k-entry session.
- */
-const SKELETON_ROW_BYTES = 480;
+/** The resolved skeleton of a version of the entries; after appends, the previous table grown. */
 const skeletonOf = memoPerEntries(
-  (tree) => resolveSkeleton(tree.getEntries(), memo),
-  (rows) => rows.length * SKELETON_ROW_BYTES,
+  (tree, previous?: SkeletonTable) => {
+    if (!previous) return SkeletonTable.of(tree.getEntries());
+    previous.sync();
+    return previous;
+  },
+  (table) => table.bytes(),
 );
-// A row text holding any non-Latin-1 character is stored two bytes a character.
+/** The page's rows text of a version of the entries (sessions up to PAGE_SKELETON_MAX entries). */
 const wholeRowsJson = memoPerEntries(
-  (tree) => JSON.stringify(encodeRows(skeletonOf(tree))),
-  (json) => json.length * 2,
+  (tree) => {
+    const table = skeletonOf(tree);
+    return JSON.stringify(table.encode(0, table.length));
+  },
+  stringBytes,
 );
 const meterSlot = memoPerEntries((): { leafId?: string | null; meter?: MeterBasis } => ({}));
 
@@ -60,7 +60,7 @@ export const MAX_ENTRIES_BYTES = 4 * 1024 * 1024;
 
 export { PAGE_SKELETON_MAX } from "./types";
 
-/** The payload without its rows, and the resolved skeleton rows it covers. */
+/** The payload without its rows, and the resolved skeleton (its rows up to the header's count). */
 function skeletonParts(view: SessionView, since: number, model?: NextTurnModel) {
   const entries = view.tree.getEntries();
   const from = since > 0 && since <= entries.length ? since : 0;
@@ -82,13 +82,16 @@ function skeletonParts(view: SessionView, since: number, model?: NextTurnModel) 
  */
 export function skeletonPayload(view: SessionView, since = 0, model?: NextTurnModel): SkeletonPayload {
   const { header, skeleton, from } = skeletonParts(view, since, model);
-  return { ...header, rows: encodeRows(from === 0 ? skeleton : skeleton.slice(from)) };
+  return { ...header, rows: skeleton.encode(from, header.count) };
 }
 
-/** The whole skeleton as lines (lib/session/skeleton-stream.ts): the header, then blocks of rows. */
+/**
+ * The whole skeleton as lines (lib/session/skeleton-stream.ts): the header, then blocks of rows;
+ * the rows the header counts, whatever is appended while the lines are read.
+ */
 export function skeletonStream(view: SessionView, model?: NextTurnModel): Generator<string> {
   const { header, skeleton } = skeletonParts(view, 0, model);
-  return skeletonLines(header, skeleton);
+  return skeletonLines(header, skeleton.upTo(header.count));
 }
 
 /**
@@ -99,21 +102,25 @@ export function skeletonStream(view: SessionView, model?: NextTurnModel): Genera
  */
 export function pagePayload(view: SessionView, model?: NextTurnModel, max = PAGE_SKELETON_MAX): PagePayload {
   const { header, skeleton } = skeletonParts(view, 0, model);
-  if (skeleton.length <= max) return { ...header, rowsJson: wholeRowsJson(view.tree) };
+  if (header.count <= max) return { ...header, rowsJson: wholeRowsJson(view.tree) };
   const path = view.tree.getBranch();
-  const rowOf = new Map<string, SkeletonEntry>();
+  const entries = view.tree.getEntries();
+  const indexOf = new Map<string, number>();
   const onPath = new Set(path.map((e) => e.id));
-  for (const s of skeleton) if (onPath.has(s.id)) rowOf.set(s.id, s);
-  const rows = path.map((e) => rowOf.get(e.id)!);
-  let start = rows.length;
-  for (let shown = 0; start > 0 && shown < 2 * CHAT_PAGE; ) if ((rows[--start]!.flags & FLAG.notInChat) === 0) shown++;
-  for (let i = rows.length - 1; i >= start; i--) {
-    if (rows[i]!.type !== "compaction") continue;
-    const kept = rows.findIndex((r) => r.id === rows[i]!.firstKeptEntryId);
+  for (let i = 0; i < header.count; i++) if (onPath.has(entries[i]!.id)) indexOf.set(entries[i]!.id, i);
+  const at = path.map((e) => indexOf.get(e.id)!);
+  let start = at.length;
+  for (let shown = 0; start > 0 && shown < 2 * CHAT_PAGE; ) if ((skeleton.flagsAt(at[--start]!) & FLAG.notInChat) === 0) shown++;
+  for (let i = at.length - 1; i >= start; i--) {
+    const entry = entries[at[i]!]!;
+    if (entry.type !== "compaction") continue;
+    const keepId = chatFacts(entry).firstKeptEntryId;
+    const kept = path.findIndex((e) => e.id === keepId);
     if (kept >= 0 && kept < start) start = kept;
     break;
   }
-  return { ...header, rowsJson: JSON.stringify(encodeRows(rows.slice(start))), pending: true };
+  const rows = at.slice(start).map((i) => skeleton.slice(i, i + 1)[0]!);
+  return { ...header, rowsJson: JSON.stringify(encodeRows(rows)), pending: true };
 }
 
 /** The named entries as stored, in request order, within MAX_ENTRIES_BYTES (at least one). */
@@ -138,7 +145,7 @@ export function entriesPayload(view: SessionView, ids: readonly string[]): Entri
 
 /** The contents of the newest chat page of the current path (the page's prefetch). */
 export function latestChatEntries(view: SessionView, pageSize = CHAT_PAGE): SessionEntry[] {
-  const plan = chatPlan(view.tree.getBranch().map(memo.facts));
+  const plan = chatPlan(view.tree.getBranch().map(chatFacts));
   const out: SessionEntry[] = [];
   for (const item of plan.slice(Math.max(0, plan.length - pageSize))) {
     const entry = view.tree.getEntry(item.id);

@@ -23,10 +23,21 @@ export class SkeletonStreamError extends Error {
   }
 }
 
-/** The lines of a streamed skeleton: the header, then the rows in blocks. */
-export function* skeletonLines(header: object, rows: readonly SkeletonEntry[], block = STREAM_BLOCK): Generator<string> {
+/** Rows kept in another form (skeleton-table.ts): `encode(from, to)` = encodeRows(slice(from, to)). */
+export interface RowSource {
+  readonly length: number;
+  slice(from: number, to: number): SkeletonEntry[];
+  encode(from: number, to: number): WireRow[];
+}
+
+/** The lines of a streamed skeleton: the header, then the rows in blocks (`rows.length` read once). */
+export function* skeletonLines(header: object, rows: readonly SkeletonEntry[] | RowSource, block = STREAM_BLOCK): Generator<string> {
   yield `${JSON.stringify(header)}\n`;
-  for (let i = 0; i < rows.length; i += block) yield `${JSON.stringify(encodeRows(rows.slice(i, i + block)))}\n`;
+  const count = rows.length;
+  for (let i = 0; i < count; i += block) {
+    const end = Math.min(i + block, count);
+    yield `${JSON.stringify("encode" in rows ? rows.encode(i, end) : encodeRows(rows.slice(i, end)))}\n`;
+  }
 }
 
 /** Splits text arriving in pieces into complete lines (without their "\n"). */

@@ -23,32 +23,47 @@ export type WireRow =
   | [string, string | 0 | 1, string, string, number, number, number | null]
   | [string, string | 0 | 1, string, string, number, number, number | null, WireExtra];
 
-export function encodeRows(rows: readonly SkeletonEntry[]): WireRow[] {
-  const out: WireRow[] = new Array(rows.length);
-  let prevId: string | undefined;
-  let prevT = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const s = rows[i]!;
-    const parent: string | 0 | 1 = s.parentId === null ? 0 : s.parentId === prevId ? 1 : s.parentId;
+/** The fields of a row an encoder reads (a SkeletonEntry, or its extra fields alone). */
+type ExtraFields = Pick<SkeletonEntry, "targetId" | "labelValue" | "pinned" | "firstKeptEntryId" | "tokensBefore" | "preview" | "firstLine">;
+
+/** The wire `extra` of a row's extra fields, or undefined when it has none. */
+export function wireExtra(s: ExtraFields): WireExtra | undefined {
+  const extra: WireExtra = {};
+  if (s.targetId !== undefined) extra.k = s.targetId;
+  if (s.labelValue !== undefined) extra.v = s.labelValue;
+  if (s.pinned !== undefined) extra.n = s.pinned ? 1 : 0;
+  if (s.firstKeptEntryId !== undefined) extra.f = s.firstKeptEntryId;
+  if (s.tokensBefore !== undefined) extra.b = s.tokensBefore;
+  if (s.preview !== undefined) extra.p = s.preview;
+  if (s.firstLine !== undefined) extra.l = s.firstLine;
+  return Object.keys(extra).length > 0 ? extra : undefined;
+}
+
+/**
+ * Encodes the rows of one chunk in order, from their fields (so a store of rows in another
+ * form encodes without building SkeletonEntry objects): `parent` and `dt` are relative to the
+ * previous row given to the same encoder.
+ */
+export class RowEncoder {
+  private prevId: string | undefined;
+  private prevT = 0;
+
+  row(s: Omit<SkeletonEntry, keyof ExtraFields | "toolCallId">, extra: WireExtra | undefined): WireRow {
+    const parent: string | 0 | 1 = s.parentId === null ? 0 : s.parentId === this.prevId ? 1 : s.parentId;
     const kind = s.type === "message" ? `.${s.role ?? ""}` : s.type;
     let dt: number | null = null;
     if (!Number.isNaN(s.t)) {
-      dt = s.t - prevT;
-      prevT = s.t;
+      dt = s.t - this.prevT;
+      this.prevT = s.t;
     }
-    const extra: WireExtra = {};
-    if (s.targetId !== undefined) extra.k = s.targetId;
-    if (s.labelValue !== undefined) extra.v = s.labelValue;
-    if (s.pinned !== undefined) extra.n = s.pinned ? 1 : 0;
-    if (s.firstKeptEntryId !== undefined) extra.f = s.firstKeptEntryId;
-    if (s.tokensBefore !== undefined) extra.b = s.tokensBefore;
-    if (s.preview !== undefined) extra.p = s.preview;
-    if (s.firstLine !== undefined) extra.l = s.firstLine;
-    const row: WireRow = [s.id, parent, kind, s.text, s.tokens, s.flags, dt];
-    out[i] = Object.keys(extra).length > 0 ? [...row, extra] : row;
-    prevId = s.id;
+    this.prevId = s.id;
+    return extra ? [s.id, parent, kind, s.text, s.tokens, s.flags, dt, extra] : [s.id, parent, kind, s.text, s.tokens, s.flags, dt];
   }
-  return out;
+}
+
+export function encodeRows(rows: readonly SkeletonEntry[]): WireRow[] {
+  const encoder = new RowEncoder();
+  return rows.map((s) => encoder.row(s, wireExtra(s)));
 }
 
 export function decodeRows(rows: readonly WireRow[]): SkeletonEntry[] {

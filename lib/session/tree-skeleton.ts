@@ -5,10 +5,11 @@
  * Pure: no network, disk or database access.
  *
  * Contract:
- * - `skeletonFacts(entry)` depends on that entry alone, so a server can memoise it per entry
- *   (lib/db/read-model `memoPerEntry`). A toolResult's row text names the call it answers, which
- *   lives in another entry: the facts carry the result's `toolCallId`, and `resolveSkeleton`
- *   replaces the fallback text (`[toolName]`) with the call's text (§16.2) in one linear pass.
+ * - `skeletonFacts(entry)` depends on that entry alone, so a server can compute it once per
+ *   entry (skeleton-table.ts keeps the resolved rows packed and extends them after appends). A
+ *   toolResult's row text names the call it answers, which lives in another entry: the facts
+ *   carry the result's `toolCallId`, and `resolveSkeleton` replaces the fallback text
+ *   (`[toolName]`) with the call's text (§16.2) in one linear pass.
  * - `text` is the §16.2 row text clipped to ROW_TEXT_MAX characters (with "…"): the canvas shows
  *   two lines and the list one, and search runs on the full text elsewhere (search-text.ts).
  * - `tokens` is the canvas badge estimate (session-engine.md §4; summaries: summary chars / 4).
@@ -140,6 +141,15 @@ export function isToolStepEntry(entry: SessionEntry): boolean {
 const NO_CALLS: ReadonlyMap<string, ToolCall> = new Map();
 const CHAT_TYPES = new Set(["message", "custom_message", "compaction", "branch_summary"]);
 
+/** FLAG.notInChat of an entry (a cheap check of its own fields). */
+function notInChat(entry: SessionEntry): boolean {
+  return (
+    !CHAT_TYPES.has(entry.type) ||
+    (entry.type === "custom_message" && entry.display === false) ||
+    (entry.type === "branch_summary" && !entry.summary)
+  );
+}
+
 function flagsOf(entry: SessionEntry, msg: Record<string, unknown> | undefined): number {
   let flags = 0;
   if (isHiddenAssistant(entry)) flags |= FLAG.hiddenAssistant;
@@ -148,35 +158,66 @@ function flagsOf(entry: SessionEntry, msg: Record<string, unknown> | undefined):
     if (msg.stopReason === "error" || str(msg.errorMessage) !== "") flags |= FLAG.error;
     if (isRecord(msg.usage)) flags |= FLAG.usage;
   }
-  const hiddenInChat =
-    !CHAT_TYPES.has(entry.type) ||
-    (entry.type === "custom_message" && entry.display === false) ||
-    (entry.type === "branch_summary" && !entry.summary);
-  if (hiddenInChat) flags |= FLAG.notInChat;
+  if (notInChat(entry)) flags |= FLAG.notInChat;
   return flags;
+}
+
+function messageOf(entry: SessionEntry): Record<string, unknown> | undefined {
+  return entry.type === "message" && isRecord(entry.message) ? (entry.message as Record<string, unknown>) : undefined;
+}
+
+/** `SkeletonEntry.parentId` of an entry (read off the entry: cheap). */
+export function parentIdOf(entry: SessionEntry): string | null {
+  return typeof entry.parentId === "string" ? entry.parentId : null;
+}
+
+/** `SkeletonEntry.role` of an entry: its message's role, undefined for other entries (cheap). */
+export function roleOf(entry: SessionEntry): string | undefined {
+  const msg = messageOf(entry);
+  return msg ? str(msg.role) : undefined;
+}
+
+/** `SkeletonEntry.toolCallId` of an entry: the call a toolResult answers (cheap). */
+export function toolCallIdOf(entry: SessionEntry): string | undefined {
+  const msg = messageOf(entry);
+  return msg?.role === "toolResult" && typeof msg.toolCallId === "string" ? msg.toolCallId : undefined;
+}
+
+/** What the chat's page plan (session-view/chat-plan.ts) reads of a row. */
+export type ChatFacts = Pick<SkeletonEntry, "id" | "type" | "flags" | "firstKeptEntryId">;
+
+/**
+ * The chat plan's facts of an entry without its row text (cheap: no content is read). `flags`
+ * carries FLAG.notInChat only; `firstKeptEntryId` is skeletonFacts' (compactions only).
+ */
+export function chatFacts(entry: SessionEntry): ChatFacts {
+  const facts: ChatFacts = { id: entry.id, type: entry.type, flags: notInChat(entry) ? FLAG.notInChat : 0 };
+  if (entry.type === "compaction") facts.firstKeptEntryId = str(entry.firstKeptEntryId);
+  return facts;
 }
 
 /** The skeleton of one entry, from that entry alone (see the module contract). */
 export function skeletonFacts(entry: SessionEntry): SkeletonEntry {
-  const msg = entry.type === "message" && isRecord(entry.message) ? (entry.message as Record<string, unknown>) : undefined;
+  const msg = messageOf(entry);
   const t = Date.parse(entry.timestamp);
-  const parentId = typeof entry.parentId === "string" ? entry.parentId : null;
   const s: SkeletonEntry = {
     id: entry.id,
-    parentId,
+    parentId: parentIdOf(entry),
     type: entry.type,
     t,
     text: clipText(rowText(entry, { toolCallsById: NO_CALLS })),
     tokens: entryTokens(entry),
     flags: flagsOf(entry, msg),
   };
-  if (msg) s.role = str(msg.role);
+  const role = roleOf(entry);
+  if (role !== undefined) s.role = role;
   if (msg?.role === "user") {
     const lines = contentText(msg.content, ROW_CONTENT_CHARS).split("\n");
     const first = lines.length > 1 ? lines.find((l) => l.trim() !== "")?.trim() : undefined;
     if (first) s.firstLine = clipText(first.replace(/\t/g, " "));
   }
-  if (msg?.role === "toolResult" && typeof msg.toolCallId === "string") s.toolCallId = msg.toolCallId;
+  const toolCallId = toolCallIdOf(entry);
+  if (toolCallId !== undefined) s.toolCallId = toolCallId;
   const pin = pinOf(entry);
   if (entry.type === "label") {
     s.targetId = str(entry.targetId);
@@ -212,6 +253,17 @@ export function toolCallTexts(entry: SessionEntry): ReadonlyArray<readonly [stri
     }
   }
   return out.length > 0 ? out : NO_CALL_TEXTS;
+}
+
+/** The id of call `position` (0-based) among those toolCallTexts lists for `entry` (cheap: no text). */
+export function toolCallIdAt(entry: SessionEntry, position: number): string | undefined {
+  const content = mayCallTools(entry) ? entry.message.content : undefined;
+  if (!Array.isArray(content)) return undefined;
+  let at = 0;
+  for (const block of content) {
+    if (isRecord(block) && block.type === "toolCall" && typeof block.id === "string" && at++ === position) return block.id;
+  }
+  return undefined;
 }
 
 export interface SkeletonMemo {

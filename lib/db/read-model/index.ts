@@ -218,14 +218,17 @@ export function memoPerEntry<T>(fn: (entry: SessionEntry) => T): (entry: Session
  * must not read the view's leaf or header, which a view sets for itself. `bytesOf` estimates a
  * value's heap cost: it is charged to the cached session that owns the entries (the LRU's bound
  * counts it; a recomputed value replaces its predecessor's charge), and is released with it.
+ * `previous` is the value computed for an earlier count of the same entries (so only appends
+ * came since): `fn` may extend it (even in place) instead of starting over; `bytesOf` is asked
+ * again either way.
  */
-export function memoPerEntries<T>(fn: (tree: SessionTree) => T, bytesOf?: (value: T) => number): (tree: SessionTree) => T {
+export function memoPerEntries<T>(fn: (tree: SessionTree, previous?: T) => T, bytesOf?: (value: T) => number): (tree: SessionTree) => T {
   const memo = new WeakMap<readonly SessionEntry[], { count: number; value: T; bytes: number }>();
   return (tree) => {
     const entries = tree.getEntries();
     const hit = memo.get(entries);
     if (hit && hit.count === entries.length) return hit.value;
-    const value = fn(tree);
+    const value = hit && hit.count < entries.length ? fn(tree, hit.value) : fn(tree);
     const bytes = bytesOf ? bytesOf(value) : 0;
     memo.set(entries, { count: entries.length, value, bytes });
     charge(entries, bytes - (hit?.bytes ?? 0));

@@ -73,6 +73,23 @@ describe("memoPerEntries charges the cached session", () => {
     expect(readModelStats().bytes - rewritten).toBe(5000);
   });
 
+  it("hands the value of an earlier count to the next computation after appends, not after a rewrite", async () => {
+    configureReadModel({ clear: true });
+    const { id } = await createSession();
+    await appendText(id, "one");
+    const seen: (number | undefined)[] = [];
+    const of = memoPerEntries((tree, previous?: number) => {
+      seen.push(previous);
+      return tree.getEntryCount();
+    });
+    of((await readSession({ sessionId: id })).tree);
+    await appendText(id, "two");
+    of((await readSession({ sessionId: id })).tree);
+    configureReadModel({ clear: true });
+    of((await readSession({ sessionId: id })).tree);
+    expect(seen).toEqual([undefined, 1, undefined]);
+  });
+
   it("counts against the bound: a charge that overflows the cache evicts the least recently used session", async () => {
     const { of } = derived(300);
     const a = (await createSession()).id;
