@@ -7,10 +7,8 @@
  * order (one with an image, one an error) and the tool definitions. The prompt handed to the
  * provider is deep-frozen first, so a provider that mutated the shared, cached prompt would fail.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { jsonSchema, type ModelMessage, streamText, tool } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { toProviderPrompt } from "@/lib/llm/provider-prompt";
 import { bytesBodyFetch, createProviderRegistry, type ResolvedModel } from "@/lib/llm/providers";
@@ -18,34 +16,9 @@ import { mergeProviderOptions, planReasoning } from "@/lib/llm/reasoning";
 import { streamAssistant } from "@/lib/llm/stream-assistant";
 import { convertToLlm } from "@/lib/session/convert";
 import type { AssistantMessage, LlmMessage } from "@/lib/session/types";
+import { type Captured, useCaptureServer } from "@/test/capture-server";
 
-interface Captured {
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-let server: Server;
-let base: string;
-let captured: Captured[] = [];
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on("data", (p: Buffer) => parts.push(p));
-    req.on("end", () => {
-      captured.push({ url: req.url ?? "", headers: req.headers, body: Buffer.concat(parts).toString("utf8") });
-      res.writeHead(400, { "content-type": "application/json" });
-      res.end(JSON.stringify({ type: "error", error: { message: "captured", type: "invalid_request_error" } }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-beforeEach(() => {
-  captured = [];
-});
+const cap = useCaptureServer();
 
 // A 1×1 PNG.
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
@@ -173,9 +146,9 @@ async function viaStreamText(model: ResolvedModel, messages: ModelMessage[]): Pr
 }
 
 const providers = [
-  { name: "openai-compatible", ref: "openai-compatible/m", config: () => ({ compatible: { baseURL: base, models: ["m"], apiKey: "k" } }) },
-  { name: "openai", ref: "openai/gpt-5", config: () => ({ openai: { apiKey: "k", baseURL: base } }) },
-  { name: "anthropic", ref: "anthropic/claude-sonnet-4-5", config: () => ({ anthropic: { apiKey: "k", baseURL: base } }) },
+  { name: "openai-compatible", ref: "openai-compatible/m", config: () => ({ compatible: { baseURL: cap.base, models: ["m"], apiKey: "k" } }) },
+  { name: "openai", ref: "openai/gpt-5", config: () => ({ openai: { apiKey: "k", baseURL: cap.base } }) },
+  { name: "anthropic", ref: "anthropic/claude-sonnet-4-5", config: () => ({ anthropic: { apiKey: "k", baseURL: cap.base } }) },
 ];
 
 describe("the request a model call sends", () => {
@@ -189,8 +162,8 @@ describe("the request a model call sends", () => {
       deepFreeze(toProviderPrompt(SYSTEM, llm));
       const message = await streamAssistant({ model, system: SYSTEM, messages: llm, tools: TOOLS, maxOutputTokens: MAX_TOKENS, reasoning: "high" });
 
-      expect(captured, JSON.stringify(message)).toHaveLength(2);
-      const [before, after] = captured as [Captured, Captured];
+      expect(cap.captured, JSON.stringify(message)).toHaveLength(2);
+      const [before, after] = cap.captured as [Captured, Captured];
       expect(after.url).toBe(before.url);
       expect(JSON.parse(after.body)).toEqual(JSON.parse(before.body));
       expect(after.body.length).toBe(before.body.length);
@@ -211,9 +184,9 @@ describe("the request a model call sends", () => {
     // (JSON.stringify escapes lone surrogates, so a provider body never has one; a raw string may.)
     const body = `${JSON.stringify({ text: "é 😀" })} a\ud800b \udc00`;
     const init = { method: "POST", headers: { "content-type": "application/json" }, body };
-    await fetch(`${base}/x`, init);
-    await bytesBodyFetch()(`${base}/x`, init);
-    const [plain, bytes] = captured as [Captured, Captured];
+    await fetch(`${cap.base}/x`, init);
+    await bytesBodyFetch()(`${cap.base}/x`, init);
+    const [plain, bytes] = cap.captured as [Captured, Captured];
     expect(bytes.body).toBe(plain.body);
     expect(bytes.headers).toEqual(plain.headers);
     expect(plain.body).toContain("\ufffd");

@@ -5,10 +5,8 @@
  * seeded generated sessions, on a first call and on the next call that reuses the kept texts.
  * Both go through the real provider to a capturing HTTP server.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { COMPATIBLE_PROVIDER } from "@/lib/llm/models";
 import { bytesBodyFetch, createProviderRegistry, type ResolvedModel } from "@/lib/llm/providers";
@@ -18,41 +16,17 @@ import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
 import { generateSession } from "@/lib/session/generate";
 import type { LlmMessage } from "@/lib/session/types";
+import { type Captured, useCaptureServer } from "@/test/capture-server";
 
-interface Captured {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-let server: Server;
-let base: string;
-let captured: Captured[] = [];
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on("data", (p: Buffer) => parts.push(p));
-    req.on("end", () => {
-      captured.push({ headers: req.headers, body: Buffer.concat(parts).toString("utf8") });
-      res.writeHead(400, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { message: "captured", type: "invalid_request_error" } }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-beforeEach(() => {
-  captured = [];
-});
+const cap = useCaptureServer();
 
 const TOOLS = [{ name: "bash", description: "Run a command", inputSchema: { type: "object", properties: { command: { type: "string" } } } }];
 const SYSTEM = "You are Arbor's test assistant.";
 
 /** The registry's model (spliced) and the provider as createOpenAICompatible gives it, configured alike. */
 function models(): { spliced: ResolvedModel; plain: ResolvedModel } {
-  const spliced = createProviderRegistry({ compatible: { baseURL: base, models: ["m"], apiKey: "k" } }).resolveModel("openai-compatible/m", { fallback: false });
-  const provider = createOpenAICompatible({ name: COMPATIBLE_PROVIDER, baseURL: base, apiKey: "k", includeUsage: true, fetch: bytesBodyFetch() });
+  const spliced = createProviderRegistry({ compatible: { baseURL: cap.base, models: ["m"], apiKey: "k" } }).resolveModel("openai-compatible/m", { fallback: false });
+  const provider = createOpenAICompatible({ name: COMPATIBLE_PROVIDER, baseURL: cap.base, apiKey: "k", includeUsage: true, fetch: bytesBodyFetch() });
   return { spliced, plain: { ...spliced, model: provider.chatModel("m") } };
 }
 
@@ -63,7 +37,7 @@ async function bothBodies(messages: LlmMessage[]): Promise<[Captured, Captured]>
     const reply = await streamAssistant({ model, system: SYSTEM, messages, tools: TOOLS, maxOutputTokens: 1000, reasoning: "high" });
     expect(reply.errorMessage).toMatch(/captured/);
   }
-  const [a, b] = captured.splice(0) as [Captured, Captured];
+  const [a, b] = cap.captured.splice(0) as [Captured, Captured];
   return [a, b];
 }
 
@@ -120,8 +94,8 @@ describe("the spliced OpenAI-compatible body", () => {
 
   it("refuses to send a placeholder whose call is not registered", async () => {
     const placeholder = JSON.stringify({ messages: [{ role: "user", content: "\u0000arbor-spliced-prompt-999999" }] });
-    const sent = splicePromptFetch(fetch)(`${base}/chat/completions`, { method: "POST", body: placeholder });
+    const sent = splicePromptFetch(fetch)(`${cap.base}/chat/completions`, { method: "POST", body: placeholder });
     await expect(sent).rejects.toThrow(/could not assemble the request/);
-    expect(captured).toHaveLength(0);
+    expect(cap.captured).toHaveLength(0);
   });
 });
