@@ -21,6 +21,7 @@ import { EntryJson } from "./entry-json";
 import { resolveSelection } from "./selection";
 
 const TABS = ["Context", "Entry JSON", "Calls", "Files"] as const;
+const NO_ROWS: never[] = [];
 type Tab = (typeof TABS)[number];
 
 export interface InspectorPanelProps {
@@ -55,15 +56,17 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry, waitF
 
   const session = useQuery(sessionDataOptions(sessionId));
   const calls = useQuery(modelCallsOptions(sessionId));
-  const selection = useMemo(() => {
+  // Per version of the session (not per selection): the active path's ids and the rows.
+  const shape = useMemo(() => {
     const view = session.data ? sessionView(session.data) : undefined;
-    const activePath = new Set(view?.path.map((e) => e.id) ?? []);
-    const rows = view?.rows ?? [];
-    const leafId = view?.path.at(-1)?.id ?? null;
+    return { rows: view?.rows ?? NO_ROWS, byId: view?.byId, activePath: new Set(view?.path.map((e) => e.id) ?? []), leafId: view?.path.at(-1)?.id ?? null };
+  }, [session.data]);
+  const selection = useMemo(() => {
+    const { rows, activePath, leafId } = shape;
     const resolved = resolveSelection({ entryId: selectedEntryId, entries: rows, activePath, calls: calls.data, leafId });
     // A compaction also gets its fact check, undo and comparison (compaction-review.tsx).
-    return { ...resolved, isCompaction: selectedEntryId !== null && rows.some((r) => r.id === selectedEntryId && r.type === "compaction") };
-  }, [session.data, calls.data, selectedEntryId]);
+    return { ...resolved, isCompaction: selectedEntryId !== null && shape.byId?.get(selectedEntryId)?.type === "compaction" };
+  }, [shape, calls.data, selectedEntryId]);
 
   const target: InspectTarget | null = preview
     ? { kind: "preview" }

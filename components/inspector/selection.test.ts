@@ -122,3 +122,18 @@ describe("token bar words and widths", () => {
     expect(messagePreview(toolResultMsg("c9", "x".repeat(300), { toolName: "read" }), 20)).toBe(`read: ${"x".repeat(13)}…`);
   });
 });
+
+describe("resolveSelection over a session that grows", () => {
+  it("answers from the entries it is given, each list indexed on its own", () => {
+    const before = [userEntry("q1", null, "hello")];
+    const asked = { entryId: "q1", activePath: new Set(["q1"]), calls: undefined };
+    expect(resolveSelection({ ...asked, entries: before })).toMatchObject({ target: { kind: "preview" } });
+    // Asked again on the same list: the same answer.
+    expect(resolveSelection({ ...asked, entries: before })).toMatchObject({ target: { kind: "preview" } });
+    // The next version of the session has the answer: the new list is indexed, not the old one reused.
+    const after = [...before, assistantEntry("r1", "q1", "hi")];
+    expect(resolveSelection({ ...asked, activePath: new Set(["q1", "r1"]), entries: after })).toMatchObject({ target: { kind: "entry", entryId: "r1" } });
+    expect(resolveSelection({ ...asked, entryId: "r1", entries: after })).toEqual({ target: { kind: "entry", entryId: "r1" } });
+  });
+});
+

@@ -37,6 +37,40 @@ function roleOf(e: Shape): string | undefined {
 
 const isAssistant = (e: Shape | undefined) => e?.type === "message" && roleOf(e) === "assistant";
 
+/** An entry list's id index and children, built once per list (a session view's rows array). */
+interface ShapeIndex {
+  byId: Map<string, Shape>;
+  children?: Map<string, Shape[]>;
+}
+const indexes = new WeakMap<readonly Shape[], ShapeIndex>();
+
+function indexOf(entries: readonly Shape[]): ShapeIndex {
+  let index = indexes.get(entries);
+  if (!index) {
+    index = { byId: new Map(entries.map((e) => [e.id, e])) };
+    indexes.set(entries, index);
+  }
+  return index;
+}
+
+function childrenOf(entries: readonly Shape[], index: ShapeIndex): Map<string, Shape[]> {
+  if (index.children) return index.children;
+  const children = new Map<string, Shape[]>();
+  for (const e of entries) {
+    if (typeof e.parentId !== "string") continue;
+    const list = children.get(e.parentId);
+    if (list) list.push(e);
+    else children.set(e.parentId, [e]);
+  }
+  index.children = children;
+  return children;
+}
+
+/**
+ * The turn to show. `entries` must not change once passed: its id index and children are kept
+ * per array (a session view's rows are), so choosing another entry of a 100k-entry session
+ * does not index every row again.
+ */
 export function resolveSelection(input: {
   entryId: string | null;
   entries: readonly Shape[];
@@ -47,7 +81,8 @@ export function resolveSelection(input: {
   leafId?: string | null;
 }): Selection {
   const { entries } = input;
-  const byId = new Map(entries.map((e) => [e.id, e]));
+  const index = indexOf(entries);
+  const { byId } = index;
   let entryId = input.entryId;
   if (!entryId) {
     let at = input.leafId ? byId.get(input.leafId) : undefined;
@@ -69,13 +104,7 @@ export function resolveSelection(input: {
     };
   }
 
-  const children = new Map<string, Shape[]>();
-  for (const e of entries) {
-    if (typeof e.parentId !== "string") continue;
-    const list = children.get(e.parentId);
-    if (list) list.push(e);
-    else children.set(e.parentId, [e]);
-  }
+  const children = childrenOf(entries, index);
   let current: Shape | undefined = entry;
   for (let step = 0; current && step < MAX_STEPS; step++) {
     const kids: Shape[] = children.get(current.id) ?? [];
