@@ -6,12 +6,16 @@
  * messages load from the same target (`source`), page by page (message-list.tsx).
  */
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { type InspectTarget, inspectTurnOptions } from "@/lib/query/inspector";
 import type { TurnView } from "@/lib/inspector/types";
 import { DiffView } from "./diff-view";
 import { CALL_KIND_LABELS, formatDuration, formatTime, formatTokens } from "./format";
 import { MessageList, type MessageSource } from "./message-list";
 import { TokenBar } from "./token-bar";
+
+/** The longest a turn view waits for a large session's tree to stream in. */
+const WAIT_AT_MOST_MS = 20_000;
 
 function Header({ turn }: { turn: TurnView }) {
   const r = turn.response;
@@ -87,10 +91,19 @@ export function ContextView({
   sessionId: string;
   target: InspectTarget;
   onFocusEntry(entryId: string): void;
-  /** Not yet: the view is asked for once this is false (InspectorPanelProps.waitForTree). */
+  /**
+   * Not yet: the view is asked for once this is false (InspectorPanelProps.waitForTree), or after
+   * WAIT_AT_MOST_MS whatever happens (a tree stream that stalls must not leave the pane empty).
+   */
   wait?: boolean;
 }) {
-  const { data, error, isPending } = useQuery({ ...inspectTurnOptions(sessionId, target), enabled: !wait });
+  const [waitedLongEnough, setWaitedLongEnough] = useState(false);
+  useEffect(() => {
+    if (!wait) return;
+    const timer = setTimeout(() => setWaitedLongEnough(true), WAIT_AT_MOST_MS);
+    return () => clearTimeout(timer);
+  }, [wait]);
+  const { data, error, isPending } = useQuery({ ...inspectTurnOptions(sessionId, target), enabled: !wait || waitedLongEnough });
   if (isPending) return <p className="text-sm text-muted" role="status">Loading what the model saw…</p>;
   if (error) return <p role="alert" className="text-sm text-red-700 dark:text-red-300">Could not load this turn: {error.message}</p>;
   return <TurnDetails turn={data} onFocusEntry={onFocusEntry} source={{ sessionId, target }} />;

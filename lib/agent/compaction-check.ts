@@ -58,7 +58,8 @@ function resultTokens(message: ToolResultMessage): number {
  * generation and the next check starts a new ledger. Bounded: the oldest session goes first.
  */
 const ledgers = new Map<string, { generation: number; ledger: PruneLedger }>();
-const LEDGERS_MAX = 64;
+/** Sessions chatting at once in one process; a ledger is ~12 bytes a tool result (100k entries: ~0.4 MB). */
+const LEDGERS_MAX = 16;
 
 function wouldPrune(sessionId: string, branch: readonly SessionEntry[]): boolean {
   const generation = treeContentGeneration();
