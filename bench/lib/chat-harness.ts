@@ -69,9 +69,22 @@ export async function startHarness(dir: string): Promise<Harness> {
     harness.sentAt = epochNow();
     const cpu = process.cpuUsage(harness.cpuFrom);
     harness.cpuAtSend = (cpu.user + cpu.system) / 1000;
-    if (init?.body instanceof Uint8Array) harness.lastBody = init.body as Uint8Array<ArrayBuffer>;
+    const body = init?.body as unknown;
+    if (body instanceof Uint8Array) harness.lastBody = body as Uint8Array<ArrayBuffer>;
+    else if (body && typeof body === "object" && Symbol.asyncIterator in body) {
+      // A large body streamed in blocks (lib/llm/spliced-prompt.ts): kept as it passes, for the direct baseline.
+      return fetch(input, { ...init, body: tapped(body as AsyncIterable<Uint8Array>) as unknown as BodyInit });
+    }
     return fetch(input, init);
   };
+  async function* tapped(blocks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+    const seen: Uint8Array[] = [];
+    for await (const block of blocks) {
+      seen.push(block);
+      yield block;
+    }
+    harness.lastBody = Buffer.concat(seen) as Uint8Array<ArrayBuffer>;
+  }
   // A huge window: no automatic compaction between the measured turns.
   const registry = createProviderRegistry({
     compatible: { baseURL: url, models: [{ id: MODEL_ID, contextWindow: 50_000_000 }], fetch: timedFetch },

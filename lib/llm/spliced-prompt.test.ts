@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { COMPATIBLE_PROVIDER } from "@/lib/llm/models";
 import { bytesBodyFetch, createProviderRegistry, type ResolvedModel } from "@/lib/llm/providers";
-import { splicePromptFetch } from "@/lib/llm/spliced-prompt";
+import { splicedPromptModel, splicePromptFetch } from "@/lib/llm/spliced-prompt";
 import { streamAssistant } from "@/lib/llm/stream-assistant";
 import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
@@ -90,6 +90,22 @@ describe("the spliced OpenAI-compatible body", () => {
     expect(spliced.body).toContain("Tool call was interrupted");
     expect(spliced.body).toContain(png);
     expect(spliced.body).not.toContain("arbor-spliced-prompt");
+  });
+
+  it("streams a large body in blocks: the same bytes, and the same headers (its exact content-length, no chunked encoding)", async () => {
+    const messages = sessionMessages(11, 3_000);
+    const { spliced, plain } = models();
+    const provider = createOpenAICompatible({ name: COMPATIBLE_PROVIDER, baseURL: cap.base, apiKey: "k", includeUsage: true, fetch: splicePromptFetch(bytesBodyFetch(), 0) });
+    const streamed: ResolvedModel = { ...spliced, model: splicedPromptModel(provider.chatModel("m")) };
+    for (const model of [plain, streamed]) {
+      const reply = await streamAssistant({ model, system: SYSTEM, messages, tools: TOOLS, maxOutputTokens: 1000, reasoning: "high" });
+      expect(reply.errorMessage).toMatch(/captured/);
+    }
+    const [a, b] = cap.captured.splice(0) as [Captured, Captured];
+    expect(a.body.length).toBeGreaterThan(600_000); // several 256 KB blocks
+    expect(b.body).toBe(a.body);
+    expect(b.headers).toEqual(a.headers);
+    expect(b.headers["transfer-encoding"]).toBeUndefined();
   });
 
   it("refuses to send a placeholder whose call is not registered", async () => {

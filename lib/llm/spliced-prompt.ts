@@ -86,8 +86,38 @@ export function splicedPromptModel(inner: LanguageModelV3): LanguageModelV3 {
   };
 }
 
-/** A fetch that puts the registered message list in place of the placeholder (see the header). */
-export function splicePromptFetch(inner: typeof fetch): typeof fetch {
+/**
+ * Bodies of at least this many bytes are streamed in blocks (see splicePromptFetch): a 10k-message
+ * context is ~4.6 MB, which one buffer would have copied three times (ours, then undici's body
+ * extraction and its stream clone) and whose copies kept the garbage collector busy during the upload.
+ */
+export const STREAM_BODY_ABOVE = 1024 * 1024;
+/** Size of the blocks a streamed body is written in. */
+const BLOCK = 256 * 1024;
+
+/** The pieces as blocks of about BLOCK bytes, each made when the upload asks for it. */
+async function* blocksOf(pieces: readonly Buffer[]): AsyncGenerator<Buffer> {
+  let block: Buffer[] = [];
+  let size = 0;
+  for (const piece of pieces) {
+    block.push(piece);
+    size += piece.length;
+    if (size < BLOCK) continue;
+    yield Buffer.concat(block, size);
+    block = [];
+    size = 0;
+  }
+  if (size > 0) yield Buffer.concat(block, size);
+}
+
+/**
+ * A fetch that puts the registered message list in place of the placeholder (see the header).
+ * The body is the same bytes either way: one buffer below `streamAbove` bytes; above, the blocks
+ * of blocksOf with the body's exact `content-length` (so the request's headers are what a buffer
+ * gets, no chunked encoding). A streamed body cannot be sent again, so undici does not follow a
+ * 307/308 redirect for it; only contexts of megabytes go that way.
+ */
+export function splicePromptFetch(inner: typeof fetch, streamAbove = STREAM_BODY_ABOVE): typeof fetch {
   return (input, init) => {
     const body = init?.body;
     if (typeof body !== "string") return inner(input, init);
@@ -97,7 +127,14 @@ export function splicePromptFetch(inner: typeof fetch): typeof fetch {
     const key = body.slice(at, end + 1);
     const texts = inFlight.get(key);
     if (!texts) return Promise.reject(new Error("Arbor could not assemble the request: its message list is no longer available"));
-    const spliced = Buffer.concat([Buffer.from(body.slice(0, at), "utf8"), ...texts, Buffer.from(body.slice(at + key.length), "utf8")]);
-    return inner(input, { ...init, body: spliced });
+    const pieces = [Buffer.from(body.slice(0, at), "utf8"), ...texts, Buffer.from(body.slice(at + key.length), "utf8")];
+    let total = 0;
+    for (const piece of pieces) total += piece.length;
+    if (total < streamAbove) return inner(input, { ...init, body: Buffer.concat(pieces, total) });
+    const headers = new Headers(init?.headers);
+    headers.set("content-length", String(total));
+    // `duplex` is undici's option for a streamed request body (not in lib.dom's RequestInit).
+    const streamed = { ...init, headers, body: blocksOf(pieces), duplex: "half" } as unknown as RequestInit;
+    return inner(input, streamed);
   };
 }
