@@ -168,7 +168,7 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
       });
       addRow({
         section: "open",
-        name: "read model + the session page's derived data (skeleton, per-entry facts), live heap",
+        name: "read model + the session page's derived data (its skeleton table), live heap",
         n: label(n),
         value: `${(m.heapWithPage / 1024 / 1024).toFixed(1)} MB`,
         baseline: `JSONL ${(file / 1024 / 1024).toFixed(1)} MB`,
