@@ -110,7 +110,10 @@ describe("a branch remembered as having nothing to prune (compaction-check.ts)",
     await first.agent.prompt("next");
     expect(first.ofType("prune")).toHaveLength(0);
 
-    const again = setup({ entries: branch(false) });
+    // The same session loaded again, up to the same last entry, with the oldest output restored.
+    const restored = branch(false)[2]!;
+    const entries = first.store.getEntries().map((e) => (e.id === restored.id ? restored : e));
+    const again = setup({ entries });
     again.model!.script({ text: "ok", usage: { input: 1000 } });
     await again.agent.prompt("next");
     expect(again.ofType("prune")).toEqual([{ type: "prune", prunedCount: 1, tokensSaved: 30_000 - 9 }]);

@@ -54,15 +54,16 @@ function resultTokens(message: ToolResultMessage): number {
  * with the tree content generation (tree.ts) it was built at. A chat checks before every prompt
  * and after every reply (§13.2); each check extends the ledger by the entries appended since,
  * so it no longer walks the whole branch, and only a ledger that says "prune" leads to
- * planPrune's walk. Any load or replacement of entries (a prune writes copies) bumps the
- * generation and the next check starts a new ledger. Bounded: the oldest session goes first.
+ * planPrune's walk. Any load or replacement of the session's entries (a prune writes copies)
+ * bumps its generation and the next check starts a new ledger; loading other sessions does not.
+ * Bounded: the oldest session goes first.
  */
 const ledgers = new Map<string, { generation: number; ledger: PruneLedger }>();
 /** Sessions chatting at once in one process; a ledger is ~12 bytes a tool result (100k entries: ~0.4 MB). */
 const LEDGERS_MAX = 16;
 
 function wouldPrune(sessionId: string, branch: readonly SessionEntry[]): boolean {
-  const generation = treeContentGeneration();
+  const generation = treeContentGeneration(sessionId);
   const held = ledgers.get(sessionId);
   const previous = held?.generation === generation ? held.ledger : undefined;
   const ledger = extendLedger(branch, DEFAULT_PRUNE_CONFIG.protectedTools, resultTokens, previous);

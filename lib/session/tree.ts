@@ -60,17 +60,24 @@ export type AppendListener = (entry: SessionEntry) => void;
 export type LeafListener = (leafId: string | null) => void;
 
 /**
- * Bumped whenever a tree is built from entries (a load: its objects may hold other content for
- * ids another tree already had) or replaces entries (a prune, a rewrite). While it stands still,
- * an entry id of a session names the same content in every tree of this process, so a result
- * computed from a branch's content may be remembered by (session id, leaf id, generation).
- * Appends, forks and views never bump it: they add ids, they change no existing one.
+ * A session's content generation (by header id): bumped whenever a tree of that session is built
+ * from entries (a load: its objects may hold other content for ids another tree already had) or
+ * replaces entries (a prune, a rewrite). While it stands still, an entry id of the session names
+ * the same content in every tree of this process, so a result computed from a branch's content
+ * may be remembered by (session id, leaf id, generation). Appends, forks and views never bump it:
+ * they add ids, they change no existing one. Per session, so loading one session does not retire
+ * what was remembered of the others; one number per session this process has built a tree of.
  */
-let contentGeneration = 0;
+const contentGenerations = new Map<string, number>();
+let bumps = 0;
 
-/** See `contentGeneration`. */
-export function treeContentGeneration(): number {
-  return contentGeneration;
+function bumpContentGeneration(sessionId: string): void {
+  contentGenerations.set(sessionId, ++bumps);
+}
+
+/** See `contentGenerations`. */
+export function treeContentGeneration(sessionId: string): number {
+  return contentGenerations.get(sessionId) ?? 0;
 }
 
 /** Roles built by buildSessionContext only; never stored in a message entry (session-engine.md §1.5). */
@@ -108,7 +115,7 @@ export class SessionTree {
   constructor(header: SessionHeader, entries: readonly SessionEntry[], opts: SessionTreeOptions = {}, index?: TreeIndex) {
     this.header = header;
     this.entries = [...entries];
-    if (!index) contentGeneration++;
+    if (!index) bumpContentGeneration(header.id);
     this.index = index ?? buildIndex(this.entries);
     this.memo = new BranchMemo(this.index);
     this.leafId = this.entries.at(-1)?.id ?? null;
@@ -242,7 +249,7 @@ export class SessionTree {
       byId.set(next.id, next);
     }
     if (byId.size === 0) return;
-    contentGeneration++;
+    bumpContentGeneration(this.header.id);
     this.index.version++;
     for (let i = 0; i < this.entries.length; i++) {
       const next = byId.get(this.entries[i]!.id);
