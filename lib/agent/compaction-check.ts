@@ -35,9 +35,10 @@ export interface CheckCompactionOptions extends AutoCompactionOptions {
 }
 
 /**
- * estimateTokens of tool results, remembered per message object: every check walks the whole
- * branch (§8), and the messages of appended entries never change (a prune writes copies, below),
- * so each result is measured once, not once per turn. Weak: it never keeps a message alive.
+ * estimateTokens of tool results, remembered per message object: a new ledger and planPrune
+ * walk the whole branch (§8), and the messages of appended entries never change (a prune writes
+ * copies, below), so each result is measured once, not once per walk. Weak: it never keeps a
+ * message alive.
  */
 const resultTokenMemo = new WeakMap<ToolResultMessage, number>();
 function resultTokens(message: ToolResultMessage): number {
