@@ -223,22 +223,21 @@ async function inspectorBench(t: { n: number; id: string }): Promise<void> {
   }
   statementCounter.reset();
   await inspector();
-  addRow({
-    section: "chat",
-    name: "inspector data of a page load (listModelCalls + inspectEntry)",
-    n: label(t.n),
-    value: formatMs(median(a)),
-    baseline: `the page's loadEntries ${formatMs(median(b))}`,
-    ratio: median(a) / median(b),
-    note: `${statementCounter.total} statements; after the ${ROUNDS + 1} turns above; the view is recalled from the process's cache`,
-  });
-  addRow({
-    section: "chat",
-    name: "inspector data of a page load, its view built (first load after a change)",
-    n: label(t.n),
-    value: formatMs(median(fresh)),
-    baseline: `the page's loadEntries ${formatMs(median(b))}`,
-    ratio: median(fresh) / median(b),
-    note: "the turn view's cache emptied before each load",
-  });
+  /** The inspector's times against the page's own read. */
+  const row = (name: string, times: number[], note: string) =>
+    addRow({
+      section: "chat",
+      name,
+      n: label(t.n),
+      value: formatMs(median(times)),
+      baseline: `the page's loadEntries ${formatMs(median(b))}`,
+      ratio: median(times) / median(b),
+      note,
+    });
+  row(
+    "inspector data of a page load (listModelCalls + inspectEntry)",
+    a,
+    `${statementCounter.total} statements; after the ${ROUNDS + 1} turns above; the view is recalled from the process's cache`,
+  );
+  row("inspector data of a page load, its view built (first load after a change)", fresh, "the turn view's cache emptied before each load");
 }

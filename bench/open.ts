@@ -157,24 +157,25 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
     if (n >= 100_000 && dbUrl) {
       const m = await memoryChild(dbUrl, sessionId);
       const file = s.session.lines.reduce((sum, l) => sum + l.length + 1, 0);
-      addRow({
-        section: "open",
-        name: "read model: live heap of one cached session (after GC)",
-        n: label(n),
-        value: `${(m.heapGrowth / 1024 / 1024).toFixed(1)} MB`,
-        baseline: `JSONL ${(file / 1024 / 1024).toFixed(1)} MB`,
-        ratio: m.heapGrowth / file,
-        note: `child process; the cache's own estimate ${(m.estimated / 1024 / 1024).toFixed(1)} MB (${(m.estimated / m.heapGrowth).toFixed(2)}× the heap)`,
-      });
-      addRow({
-        section: "open",
-        name: "read model + the session page's derived data (its skeleton table), live heap",
-        n: label(n),
-        value: `${(m.heapWithPage / 1024 / 1024).toFixed(1)} MB`,
-        baseline: `JSONL ${(file / 1024 / 1024).toFixed(1)} MB`,
-        ratio: m.heapWithPage / file,
-        note: `same child after the skeleton stream; the cache's estimate ${(m.estimatedWithPage / 1024 / 1024).toFixed(1)} MB (${(m.estimatedWithPage / m.heapWithPage).toFixed(2)}× the heap)`,
-      });
+      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+      /** A heap figure against the JSONL's size, with the cache's own estimate of it. */
+      const heapRow = (name: string, heap: number, estimated: number, where: string) =>
+        addRow({
+          section: "open",
+          name,
+          n: label(n),
+          value: mb(heap),
+          baseline: `JSONL ${mb(file)}`,
+          ratio: heap / file,
+          note: `${where}; the cache's own estimate ${mb(estimated)} (${(estimated / heap).toFixed(2)}× the heap)`,
+        });
+      heapRow("read model: live heap of one cached session (after GC)", m.heapGrowth, m.estimated, "child process");
+      heapRow(
+        "read model + the session page's derived data (its skeleton table), live heap",
+        m.heapWithPage,
+        m.estimatedWithPage,
+        "same child after the skeleton stream",
+      );
     }
 
     const page = async () => {
