@@ -11,12 +11,12 @@ import "server-only";
  */
 import type { Writable } from "node:stream";
 import pg from "pg";
-import { from as copyFromStdin } from "pg-copy-streams";
 import type { Prisma } from "@/generated/prisma/client";
 import type { LabelEntry, SessionEntry } from "@/lib/session/types";
 import { databaseUrl, getDb } from "./client";
 import type { EntryRow } from "./entry-columns";
 import { IdCollisionError, pgErrorOf, toDatabaseError } from "./errors";
+import { copyFromStdin } from "./copy-stream";
 import { toPgJson } from "./pg-json";
 
 export type Tx = Prisma.TransactionClient;
