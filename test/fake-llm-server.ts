@@ -57,10 +57,16 @@ export interface FakeLlmServer {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function readBody(req: IncomingMessage): Promise<string> {
+/** The request body, and when its last byte had arrived (epoch ms, before it is decoded). */
+async function readBodyTimed(req: IncomingMessage): Promise<{ text: string; endedAt: number }> {
   const parts: Buffer[] = [];
   for await (const part of req) parts.push(part as Buffer);
-  return Buffer.concat(parts).toString("utf8");
+  const endedAt = performance.timeOrigin + performance.now();
+  return { text: Buffer.concat(parts).toString("utf8"), endedAt };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBodyTimed(req)).text;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -178,8 +184,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     if (req.method !== "POST" || path !== "/v1/chat/completions") {
       return sendJson(res, 404, { error: { message: `No route ${req.method} ${path}`, type: "not_found" } });
     }
-    const raw = await readBody(req);
-    const receivedAt = performance.timeOrigin + performance.now();
+    const { text: raw, endedAt: receivedAt } = await readBodyTimed(req);
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(raw) as Record<string, unknown>;
