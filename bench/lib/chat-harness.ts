@@ -4,6 +4,7 @@
  * (`arborTurn`) and the same request body sent to the model server directly (`directTurn`).
  * Times that cross the processes are epoch ms (performance.timeOrigin + performance.now()).
  */
+import { uploadFetch } from "@/lib/llm/upload-fetch";
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
@@ -64,7 +65,9 @@ export async function startHarness(dir: string): Promise<Harness> {
     else timings.push(timing);
   });
   const workspaces = await mkdtemp(path.join(dir, "workspaces-"));
-  // providers.ts hands the body over as bytes (bytesBodyFetch) before this fetch sees it.
+  // providers.ts hands the body over as bytes (bytesBodyFetch) before this fetch sees it; it then
+  // goes on as the app's own does (uploadFetch: block bodies through node:http).
+  const appFetch = uploadFetch();
   const timedFetch: typeof fetch = (input, init) => {
     harness.sentAt = epochNow();
     const cpu = process.cpuUsage(harness.cpuFrom);
@@ -73,9 +76,9 @@ export async function startHarness(dir: string): Promise<Harness> {
     if (body instanceof Uint8Array) harness.lastBody = body as Uint8Array<ArrayBuffer>;
     else if (body && typeof body === "object" && Symbol.asyncIterator in body) {
       // A large body streamed in blocks (lib/llm/spliced-prompt.ts): kept as it passes, for the direct baseline.
-      return fetch(input, { ...init, body: tapped(body as AsyncIterable<Uint8Array>) as unknown as BodyInit });
+      return appFetch(input, { ...init, body: tapped(body as AsyncIterable<Uint8Array>) as unknown as BodyInit });
     }
-    return fetch(input, init);
+    return appFetch(input, init);
   };
   async function* tapped(blocks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
     const seen: Uint8Array[] = [];

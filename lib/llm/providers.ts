@@ -41,6 +41,7 @@ import {
 } from "@/lib/llm/models";
 import { createOfflineModel, type OfflineModelOptions } from "@/lib/llm/offline-model";
 import { splicedPromptModel, splicePromptFetch } from "@/lib/llm/spliced-prompt";
+import { uploadFetch } from "@/lib/llm/upload-fetch";
 
 export interface ResolvedModel {
   info: ModelInfo;
@@ -143,8 +144,9 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
       baseURL: compatBase,
       apiKey: compat.apiKey,
       includeUsage: true,
-      // The message list is spliced in from text kept per message (lib/llm/spliced-prompt.ts).
-      fetch: splicePromptFetch(bytesBodyFetch(compat.fetch)),
+      // The message list is spliced in from text kept per message (lib/llm/spliced-prompt.ts);
+      // a spliced body of a megabyte or more leaves through node:http (lib/llm/upload-fetch.ts).
+      fetch: splicePromptFetch(bytesBodyFetch(compat.fetch ?? uploadFetch())),
     });
     factories.set(COMPATIBLE_PROVIDER, (id) => splicedPromptModel(provider.chatModel(id)));
     for (const m of compat.models ?? []) {

@@ -11,6 +11,7 @@ import { loadPrompts } from "@/lib/llm/prompts";
 import { COMPATIBLE_PROVIDER } from "@/lib/llm/models";
 import { bytesBodyFetch, createProviderRegistry, type ResolvedModel } from "@/lib/llm/providers";
 import { splicedPromptModel, splicePromptFetch } from "@/lib/llm/spliced-prompt";
+import { uploadFetch } from "@/lib/llm/upload-fetch";
 import { streamAssistant } from "@/lib/llm/stream-assistant";
 import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
@@ -92,10 +93,10 @@ describe("the spliced OpenAI-compatible body", () => {
     expect(spliced.body).not.toContain("arbor-spliced-prompt");
   });
 
-  it("streams a large body in blocks: the same bytes, and the same headers (its exact content-length, no chunked encoding)", async () => {
+  it("streams a large body in blocks through node:http (as the registry sends it): the same bytes, and the same headers (its exact content-length, no chunked encoding)", async () => {
     const messages = sessionMessages(11, 3_000);
     const { spliced, plain } = models();
-    const provider = createOpenAICompatible({ name: COMPATIBLE_PROVIDER, baseURL: cap.base, apiKey: "k", includeUsage: true, fetch: splicePromptFetch(bytesBodyFetch(), 0) });
+    const provider = createOpenAICompatible({ name: COMPATIBLE_PROVIDER, baseURL: cap.base, apiKey: "k", includeUsage: true, fetch: splicePromptFetch(bytesBodyFetch(uploadFetch()), 0) });
     const streamed: ResolvedModel = { ...spliced, model: splicedPromptModel(provider.chatModel("m")) };
     for (const model of [plain, streamed]) {
       const reply = await streamAssistant({ model, system: SYSTEM, messages, tools: TOOLS, maxOutputTokens: 1000, reasoning: "high" });
