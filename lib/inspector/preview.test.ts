@@ -70,7 +70,7 @@ describe("previewNextTurn", () => {
     expect(textOf(stored.message)).toHaveLength(120_000);
   });
 
-  it("a second preview, and a context without the prune, still show each result as it is (the memo keeps no pruned form)", () => {
+  it("a second preview, and a context without the prune, still show each result as it is (the pruned forms are copies)", () => {
     const entries = toolSession({ input: 1000, output: 10 });
     const first = previewNextTurn(entries, "done", settings(), TEST_PROMPTS, 200_000, { now: 1 });
     const again = previewNextTurn(entries, "done", settings(), TEST_PROMPTS, 200_000, { now: 1 });
@@ -82,6 +82,20 @@ describe("previewNextTurn", () => {
     expect(textOf(t1.message)).toHaveLength(120_000);
     expect(t1.hash).toBe(contentHash(t1.message));
     expect(t1.hash).not.toBe(first.messages.find((m) => m.sourceEntryId === "t1")!.hash);
+  });
+
+  it("a result whose content changed after a preview is previewed from its new content, not from the kept pruned copy", () => {
+    const entries = toolSession({ input: 1000, output: 10 });
+    const first = previewNextTurn(entries, "done", settings(), TEST_PROMPTS, 200_000);
+    expect(textOf(first.messages.find((m) => m.sourceEntryId === "t1")!.message)).toBe("[Output truncated - 30000 tokens]");
+    // Rewritten in place, as pruning and restoring do (a new content array on the same message).
+    const t1 = entries.find((e) => e.id === "t1") as { message: { content: unknown } };
+    t1.message.content = [{ type: "text", text: big(40_000) }];
+    const again = previewNextTurn(entries, "done", settings(), TEST_PROMPTS, 200_000);
+    const shown = again.messages.find((m) => m.sourceEntryId === "t1")!;
+    expect(textOf(shown.message)).toBe("[Output truncated - 40000 tokens]");
+    expect(shown.hash).toBe(contentHash(shown.message));
+    expect(again.pending.pruning!.tokensSaved).toBeGreaterThan(first.pending.pruning!.tokensSaved);
   });
 
   it("pruning savings count against the threshold (session-engine.md §13.2 step 9)", () => {

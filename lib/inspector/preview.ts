@@ -22,13 +22,13 @@ import { sourcedContext } from "@/lib/inspector/sources";
 import type { PendingEffects, SourcedMessage } from "@/lib/inspector/types";
 import { contentHash } from "@/lib/inspector/canonical";
 import { prepareCompaction } from "@/lib/compaction/prepare";
-import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, planPrune } from "@/lib/compaction/pruning";
+import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, type PrunePlan, planPrune } from "@/lib/compaction/pruning";
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";
-import { calculateContextTokens, shouldCompact } from "@/lib/compaction/tokens";
+import { calculateContextTokens, estimateTokens, shouldCompact } from "@/lib/compaction/tokens";
 import { isContextOverflow } from "@/lib/llm/overflow";
 import { pathToRoot } from "@/lib/session/branch-path";
 import { pinnedIds } from "@/lib/session/pins";
-import type { AssistantMessage, CompactionEntry, PromptSet, SessionEntry, UserMessage } from "@/lib/session/types";
+import type { AssistantMessage, CompactionEntry, PromptSet, SessionEntry, ToolResultMessage, UserMessage } from "@/lib/session/types";
 
 export const NEXT_MESSAGE_PLACEHOLDER = "(the message you send next)";
 export const PENDING_SUMMARY_PLACEHOLDER = "(the compaction summary, written by the model before your message is sent)";
@@ -61,6 +61,58 @@ function placeholderMessage(now: number): SourcedMessage {
   return { message, hash: contentHash(message), sourceEntryId: null, source: "none", placeholder: true };
 }
 
+/**
+ * The pruned copy of each tool result a preview rewrites, kept per original message: a preview
+ * is built after every turn, and a long session that never pruned has tens of thousands of
+ * candidates (37k at 100k entries), each of which would otherwise be copied, converted and
+ * hashed afresh every time. A kept copy is used while its original still has the same content
+ * (pruning elsewhere replaces `content`) and the same token count, and, when the caller sets the
+ * clock, the same `prunedAt`; otherwise its `prunedAt` is that of the first preview that pruned
+ * it (a guess of "now" either way). Copies are never changed once kept, so the per-object
+ * conversion memo of sources.ts serves them too.
+ */
+const keptCopies = new WeakMap<ToolResultMessage, { content: ToolResultMessage["content"]; tokens: number; copy: ToolResultMessage }>();
+/** Original message of each kept copy (set when the copy is made, read when it is kept). */
+const originals = new WeakMap<ToolResultMessage, { original: ToolResultMessage; tokens: number }>();
+
+/**
+ * Puts in `path` a pruned copy for every candidate: a kept one where it fits, else a fresh
+ * unpruned copy, which is returned for the caller to prune (with applyPrunePlan) and keep.
+ */
+function prunedCopies(path: SessionEntry[], plan: PrunePlan, at: number | undefined): PrunePlan["candidates"] {
+  const fresh: PrunePlan["candidates"] = [];
+  for (const candidate of plan.candidates) {
+    const e = path[candidate.index];
+    if (e?.type !== "message" || e.message.role !== "toolResult") continue;
+    const original = e.message;
+    const kept = keptCopies.get(original);
+    const fits = kept && kept.content === original.content && kept.tokens === candidate.tokens && (at === undefined || kept.copy.prunedAt === at);
+    const message = fits ? kept.copy : { ...original };
+    if (!fits) {
+      originals.set(message, { original, tokens: candidate.tokens });
+      fresh.push(candidate);
+    }
+    path[candidate.index] = { ...e, message } as SessionEntry;
+  }
+  return fresh;
+}
+
+function rememberPrunedCopy(entry: SessionEntry): void {
+  if (entry.type !== "message" || entry.message.role !== "toolResult") return;
+  const from = originals.get(entry.message);
+  if (from) keptCopies.set(from.original, { content: from.original.content, tokens: from.tokens, copy: entry.message });
+}
+
+/** estimateTokens of a tool result, kept per message object while its content is the same. */
+const resultTokens = new WeakMap<ToolResultMessage, { content: ToolResultMessage["content"]; tokens: number }>();
+function toolResultTokens(message: ToolResultMessage): number {
+  const known = resultTokens.get(message);
+  if (known && known.content === message.content) return known.tokens;
+  const tokens = estimateTokens(message);
+  resultTokens.set(message, { content: message.content, tokens });
+  return tokens;
+}
+
 export function previewNextTurn(
   entries: readonly SessionEntry[],
   leafId: string | null,
@@ -73,14 +125,10 @@ export function previewNextTurn(
   const byId = opts.byId ?? new Map(entries.map((e) => [e.id, e]));
   const leaf = leafId === null ? undefined : byId.get(leafId);
   // Pruning rewrites results in place; the entries are shared (and their messages cached per
-  // object downstream), so step 2 prunes copies of just the results it rewrites.
+  // object downstream), so step 2 puts pruned copies of just the results it rewrites in the path.
   const path: SessionEntry[] = leaf ? pathToRoot(leaf, byId) : [];
   const pending: PendingEffects = { pruning: null, compaction: null };
-  // The results step 2 copies are changed in place by pruning: they never go through the memo
-  // (the originals, which nothing changes, do: each is converted and hashed once, not per preview).
-  const pruneCopies = new WeakSet<object>();
-  const copies = { uncached: (m: object) => pruneCopies.has(m) };
-  const before = sourcedContext(path, prompts, copies);
+  const before = sourcedContext(path, prompts);
   const last = lastAssistantOf(path, before);
   const result = (messages: SourcedMessage[], pendingCompaction: NextTurnPreview["pendingCompaction"] = null): NextTurnPreview => ({
     leafId: leaf?.id ?? null,
@@ -93,17 +141,14 @@ export function previewNextTurn(
   if (!last || !settings.enabled) return result(before);
 
   // Step 2: prune copies; the context then carries the notices.
-  const plan = planPrune(path, DEFAULT_PRUNE_CONFIG);
-  for (const { index } of plan.candidates) {
-    const e = path[index];
-    if (e?.type !== "message" || e.message.role !== "toolResult") continue;
-    const message = { ...e.message };
-    pruneCopies.add(message);
-    path[index] = { ...e, message } as SessionEntry;
-  }
-  const prune = applyPrunePlan(path, plan, now);
-  if (prune.prunedCount > 0) {
-    pending.pruning = { count: prune.prunedCount, tokensSaved: prune.tokensSaved, entryIds: prune.pruned.map((p) => p.entryId) };
+  const plan = planPrune(path, DEFAULT_PRUNE_CONFIG, toolResultTokens);
+  if (plan.candidates.length > 0) {
+    const fresh = prunedCopies(path, plan, opts.now === undefined ? undefined : now);
+    applyPrunePlan(path, { candidates: fresh, tokensSaved: plan.tokensSaved }, now);
+    for (const { index } of fresh) rememberPrunedCopy(path[index]!);
+    // applyPrunePlan reports in entry order; the plan lists newest first.
+    const entryIds = plan.candidates.map(({ index }) => path[index]!.id).reverse();
+    pending.pruning = { count: entryIds.length, tokensSaved: plan.tokensSaved, entryIds };
   }
   const msg = last.message;
   const model = opts.model ?? { provider: msg.provider, id: msg.model };
@@ -121,7 +166,7 @@ export function previewNextTurn(
   const dropError = (list: SourcedMessage[]) => (reason === "overflow" ? list.filter((m) => m.sourceEntryId !== last.id) : list);
   // Pins anywhere in the session count (session-engine.md §19), as for the compaction itself.
   const prep = reason ? prepareCompaction(path, settings, { pinnedIds: pinnedIds(entries) }) : undefined;
-  if (!reason || !prep) return result(dropError(pending.pruning ? sourcedContext(path, prompts, copies) : before));
+  if (!reason || !prep) return result(dropError(pending.pruning ? sourcedContext(path, prompts) : before));
   const compaction = {
     type: "compaction",
     id: PENDING_COMPACTION_ID,
@@ -138,7 +183,7 @@ export function previewNextTurn(
     firstKeptEntryId: prep.firstKeptEntryId,
     summarizedCount: prep.messagesToSummarize.length + prep.turnPrefixMessages.length,
   };
-  const after = dropError(sourcedContext([...path, compaction], prompts, copies)).map((m) =>
+  const after = dropError(sourcedContext([...path, compaction], prompts)).map((m) =>
     m.sourceEntryId === PENDING_COMPACTION_ID ? { ...m, placeholder: true } : m,
   );
   return result(after, compaction);

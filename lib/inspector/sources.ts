@@ -42,21 +42,17 @@ function sourceKind(entry: SessionEntry | undefined): MessageSource {
 
 /**
  * What the model is sent for the path's last entry: convertToLlm per message, with sources.
- * `uncached(m)`: messages the caller may mutate (the preview's pruned copies) are converted
- * afresh instead of through the per-object memo.
+ * Messages go through the per-object memo, so the path must hold no message that changes
+ * afterwards (the preview's pruned copies are final before they are put in).
  */
-export function sourcedContext(
-  path: readonly SessionEntry[],
-  prompts: PromptSet,
-  opts: { uncached?: (message: AgentMessage) => boolean } = {},
-): SourcedMessage[] {
+export function sourcedContext(path: readonly SessionEntry[], prompts: PromptSet): SourcedMessage[] {
   const leaf = path.at(-1);
   if (!leaf) return [];
   const byId = new Map(path.map((e) => [e.id, e]));
   const { context, sourceEntryIds } = buildSourcedSessionContext(path, leaf.id, byId);
   const out: SourcedMessage[] = [];
   context.messages.forEach((agentMessage, i) => {
-    const converted = opts.uncached?.(agentMessage) ? convert(agentMessage, prompts) : convertOnce(agentMessage, prompts);
+    const converted = convertOnce(agentMessage, prompts);
     if (!converted) return;
     const id = sourceEntryIds[i]!;
     out.push({ message: converted.message, hash: converted.hash, sourceEntryId: id, source: sourceKind(byId.get(id)) });
@@ -70,8 +66,8 @@ const conversions = new WeakMap<PromptSet, WeakMap<AgentMessage, Converted>>();
 /**
  * convertToLlm of one message and its content hash, memoized per message object and prompt
  * set: the read model's entry messages are never mutated, so each is converted and hashed once,
- * not per request. Messages built per call (summaries, the preview's pruned copies) are new
- * objects and simply miss.
+ * not per request. Messages built per call (summaries) are new objects and simply miss; the
+ * preview keeps its pruned copies (preview.ts), so they hit from its second build on.
  */
 function convertOnce(agentMessage: AgentMessage, prompts: PromptSet): Converted {
   let memo = conversions.get(prompts);
