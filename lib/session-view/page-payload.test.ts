@@ -5,7 +5,7 @@
  * (back to the latest compaction's first kept entry), and the newest chat page.
  */
 import { describe, expect, it } from "vitest";
-import { appendEntries, importSession, readSession } from "@/lib/db";
+import { appendEntries, branch, importSession, readSession } from "@/lib/db";
 import { generateSession } from "@/lib/session/generate";
 import { serializeSession } from "@/lib/session/jsonl";
 import { encodeRows } from "@/lib/session/skeleton-wire";
@@ -79,6 +79,12 @@ describe("the session page's skeleton over the read model", () => {
         { type: "message", message: assistantMsg("", { toolCalls: [toolCall("late-call", "bash", { command: "ls" }), toolCall(firstCall.id, "read", { path: "again.ts" })], stopReason: "toolUse" }) },
       ],
     });
+    await expectResolved(sessionId);
+    // The leaf moved back to an entry in the middle of the file: the page's tail is found there.
+    const middle = view.tree.getEntries()[200]!;
+    const moved = await readSession({ sessionId });
+    await branch({ sessionId, expectedLeafId: moved.meta.leafId ?? null, targetId: middle.id });
+    expect((await readSession({ sessionId })).tree.getBranch().at(-1)!.id).toBe(middle.id);
     await expectResolved(sessionId);
   });
 });

@@ -15,7 +15,7 @@ import { stringBytes } from "@/lib/session/packed-texts";
 import { skeletonLines } from "@/lib/session/skeleton-stream";
 import { SkeletonTable } from "@/lib/session/skeleton-table";
 import { encodeRows } from "@/lib/session/skeleton-wire";
-import { chatFacts, FLAG } from "@/lib/session/tree-skeleton";
+import { chatFacts, FLAG, type SkeletonEntry } from "@/lib/session/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { CHAT_PAGE, chatPlan } from "./chat-plan";
 import { type EntriesPayload, type NextTurnModel, PAGE_SKELETON_MAX, type PagePayload, type SkeletonPayload } from "./types";
@@ -95,6 +95,28 @@ export function skeletonStream(view: SessionView, model?: NextTurnModel): Genera
 }
 
 /**
+ * The file position of the path's `j`-th entry, found from the newest back and only as far as
+ * asked: a parent is normally before its child, so one backward scan over the entries pairs
+ * them (a page asks for the path's tail, near the end of the file). A file whose order breaks
+ * that falls back to one pass over all entries.
+ */
+function pathPositions(entries: readonly SessionEntry[], path: readonly SessionEntry[], count: number): (j: number) => number {
+  const at: number[] = new Array(path.length);
+  let next = path.length - 1;
+  let scan = count - 1;
+  let all: Map<string, number> | undefined;
+  return (j) => {
+    for (; next >= j && scan >= 0; scan--) if (entries[scan]!.id === path[next]!.id) at[next--] = scan;
+    if (next < j) return at[j]!;
+    if (!all) {
+      all = new Map();
+      for (let i = 0; i < count; i++) all.set(entries[i]!.id, i);
+    }
+    return all.get(path[j]!.id)!;
+  };
+}
+
+/**
  * The session page's payload (rows as their JSON text, PagePayload): the whole skeleton up to
  * PAGE_SKELETON_MAX entries; beyond, only the tail of the current path (`pending`): two chat
  * pages of rows, and back to the latest compaction's first kept entry when that compaction is in
@@ -105,21 +127,21 @@ export function pagePayload(view: SessionView, model?: NextTurnModel, max = PAGE
   if (header.count <= max) return { ...header, rowsJson: wholeRowsJson(view.tree) };
   const path = view.tree.getBranch();
   const entries = view.tree.getEntries();
-  const indexOf = new Map<string, number>();
-  const onPath = new Set(path.map((e) => e.id));
-  for (let i = 0; i < header.count; i++) if (onPath.has(entries[i]!.id)) indexOf.set(entries[i]!.id, i);
-  const at = path.map((e) => indexOf.get(e.id)!);
-  let start = at.length;
-  for (let shown = 0; start > 0 && shown < 2 * CHAT_PAGE; ) if ((skeleton.flagsAt(at[--start]!) & FLAG.notInChat) === 0) shown++;
-  for (let i = at.length - 1; i >= start; i--) {
-    const entry = entries[at[i]!]!;
+  const at = pathPositions(entries, path, header.count);
+  let start = path.length;
+  for (let shown = 0; start > 0 && shown < 2 * CHAT_PAGE; ) {
+    if ((skeleton.flagsAt(at(--start)) & FLAG.notInChat) === 0) shown++;
+  }
+  for (let i = path.length - 1; i >= start; i--) {
+    const entry = entries[at(i)]!;
     if (entry.type !== "compaction") continue;
     const keepId = chatFacts(entry).firstKeptEntryId;
     const kept = path.findIndex((e) => e.id === keepId);
     if (kept >= 0 && kept < start) start = kept;
     break;
   }
-  const rows = at.slice(start).map((i) => skeleton.slice(i, i + 1)[0]!);
+  const rows: SkeletonEntry[] = [];
+  for (let i = start; i < path.length; i++) rows.push(skeleton.slice(at(i), at(i) + 1)[0]!);
   return { ...header, rowsJson: JSON.stringify(encodeRows(rows)), pending: true };
 }
 
