@@ -196,8 +196,9 @@ export async function resolvePreview(ctx: CallsContext, input: InspectNextTurnIn
   const { settings, model } = "configure" in input ? await input.configure(meta, ctx.read.view.tree.getBranch()) : input;
   return {
     // The preview depends on the leaf (in `rev`), the model and the settings; a clock the caller
-    // sets (tests) too. Its times (the placeholder's, a pending prune's and compaction's) are
-    // those of its first build for this version: guesses of "now" either way.
+    // sets (tests) too. Its times (the placeholder's and a pending compaction's) are those of its
+    // first build for this version, and a pending prune's that of the first preview that pruned
+    // the result (preview.ts keeps its pruned copies): guesses of "now" either way.
     key: keyOf(ctx, `preview:${JSON.stringify([model, settings, input.now ?? null])}`),
     build: async ({ diff }) => {
       const { entries, byId } = ctx.index;
