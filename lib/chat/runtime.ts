@@ -24,7 +24,7 @@ import "server-only";
  */
 import type { AgentEmit, AgentModel } from "@/lib/agent/ports";
 import { SessionAgent } from "@/lib/agent/session-agent";
-import { createAgentStore, createDbRecorder, NotFoundError, readLiveSession, type SessionMeta } from "@/lib/db";
+import { chargePromptMemory, createAgentStore, createDbRecorder, NotFoundError, readLiveSession, type SessionMeta } from "@/lib/db";
 import { createAgentModel, createModelResolver, withCompactionModel } from "@/lib/llm/agent-adapter";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { createWorkspaceTools, TOOL_NAMES, type WorkspaceTools } from "@/lib/tools/registry";
@@ -95,7 +95,9 @@ export async function openSessionAgent(input: OpenSessionAgentInput): Promise<Op
   // whole branch again each turn.
   view.tree.buildContext();
   const idleTimeoutMs = modelIdleTimeoutMs();
-  const chatModel = createAgentModel(selected.chat, { idleTimeoutMs });
+  // The request texts a chat call keeps with the session's messages count against its cache budget.
+  const onPromptMemory = (bytes: number) => chargePromptMemory(sessionId, bytes);
+  const chatModel = createAgentModel(selected.chat, { idleTimeoutMs, onPromptMemory });
   const compactionModel = selected.compaction === selected.chat ? chatModel : createAgentModel(selected.compaction, { idleTimeoutMs });
 
   const [hooks, tools] = await Promise.all([createHookRegistry(), workspaceTools(sessionId, config)]);
@@ -104,7 +106,7 @@ export async function openSessionAgent(input: OpenSessionAgentInput): Promise<Op
     tree: view.tree.fork(),
     store: createAgentStore({ sessionId }),
     model: withCompactionModel(chatModel, compactionModel),
-    models: createModelResolver({ registry, idleTimeoutMs }),
+    models: createModelResolver({ registry, idleTimeoutMs, onPromptMemory }),
     settings: config.settings,
     hooks,
     prompts: loadPrompts(),

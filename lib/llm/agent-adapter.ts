@@ -21,6 +21,7 @@
 import type { AgentModel, ModelResolver } from "@/lib/agent/ports";
 import { parseModelRef } from "@/lib/llm/models";
 import { getProviderRegistry, type ProviderRegistry, type ResolvedModel, type ResolveOptions } from "@/lib/llm/providers";
+import { keptWireBytes } from "@/lib/llm/spliced-prompt";
 import { streamAssistant } from "@/lib/llm/stream-assistant";
 import { createSummarizer } from "@/lib/llm/summarizer";
 
@@ -30,26 +31,35 @@ export interface AgentAdapterOptions {
   fetchImpl?: typeof fetch;
   /** Idle timeout of every model call, chat and summaries (lib/llm/stream-assistant.ts). */
   idleTimeoutMs?: number;
+  /**
+   * Told the bytes of the request texts a chat call made and keeps with its messages
+   * (lib/llm/spliced-prompt.ts), so they can be counted against the session's cache budget.
+   */
+  onPromptMemory?: (bytes: number) => void;
 }
 
 /** The AgentModel port over one resolved registry model. */
-export function createAgentModel(resolved: ResolvedModel, opts: Pick<AgentAdapterOptions, "fetchImpl" | "idleTimeoutMs"> = {}): AgentModel {
+export function createAgentModel(
+  resolved: ResolvedModel,
+  opts: Pick<AgentAdapterOptions, "fetchImpl" | "idleTimeoutMs" | "onPromptMemory"> = {},
+): AgentModel {
   const idle = opts.idleTimeoutMs !== undefined ? { idleTimeoutMs: opts.idleTimeoutMs } : {};
+  const { onPromptMemory } = opts;
+  const stream: AgentModel["stream"] = (req) =>
+    streamAssistant({
+      model: resolved,
+      messages: req.messages,
+      ...(req.system !== undefined ? { system: req.system } : {}),
+      ...(req.tools?.length ? { tools: req.tools } : {}),
+      ...(req.maxOutputTokens !== undefined ? { maxOutputTokens: req.maxOutputTokens } : {}),
+      ...(req.signal ? { signal: req.signal } : {}),
+      ...(req.onDelta ? { onDelta: req.onDelta } : {}),
+      ...idle,
+    });
   return {
     info: resolved.info,
     hasApiKey: resolved.hasApiKey,
-    stream(req) {
-      return streamAssistant({
-        model: resolved,
-        messages: req.messages,
-        ...(req.system !== undefined ? { system: req.system } : {}),
-        ...(req.tools?.length ? { tools: req.tools } : {}),
-        ...(req.maxOutputTokens !== undefined ? { maxOutputTokens: req.maxOutputTokens } : {}),
-        ...(req.signal ? { signal: req.signal } : {}),
-        ...(req.onDelta ? { onDelta: req.onDelta } : {}),
-        ...idle,
-      });
-    },
+    stream: onPromptMemory ? (req) => keptWireBytes.run(onPromptMemory, () => stream(req)) : stream,
     summarizer(summarizerOpts = {}) {
       return createSummarizer({
         model: resolved,
@@ -85,6 +95,7 @@ export function createModelResolver(opts: AgentAdapterOptions = {}): ModelResolv
   const adapterOpts = {
     ...(opts.fetchImpl ? { fetchImpl: opts.fetchImpl } : {}),
     ...(opts.idleTimeoutMs !== undefined ? { idleTimeoutMs: opts.idleTimeoutMs } : {}),
+    ...(opts.onPromptMemory ? { onPromptMemory: opts.onPromptMemory } : {}),
   };
   return {
     resolve(ref) {

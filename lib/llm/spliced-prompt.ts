@@ -23,19 +23,27 @@
  *   `doGenerate` goes to the provider unchanged.
  * - Memory: the wire text is kept as UTF-8 bytes (outside the JS heap, about the size of the
  *   message's text) as long as its prompt message lives (a WeakMap), i.e. as long as the
- *   session's messages are held (the read model, lib/db/read-model).
+ *   session's messages are held (the read model, lib/db/read-model). A call made inside
+ *   `keptWireBytes.run(report, …)` reports the bytes of the wire texts it made (once per call,
+ *   before the request is sent), so the chat glue can count them against the session's cache
+ *   budget.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { convertToOpenAICompatibleChatMessages } from "@ai-sdk/openai-compatible/internal";
 
 const wireTexts = new WeakMap<LanguageModelV3Message, Buffer>();
 
-/** The message's wire text as UTF-8 bytes (kept as bytes: a call then only copies them). */
-function wireTextOf(message: LanguageModelV3Message): Buffer {
+/** Who is told how many bytes of wire text a call made and kept (see the header). */
+export const keptWireBytes = new AsyncLocalStorage<(bytes: number) => void>();
+
+/** The message's wire text as UTF-8 bytes (kept as bytes: a call then only copies them); `made` counts new ones. */
+function wireTextOf(message: LanguageModelV3Message, made: { bytes: number }): Buffer {
   let text = wireTexts.get(message);
   if (text === undefined) {
     text = Buffer.from(JSON.stringify(convertToOpenAICompatibleChatMessages([message])).slice(1, -1), "utf8");
     wireTexts.set(message, text);
+    made.bytes += text.length;
   }
   return text;
 }
@@ -68,14 +76,16 @@ export function splicedPromptModel(inner: LanguageModelV3): LanguageModelV3 {
       const key = wireOf(placeholder);
       // The list as byte pieces: "[", each message's text with commas between, "]".
       const texts: Buffer[] = [OPEN];
+      const made = { bytes: 0 };
       for (const message of options.prompt) {
-        const text = wireTextOf(message);
+        const text = wireTextOf(message, made);
         // A message with no wire form (a tool message of approvals only) adds nothing.
         if (text.length === 0) continue;
         if (texts.length > 1) texts.push(COMMA);
         texts.push(text);
       }
       texts.push(CLOSE);
+      if (made.bytes > 0) keptWireBytes.getStore()?.(made.bytes);
       inFlight.set(key, texts);
       try {
         return await inner.doStream({ ...options, prompt: placeholder });

@@ -42,7 +42,7 @@ import { ByteLru } from "./lru";
 import { type MetaExtra, readAllAt, readNewEntries, readVersionedMeta, readWholeSession, type VersionedMeta } from "./queries";
 
 export type { MetaExtra } from "./queries";
-import { type CachedSession, charged, copyCommitted, grow, newState, rewrite } from "./state";
+import { type CachedSession, charged, copyCommitted, grow, newState, promptCharged, rewrite } from "./state";
 
 export interface SessionView {
   /** Fresh from the database on every call (one indexed query). */
@@ -81,6 +81,18 @@ function charge(entries: readonly SessionEntry[], delta: number): void {
   const state = cache.peek(sessionId);
   if (state?.tree.getEntries() !== entries) return;
   cache.set(sessionId, charged(state, delta));
+}
+
+/**
+ * Counts `bytes` of request texts a chat call made for the session's messages and keeps with
+ * them (lib/llm/spliced-prompt.ts) against the cache's budget, while the session is cached. They
+ * live as long as those messages, i.e. as the cached tree: an eviction releases both. A turn's
+ * own new messages are counted again once the cache holds their committed copies (an
+ * overestimate of one turn's messages; the budget errs towards evicting).
+ */
+export function chargePromptMemory(sessionId: string, bytes: number): void {
+  const state = cache.peek(sessionId);
+  if (state && bytes > 0) cache.set(sessionId, promptCharged(state, bytes));
 }
 
 /** Resizes the cache (tests, bench); `clear` empties it, as a restart would. */

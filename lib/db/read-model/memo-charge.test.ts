@@ -8,7 +8,7 @@ import { useTestDatabase } from "@/test/db";
 import { assistantMsg, userMsg } from "@/test/session-factories";
 import type { ToolResultMessage } from "@/lib/session/types";
 import { appendEntries, applyPrune, createSession, getSessionMeta } from "..";
-import { configureReadModel, memoPerEntries, peekCachedSession, readModelStats, readSession } from ".";
+import { chargePromptMemory, configureReadModel, memoPerEntries, peekCachedSession, readModelStats, readSession } from ".";
 
 useTestDatabase();
 
@@ -71,6 +71,36 @@ describe("memoPerEntries charges the cached session", () => {
     expect(rewritten).toBeLessThan(beforeFive + 2000 - 4000);
     expect(of((await readSession({ sessionId: id })).tree)).toBe(5);
     expect(readModelStats().bytes - rewritten).toBe(5000);
+  });
+
+  it("keeps a charge of request texts (chargePromptMemory) through appends and a rewrite; a reload drops it", async () => {
+    configureReadModel({ clear: true });
+    const { id } = await createSession();
+    await appendText(id, "one");
+    await readSession({ sessionId: id });
+    const plain = readModelStats().bytes;
+    chargePromptMemory(id, 7000);
+    expect(readModelStats().bytes - plain).toBe(7000);
+    await appendText(id, "two");
+    await readSession({ sessionId: id });
+    const grown = readModelStats().bytes;
+    expect(grown - plain).toBeGreaterThan(7000);
+    const result: ToolResultMessage = { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: "out" }], isError: false, timestamp: 0 };
+    const { leafId } = await getSessionMeta({ id });
+    const { entries } = await appendEntries({ sessionId: id, expectedLeafId: leafId, entries: [{ type: "message", message: result }] });
+    await readSession({ sessionId: id });
+    const withResult = readModelStats().bytes;
+    // Same size after the prune (3 characters for 3): only the charge decides the difference.
+    await applyPrune({ sessionId: id, pruned: [{ entryId: entries[0]!.id, message: { ...result, content: [{ type: "text", text: "[p]" }], prunedAt: 1 } }] });
+    const rewritten = readModelStats().bytes;
+    expect(Math.abs(rewritten - withResult)).toBeLessThan(100);
+    configureReadModel({ clear: true });
+    await readSession({ sessionId: id });
+    expect(rewritten - readModelStats().bytes).toBeGreaterThan(7000 - 100);
+    // Not cached: nothing to charge.
+    configureReadModel({ clear: true });
+    chargePromptMemory(id, 7000);
+    expect(readModelStats().bytes).toBe(0);
   });
 
   it("hands the value of an earlier count to the next computation after appends, not after a rewrite", async () => {

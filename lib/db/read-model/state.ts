@@ -22,6 +22,12 @@ export interface CachedSession {
   readonly bytes: number;
   /** What whole-session data derived from this tree's entries (memoPerEntries) was charged. */
   readonly memoBytes: number;
+  /**
+   * What the request texts kept with this tree's messages were charged (chargePromptMemory).
+   * Part of `bytes`; kept by `grow` and `rewrite` (the messages a rewrite leaves alone keep
+   * their texts), dropped with the tree by a reload.
+   */
+  readonly promptBytes: number;
 }
 
 export const CHAR_COST = 1;
@@ -45,7 +51,7 @@ function estimate(chars: number, entries: number): number {
 
 export function newState(header: SessionHeader, entries: SessionEntry[], at: { rev: number; chars: number }): CachedSession {
   admit(entries);
-  return { tree: new SessionTree(header, entries), rev: at.rev, count: entries.length, bytes: estimate(at.chars, entries.length), memoBytes: 0 };
+  return { tree: new SessionTree(header, entries), rev: at.rev, count: entries.length, bytes: estimate(at.chars, entries.length), memoBytes: 0, promptBytes: 0 };
 }
 
 /** `state` plus entries committed after it (in seq order), now at `at.rev`. */
@@ -58,6 +64,7 @@ export function grow(state: CachedSession, entries: readonly SessionEntry[], at:
     count: state.count + entries.length,
     bytes: state.bytes + estimate(at.chars, entries.length),
     memoBytes: state.memoBytes,
+    promptBytes: state.promptBytes,
   };
 }
 
@@ -74,7 +81,13 @@ export function rewrite(state: CachedSession, entries: readonly SessionEntry[], 
     delta += JSON.stringify(e).length - (old ? JSON.stringify(old).length : 0);
   }
   tree.replaceEntries(entries);
-  return { tree, rev, count: state.count, bytes: Math.max(0, state.bytes - state.memoBytes + Math.ceil(delta * CHAR_COST)), memoBytes: 0 };
+  const bytes = Math.max(0, state.bytes - state.memoBytes + Math.ceil(delta * CHAR_COST));
+  return { tree, rev, count: state.count, bytes, memoBytes: 0, promptBytes: state.promptBytes };
+}
+
+/** `state` with `bytes` more of request texts kept with its messages charged to it. */
+export function promptCharged(state: CachedSession, bytes: number): CachedSession {
+  return { ...state, bytes: state.bytes + bytes, promptBytes: state.promptBytes + bytes };
 }
 
 /** `state` with `delta` more bytes of derived data charged to it. */
