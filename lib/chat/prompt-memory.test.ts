@@ -6,8 +6,7 @@
  * evicts the other one once the turn's texts are counted.
  */
 import { describe, expect, it } from "vitest";
-import { readSession } from "@/lib/db";
-import { configureReadModel, peekCachedSession, readModelStats } from "@/lib/db/read-model";
+import { configureReadModel, peekCachedSession, readModelStats, readSession } from "@/lib/db";
 import { useTestDatabase } from "@/test/db";
 import { newSession, postChat, readAll, seedHistory, useHarness } from "@/test/chat-harness";
 
