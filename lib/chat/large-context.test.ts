@@ -1,11 +1,13 @@
 /**
  * A context of over a megabyte leaves through node:http (lib/llm/upload-fetch.ts) instead of
  * fetch: through the real chat route, provider and fake model server, every message of the
- * stored path arrives, the answer streams back as text deltas and is saved, and Stop ends such a
- * turn mid-stream with its partial answer saved as aborted.
+ * stored path arrives, the answer streams back as text deltas and is saved, Stop ends such a
+ * turn mid-stream with its partial answer saved as aborted, and a connection that breaks
+ * mid-answer keeps the partial answer with a retryable connection error, as over fetch.
  */
 import { describe, expect, it } from "vitest";
 import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
+import { isRetryableErrorMessage } from "@/lib/llm/overflow";
 import type { AssistantMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { newSession, postChat, readAll, seedHistory, stop, storedPath, textOf, useHarness } from "@/test/chat-harness";
@@ -53,5 +55,22 @@ describe("a context over a megabyte", () => {
     expect(partial.length).toBeGreaterThan(0);
     expect(text.startsWith(partial)).toBe(true);
     expect(partial).not.toBe(text);
+  });
+
+  it("a connection that breaks mid-answer keeps the partial answer, with a retryable connection error", async () => {
+    // Retries off, so the failed answer is the turn's last one (with them on it is retried).
+    const { id } = await newSession({ retry: { enabled: false } });
+    await seedHistory(id, 200, 3000);
+    const text = "Once upon a time there was a tree with many branches";
+    h.fake.script({ text, chunkSize: 5, delayMs: 15, failAfterChunks: 4 });
+    const chunks = await readAll(await postChat(id, "tell me"));
+    expect(lastBodyBytes()).toBeGreaterThan(1024 * 1024);
+    const saved = await lastAssistant(id);
+    const partial = saved.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    expect(partial.length).toBeGreaterThan(0);
+    expect(text.startsWith(partial) && partial !== text).toBe(true);
+    expect(textOf(chunks)).toBe(partial);
+    expect(saved.errorMessage).toMatch(/^Connection error: /);
+    expect(isRetryableErrorMessage(saved.errorMessage ?? "")).toBe(true);
   });
 });
