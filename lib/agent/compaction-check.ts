@@ -22,7 +22,7 @@ import { type AutoCompactionOptions, runAutoCompaction } from "@/lib/agent/auto-
 import type { AgentRuntime, NextAction } from "@/lib/agent/runtime";
 import { extendLedger, ledgerWouldPrune, type PruneLedger } from "@/lib/compaction/prune-ledger";
 import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, type PruneResult, planPrune } from "@/lib/compaction/pruning";
-import { calculateContextTokens, estimateTokens, shouldCompact } from "@/lib/compaction/tokens";
+import { calculateContextTokens, shouldCompact, toolResultTokens } from "@/lib/compaction/tokens";
 import { isContextOverflow } from "@/lib/llm/overflow";
 import { treeContentGeneration } from "@/lib/session/tree";
 import type { AssistantMessage, SessionEntry, ToolResultMessage } from "@/lib/session/types";
@@ -32,22 +32,6 @@ export const OVERFLOW_RECOVERY_FAILED =
 
 export interface CheckCompactionOptions extends AutoCompactionOptions {
   skipAborted: boolean;
-}
-
-/**
- * estimateTokens of tool results, remembered per message object: a new ledger and planPrune
- * walk the whole branch (§8), and the messages of appended entries never change (a prune writes
- * copies, below), so each result is measured once, not once per walk. Weak: it never keeps a
- * message alive.
- */
-const resultTokenMemo = new WeakMap<ToolResultMessage, number>();
-function resultTokens(message: ToolResultMessage): number {
-  let tokens = resultTokenMemo.get(message);
-  if (tokens === undefined) {
-    tokens = estimateTokens(message);
-    resultTokenMemo.set(message, tokens);
-  }
-  return tokens;
 }
 
 /**
@@ -67,7 +51,7 @@ function wouldPrune(sessionId: string, branch: readonly SessionEntry[]): boolean
   const generation = treeContentGeneration(sessionId);
   const held = ledgers.get(sessionId);
   const previous = held?.generation === generation ? held.ledger : undefined;
-  const ledger = extendLedger(branch, DEFAULT_PRUNE_CONFIG.protectedTools, resultTokens, previous);
+  const ledger = extendLedger(branch, DEFAULT_PRUNE_CONFIG.protectedTools, toolResultTokens, previous);
   ledgers.delete(sessionId);
   ledgers.set(sessionId, { generation, ledger });
   if (ledgers.size > LEDGERS_MAX) ledgers.delete(ledgers.keys().next().value!);
@@ -82,7 +66,7 @@ export async function pruneBranch(rt: AgentRuntime): Promise<PruneResult | undef
   // the pruned copies replace their originals in this tree only.
   const original = rt.tree.getBranch();
   if (!wouldPrune(rt.tree.getHeader().id, original)) return undefined;
-  const plan = planPrune(original, DEFAULT_PRUNE_CONFIG, resultTokens);
+  const plan = planPrune(original, DEFAULT_PRUNE_CONFIG, toolResultTokens);
   if (plan.candidates.length === 0) return undefined;
   const branch = original.slice();
   for (const { index } of plan.candidates) {

@@ -7,7 +7,7 @@
  * from the provider's report on an assistant message.
  */
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";
-import type { AgentMessage, AssistantMessage, SessionEntry, Usage } from "@/lib/session/types";
+import type { AgentMessage, AssistantMessage, SessionEntry, ToolResultMessage, Usage } from "@/lib/session/types";
 
 /** Characters charged per image in tool results and custom messages (session-engine.md §4). */
 export const IMAGE_CHARS = 4800;
@@ -67,6 +67,22 @@ export function estimateTokens(message: AgentMessage): number {
       chars = 0;
   }
   return Math.ceil(chars / 4);
+}
+
+/**
+ * estimateTokens of a tool result, remembered per message object while its `content` is the same
+ * array. The prune check (§8) and the next-turn preview measure every result of a branch each
+ * time; a result's estimate depends on its content alone, which pruning and restoring replace
+ * (a new array, even when done in place), so a remembered figure is never stale. Weak: it never
+ * keeps a message alive.
+ */
+const toolResultMemo = new WeakMap<ToolResultMessage, { content: ToolResultMessage["content"]; tokens: number }>();
+export function toolResultTokens(message: ToolResultMessage): number {
+  const known = toolResultMemo.get(message);
+  if (known && known.content === message.content) return known.tokens;
+  const tokens = estimateTokens(message);
+  toolResultMemo.set(message, { content: message.content, tokens });
+  return tokens;
 }
 
 /** Total context size the provider reported (session-engine.md §4). `||` on purpose: 0 means "missing". */

@@ -24,7 +24,7 @@ import { contentHash } from "@/lib/inspector/canonical";
 import { prepareCompaction } from "@/lib/compaction/prepare";
 import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, type PrunePlan, planPrune } from "@/lib/compaction/pruning";
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";
-import { calculateContextTokens, estimateTokens, shouldCompact } from "@/lib/compaction/tokens";
+import { calculateContextTokens, shouldCompact, toolResultTokens } from "@/lib/compaction/tokens";
 import { isContextOverflow } from "@/lib/llm/overflow";
 import { pathToRoot } from "@/lib/session/branch-path";
 import { pinnedIds } from "@/lib/session/pins";
@@ -101,16 +101,6 @@ function rememberPrunedCopy(entry: SessionEntry): void {
   if (entry.type !== "message" || entry.message.role !== "toolResult") return;
   const from = originals.get(entry.message);
   if (from) keptCopies.set(from.original, { content: from.original.content, tokens: from.tokens, copy: entry.message });
-}
-
-/** estimateTokens of a tool result, kept per message object while its content is the same. */
-const resultTokens = new WeakMap<ToolResultMessage, { content: ToolResultMessage["content"]; tokens: number }>();
-function toolResultTokens(message: ToolResultMessage): number {
-  const known = resultTokens.get(message);
-  if (known && known.content === message.content) return known.tokens;
-  const tokens = estimateTokens(message);
-  resultTokens.set(message, { content: message.content, tokens });
-  return tokens;
 }
 
 export function previewNextTurn(
