@@ -72,15 +72,19 @@ function placeholderMessage(now: number): SourcedMessage {
  * conversion memo of sources.ts serves them too.
  */
 const keptCopies = new WeakMap<ToolResultMessage, { content: ToolResultMessage["content"]; tokens: number; copy: ToolResultMessage }>();
-/** Original message of each kept copy (set when the copy is made, read when it is kept). */
-const originals = new WeakMap<ToolResultMessage, { original: ToolResultMessage; tokens: number }>();
+
+/** A candidate that got a fresh, still unpruned copy, and the original it copies. */
+interface FreshCopy {
+  candidate: PrunePlan["candidates"][number];
+  original: ToolResultMessage;
+}
 
 /**
  * Puts in `path` a pruned copy for every candidate: a kept one where it fits, else a fresh
  * unpruned copy, which is returned for the caller to prune (with applyPrunePlan) and keep.
  */
-function prunedCopies(path: SessionEntry[], plan: PrunePlan, at: number | undefined): PrunePlan["candidates"] {
-  const fresh: PrunePlan["candidates"] = [];
+function prunedCopies(path: SessionEntry[], plan: PrunePlan, at: number | undefined): FreshCopy[] {
+  const fresh: FreshCopy[] = [];
   for (const candidate of plan.candidates) {
     const e = path[candidate.index];
     if (e?.type !== "message" || e.message.role !== "toolResult") continue;
@@ -88,19 +92,18 @@ function prunedCopies(path: SessionEntry[], plan: PrunePlan, at: number | undefi
     const kept = keptCopies.get(original);
     const fits = kept && kept.content === original.content && kept.tokens === candidate.tokens && (at === undefined || kept.copy.prunedAt === at);
     const message = fits ? kept.copy : { ...original };
-    if (!fits) {
-      originals.set(message, { original, tokens: candidate.tokens });
-      fresh.push(candidate);
-    }
+    if (!fits) fresh.push({ candidate, original });
     path[candidate.index] = { ...e, message } as SessionEntry;
   }
   return fresh;
 }
 
-function rememberPrunedCopy(entry: SessionEntry): void {
-  if (entry.type !== "message" || entry.message.role !== "toolResult") return;
-  const from = originals.get(entry.message);
-  if (from) keptCopies.set(from.original, { content: from.original.content, tokens: from.tokens, copy: entry.message });
+/** Keeps the fresh copies once pruned (their entries in `path` now hold the pruned messages). */
+function keepPrunedCopies(path: readonly SessionEntry[], fresh: readonly FreshCopy[]): void {
+  for (const { candidate, original } of fresh) {
+    const e = path[candidate.index];
+    if (e?.type === "message" && e.message.role === "toolResult") keptCopies.set(original, { content: original.content, tokens: candidate.tokens, copy: e.message });
+  }
 }
 
 export function previewNextTurn(
@@ -134,8 +137,8 @@ export function previewNextTurn(
   const plan = planPrune(path, DEFAULT_PRUNE_CONFIG, toolResultTokens);
   if (plan.candidates.length > 0) {
     const fresh = prunedCopies(path, plan, opts.now === undefined ? undefined : now);
-    applyPrunePlan(path, { candidates: fresh, tokensSaved: plan.tokensSaved }, now);
-    for (const { index } of fresh) rememberPrunedCopy(path[index]!);
+    applyPrunePlan(path, { candidates: fresh.map((f) => f.candidate), tokensSaved: plan.tokensSaved }, now);
+    keepPrunedCopies(path, fresh);
     // applyPrunePlan reports in entry order; the plan lists newest first.
     const entryIds = plan.candidates.map(({ index }) => path[index]!.id).reverse();
     pending.pruning = { count: entryIds.length, tokensSaved: plan.tokensSaved, entryIds };
