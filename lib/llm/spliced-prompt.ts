@@ -97,9 +97,10 @@ export function splicedPromptModel(inner: LanguageModelV3): LanguageModelV3 {
 }
 
 /**
- * Bodies of at least this many bytes are streamed in blocks (see splicePromptFetch): a 10k-message
- * context is ~4.6 MB, which one buffer would have copied three times (ours, then undici's body
- * extraction and its stream clone) and whose copies kept the garbage collector busy during the upload.
+ * Bodies of at least this many bytes are handed over in blocks (see splicePromptFetch): a
+ * 10k-message context is ~4.6 MB. The registry's fetch sends block bodies through node:http
+ * (upload-fetch.ts), queuing every block at once; undici, with a fetch the caller supplies,
+ * streams them. As one buffer undici had copied it twice more before the upload.
  */
 export const STREAM_BODY_ABOVE = 1024 * 1024;
 /** Size of the blocks a streamed body is written in. */
@@ -124,8 +125,8 @@ async function* blocksOf(pieces: readonly Buffer[]): AsyncGenerator<Buffer> {
  * A fetch that puts the registered message list in place of the placeholder (see the header).
  * The body is the same bytes either way: one buffer below `streamAbove` bytes; above, the blocks
  * of blocksOf with the body's exact `content-length` (so the request's headers are what a buffer
- * gets, no chunked encoding). A streamed body cannot be sent again, so undici does not follow a
- * 307/308 redirect for it; only contexts of megabytes go that way.
+ * gets, no chunked encoding). A block body cannot be sent again, so a 307/308 redirect is not
+ * followed for it (neither by upload-fetch.ts nor by undici); only contexts of megabytes go that way.
  */
 export function splicePromptFetch(inner: typeof fetch, streamAbove = STREAM_BODY_ABOVE): typeof fetch {
   return (input, init) => {
