@@ -14,6 +14,11 @@ const nextConfig: NextConfig = {
   // (lib/http/security-headers.ts). The one exception is the CSP of the session export
   // (/api/sessions/<id>?format=html): that route sends its own, stricter policy
   // (lib/export-html), which this one would replace.
+  // Browsers ask for /favicon.ico whatever the page links (Chromium does when it has not read the
+  // page's icon link yet); it is the app's icon (app/icon.svg), not a 404 in the console.
+  async rewrites() {
+    return [{ source: "/favicon.ico", destination: "/icon.svg" }];
+  },
   async headers() {
     const all = securityHeaders(dev);
     const list = (h: Record<string, string>) => Object.entries(h).map(([key, value]) => ({ key, value }));

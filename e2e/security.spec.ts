@@ -57,10 +57,8 @@ function sessionWithImage(id: string, imageUrl: string): string {
 
 test("cross-origin and same-site cross-port posts are refused on every mutating route and action; same origin works", async ({ page, request, consoleGuard }) => {
   test.setTimeout(180_000);
-  // The refusals are this test's point: the browser logs each 403, and the 404 of /favicon.ico
-  // on the JSON error pages the refused form posts open.
+  // The refusals are this test's point: the browser logs each 403.
   consoleGuard.allow(/status of 403 \(Forbidden\)/);
-  consoleGuard.allow(/status of 404 .*\/favicon\.ico\)/);
   const sessionId = await importJsonl(request, `csrf-${RUN}.jsonl`, sessionWithImage(`csrf-${RUN}`, "http://example.invalid/x.png"));
   const action = await captureCreateSessionAction(page, APP);
   await assertCsrfRefused({ page, request, base: APP, sessionId, action, attackerOrigins: [`http://127.0.0.1:${ATTACKER_PORT}`, `http://localhost:${ATTACKER_PORT}`] });
