@@ -1,9 +1,10 @@
 /**
  * The e2e servers, one process: the fake OpenAI-compatible model server, and the built app
- * (`next start`) three times — with the fake server configured; the same again as a second
- * process on the SAME database and data folder (port `appB`: several processes on one
- * DATABASE_URL); and with no model at all (offline) — each on its own port, the offline app and
- * the main pair each on a fresh database, so browser tests never touch a developer's sessions.
+ * (`next start`, with the launcher's scripts/request-abort.cjs preloaded) three times — with
+ * the fake server configured; the same again as a second process on the SAME database and data
+ * folder (port `appB`: several processes on one DATABASE_URL); and with no model at all
+ * (offline) — each on its own port, the offline app and the main pair each on a fresh database,
+ * so browser tests never touch a developer's sessions.
  * With DATABASE_URL set the databases are created on that server; otherwise on the embedded
  * server in .data/postgres-e2e (each database given to and migrated as its app role, which the
  * apps then connect as: lib/db/app-role.ts). Playwright waits for the main app's URL, which
@@ -47,6 +48,8 @@ function baseEnv(): NodeJS.ProcessEnv {
 const children: ChildProcess[] = [];
 const databases: string[] = [];
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+/** The launcher's preload that keeps a client going away out of the error log (scripts/run-app.ts). */
+const requestAbort = `--require ${JSON.stringify(path.join(process.cwd(), "scripts", "request-abort.cjs"))}`;
 
 /** A fresh, migrated database of this run; returns the URL the apps connect with. */
 async function createDatabase(name: string): Promise<string> {
@@ -60,7 +63,14 @@ async function startApp(name: string, port: number, extra: Record<string, string
   const databaseUrl = opts.databaseUrl ?? (await createDatabase(name));
   const child = spawn(process.execPath, [nextBin, "start", "--port", String(port), "--hostname", "127.0.0.1"], {
     stdio: "inherit",
-    env: { ...baseEnv(), ...extra, PORT: String(port), DATABASE_URL: databaseUrl, ARBOR_DATA_DIR: path.join(process.cwd(), ".data", `e2e-${opts.dataName ?? name}`) },
+    env: {
+      ...baseEnv(),
+      ...extra,
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, requestAbort].filter(Boolean).join(" "),
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      ARBOR_DATA_DIR: path.join(process.cwd(), ".data", `e2e-${opts.dataName ?? name}`),
+    },
   });
   children.push(child);
   child.on("exit", (code) => void shutdown(code ?? 0));

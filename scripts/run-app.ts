@@ -8,7 +8,8 @@
  * Sign-in: ARBOR_PASSWORD is hashed here (scrypt, salt derived from the session secret so the
  * cookie key survives restarts) and removed from this process's environment before anything is
  * started; the database and Next get only ARBOR_PASSWORD_HASH. Next is started with
- * scripts/peer-address.cjs preloaded (the socket address for the sign-in limiter) and with PORT
+ * scripts/peer-address.cjs (the socket address for the sign-in limiter) and
+ * scripts/request-abort.cjs (a client that goes away is not an uncaught error) preloaded, with PORT
  * and ARBOR_HOST set (the cookie names include the port on loopback).
  * An embedded database it started is supervised (lib/db/embedded-supervisor.ts): if it dies, it
  * is started again on the same socket / port and Next's pools reconnect.
@@ -88,7 +89,7 @@ if (bind.auth) {
   console.log(`arbor: sign-in is on (${from}); cookie key from ${env.ARBOR_SESSION_SECRET ? "ARBOR_SESSION_SECRET" : "the data folder's session-secret file"}`);
 }
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const preload = path.join(import.meta.dirname, "peer-address.cjs");
+const preloads = ["peer-address.cjs", "request-abort.cjs"].map((f) => `--require ${JSON.stringify(path.join(import.meta.dirname, f))}`);
 const childEnv: NodeJS.ProcessEnv = {
   NEXT_TELEMETRY_DISABLED: "1",
   ...process.env,
@@ -97,7 +98,7 @@ const childEnv: NodeJS.ProcessEnv = {
   // names on it only, and the cookie names include it.
   PORT: port,
   ARBOR_HOST: host,
-  NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require ${JSON.stringify(preload)}`].filter(Boolean).join(" "),
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, ...preloads].filter(Boolean).join(" "),
 };
 delete childEnv.ARBOR_PASSWORD;
 if (passwordHash !== undefined) childEnv.ARBOR_PASSWORD_HASH = passwordHash;
