@@ -1,6 +1,7 @@
 /**
  * SessionTree's branch memo (branch-memo.ts): after every kind of change — appends, a
- * compaction, a model change, a branch switch, a rewrite (replaceEntries), a fork — the tree's
+ * compaction, a model change, a branch switch, a move back up the branch (a retry), a rewrite
+ * (replaceEntries), a fork — the tree's
  * branch and context equal a fresh walk and a fresh buildSessionContext over the same entries.
  */
 import { describe, expect, it } from "vitest";
@@ -55,6 +56,57 @@ describe("SessionTree's branch memo", () => {
     tree.replaceEntries([{ ...entry, message: toolResult("c1", "[pruned]", { toolName: "bash" }) }]);
     expectFresh(tree);
     expect(tree.buildContext().messages.at(-1)).toMatchObject({ content: [{ type: "text", text: "[pruned]" }] });
+  });
+
+  it("a move back up the branch cuts the remembered context, with the default model left on the path", () => {
+    const tree = buildTree([]);
+    tree.appendMessage(user("first"));
+    const a0 = tree.appendMessage({ ...assistant("one"), provider: "openai", model: "early" });
+    tree.appendModelChange("openai/gpt-5", "smol");
+    const u1 = tree.appendMessage(user("second"));
+    tree.appendMessage(assistant("two"));
+    const u2 = tree.appendMessage(user("third"));
+    tree.appendMessage(assistant("three"));
+    expectFresh(tree);
+    // A retry: back to the last user message, then a new answer and a turn on it.
+    tree.branch(u2);
+    expectFresh(tree);
+    expect(tree.buildContext().models).toEqual({ default: "anthropic/test-model", smol: "openai/gpt-5" });
+    tree.appendMessage(assistant("three again"));
+    tree.appendMessage(user("fourth"));
+    expectFresh(tree);
+    // Back past the later assistants: the default model is the earlier one's again.
+    tree.branch(u1);
+    expectFresh(tree);
+    tree.branch(a0);
+    expectFresh(tree);
+    expect(tree.buildContext().models.default).toBe("openai/early");
+    // Back past a non-message entry (the model change): built again, still right.
+    tree.branch(u2);
+    expectFresh(tree);
+    tree.branch(a0);
+    expectFresh(tree);
+    // Back to where no assistant is left: no default model.
+    const root = tree.getBranch()[0]!.id;
+    tree.branch(root);
+    expectFresh(tree);
+    expect(tree.buildContext().models.default).toBeUndefined();
+  });
+
+  it("a move back up a compacted branch keeps the summary and the kept messages", () => {
+    const tree = buildTree([]);
+    tree.appendMessage(user("first"));
+    tree.appendMessage(assistant("one"));
+    const kept = tree.appendMessage(user("kept"));
+    tree.appendMessage(assistant("kept answer"));
+    tree.appendCompaction("summary", undefined, kept, 100);
+    const after = tree.appendMessage(user("after"));
+    tree.appendMessage(assistant("answer"));
+    tree.appendMessage(user("more"));
+    expectFresh(tree);
+    tree.branch(after);
+    expectFresh(tree);
+    expect(tree.buildContext().messages.map((m) => m.role)).toEqual(["compactionSummary", "user", "assistant", "user"]);
   });
 
   it("a fork starts from its parent's branch and then goes its own way", () => {

@@ -6,10 +6,14 @@
  *
  * Contract:
  * - `path(start)` is pathToRoot(start) (root first). When `start` descends from the remembered
- *   tip within MAX_STEPS parents (a few appends since), the remembered path is extended; else
- *   the branch is walked again. `context(leaf)` is buildSessionContext at `leaf`: extended from
- *   the remembered context when only `message` entries were appended below it (they add their
- *   message and, for an assistant, the default model), else built again.
+ *   tip within MAX_STEPS parents (a few appends since), the remembered path is extended; when it
+ *   lies on the remembered path within MAX_STEPS of the tip (the leaf moved back: a retry, a
+ *   branch from a recent message), the path is cut there; else the branch is walked again.
+ *   `context(leaf)` is buildSessionContext at `leaf`: extended from the remembered context when
+ *   only `message` entries were appended below it (they add their message and, for an
+ *   assistant, the default model), cut back when only `message` entries were left below the
+ *   new leaf (each had put its message last; the default model is the last one left on the
+ *   path), else built again.
  * - Sound because parents never change and entries are only replaced through
  *   SessionTree.replaceEntries, which bumps the index's `version`: a memo of another index or
  *   version is never used. Results are fresh arrays / objects; the memo keeps its own.
@@ -31,6 +35,37 @@ interface Remembered {
 
 function copyContext(ctx: SessionContext): SessionContext {
   return { ...ctx, messages: ctx.messages.slice(), models: { ...ctx.models }, injectedTtsrRules: ctx.injectedTtsrRules.slice() };
+}
+
+/**
+ * `ctx` (the context at the end of `path`) at `path[kept - 1]`, when every entry cut is a
+ * `message` entry whose message ends `ctx.messages` in path order (always so for a context
+ * built on `path`: such entries come after its compaction); undefined otherwise (build again).
+ */
+function cutContext(ctx: SessionContext, path: readonly SessionEntry[], kept: number): SessionContext | undefined {
+  const cut = path.length - kept;
+  const left = ctx.messages.length - cut;
+  if (left < 0) return undefined;
+  for (let i = 0; i < cut; i++) {
+    const entry = path[kept + i]!;
+    if (entry.type !== "message" || ctx.messages[left + i] !== entry.message) return undefined;
+  }
+  const next = copyContext(ctx);
+  next.messages.length = left;
+  // Session-engine.md §2 step 5: the last assistant message or default model change wins.
+  delete next.models.default;
+  for (let i = kept - 1; i >= 0; i--) {
+    const entry = path[i]!;
+    if (entry.type === "message" && entry.message.role === "assistant") {
+      next.models.default = `${entry.message.provider}/${entry.message.model}`;
+      break;
+    }
+    if (entry.type === "model_change" && entry.model && (entry.role ?? "default") === "default") {
+      next.models.default = entry.model;
+      break;
+    }
+  }
+  return next;
 }
 
 export class BranchMemo {
@@ -66,6 +101,13 @@ export class BranchMemo {
     return undefined;
   }
 
+  /** How many entries of the remembered path lie below `start`, when it is on that path within MAX_STEPS of the tip. */
+  private belowStart(start: SessionEntry, last: Remembered): number | undefined {
+    const path = last.path;
+    for (let cut = 1; cut <= MAX_STEPS && cut < path.length; cut++) if (path[path.length - 1 - cut] === start) return cut;
+    return undefined;
+  }
+
   /** Root-first path to `start` (a fresh array). */
   path(start: SessionEntry): SessionEntry[] {
     return this.walk(start).path.slice();
@@ -86,6 +128,14 @@ export class BranchMemo {
         }
         next.context = context;
       }
+      this.last = next;
+      return next;
+    }
+    const cut = last ? this.belowStart(start, last) : undefined;
+    if (last && cut !== undefined) {
+      const kept = last.path.length - cut;
+      const next: Remembered = { index: this.index, version: this.index.version, path: last.path.slice(0, kept) };
+      if (last.context) next.context = cutContext(last.context, last.path, kept);
       this.last = next;
       return next;
     }
