@@ -69,6 +69,8 @@ describe("prune ledger", () => {
       const branch: SessionEntry[] = [];
       let ledger: PruneLedger | undefined;
       for (let step = 0; step < 80; step++) {
+        // Sometimes the leaf moves back a few entries first (a retry): the next ones are siblings.
+        if (branch.length > 1 && rand() < 0.1) branch.length -= 1 + Math.floor(rand() * Math.min(branch.length - 1, 12));
         branch.push(randomEntry(rand, `${seed}-${step}`, branch.at(-1)?.id ?? null, 1_600));
         // Sometimes several appends land between two checks.
         if (rand() < 0.3) continue;
@@ -82,6 +84,32 @@ describe("prune ledger", () => {
     // Both outcomes are exercised many times.
     expect(outcomes.prune).toBeGreaterThan(100);
     expect(outcomes.keep).toBeGreaterThan(100);
+  });
+
+  it("cuts its sums when the leaf moves back among the recent entries, and walks again when it moves further", () => {
+    const rand = createRng(7);
+    const branch: SessionEntry[] = [];
+    for (let i = 0; i < 600; i++) branch.push(randomEntry(rand, `e${i}`, branch.at(-1)?.id ?? null, 2_000));
+    const config = { ...DEFAULT_PRUNE_CONFIG, protectTokens: 20_000, minimumSavings: 2_000 };
+    const full = extendLedger(branch, config.protectedTools);
+    for (const length of [599, 500, 400, 345, 344, 100, 1]) {
+      const prefix = branch.slice(0, length);
+      const cut = extendLedger(prefix, config.protectedTools, undefined, full);
+      const fresh = extendLedger(prefix, config.protectedTools);
+      expect(cut.results, `length ${length}`).toBe(fresh.results);
+      expect(cut.tokens.slice(0, cut.results + 1)).toEqual(fresh.tokens);
+      expect(ledgerWouldPrune(cut, config)).toBe(decides(prefix, config));
+      // Within the last 256 entries the sums are reused as they are; further back, walked again.
+      expect(cut.tokens === full.tokens, `length ${length}`).toBe(length > 600 - 256);
+      // A cut ledger extends like any other.
+      const onward = [...prefix, result(`n${length}`, prefix.at(-1)!.id, 4_000, "bash", false)];
+      expect(ledgerWouldPrune(extendLedger(onward, config.protectedTools, undefined, cut), config)).toBe(decides(onward, config));
+    }
+    // A shorter branch that is not a prefix (a sibling of a recent entry) is walked again.
+    const sibling = [...branch.slice(0, 550), userEntry("s", branch[549]!.id, "elsewhere")];
+    const other = extendLedger(sibling, config.protectedTools, undefined, full);
+    expect(other.tokens).not.toBe(full.tokens);
+    expect(other.results).toBe(extendLedger(sibling, config.protectedTools).results);
   });
 
   it("starts again on a branch that does not continue the covered one, and keeps an earlier ledger valid", () => {

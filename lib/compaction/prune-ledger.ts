@@ -13,7 +13,9 @@
  * Contract:
  * - `extendLedger` covers a branch (root first); given the ledger of an earlier branch of the
  *   same session it only reads the new entries when the new branch continues the old one (the
- *   same entry id at the old end: an id fixes its whole path to the root). Copies of the same
+ *   same entry id at the old end: an id fixes its whole path to the root), and reads nothing
+ *   when the new branch ends on one of the old one's last RECENT entries (the leaf moved back:
+ *   a retry, a branch from a recent message; the sums are cut there). Copies of the same
  *   entries (the read model's committed copies) count as the same. The caller must not reuse a
  *   ledger across a change of entry content (a prune, an undo; tree.ts's content generation
  *   tells when entries were replaced).
@@ -41,6 +43,25 @@ export interface PruneLedger {
   readonly savings: number[];
   /** eligible[k] = how many of the first k results are neither pruned nor protected. */
   readonly eligible: number[];
+  /** The ids of the branch's last (up to RECENT) entries, and how many results end at each. */
+  readonly recent: { readonly ids: readonly string[]; readonly results: readonly number[] };
+}
+
+/** How far back from a ledger's end a shorter branch may end and still reuse its sums. */
+const RECENT = 256;
+
+/** The ledger of `previous`'s branch cut to its first `length` entries, when `branch` (that long) is that prefix. */
+function cutBack(previous: PruneLedger, branch: readonly SessionEntry[]): PruneLedger | undefined {
+  const { ids, results } = previous.recent;
+  const at = ids.length - (previous.length - branch.length);
+  if (branch.length === 0 || at < 1 || ids[at - 1] !== branch[branch.length - 1]!.id) return undefined;
+  return {
+    ...previous,
+    length: branch.length,
+    lastId: ids[at - 1],
+    results: results[at - 1]!,
+    recent: { ids: ids.slice(0, at), results: results.slice(0, at) },
+  };
 }
 
 /** The ledger of `branch`, reusing `previous` when `branch` continues the branch it covered. */
@@ -56,6 +77,10 @@ export function extendLedger(
     previous.length <= branch.length &&
     (previous.length === 0 || branch[previous.length - 1]?.id === previous.lastId);
   if (continues && previous.length === branch.length) return previous;
+  if (!continues && previous !== undefined && previous.protectedTools === protectedTools && branch.length < previous.length) {
+    const cut = cutBack(previous, branch);
+    if (cut) return cut;
+  }
   // A continued ledger's arrays are extended in place while no later ledger has extended them
   // (the earlier ledger reads only its own `results`, so it stays valid); otherwise they are copied.
   let tokens = [0];
@@ -68,19 +93,35 @@ export function extendLedger(
     savings = shared ? previous.savings : previous.savings.slice(0, own);
     eligible = shared ? previous.eligible : previous.eligible.slice(0, own);
   }
+  const from = continues ? previous.length : 0;
+  // The recent window: the previous ledger's, then the entries read here (only the last RECENT
+  // of them are kept), each with the count of results up to and including it.
+  let recentIds = continues ? previous.recent.ids.slice() : [];
+  let recentResults = continues ? previous.recent.results.slice() : [];
+  const windowFrom = branch.length - RECENT;
   const isProtected = new Set(protectedTools);
-  for (let i = continues ? previous.length : 0; i < branch.length; i++) {
+  for (let i = from; i < branch.length; i++) {
     const entry = branch[i];
-    if (entry?.type !== "message" || entry.message.role !== "toolResult") continue;
-    const message = entry.message;
-    const t = tokensOf(message);
-    const canPrune = message.prunedAt === undefined && !isProtected.has(message.toolName);
-    const k = tokens.length - 1;
-    tokens.push(tokens[k]! + t);
-    savings.push(savings[k]! + (canPrune ? Math.max(0, t - Math.ceil(pruneNotice(t).length / 4)) : 0));
-    eligible.push(eligible[k]! + (canPrune ? 1 : 0));
+    if (entry?.type === "message" && entry.message.role === "toolResult") {
+      const message = entry.message;
+      const t = tokensOf(message);
+      const canPrune = message.prunedAt === undefined && !isProtected.has(message.toolName);
+      const k = tokens.length - 1;
+      tokens.push(tokens[k]! + t);
+      savings.push(savings[k]! + (canPrune ? Math.max(0, t - Math.ceil(pruneNotice(t).length / 4)) : 0));
+      eligible.push(eligible[k]! + (canPrune ? 1 : 0));
+    }
+    if (i >= windowFrom && entry) {
+      recentIds.push(entry.id);
+      recentResults.push(tokens.length - 1);
+    }
   }
-  return { length: branch.length, lastId: branch.at(-1)?.id, protectedTools, results: tokens.length - 1, tokens, savings, eligible };
+  if (recentIds.length > RECENT) {
+    recentIds = recentIds.slice(-RECENT);
+    recentResults = recentResults.slice(-RECENT);
+  }
+  const recent = { ids: recentIds, results: recentResults };
+  return { length: branch.length, lastId: branch.at(-1)?.id, protectedTools, results: tokens.length - 1, tokens, savings, eligible, recent };
 }
 
 /** planPrune's decision (would it rewrite anything?) from the ledger, in O(log n). */
