@@ -25,8 +25,13 @@
  * When the server had parsed the body is reported beside it, and so is this process's CPU time
  * (process.cpuUsage, user + system) from the POST until fetch: on a machine shared with other
  * work the wall times move with the load, Arbor's own CPU time much less.
+ * Every round starts a session from the leaf it had before the first round (the leaf is moved
+ * back, untimed), then times two turns: the first after that move (what a retry or a branch
+ * from a recent message costs), the second continuing it (an ordinary turn, the one the
+ * targets are about). So every measured turn of a session sends the same context however
+ * many rounds run, and the 20-entry session stays one.
  */
-import { findSessionMeta, loadEntries } from "@/lib/db";
+import { branch, findSessionMeta, loadEntries } from "@/lib/db";
 import { listModelCalls } from "@/lib/inspector/calls";
 import { inspectEntry } from "@/lib/inspector/inspect";
 import { clearTurnMessagesCache } from "@/lib/inspector/turn-messages-cache";
@@ -40,11 +45,11 @@ import { addRow, formatMs, median } from "./lib/stats";
 
 /**
  * Measured rounds of the 10k session that sends every message, and of the interleaved sessions
- * (20, 1k, 10k compacted): their turns take ~5–10 ms, where one busy moment of the machine moves
- * a median of 9 by a millisecond, so they run more rounds.
+ * (20, 1k, 10k compacted): their turns take ~5–10 ms, and single turns on this machine vary from
+ * 4 to 12 ms, so a median of 30 still moves by ~10 %; they run more rounds.
  */
 const ROUNDS = 9;
-const SMALL_ROUNDS = 30;
+const SMALL_ROUNDS = 80;
 
 interface Target {
   n: number;
@@ -61,6 +66,24 @@ interface Result {
   parsed: number;
   /** Arbor's CPU time until fetch: robust to load from other processes, unlike the wall times. */
   cpu: number;
+}
+
+interface Samples {
+  first: number[];
+  request: number[];
+  sent: number[];
+  parsed: number[];
+  cpu: number[];
+  direct: number[];
+  statements: number;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+const newSamples = (): Samples => ({ first: [], request: [], sent: [], parsed: [], cpu: [], direct: [], statements: 0, body: new Uint8Array(new ArrayBuffer(0)) });
+
+function resultOf(m: Samples): Result {
+  const ttft = median(m.first);
+  return { ttft, overhead: ttft - median(m.direct), request: median(m.request), sent: median(m.sent), parsed: median(m.parsed), cpu: median(m.cpu) };
 }
 
 /** Median ms of JSON.stringify and JSON.parse of the 10k request body (the body's own cost). */
@@ -101,33 +124,45 @@ export async function chatBench(dir: string, imported: Imported): Promise<void> 
     // round 0 warms up every path. The 10k session that
     // sends every message runs its rounds on its own afterwards: the garbage of its 4.6 MB
     // bodies would otherwise be collected during the next session's turn.
-    const samples = new Map<string, { first: number[]; request: number[]; sent: number[]; parsed: number[]; cpu: number[]; direct: number[]; statements: number; body: Uint8Array<ArrayBuffer> }>();
-    for (const t of targets) samples.set(t.label, { first: [], request: [], sent: [], parsed: [], cpu: [], direct: [], statements: 0, body: new Uint8Array(new ArrayBuffer(0)) });
+    const samples = new Map<string, Samples>();
+    const afterMove = new Map<string, Samples>();
+    for (const t of targets) {
+      samples.set(t.label, newSamples());
+      afterMove.set(t.label, newSamples());
+    }
+    const startLeaf = new Map<string, string | null>();
+    for (const t of targets) startLeaf.set(t.label, (await findSessionMeta({ id: t.id }))?.leafId ?? null);
     const groups = [targets.filter((t) => t.label !== "10k"), targets.filter((t) => t.label === "10k")];
     for (const group of groups) for (let round = 0; round <= (group === groups[0] ? SMALL_ROUNDS : ROUNDS); round++) {
       // Each round starts one session later, so each session follows every other one as often.
       for (const t of group.map((_, i) => group[(i + round) % group.length]!)) {
-        const m = samples.get(t.label)!;
-        statementCounter.reset();
-        const turn = await arborTurn(h, t.id, `benchmark question ${round}: what changed?`);
-        m.statements = statementCounter.total;
-        m.body = h.lastBody;
-        const base = await directTurn(h, m.body);
-        if (round === 0) continue;
-        m.first.push(turn.first);
-        m.request.push(turn.request);
-        m.sent.push(turn.sent);
-        m.parsed.push(turn.parsed);
-        m.cpu.push(turn.cpu);
-        m.direct.push(base);
+        const leaf = (await findSessionMeta({ id: t.id }))?.leafId ?? null;
+        const start = startLeaf.get(t.label) ?? null;
+        if (start !== null && leaf !== start) await branch({ sessionId: t.id, expectedLeafId: leaf, targetId: start });
+        for (const m of [afterMove.get(t.label)!, samples.get(t.label)!]) {
+          statementCounter.reset();
+          const turn = await arborTurn(h, t.id, `benchmark question ${round}: what changed?`);
+          m.statements = statementCounter.total;
+          m.body = h.lastBody;
+          const base = await directTurn(h, m.body);
+          if (round === 0) continue;
+          m.first.push(turn.first);
+          m.request.push(turn.request);
+          m.sent.push(turn.sent);
+          m.parsed.push(turn.parsed);
+          m.cpu.push(turn.cpu);
+          m.direct.push(base);
+        }
       }
     }
+    const moved = new Map<string, Result>();
     for (const t of targets) {
       const m = samples.get(t.label)!;
       const a = median(m.first);
       const d = median(m.direct);
-      const r: Result = { ttft: a, overhead: a - d, request: median(m.request), sent: median(m.sent), parsed: median(m.parsed), cpu: median(m.cpu) };
+      const r = resultOf(m);
       results.set(t.label, r);
+      moved.set(t.label, resultOf(afterMove.get(t.label)!));
       if (t.label === "10k") bigBody = m.body;
       const bytes = m.body.byteLength;
       addRow({
@@ -175,6 +210,18 @@ export async function chatBench(dir: string, imported: Imported): Promise<void> 
         baseline: `20-entry session ${formatMs(small.overhead)}`,
         ratio: other.overhead / small.overhead,
         note: "what Arbor adds before the first token, request size included",
+      });
+      const smallMoved = moved.get("20");
+      const otherMoved = moved.get(key);
+      if (!smallMoved || !otherMoved) continue;
+      addRow({
+        section: "chat",
+        name: "time to first token, the turn after the leaf moved back (a retry)",
+        n: `${key} vs 20`,
+        value: formatMs(otherMoved.ttft),
+        baseline: `20-entry session ${formatMs(smallMoved.ttft)}`,
+        ratio: otherMoved.ttft / smallMoved.ttft,
+        note: `Arbor's CPU time until fetch ${formatMs(otherMoved.cpu)} vs ${formatMs(smallMoved.cpu)}; the context is cut back, not built again`,
       });
     }
     if (bigBody !== undefined) {
@@ -243,7 +290,7 @@ async function inspectorBench(t: { n: number; id: string; label: string }): Prom
   row(
     "inspector data of a page load (listModelCalls + inspectEntry)",
     a,
-    `${statementCounter.total} statements; after the ${(t.label === "10k" ? ROUNDS : SMALL_ROUNDS) + 1} turns above; the view is recalled from the process's cache`,
+    `${statementCounter.total} statements; after the ${2 * ((t.label === "10k" ? ROUNDS : SMALL_ROUNDS) + 1)} turns above; the view is recalled from the process's cache`,
   );
   row("inspector data of a page load, its view built (first load after a change)", fresh, "the turn view's cache emptied before each load");
 }
