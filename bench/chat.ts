@@ -179,50 +179,38 @@ export async function chatBench(dir: string, imported: Imported): Promise<void> 
       });
     }
     const small = results.get("20");
+    /** A figure of session `key` against the 20-entry session's. */
+    const versus = (name: string, key: string, value: number, base: number, note: string) =>
+      addRow({ section: "chat", name, n: `${key} vs 20`, value: formatMs(value), baseline: `20-entry session ${formatMs(base)}`, ratio: value / base, note });
     for (const key of ["1k", "10k", "10k compacted"]) {
       const other = results.get(key);
       if (!small || !other) continue;
-      addRow({
-        section: "chat",
-        name: "model request leaves after the POST",
-        n: `${key} vs 20`,
-        value: formatMs(other.request),
-        baseline: `20-entry session ${formatMs(small.request)}`,
-        ratio: other.request / small.request,
-        note:
-          `target at 10k: ≤ 30 ms; Arbor's own part (until fetch) ${formatMs(other.sent)} vs ${formatMs(small.sent)}, ` +
+      versus(
+        "model request leaves after the POST",
+        key,
+        other.request,
+        small.request,
+        `target at 10k: ≤ 30 ms; Arbor's own part (until fetch) ${formatMs(other.sent)} vs ${formatMs(small.sent)}, ` +
           `its CPU time ${formatMs(other.cpu)} vs ${formatMs(small.cpu)} (${(other.cpu / small.cpu).toFixed(2)}×: the figure other processes' load moves least)`,
-      });
-      addRow({
-        section: "chat",
-        name: "time to first token",
-        n: `${key} vs 20`,
-        value: formatMs(other.ttft),
-        baseline: `20-entry session ${formatMs(small.ttft)}`,
-        ratio: other.ttft / small.ttft,
-        note: "target at 10k: ≤ 1.2×",
-      });
-      addRow({
-        section: "chat",
-        name: "Arbor's overhead (time to first token − the fake model's own)",
-        n: `${key} vs 20`,
-        value: formatMs(other.overhead),
-        baseline: `20-entry session ${formatMs(small.overhead)}`,
-        ratio: other.overhead / small.overhead,
-        note: "what Arbor adds before the first token, request size included",
-      });
+      );
+      versus("time to first token", key, other.ttft, small.ttft, "target at 10k: ≤ 1.2×");
+      versus(
+        "Arbor's overhead (time to first token − the fake model's own)",
+        key,
+        other.overhead,
+        small.overhead,
+        "what Arbor adds before the first token, request size included",
+      );
       const smallMoved = moved.get("20");
       const otherMoved = moved.get(key);
       if (!smallMoved || !otherMoved) continue;
-      addRow({
-        section: "chat",
-        name: "time to first token, the turn after the leaf moved back (a retry)",
-        n: `${key} vs 20`,
-        value: formatMs(otherMoved.ttft),
-        baseline: `20-entry session ${formatMs(smallMoved.ttft)}`,
-        ratio: otherMoved.ttft / smallMoved.ttft,
-        note: `Arbor's CPU time until fetch ${formatMs(otherMoved.cpu)} vs ${formatMs(smallMoved.cpu)}; the context is cut back, not built again`,
-      });
+      versus(
+        "time to first token, the turn after the leaf moved back (a retry)",
+        key,
+        otherMoved.ttft,
+        smallMoved.ttft,
+        `Arbor's CPU time until fetch ${formatMs(otherMoved.cpu)} vs ${formatMs(smallMoved.cpu)}; the context is cut back, not built again`,
+      );
     }
     if (bigBody !== undefined) {
       const cost = bodyCost(bigBody);
