@@ -54,7 +54,7 @@ export { type CallBodies, type CallRow, readCallBodies, readPrunedOriginals, rea
 export { createDbRecorder, recordModelCall } from "./model-calls";
 export { dataDir } from "./paths";
 export { toPgJson } from "./pg-json";
-export { chargePromptMemory, configureReadModel, memoPerEntries, memoPerEntry, peekCachedSession, readModelStats, readSession, type SessionView } from "./read-model";
+export { cacheBudgetBytes, chargePromptMemory, configureReadModel, memoPerEntries, memoPerEntry, peekCachedSession, readModelStats, readSession, type SessionView } from "./read-model";
 export { ByteLru } from "./read-model/lru";
 export { connectedRunClient, onRunReconnect, runDatabaseConfigured, setRunChannelDemand } from "./run-channel";
 export { lockHolder, type RunKind, tryLockSession, unlockSession } from "./run-locks";

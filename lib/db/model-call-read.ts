@@ -8,8 +8,8 @@ import "server-only";
  *   first), the rows riding on the read model's version check (MetaExtra): ONE statement when
  *   the cache is current. The rows and the meta come from one snapshot; the entries are the read
  *   model's at that meta's rev (lib/db/read-model), so a stale cache never shows.
- *   The rows this process has read are kept per session (CALL_ROWS_CACHE_BYTES, least recently
- *   used first out), so the statement only brings the calls after the last one kept, with the
+ *   The rows this process has read are kept per session (a sixteenth of the read model's
+ *   budget, ARBOR_CACHE_MB: 16 MB by default; least recently used first out), so the statement only brings the calls after the last one kept, with the
  *   session's call count and how many of the kept ones have their entry: calls are only ever
  *   appended and attached once (attachCallEntry), so equal figures prove the kept rows current.
  *   Any other figure (an old call attached since, a call another process numbered below the
@@ -28,7 +28,7 @@ import { getDb } from "./client";
 import { readListsWithContents } from "./model-call-lists";
 import { NotFoundError } from "./errors";
 import { isLiveSession } from "./live-session";
-import { readSession, type SessionView } from "./read-model";
+import { cacheBudgetBytes, readSession, type SessionView } from "./read-model";
 import { ByteLru } from "./read-model/lru";
 
 /** One model_calls row as the inspector reads it. */
@@ -93,9 +93,6 @@ function toRead(value: unknown): CallsRead {
   return { count: Number(read.count), attached: Number(read.attached), rows: rows as unknown as CallRow[] };
 }
 
-/** Byte bound of the rows kept per session (their JSON sizes, estimated). */
-export const CALL_ROWS_CACHE_BYTES = 16 * 1024 * 1024;
-
 interface KeptCalls {
   readonly rows: readonly CallRow[];
   /** How many of `rows` have their entry. */
@@ -103,7 +100,8 @@ interface KeptCalls {
   readonly bytes: number;
 }
 
-const kept = new ByteLru<KeptCalls>(CALL_ROWS_CACHE_BYTES);
+/** Rows kept per session: a sixteenth of the read model's budget (none when caching is off). */
+const kept = new ByteLru<KeptCalls>(cacheBudgetBytes() / 16);
 
 /** A row's share of the cache: its texts (two bytes a character) and the rest of it. */
 const rowBytes = (row: CallRow) => 2 * ((row.response_text?.length ?? 0) + (row.error_message?.length ?? 0)) + 1024;

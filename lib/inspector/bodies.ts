@@ -11,11 +11,10 @@ import "server-only";
  * Misses of one view (lists not cached, contents evicted, `extra` ones) are read together in
  * ONE statement (readCallBodies).
  */
-import { ByteLru, type CallBodies, type CallRow, readCallBodies } from "@/lib/db";
-import { env } from "@/lib/env";
+import { ByteLru, type CallBodies, type CallRow, cacheBudgetBytes, readCallBodies } from "@/lib/db";
 
 /** Default budget: a quarter of the read model's (ARBOR_CACHE_MB, default 256 MB). */
-const budget = () => Math.max(1, ((env.ARBOR_CACHE_MB ?? 256) * 1024 * 1024) / 4);
+const budget = () => Math.max(1, cacheBudgetBytes() / 4);
 const HASH_BYTES = 80;
 
 const lists = new ByteLru<{ hashes: string[]; bytes: number }>(budget() / 8);

@@ -14,15 +14,14 @@ import "server-only";
  * asked for again.
  * Every process has its own cache; a miss rebuilds the list from the read model.
  */
-import { ByteLru } from "@/lib/db";
-import { env } from "@/lib/env";
+import { ByteLru, cacheBudgetBytes } from "@/lib/db";
 import type { InspectedMessage, TurnView } from "@/lib/inspector/types";
 import type { PromptSet } from "@/lib/session/types";
 
 /** About what one InspectedMessage costs here: its fields; the message objects are shared with the read model and bodies cache. */
 const BYTES_PER_MESSAGE = 200;
 /** A quarter of the read model's budget (ARBOR_CACHE_MB, default 256 MB; 0: nothing kept, every page rebuilds). */
-const budget = () => ((env.ARBOR_CACHE_MB ?? 256) * 1024 * 1024) / 4;
+const budget = () => cacheBudgetBytes() / 4;
 
 const lists = new ByteLru<{ messages: readonly InspectedMessage[]; bytes: number }>(budget());
 /** Views as sent (a window of at most MESSAGE_WINDOW_MAX messages each): an eighth of the budget. */

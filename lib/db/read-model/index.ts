@@ -59,7 +59,16 @@ export interface SessionView {
 }
 
 const DEFAULT_CACHE_MB = 256;
-const cache = new ByteLru<CachedSession>((env.ARBOR_CACHE_MB ?? DEFAULT_CACHE_MB) * 1024 * 1024);
+
+/**
+ * The read model's budget in bytes (ARBOR_CACHE_MB, default 256 MB; 0 = nothing cached). The
+ * process's other caches take their shares of it from here.
+ */
+export function cacheBudgetBytes(): number {
+  return (env.ARBOR_CACHE_MB ?? DEFAULT_CACHE_MB) * 1024 * 1024;
+}
+
+const cache = new ByteLru<CachedSession>(cacheBudgetBytes());
 const stats = { hits: 0, catchUps: 0, reloads: 0, coldLoads: 0, noted: 0 };
 
 /** The session whose cached tree owns an entry array, so data derived from it is charged there. */
