@@ -19,7 +19,7 @@
  *   version is never used. Results are fresh arrays / objects; the memo keeps its own.
  */
 import { pathToRoot } from "@/lib/session/branch-path";
-import { buildSessionContext } from "@/lib/session/context";
+import { buildSessionContext, defaultModelSetBy } from "@/lib/session/context";
 import type { TreeIndex } from "@/lib/session/tree-index";
 import type { SessionContext, SessionEntry } from "@/lib/session/types";
 
@@ -52,18 +52,13 @@ function cutContext(ctx: SessionContext, path: readonly SessionEntry[], kept: nu
   }
   const next = copyContext(ctx);
   next.messages.length = left;
-  // Session-engine.md §2 step 5: the last assistant message or default model change wins.
+  // Session-engine.md §2 step 5: the last entry that sets the default model wins.
   delete next.models.default;
   for (let i = kept - 1; i >= 0; i--) {
-    const entry = path[i]!;
-    if (entry.type === "message" && entry.message.role === "assistant") {
-      next.models.default = `${entry.message.provider}/${entry.message.model}`;
-      break;
-    }
-    if (entry.type === "model_change" && entry.model && (entry.role ?? "default") === "default") {
-      next.models.default = entry.model;
-      break;
-    }
+    const model = defaultModelSetBy(path[i]!);
+    if (model === undefined) continue;
+    next.models.default = model;
+    break;
   }
   return next;
 }
@@ -124,7 +119,8 @@ export class BranchMemo {
         for (const entry of added) {
           if (entry.type !== "message") continue;
           context.messages.push(entry.message);
-          if (entry.message.role === "assistant") context.models.default = `${entry.message.provider}/${entry.message.model}`;
+          const model = defaultModelSetBy(entry);
+          if (model !== undefined) context.models.default = model;
         }
         next.context = context;
       }

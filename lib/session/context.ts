@@ -40,6 +40,16 @@ function emit(entry: SessionEntry, out: AgentMessage[], ids: string[] | undefine
   ids?.push(entry.id);
 }
 
+/**
+ * The `models.default` an entry sets (session-engine.md §2 step 5): an assistant message its
+ * provider/model, a model change without a role (or with role "default") its model; else none.
+ */
+export function defaultModelSetBy(entry: SessionEntry): string | undefined {
+  if (entry.type === "message") return entry.message.role === "assistant" ? `${entry.message.provider}/${entry.message.model}` : undefined;
+  if (entry.type === "model_change" && entry.model && (entry.role ?? "default") === "default") return entry.model;
+  return undefined;
+}
+
 function indexEntries(entries: readonly SessionEntry[]): Map<string, SessionEntry> {
   const byId = new Map<string, SessionEntry>();
   for (const e of entries) byId.set(e.id, e);
@@ -112,11 +122,11 @@ function assemble(
         // Legacy { provider, modelId } entries have no `model` and add nothing (session-engine.md §1.4).
         if (entry.model) ctx.models[entry.role ?? "default"] = entry.model;
         break;
-      case "message":
-        if (entry.message.role === "assistant") {
-          ctx.models.default = `${entry.message.provider}/${entry.message.model}`;
-        }
+      case "message": {
+        const model = defaultModelSetBy(entry);
+        if (model !== undefined) ctx.models.default = model;
         break;
+      }
       case "compaction":
         compaction = entry;
         compactionIndex = i;
