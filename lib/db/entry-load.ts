@@ -1,7 +1,7 @@
 import "server-only";
 /**
- * Bulk loading of a session's entries with ONE `COPY entries … FROM STDIN (FORMAT binary)` for
- * the whole import (lib/db/import.ts).
+ * Bulk loading of a session's entries with ONE `COPY … FROM STDIN (FORMAT binary)` into its
+ * standalone partition (lib/db/entry-partitions.ts) for the whole import (lib/db/import.ts).
  *
  * Why COPY: one statement streams every row, so the server stores rows while the import is
  * still reading and parsing the file (the two run on different cores), with no per-batch
@@ -59,8 +59,9 @@ export class EntryLoader {
     stream.write(this.encoder.header());
   }
 
-  static open(target: CopyTarget, sessionId: string): EntryLoader {
-    return new EntryLoader(target.copyFrom(`COPY entries (${ENTRY_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`), sessionId);
+  /** `table`: where the rows go, a quoted identifier (the session's standalone partition, lib/db/entry-partitions.ts). */
+  static open(target: CopyTarget, sessionId: string, table: string): EntryLoader {
+    return new EntryLoader(target.copyFrom(`COPY ${table} (${ENTRY_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`), sessionId);
   }
 
   /** Encodes one row (see EntryCopyEncoder.add for `json`). */

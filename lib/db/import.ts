@@ -64,8 +64,9 @@ import {
   DEFAULT_MAX_SKIPPED_LINES,
 } from "@/lib/import-limits";
 import { findSessionMeta } from "./store-read";
+import { attachPartition, insertDetached, partitionOf } from "./entry-partitions";
 import { finishSessionRow, insertSessionRow } from "./store-session";
-import { analyzeAfterBulkWrite, applyLabels, type BulkSql, withBulkTransaction } from "./store-sql";
+import { applyLabels, type BulkSql, withBulkTransaction } from "./store-sql";
 import type { FormatId } from "@/lib/formats/types";
 import { type DetectedLines, detectLines } from "./import-formats";
 import { SourceCapture } from "./source-capture";
@@ -198,8 +199,15 @@ async function importEntries(loader: EntryLoader, lines: Lines, reader: LineRead
 }
 
 /** All entries through one COPY; any failure aborts it (the transaction then rolls back). */
-async function loadEntries(sql: BulkSql, lines: Lines, reader: LineReader, plan: Plan, state: ImportState, sessionId: string): Promise<void> {
-  const loader = EntryLoader.open(sql, sessionId);
+async function loadEntries(
+  sql: BulkSql,
+  lines: Lines,
+  reader: LineReader,
+  plan: Plan,
+  state: ImportState,
+  target: { sessionId: string; table: string },
+): Promise<void> {
+  const loader = EntryLoader.open(sql, target.sessionId, target.table);
   try {
     await importEntries(loader, lines, reader, plan, state);
     plan.opts.signal?.throwIfAborted();
@@ -239,10 +247,15 @@ async function writeSession(
   const { plan, state, header, sessionId, givenTitle } = ctx;
   const created = Date.parse(header.timestamp);
   const storedHeader: SessionHeader = { ...header, id: sessionId, ...(givenTitle ? { title: givenTitle } : {}) };
-  await insertSessionRow(sql, { header: storedHeader, sourceFileName: plan.file, ...(Number.isNaN(created) ? {} : { createdAt: new Date(created) }) });
+  // The entries go into the session's own table while it stands alone (no index to update per
+  // row); attached below, once they are all in (lib/db/entry-partitions.ts).
+  await insertDetached(sql, () =>
+    insertSessionRow(sql, { header: storedHeader, sourceFileName: plan.file, ...(Number.isNaN(created) ? {} : { createdAt: new Date(created) }) }),
+  );
+  const table = await partitionOf(sql, sessionId);
   await plan.capture.attach(sql, { sessionId, format: plan.detected.format, fileName: plan.file });
   plan.opts.onProgress?.({ bytes: ctx.reader.bytesRead, entries: 0, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
-  await loadEntries(sql, ctx.lines, ctx.reader, plan, state, sessionId);
+  await loadEntries(sql, ctx.lines, ctx.reader, plan, state, { sessionId, table });
   // The COPY is over, so the connection is free for the original file's chunks.
   await plan.capture.finish(recordsOf(plan, state));
 
@@ -258,6 +271,7 @@ async function writeSession(
     title,
     lastActivityAt: Number.isFinite(latest) ? new Date(latest) : null,
   });
+  await attachPartition(sql, sessionId);
   await applyLabels(sql, { sessionId, labels: state.labels });
   return { leafId, title };
 }
@@ -311,7 +325,6 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
     const result = await withBulkTransaction((sql) =>
       writeSession(sql, { plan, state, lines, reader, header, sessionId, ...(givenTitle ? { givenTitle } : {}) }),
     );
-    await analyzeAfterBulkWrite(state.count);
     return {
       sessionId,
       title: result.title,

@@ -58,7 +58,7 @@ async function readDatabase(url: string) {
                case when a.attcollation in (0, t.typcollation) then null else co.collname end as collation
         from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
         join pg_type t on t.oid = a.atttypid left join pg_collation co on co.oid = a.attcollation
-        where n.nspname = 'public' and c.relkind = 'r' and a.attnum > 0 and not a.attisdropped
+        where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition and a.attnum > 0 and not a.attisdropped
           and c.relname <> '_prisma_migrations'`)
     ).rows;
     const indexes = (

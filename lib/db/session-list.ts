@@ -15,14 +15,13 @@ import "server-only";
  *   import whose full-text rows are still being built, lib/db/search-index.ts) are matched with
  *   the same to_tsvector computed on the fly, so results do not depend on the build's progress.
  *   For entry matches `match` names the first such entry and gives a short snippet around the
- *   words (ts_headline).
+ *   words (ts_headline). The search's statements: lib/db/session-search.ts.
  * - Soft-deleted sessions are left out unless `includeDeleted`.
  */
-import { Prisma } from "@/generated/prisma/client";
 import type { SessionPage } from "@/lib/types/session";
 import { getDb } from "./client";
-import { resumeSearchIndexes } from "./search-index";
 import { SESSION_SUMMARY_SELECT, type SessionSummary, type SessionSummaryRow, toSessionSummary } from "./session-rows";
+import { type SearchPageInput, type SearchRow, searchPage } from "./session-search";
 
 export interface ListSessionsInput {
   query?: string;
@@ -71,7 +70,7 @@ function decodeCursor(raw: string | null | undefined): Cursor | null {
   }
 }
 
-type Row = SessionSummaryRow & { matchId?: string | null; snippet?: string | null };
+type Row = SearchRow;
 
 export async function listSessions(input: ListSessionsInput = {}): Promise<SessionPage> {
   const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(input.limit ?? DEFAULT_PAGE_SIZE)));
@@ -89,11 +88,7 @@ export async function listSessions(input: ListSessionsInput = {}): Promise<Sessi
   return { sessions, nextCursor: rows.length > limit && last ? encodeCursor({ at: last.lastActivityAt, id: last.id }) : null };
 }
 
-interface PageInput {
-  cursor: Cursor | null;
-  take: number;
-  includeDeleted: boolean;
-}
+type PageInput = SearchPageInput;
 
 /** The list without search words: a typed query on the list index. */
 function plainPage({ cursor, take, includeDeleted }: PageInput): Promise<SessionSummaryRow[]> {
@@ -107,44 +102,4 @@ function plainPage({ cursor, take, includeDeleted }: PageInput): Promise<Session
     take,
     select: SESSION_SUMMARY_SELECT,
   });
-}
-
-/**
- * The list filtered by search words. Raw SQL because it wins here: full-text search on the
- * tsvector columns (which the typed client cannot query) and a ts_headline snippet per row.
- */
-function searchPage(tsquery: string, { cursor, take, includeDeleted }: PageInput): Promise<Row[]> {
-  void resumeSearchIndexes();
-  const q = Prisma.sql`to_tsquery('simple', ${tsquery})`;
-  // Entry seqs of session `sid` (a column reference) whose text matches: indexed ones, then the
-  // not yet indexed tail (empty once the session's build is done: one index probe).
-  const hits = (sid: Prisma.Sql) => Prisma.sql`
-    SELECT x.seq FROM entry_search x WHERE x.session_id = ${sid}.id AND x.search @@ ${q}
-    UNION ALL
-    SELECT e.seq FROM entries e WHERE e.session_id = ${sid}.id AND e.seq >= ${sid}.search_seq
-      AND to_tsvector('simple', coalesce(e.text, '')) @@ ${q}`;
-  const conditions: Prisma.Sql[] = [
-    // EXISTS becomes a semi-join on the GIN index of entry_search.search.
-    Prisma.sql`(s.title_search @@ ${q} OR EXISTS (${hits(Prisma.raw("s"))}))`,
-  ];
-  if (!includeDeleted) conditions.push(Prisma.sql`s.deleted_at IS NULL`);
-  if (cursor) conditions.push(Prisma.sql`(s.last_activity_at, s.id) < (${cursor.at}::timestamptz, ${cursor.id}::text)`);
-  // The snippet is computed for the page's rows only.
-  return getDb().$queryRaw<Row[]>`
-    WITH page AS (
-      SELECT s.id, s.title, s.entry_count AS "entryCount", s.model, s.created_at AS "createdAt",
-        s.last_activity_at AS "lastActivityAt", s.deleted_at AS "deletedAt", s.search_seq
-      FROM sessions s WHERE ${Prisma.join(conditions, " AND ")}
-      ORDER BY s.last_activity_at DESC, s.id DESC
-      LIMIT ${take}
-    )
-    SELECT p.id, p.title, p."entryCount", p.model, p."createdAt", p."lastActivityAt", p."deletedAt",
-      m."matchId", m.snippet FROM page p
-    LEFT JOIN LATERAL (
-      SELECT e.id AS "matchId", ts_headline('simple', e.text, ${q},
-        'MaxWords=24, MinWords=10, MaxFragments=1, StartSel="", StopSel="", FragmentDelimiter=" … "') AS snippet
-      FROM (${hits(Prisma.raw("p"))} ORDER BY seq LIMIT 1) h
-      JOIN entries e ON e.session_id = p.id AND e.seq = h.seq
-    ) m ON true
-    ORDER BY p."lastActivityAt" DESC, p.id DESC`;
 }

@@ -28,7 +28,7 @@ import { ConflictError, IdCollisionError, NotFoundError, StoreError } from "./er
 import { normalizeTitle } from "./session-rows";
 import { noteCommitted } from "./read-model";
 import { type CommitStatementRow, commitStatement } from "./store-commit-sql";
-import { isUniqueViolation, labelChanges } from "./store-sql";
+import { isEntryIdViolation, labelChanges } from "./store-sql";
 
 export interface CommitInput {
   sessionId: string;
@@ -108,7 +108,7 @@ export async function commitEntries(input: CommitInput): Promise<CommitResult> {
   try {
     [row] = await getDb().$queryRawUnsafe<CommitStatementRow[]>(statement.text, ...statement.params);
   } catch (error) {
-    if (isUniqueViolation(error, "entries_pkey")) throw new IdCollisionError({ sessionId, ids: newIds });
+    if (isEntryIdViolation(error)) throw new IdCollisionError({ sessionId, ids: newIds });
     throw error;
   }
   if (row?.entry_count === null || row?.entry_count === undefined || row.rev === null) throw refusal(input, row);

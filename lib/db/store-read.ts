@@ -42,9 +42,11 @@ export async function findSessionMeta(input: { id: string }): Promise<SessionMet
 
 async function readEntries(db: Reader, sessionId: string): Promise<SessionEntry[]> {
   // Raw SQL: one query for what the typed client needs two for. The LEFT JOIN tells "no such
-  // session" (no row) from "no entries" (one row, data null).
+  // session" (no row) from "no entries" (one row, data null). It names the session id itself,
+  // not s.id: only a constant picks the session's own table of entries when the query is
+  // planned (entry-partitions.ts); through s.id every session's table would be opened.
   const rows = await db.$queryRaw<{ data: SessionEntry | null }[]>`
-    SELECT e.data FROM sessions s LEFT JOIN entries e ON e.session_id = s.id
+    SELECT e.data FROM sessions s LEFT JOIN entries e ON e.session_id = ${sessionId}
     WHERE s.id = ${sessionId} ORDER BY e.seq`;
   if (rows.length === 0) throw new NotFoundError({ sessionId });
   const entries: SessionEntry[] = [];

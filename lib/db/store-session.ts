@@ -17,14 +17,14 @@ import { generateSessionId } from "@/lib/session/ids";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
 import { getDb } from "./client";
 import { entryModel, toEntryRow } from "./entry-columns";
-import { NotFoundError, SessionExistsError } from "./errors";
+import { attachPartition, insertDetached, partitionOf } from "./entry-partitions";
+import { IdCollisionError, NotFoundError, SessionExistsError } from "./errors";
 import { toPgJson, toPgText } from "./pg-json";
 import type { Prisma } from "@/generated/prisma/client";
 import { normalizeTitle, SESSION_COLUMNS, SESSION_SELECT, type SessionMeta, type SessionRow, toSessionMeta } from "./session-rows";
 import { readSession } from "./read-model";
 import { indexWholeSession } from "./search-index";
 import {
-  analyzeAfterBulkWrite,
   applyLabels,
   insertEntryRows,
   isUniqueViolation,
@@ -137,17 +137,30 @@ export async function restoreSession(input: { id: string }): Promise<SessionMeta
   return updateRow(input.id, (row) => (row.deletedAt ? { deletedAt: null } : null));
 }
 
-/** Writes a complete new session (header + entries in file order) in the caller's transaction. */
+/**
+ * Writes a complete new session (header + entries in file order) in the caller's transaction.
+ * The entries fill the session's standalone partition, attached once they are all in
+ * (lib/db/entry-partitions.ts); a repeated id is IdCollisionError before anything is written.
+ */
 export async function writeWholeSession(
   sql: Sql,
   input: NewSessionRow & { entries: readonly SessionEntry[]; leafId: string | null },
 ): Promise<SessionRow> {
-  const row = await insertSessionRow(sql, input);
   const rows = input.entries.map((entry) => toEntryRow(entry));
+  const seen = new Set<string>();
+  const repeated: string[] = [];
+  for (const r of rows) {
+    if (seen.has(r.id)) repeated.push(r.id);
+    else seen.add(r.id);
+  }
+  if (repeated.length > 0) throw new IdCollisionError({ sessionId: input.header.id, ids: repeated });
+  const row = await insertDetached(sql, () => insertSessionRow(sql, input));
+  const table = await partitionOf(sql, row.id);
   const BATCH = 1000;
   for (let i = 0; i < rows.length; i += BATCH) {
-    await insertEntryRows(sql, { sessionId: row.id, rows: rows.slice(i, i + BATCH), firstSeq: i });
+    await insertEntryRows(sql, { sessionId: row.id, rows: rows.slice(i, i + BATCH), firstSeq: i, table });
   }
+  await attachPartition(sql, row.id);
   await applyLabels(sql, { sessionId: row.id, labels: labelChanges(rows.map((r) => r.data)) });
   let model: string | null = null;
   for (const r of rows) model = entryModel(r.data) ?? model;
@@ -176,6 +189,5 @@ export async function forkSession(input: { sessionId: string; leafId?: string; t
   const title = normalizeTitle(input.title) ?? meta.title;
   const newLeaf = forked.entries.at(-1)?.id ?? null;
   await withBulkTransaction((sql) => writeWholeSession(sql, { header: forked.header, title, entries: forked.entries, leafId: newLeaf }));
-  await analyzeAfterBulkWrite(forked.entries.length);
   return { sessionId: forked.header.id, leafId: newLeaf, entryCount: forked.entries.length };
 }

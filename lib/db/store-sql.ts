@@ -74,48 +74,28 @@ export async function withBulkTransaction<T>(fn: (sql: BulkSql) => Promise<T>): 
   }
 }
 
-/** Bulk writes of at least this many entries refresh the planner statistics (see below). */
-export const ANALYZE_AFTER_ENTRIES = 2000;
-
-/**
- * Refreshes PostgreSQL's statistics of `entries` after a bulk write (import, fork). Autovacuum
- * does it too, but only up to a minute later; until then a table that just grew from a few
- * thousand rows to a few hundred thousand still looks tiny to the planner, which then walks
- * loadPath's recursion with a sequential scan per step (minutes instead of milliseconds for a
- * 100k-entry path).
- * Only when the write is a large part of what the statistics know (at least 1/STALE_SHARE of
- * `pg_class.reltuples`, or the table was never analyzed): a write that small cannot change the
- * plans, and ANALYZE samples 30,000 rows whatever the write (0.4–0.8 s on a 100k-row table,
- * as long as a whole 10k-entry import). Only the key columns the plans depend on are sampled
- * (not the large `data` / `text` values); autovacuum refreshes the rest later. Failures (e.g. a
- * role that may not analyze) are ignored.
- */
-export async function analyzeAfterBulkWrite(entries: number): Promise<void> {
-  if (entries < ANALYZE_AFTER_ENTRIES) return;
-  const db = getDb();
-  try {
-    const [row] = await db.$queryRawUnsafe<{ tuples: number }[]>("SELECT reltuples::float8 AS tuples FROM pg_class WHERE oid = 'entries'::regclass");
-    const known = row?.tuples ?? -1;
-    if (known >= 0 && entries * STALE_SHARE < known) return;
-    await db.$executeRawUnsafe("ANALYZE entries (session_id, id, parent_id, seq)");
-  } catch {
-    // Statistics are an optimisation; the write itself has succeeded.
-  }
-}
-
-/** A bulk write of fewer than 1/STALE_SHARE of the rows the statistics know skips ANALYZE. */
-const STALE_SHARE = 5;
-
 /** True for a unique violation of `constraint` (or of any constraint when omitted). */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const pg = pgErrorOf(error);
   return pg.code === "23505" && (constraint === undefined || pg.constraint === constraint);
 }
 
-/** Inserts `rows` with seq = firstSeq, firstSeq + 1, …; a duplicate id becomes IdCollisionError. */
+/**
+ * True for a duplicate entry id: a unique violation of the primary key of `entries`, which
+ * PostgreSQL names after the session's partition that holds the row (`entries_<md5>_pkey`,
+ * lib/db/entry-partitions.ts).
+ */
+export function isEntryIdViolation(error: unknown): boolean {
+  return isUniqueViolation(error) && /^entries(_[0-9a-f]{32})?_pkey$/.test(pgErrorOf(error).constraint ?? "");
+}
+
+/**
+ * Inserts `rows` with seq = firstSeq, firstSeq + 1, …, into `table` (default `entries`; a bulk
+ * writer names its standalone partition); a duplicate id becomes IdCollisionError.
+ */
 export async function insertEntryRows(
   sql: Sql,
-  input: { sessionId: string; rows: readonly EntryRow[]; firstSeq: number },
+  input: { sessionId: string; rows: readonly EntryRow[]; firstSeq: number; table?: string },
 ): Promise<void> {
   if (input.rows.length === 0) return;
   const payload = input.rows.map((r, i) => ({
@@ -131,14 +111,14 @@ export async function insertEntryRows(
   }));
   try {
     await sql.query(
-      `INSERT INTO entries (session_id, id, parent_id, type, "timestamp", seq, data, role, tokens, text)
+      `INSERT INTO ${input.table ?? "entries"} (session_id, id, parent_id, type, "timestamp", seq, data, role, tokens, text)
        SELECT $1, x.id, x.parent_id, x.type, x.ts, x.seq, x.data, x.role, x.tokens, x.text
        FROM json_to_recordset($2::json)
          AS x(id text, parent_id text, type text, ts text, seq int, data json, role text, tokens int, text text)`,
       [input.sessionId, toPgJson(payload)],
     );
   } catch (error) {
-    if (isUniqueViolation(error, "entries_pkey")) {
+    if (isEntryIdViolation(error)) {
       throw new IdCollisionError({ sessionId: input.sessionId, ids: input.rows.map((r) => r.id) });
     }
     throw error;

@@ -76,8 +76,9 @@ function parseRows(rows: readonly { json: string | null }[]): ParsedEntries {
   return { entries, chars };
 }
 
+/** `e.session_id = $1`, not `= s.id`: the constant picks the session's own table at planning (see store-read.ts readEntries). */
 const RANGE_SQL = `SELECT s.rewrite_rev, e.data::text AS json
-  FROM sessions s LEFT JOIN entries e ON e.session_id = s.id AND e.seq >= $2 AND e.seq < $3
+  FROM sessions s LEFT JOIN entries e ON e.session_id = $1 AND e.seq >= $2 AND e.seq < $3
   WHERE s.id = $1 ORDER BY e.seq`;
 type RangeRow = { rewrite_rev: number; json: string | null };
 type RangeRead = ParsedEntries & { rewriteRev: number | null };
