@@ -1,6 +1,7 @@
 /** Importing Claude Code and Codex files: detection, counts, the original kept, and pi round trips (issue #15). */
 import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { brotliDecompressSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { generateSessionJsonl } from "@/lib/session/generate";
 import { countEntries } from "@/lib/formats/count";
@@ -75,11 +76,27 @@ describe("the original of a large file", () => {
     expect(r.entryCount).toBe(4000);
     expect(await original(r.sessionId)).toBe(text);
     expect(spills()).toEqual(before);
-    // Stored gzip-compressed by the import (source-capture.ts), in several chunks.
-    const [stored] = await getDb().$queryRaw<{ chunks: number; bytes: number }[]>`
-      SELECT count(*)::int AS chunks, sum(length(data))::int AS bytes FROM session_source_chunks WHERE session_id = ${r.sessionId}`;
+    // Stored compressed by the import (brotli: source-codec.ts), in several chunks.
+    const [stored] = await getDb().$queryRaw<{ chunks: number; bytes: number; compression: string }[]>`
+      SELECT count(*)::int AS chunks, sum(length(data))::int AS bytes, (SELECT compression FROM session_sources WHERE session_id = ${r.sessionId}) AS compression
+      FROM session_source_chunks WHERE session_id = ${r.sessionId}`;
     expect(stored!.chunks).toBeGreaterThan(2);
     expect(stored!.bytes).toBeLessThan(enc.encode(text).length / 2);
+    expect(stored!.compression).toBe("br");
+  });
+
+  it("still reads back an original stored gzip-compressed, as imports stored them before brotli", async () => {
+    const text = generateSessionJsonl({ seed: 79, entries: 3000 });
+    const r = await importSession({ source: chunked(text, 64 * 1024), fileName: "old.jsonl" });
+    const chunks = await getDb().$queryRaw<{ seq: number; data: Buffer }[]>`
+      SELECT seq, data FROM session_source_chunks WHERE session_id = ${r.sessionId} ORDER BY seq`;
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) {
+      const gz = gzipSync(brotliDecompressSync(c.data), { level: 1 });
+      await getDb().$executeRaw`UPDATE session_source_chunks SET data = ${gz} WHERE session_id = ${r.sessionId} AND seq = ${c.seq}`;
+    }
+    await getDb().$executeRaw`UPDATE session_sources SET compression = 'gzip' WHERE session_id = ${r.sessionId}`;
+    expect(await original(r.sessionId)).toBe(text);
   });
 
   it("leaves neither rows nor a temp file when the import fails after the first chunks", async () => {

@@ -59,5 +59,6 @@ export { ByteLru } from "./read-model/lru";
 export { connectedRunClient, onRunReconnect, runDatabaseConfigured, setRunChannelDemand } from "./run-channel";
 export { lockHolder, type RunKind, tryLockSession, unlockSession } from "./run-locks";
 export { type LocalStop, requestRunStop, serveRunStops } from "./run-stop";
-export { encodeSourceChunk, SOURCE_CHUNK_BYTES } from "./source-capture";
+export { SOURCE_CHUNK_BYTES } from "./source-capture";
+export { encodeSourceChunk } from "./source-codec";
 export { withTransaction } from "./store-sql";

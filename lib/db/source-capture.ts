@@ -10,11 +10,11 @@ import "server-only";
  * `session_source_chunks` rows in the same transaction — a failed import leaves nothing — with
  * the file's size and sha256. `dispose` removes the spill file, whatever happened.
  *
- * Compression (`session_sources.compression` = "gzip"): each ~1 MB piece of the file is
- * gzip-compressed (level 1) on Node's thread pool while the import goes on — at most
+ * Compression (`session_sources.compression` = SOURCE_COMPRESSION, source-codec.ts): each ~1 MB
+ * piece of the file is compressed on Node's thread pool while the import goes on — at most
  * MAX_COMPRESSING pieces at a time, so memory stays bounded — and stored as one chunk row.
  * PostgreSQL's own pglz compression of the same bytes took longer than the rest of a small
- * import and kept the server busy; gzip is smaller and runs on the other core.
+ * import and kept the server busy; ours is smaller and runs beside the import.
  * Spill file format: per piece, its compressed length (4 bytes, big-endian), then the bytes.
  */
 import { createHash } from "node:crypto";
@@ -22,21 +22,14 @@ import { createReadStream } from "node:fs";
 import { type FileHandle, mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
-import { gzip } from "node:zlib";
 import type { FormatId } from "@/lib/formats/types";
 import type { ByteSource } from "./line-reader";
+import { encodeSourceChunk, SOURCE_COMPRESSION } from "./source-codec";
 import type { Sql } from "./store-sql";
 
 export const SOURCE_CHUNK_BYTES = 1024 * 1024;
 /** Pieces being compressed at once (each ~SOURCE_CHUNK_BYTES). */
 const MAX_COMPRESSING = 2;
-const gzipAsync = promisify(gzip);
-
-/** One piece of a stored original as `session_sources.compression` stores it (null/"none": as is). */
-export async function encodeSourceChunk(compression: string | null, data: Buffer): Promise<Buffer> {
-  return compression === "gzip" ? gzipAsync(data, { level: 1 }) : data;
-}
 
 function chunksOf(source: ByteSource): AsyncIterable<Uint8Array> {
   if (typeof source === "string") return createReadStream(source, { highWaterMark: SOURCE_CHUNK_BYTES });
@@ -82,7 +75,7 @@ export class SourceCapture {
       const data = Buffer.concat(this.pending, this.pendingBytes);
       this.pending = [];
       this.pendingBytes = 0;
-      const piece = encodeSourceChunk("gzip", data);
+      const piece = encodeSourceChunk(SOURCE_COMPRESSION, data);
       piece.catch(() => undefined); // awaited below; a disposed capture may drop it
       this.compressing.push(piece);
     }
@@ -106,10 +99,11 @@ export class SourceCapture {
 
   /** Inside the import's transaction, once the session row exists. */
   async attach(sql: Sql, input: { sessionId: string; format: FormatId; fileName: string }): Promise<void> {
-    await sql.query(`INSERT INTO session_sources (session_id, format, file_name, compression) VALUES ($1, $2, $3, 'gzip')`, [
+    await sql.query(`INSERT INTO session_sources (session_id, format, file_name, compression) VALUES ($1, $2, $3, $4)`, [
       input.sessionId,
       input.format,
       input.fileName,
+      SOURCE_COMPRESSION,
     ]);
     this.target = { sql, sessionId: input.sessionId };
   }

@@ -2,15 +2,14 @@ import "server-only";
 /**
  * Reading back the file a session was imported from ("Download original"): the exact bytes, in
  * order, one ~1 MB chunk per query, so a large file is never held whole.
- * Chunks stored gzip-compressed (`compression` = "gzip", lib/db/source-capture.ts) are
+ * Chunks stored compressed (`compression`: lib/db/source-codec.ts) are
  * decompressed one at a time.
  * `findSessionSource` gives null for a session with no stored original (created in Arbor, or
  * imported before originals were kept).
  */
-import { promisify } from "node:util";
-import { gunzip } from "node:zlib";
 import type { FormatId } from "@/lib/formats/types";
 import { getDb } from "./client";
+import { decodeSourceChunk } from "./source-codec";
 
 export interface SessionSourceInfo {
   sessionId: string;
@@ -34,7 +33,6 @@ interface SourceRow {
   compression: string;
 }
 
-const gunzipAsync = promisify(gunzip);
 
 export async function findSessionSource(input: { sessionId: string }): Promise<SessionSourceInfo | null> {
   const db = getDb();
@@ -51,7 +49,7 @@ export async function findSessionSource(input: { sessionId: string }): Promise<S
     for (let seq = 0; seq < row!.chunk_count; seq++) {
       const [chunk] = await db.$queryRawUnsafe<{ data: Uint8Array }[]>(`SELECT data FROM session_source_chunks WHERE session_id = $1 AND seq = $2`, sessionId, seq);
       if (!chunk) continue;
-      yield row!.compression === "gzip" ? new Uint8Array(await gunzipAsync(chunk.data)) : new Uint8Array(chunk.data);
+      yield new Uint8Array(await decodeSourceChunk(row!.compression, chunk.data));
     }
   }
   return {
