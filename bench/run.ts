@@ -19,6 +19,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -30,6 +32,12 @@ const only = value("only")?.split(",");
 const wants = (section: string) =>
   only ? only.includes(section) : section !== "canvas" && section !== "big" ? true : flag(section);
 
+/** scripts/ensure-browser.mjs, which exits non-zero (saying why) when no browser can be had. */
+function ensureBrowser(): void {
+  const run = spawnSync(process.execPath, [fileURLToPath(new URL("../scripts/ensure-browser.mjs", import.meta.url))], { stdio: "inherit" });
+  if (run.status !== 0) throw new Error("bench: --canvas needs Chromium (see the message above)");
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const { benchSession } = await import("./lib/sessions");
@@ -40,6 +48,9 @@ async function main(): Promise<void> {
     `arbor bench — ${new Date().toISOString()} — ${os.availableParallelism()} cores (${cpus[0]?.model ?? "?"}), ` +
       `${(os.totalmem() / 2 ** 30).toFixed(0)} GB, node ${process.version}`,
   );
+  // The canvas section needs a browser: get it first (as `npm run test:e2e` does, installing
+  // Debian's Chromium when root), not after minutes of other sections.
+  if (wants("canvas")) ensureBrowser();
   const sizes = [1000, 10_000, 100_000];
   const sessions = [];
   for (const n of sizes) sessions.push(await benchSession(n, dir));

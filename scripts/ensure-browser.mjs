@@ -1,6 +1,7 @@
 /**
  * Makes sure the e2e tests have a browser before Playwright starts (`npm run test:e2e` runs this
- * first), so `npm install && npm test` is the whole set-up on a fresh machine.
+ * first, and `npm run bench -- --canvas` before its first section), so `npm install && npm test`
+ * is the whole set-up on a fresh machine.
  * - Debian's Chromium at /usr/bin/chromium is used when it exists (playwright.config.ts).
  * - Missing and we are root: install it with apt-get (the only browser source these machines reach;
  *   Playwright's own download cannot work here).
