@@ -10,11 +10,14 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createEmptyDatabase, dropTestDatabase } from "@/test/db";
 import { migrate } from "./migrate";
-import { generateSessionJsonl } from "@/lib/session/generate";
+import { generateSession, generateSessionJsonl } from "@/lib/session/generate";
 import type { SessionEntry } from "@/lib/session/types";
 import { userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";
+import { IdCollisionError } from "./errors";
+import { writeWholeSession } from "./store-session";
+import { withBulkTransaction } from "./store-sql";
 import {
   appendEntries,
   buildSearchIndex,
@@ -100,6 +103,16 @@ describe("entries, one table per session", () => {
     const fork = await forkSession({ sessionId });
     expect(await partition(fork.sessionId)).toMatchObject({ attached: true, indexes: INDEXES });
     expect((await loadPath({ sessionId: fork.sessionId })).length).toBe(fork.entryCount);
+  });
+
+  it("refuses a whole session with a repeated id before writing anything (its table has no key until attached)", async () => {
+    const { header, entries } = generateSession({ seed: 11, entries: 40 });
+    const repeated = { ...entries[20]!, parentId: entries.at(-1)!.id } as SessionEntry;
+    const write = withBulkTransaction((sql) => writeWholeSession(sql, { header, entries: [...entries, repeated], leafId: repeated.id }));
+    await expect(write).rejects.toBeInstanceOf(IdCollisionError);
+    await expect(write).rejects.toMatchObject({ ids: [repeated.id] });
+    expect(await findSessionMeta({ id: header.id })).toBeNull();
+    expect((await partition(header.id)).attached).toBeNull();
   });
 
   it("creates the table for a role that may only write rows (the functions run as the owner of entries)", async () => {

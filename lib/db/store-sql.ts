@@ -15,7 +15,7 @@ import type { Prisma } from "@/generated/prisma/client";
 import type { LabelEntry, SessionEntry } from "@/lib/session/types";
 import { databaseUrl, getDb } from "./client";
 import type { EntryRow } from "./entry-columns";
-import { IdCollisionError, pgErrorOf, toDatabaseError } from "./errors";
+import { pgErrorOf, toDatabaseError } from "./errors";
 import { copyFromStdin } from "./copy-stream";
 import { toPgJson } from "./pg-json";
 
@@ -90,12 +90,13 @@ export function isEntryIdViolation(error: unknown): boolean {
 }
 
 /**
- * Inserts `rows` with seq = firstSeq, firstSeq + 1, …, into `table` (default `entries`; a bulk
- * writer names its standalone partition); a duplicate id becomes IdCollisionError.
+ * Inserts `rows` with seq = firstSeq, firstSeq + 1, …, into `table`: a session's standalone
+ * partition (lib/db/entry-partitions.ts), which has no index until it is attached, so the
+ * caller has checked the ids are distinct (writeWholeSession) and attaching checks them again.
  */
 export async function insertEntryRows(
   sql: Sql,
-  input: { sessionId: string; rows: readonly EntryRow[]; firstSeq: number; table?: string },
+  input: { sessionId: string; rows: readonly EntryRow[]; firstSeq: number; table: string },
 ): Promise<void> {
   if (input.rows.length === 0) return;
   const payload = input.rows.map((r, i) => ({
@@ -109,20 +110,13 @@ export async function insertEntryRows(
     tokens: r.tokens,
     text: r.text,
   }));
-  try {
-    await sql.query(
-      `INSERT INTO ${input.table ?? "entries"} (session_id, id, parent_id, type, "timestamp", seq, data, role, tokens, text)
-       SELECT $1, x.id, x.parent_id, x.type, x.ts, x.seq, x.data, x.role, x.tokens, x.text
-       FROM json_to_recordset($2::json)
-         AS x(id text, parent_id text, type text, ts text, seq int, data json, role text, tokens int, text text)`,
-      [input.sessionId, toPgJson(payload)],
-    );
-  } catch (error) {
-    if (isEntryIdViolation(error)) {
-      throw new IdCollisionError({ sessionId: input.sessionId, ids: input.rows.map((r) => r.id) });
-    }
-    throw error;
-  }
+  await sql.query(
+    `INSERT INTO ${input.table} (session_id, id, parent_id, type, "timestamp", seq, data, role, tokens, text)
+     SELECT $1, x.id, x.parent_id, x.type, x.ts, x.seq, x.data, x.role, x.tokens, x.text
+     FROM json_to_recordset($2::json)
+       AS x(id text, parent_id text, type text, ts text, seq int, data json, role text, tokens int, text text)`,
+    [input.sessionId, toPgJson(payload)],
+  );
 }
 
 /**
