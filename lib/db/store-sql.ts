@@ -6,7 +6,7 @@ import "server-only";
  * (small writes) and on a dedicated connection (bulk writes, see withBulkTransaction).
  *
  * Entry rows are inserted as ONE statement per batch: the batch travels as a single JSON
- * parameter expanded by `jsonb_to_recordset`, so a batch of 1000 entries is one round trip
+ * parameter expanded by `json_to_recordset`, so a batch of 1000 entries is one round trip
  * and one parse on the server, and no statement ever has thousands of bind parameters.
  */
 import type { Writable } from "node:stream";
