@@ -80,12 +80,19 @@ test("a generated 21,000-entry session: the chat reads at once, the tree streams
   expect(html).toContain("Loading tree… 0%");
   expect(html).not.toContain(entries[1]!.id);
 
+  // The tree comes in parts (lib/query/skeleton-stream.ts PART_ROWS), each its own response.
+  const parts: string[] = [];
+  page.on("request", (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.endsWith("/skeleton") && u.searchParams.get("format") === "ndjson") parts.push(`${u.searchParams.get("from")}-${u.searchParams.get("to")}`);
+  });
   await page.goto(`/sessions/${id}`, { timeout: 120_000 });
   await expect(page.getByRole("region", { name: "Chat" }).getByText(prompt).first()).toBeVisible();
   const tree = page.getByRole("region", { name: "Session tree" });
   await expect(tree.locator('[aria-roledescription="node"]').first()).toBeVisible({ timeout: 120_000 });
   await expect(tree.getByRole("button", { name: "Turns" })).toHaveAttribute("aria-pressed", "true");
   await expect(tree.getByText("you are here").first()).toBeVisible();
+  expect(parts).toEqual(["0-20000", `20000-${entries.length}`]);
   // Fit view frames the whole tree, though React Flow holds only the nodes near the view
   // (components/tree/flow-window.ts): every turn is then on screen.
   const turnsNear = await tree.locator('[aria-roledescription="node"]').count();

@@ -86,12 +86,16 @@ export function skeletonPayload(view: SessionView, since = 0, model?: NextTurnMo
 }
 
 /**
- * The whole skeleton as lines (lib/session/skeleton-stream.ts): the header, then blocks of rows;
- * the rows the header counts, whatever is appended while the lines are read.
+ * The skeleton as lines (lib/session/skeleton-stream.ts): the header, then blocks of rows; the
+ * rows the header counts, whatever is appended while the lines are read. `part` = rows `from` to
+ * `to` (end excluded, cut at the count; the header's `from` says where they start), for a client
+ * that reads a long session in several responses; without it, every row.
  */
-export function skeletonStream(view: SessionView, model?: NextTurnModel): Generator<string> {
+export function skeletonStream(view: SessionView, model?: NextTurnModel, part?: { from: number; to: number }): Generator<string> {
   const { header, skeleton } = skeletonParts(view, 0, model);
-  return skeletonLines(header, skeleton.upTo(header.count));
+  const from = Math.min(part?.from ?? 0, header.count);
+  const to = Math.min(part?.to ?? header.count, header.count);
+  return skeletonLines({ ...header, from }, skeleton.range(from, to));
 }
 
 /**

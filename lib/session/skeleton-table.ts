@@ -137,7 +137,14 @@ export class SkeletonTable implements RowSource {
 
   /** The rows up to `count` (this table's length when it was read), whatever is appended later. */
   upTo(count: number): RowSource {
-    return { length: count, slice: (from, to) => this.slice(from, Math.min(to, count)), encode: (from, to) => this.encode(from, Math.min(to, count)) };
+    return this.range(0, count);
+  }
+
+  /** Rows `start` to `end` (end excluded), indexed from 0 at `start`, whatever is appended later. */
+  range(start: number, end: number): RowSource {
+    const length = Math.max(0, end - start);
+    const at = (i: number) => start + Math.min(i, length);
+    return { length, slice: (from, to) => this.slice(at(from), at(to)), encode: (from, to) => this.encode(at(from), at(to)) };
   }
 
   /** `SkeletonEntry.flags` of row `i`. */

@@ -92,6 +92,37 @@ describe("GET /api/sessions/[id]/skeleton", () => {
     expect((await skeleton(req(`/api/sessions/${id}/skeleton?format=xml`), params(id))).status).toBe(400);
   });
 
+  it("with ?format=ndjson&from&to sends only those rows, after a header that says where they start", async () => {
+    const { id, stored } = await seeded();
+    const rowsOf = async (query: string) => {
+      const res = await skeleton(req(`/api/sessions/${id}/skeleton?format=ndjson${query}`), params(id));
+      expect(res.status).toBe(200);
+      const lines = new LineSplitter().push(await res.text());
+      const header = parseStreamHeader<SkeletonPayload>(lines[0]!);
+      return { header, rows: lines.slice(1).flatMap((l, i) => decodeRows(parseStreamBlock(l, i + 2))) };
+    };
+    const all = resolveSkeleton(stored).map(({ toolCallId: _, ...r }) => r);
+    const middle = await rowsOf("&from=1&to=3");
+    expect(middle.header).toMatchObject({ count: 4, from: 1 });
+    expect(middle.rows).toEqual(all.slice(1, 3));
+    // Parts read one after the other give the whole skeleton; `to` is cut at the count.
+    const parts = [await rowsOf("&from=0&to=2"), await rowsOf("&from=2&to=50")];
+    expect(parts.flatMap((p) => p.rows)).toEqual(all);
+    expect((await rowsOf("&from=9&to=12")).rows).toEqual([]);
+    for (const [query, message] of [
+      ["&from=3", "from and to go together"],
+      ["&from=3&to=1", "from must not be after to"],
+      ["&from=-1&to=2", "from must be an entry index"],
+    ] as const) {
+      const res = await skeleton(req(`/api/sessions/${id}/skeleton?format=ndjson${query}`), params(id));
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain(message);
+    }
+    const json = await skeleton(req(`/api/sessions/${id}/skeleton?from=0&to=2`), params(id));
+    expect(json.status).toBe(400);
+    expect(await json.text()).toContain("from and to go with format=ndjson");
+  });
+
   it("the page's rows and meter follow an appended entry and a move of the leaf (kept per version, not stale)", async () => {
     const { id, stored } = await seeded();
     const rowsOf = (p: { rowsJson: string }) => decodeRows(JSON.parse(p.rowsJson) as WireRow[]);

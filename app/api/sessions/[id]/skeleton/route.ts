@@ -4,9 +4,12 @@
  * model the next turn will use.
  * `since` = the entry count the client already has: only the entries appended after it
  * (`from` = N); a count the session does not have gives the whole skeleton (`from` = 0).
- * `format=ndjson`: the whole skeleton as lines (lib/session/skeleton-stream.ts), streamed, for
- * sessions too large for the page (the browser decodes it line by line); not with `since`.
- * 400 for a malformed id or `since`, 404 for an unknown session, 503 when the database is unreachable.
+ * `format=ndjson`: the skeleton as lines (lib/session/skeleton-stream.ts), for sessions too large
+ * for the page (the browser decodes it line by line); not with `since`. With `from` and `to`
+ * (entry indexes, `to` excluded and cut at the count) only those rows: the browser reads a long
+ * session in parts, since it finishes each response in one task that grows with its size.
+ * 400 for a malformed id, `since`, `from` or `to`, 404 for an unknown session, 503 when the
+ * database is unreachable.
  */
 import { z } from "zod";
 import { nextTurnModelOf } from "@/lib/chat/next-model";
@@ -16,12 +19,22 @@ import { sessionViewRoute } from "../session-view";
 
 export const dynamic = "force-dynamic";
 
+function entryIndex(name: string) {
+  const message = `${name} must be an entry index`;
+  return z.coerce.number({ message }).int(message).min(0, message);
+}
+
 const querySchema = z
   .object({
     since: z.coerce.number({ message: "since must be an entry count" }).int("since must be an entry count").min(0, "since must be an entry count").optional(),
     format: z.enum(["json", "ndjson"], { message: "format must be json or ndjson" }).optional(),
+    from: entryIndex("from").optional(),
+    to: entryIndex("to").optional(),
   })
-  .refine((q) => q.format !== "ndjson" || q.since === undefined, { message: "format=ndjson sends the whole skeleton: leave out since" });
+  .refine((q) => q.format !== "ndjson" || q.since === undefined, { message: "format=ndjson sends the whole skeleton: leave out since" })
+  .refine((q) => q.format === "ndjson" || (q.from === undefined && q.to === undefined), { message: "from and to go with format=ndjson" })
+  .refine((q) => (q.from === undefined) === (q.to === undefined), { message: "from and to go together" })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { message: "from must not be after to" });
 
 /**
  * The lines as one complete body. Not a pull-driven stream: e2e saw a pulled NDJSON response
@@ -39,6 +52,7 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
   if (refused) return refused;
   return sessionViewRoute(request, ctx, querySchema, async (view, q) => {
     const model = await nextTurnModelOf(view);
-    return q.format === "ndjson" ? ndjson(skeletonStream(view, model)) : skeletonPayload(view, q.since ?? 0, model);
+    if (q.format !== "ndjson") return skeletonPayload(view, q.since ?? 0, model);
+    return ndjson(skeletonStream(view, model, q.from === undefined || q.to === undefined ? undefined : { from: q.from, to: q.to }));
   });
 }
