@@ -56,14 +56,23 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry, waitF
 
   const session = useQuery(sessionDataOptions(sessionId));
   const calls = useQuery(modelCallsOptions(sessionId));
-  // Per version of the session (not per selection): the active path's ids and the rows.
+  // Per version of the session (not per selection): the rows, their index and the active path's
+  // ids, the last made only when a selection needs it (a 100k-entry path is a 100k-entry set,
+  // built in the render that adopts the streamed tree otherwise).
   const shape = useMemo(() => {
     const view = session.data ? sessionView(session.data) : undefined;
-    return { rows: view?.rows ?? NO_ROWS, byId: view?.byId, activePath: new Set(view?.path.map((e) => e.id) ?? []), leafId: view?.path.at(-1)?.id ?? null };
+    let pathIds: Set<string> | undefined;
+    const activePath = {
+      has: (id: string) => {
+        pathIds ??= new Set(view?.path.map((e) => e.id) ?? []);
+        return pathIds.has(id);
+      },
+    };
+    return { rows: view?.rows ?? NO_ROWS, byId: view?.byId, activePath, leafId: view?.path.at(-1)?.id ?? null };
   }, [session.data]);
   const selection = useMemo(() => {
-    const { rows, activePath, leafId } = shape;
-    const resolved = resolveSelection({ entryId: selectedEntryId, entries: rows, activePath, calls: calls.data, leafId });
+    const { rows, byId, activePath, leafId } = shape;
+    const resolved = resolveSelection({ entryId: selectedEntryId, entries: rows, byId, activePath, calls: calls.data, leafId });
     // A compaction also gets its fact check, undo and comparison (compaction-review.tsx).
     return { ...resolved, isCompaction: selectedEntryId !== null && shape.byId?.get(selectedEntryId)?.type === "compaction" };
   }, [shape, calls.data, selectedEntryId]);

@@ -67,6 +67,25 @@ describe("resolveSelection", () => {
   });
 });
 
+describe("resolveSelection given the caller's index (a session view's byId)", () => {
+  it("gives the same turns, and asks the active path only when it walks down from a non-assistant entry", () => {
+    const asked: string[] = [];
+    const path = {
+      has: (id: string) => {
+        asked.push(id);
+        return active.has(id);
+      },
+    };
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    const viaIndex = (entryId: string) => resolveSelection({ entryId, entries: [...entries], byId, activePath: path, calls: undefined });
+    expect(viaIndex("a3")).toEqual(pick("a3"));
+    expect(asked).toEqual([]);
+    for (const id of ["u2", "t2", "alt", "u5"]) expect(viaIndex(id)).toEqual(pick(id));
+    expect(asked.length).toBeGreaterThan(0);
+  });
+  const pick = (entryId: string) => resolveSelection({ entryId, entries, activePath: active, calls: undefined });
+});
+
 describe("resolveSelection with nothing selected (the pane opening, issue #13)", () => {
   const open = (leafId: string | null, list = entries, calls?: ModelCallSummary[]) =>
     resolveSelection({ entryId: null, entries: list, activePath: active, calls, leafId });

@@ -39,15 +39,15 @@ const isAssistant = (e: Shape | undefined) => e?.type === "message" && roleOf(e)
 
 /** An entry list's id index and children, built once per list (a session view's rows array). */
 interface ShapeIndex {
-  byId: Map<string, Shape>;
+  byId: ReadonlyMap<string, Shape>;
   children?: Map<string, Shape[]>;
 }
 const indexes = new WeakMap<readonly Shape[], ShapeIndex>();
 
-function indexOf(entries: readonly Shape[]): ShapeIndex {
+function indexOf(entries: readonly Shape[], byId?: ReadonlyMap<string, Shape>): ShapeIndex {
   let index = indexes.get(entries);
   if (!index) {
-    index = { byId: new Map(entries.map((e) => [e.id, e])) };
+    index = { byId: byId ?? new Map(entries.map((e) => [e.id, e])) };
     indexes.set(entries, index);
   }
   return index;
@@ -74,14 +74,16 @@ function childrenOf(entries: readonly Shape[], index: ShapeIndex): Map<string, S
 export function resolveSelection(input: {
   entryId: string | null;
   entries: readonly Shape[];
-  /** Root → current leaf ids, to follow the active path below the entry. */
-  activePath: ReadonlySet<string>;
+  /** Root → current leaf ids, to follow the active path below the entry (asked only then). */
+  activePath: { has(id: string): boolean };
+  /** `entries` by id, when the caller already has that index (a session view's `byId`). */
+  byId?: ReadonlyMap<string, Shape>;
   calls: readonly ModelCallSummary[] | undefined;
   /** The current leaf: what an empty selection shows (the latest turn). */
   leafId?: string | null;
 }): Selection {
   const { entries } = input;
-  const index = indexOf(entries);
+  const index = indexOf(entries, input.byId);
   const { byId } = index;
   let entryId = input.entryId;
   if (!entryId) {
