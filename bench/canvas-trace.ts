@@ -38,9 +38,13 @@ try {
         const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
         const page = await context.newPage();
         await page.addInitScript(FIRST_NODE_PROBE);
-        if (round > 0) await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing", "loading", "v8.execute"] });
-        await page.goto(`${url}/sessions/${encodeURIComponent(id)}`, { waitUntil: "commit" });
-        await page.waitForFunction(() => (window as { __firstNode?: number }).__firstNode !== undefined);
+        if (round > 0) await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing", "loading", "v8.execute", "v8", "disabled-by-default-v8.gc"] });
+        await page.goto(`${url}/sessions/${encodeURIComponent(id)}`, { waitUntil: "commit", timeout: 300_000 });
+        await page.waitForFunction(() => (window as { __firstNode?: number }).__firstNode !== undefined, undefined, { timeout: 300_000 });
+        if (size >= 100_000) {
+          await page.waitForLoadState("networkidle", { timeout: 300_000 });
+          await page.waitForTimeout(1000);
+        }
         const firstNode = await page.evaluate(() => (window as { __firstNode?: number }).__firstNode!);
         if (round === 0) {
           await context.close();
@@ -58,17 +62,18 @@ try {
           continue;
         }
         const t0 = nav.ts;
-        const top = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask") && (e.dur ?? 0) > 4000);
+        const top = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask") && (e.dur ?? 0) > (size >= 100_000 ? 100_000 : 50_000));
         console.log(`\n${size} entries, round ${round}: first node ${firstNode.toFixed(0)} ms (${file})`);
         for (const t of top) {
-          const inner = events
-            .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.ts >= t.ts && e.ts < t.ts + (t.dur ?? 0) && e !== t && (e.dur ?? 0) > 2000 && e.name !== "RunTask")
-            .slice(0, 4)
-            .map((e) => {
-              const d = e.args?.data as { url?: string; functionName?: string; type?: string } | undefined;
-              const what = d?.url ? d.url.split("/").at(-1) : d?.functionName || d?.type || "";
-              return `${e.name}${what ? `(${what})` : ""} ${((e.dur ?? 0) / 1000).toFixed(0)}`;
-            });
+          const sums = new Map<string, number>();
+          for (const e of events) {
+            if (e.pid !== main.pid || e.tid !== main.tid || e.ph !== "X" || e === t || e.ts < t.ts || e.ts >= t.ts + (t.dur ?? 0) || e.name === "RunTask") continue;
+            const d = e.args?.data as { url?: string; functionName?: string; type?: string } | undefined;
+            const what = d?.functionName || d?.type || (d?.url ? d.url.split("/").at(-1) : "");
+            const key = `${e.name}${what ? `(${what})` : ""}`;
+            sums.set(key, (sums.get(key) ?? 0) + (e.dur ?? 0) / 1000);
+          }
+          const inner = [...sums].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k, v]) => `${k} ${v.toFixed(0)}`);
           console.log(`  ${((t.ts - t0) / 1000).toFixed(0).padStart(5)} +${((t.dur ?? 0) / 1000).toFixed(0).padStart(4)} ms  ${inner.join(", ")}`);
         }
       }
