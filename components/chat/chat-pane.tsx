@@ -9,7 +9,7 @@
  * back is always brought in.
  */
 import { type UseQueryResult, useQueries } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { memo, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { MeterReading } from "@/lib/chat-protocol/context-meter";
 import { entryOptions } from "@/lib/query/entries";
 import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
@@ -24,6 +24,33 @@ import { MessageView } from "./message-view";
 import { liveParts, useSessionChat } from "./use-session-chat";
 
 const contentsOf = (results: UseQueryResult<SessionEntry>[]) => results.map((r) => r.data);
+
+type Items = ReturnType<typeof chatItemsOf>;
+
+/**
+ * The messages, in a Suspense boundary of their own. Hydrating the page, React leaves a boundary
+ * for a pass of its own after the page's first task, one that gives the main thread back every
+ * few ms: the Markdown of the newest page of messages is then no longer part of the one long
+ * hydration task (issue #12: no stall over 200 ms). Memoised, with a stable `onInspect`, so a
+ * re-render of the pane meanwhile does not make React hydrate the boundary at once.
+ */
+const MessageList = memo(function MessageList({
+  items,
+  selectedEntryId,
+  onInspect,
+}: {
+  items: Items;
+  selectedEntryId: string | null;
+  onInspect: (id: string) => void;
+}) {
+  return (
+    <Suspense fallback={null}>
+      {items.items.map((item) => (
+        <MessageView key={item.entry.id} item={item} items={items} selected={selectedEntryId === item.entry.id} onInspect={onInspect} />
+      ))}
+    </Suspense>
+  );
+});
 
 export function ChatPane({
   sessionId,
@@ -61,6 +88,10 @@ export function ChatPane({
     return chatItemsOf(windowPlan, (id) => byId.get(id));
   }, [windowPlan, contents]);
   const visibleItems = items.items;
+  // Stable for MessageList's memo, calling the latest prop.
+  const latestInspect = useRef(onInspect);
+  latestInspect.current = onInspect;
+  const inspect = useCallback((id: string) => latestInspect.current(id), []);
   const showEarlier = () => setShown(plan.length - firstShown + CHAT_PAGE);
 
   // Scrolling up to the "earlier messages" button loads the next page (the button stays for keyboards).
@@ -103,9 +134,7 @@ export function ChatPane({
             Loading {items.pending.length} {items.pending.length === 1 ? "message" : "messages"}…
           </p>
         )}
-        {visibleItems.map((item) => (
-          <MessageView key={item.entry.id} item={item} items={items} selected={selectedEntryId === item.entry.id} onInspect={onInspect} />
-        ))}
+        <MessageList items={items} selectedEntryId={selectedEntryId ?? null} onInspect={inspect} />
         {pendingUser && (
           <div className="rounded-lg bg-panel px-3 py-2 opacity-70">
             <div className="mb-1 text-xs font-semibold text-muted">User (sending…)</div>
