@@ -10,6 +10,7 @@ import { errorText } from "@/lib/chat-protocol/read-ui-stream";
 import { invalidateSession } from "@/lib/query/keys";
 import { applySavedEntry } from "@/lib/query/session-cache";
 import { Modal } from "./modal";
+import { groupDigits } from "@/lib/group-digits";
 
 export interface CompactionPreview {
   canCompact: boolean;
@@ -130,7 +131,7 @@ function PreviewBody({ preview }: { preview: CompactionPreview }) {
         </p>
       )}
       <p>
-        Context now: {(preview.tokensBefore ?? 0).toLocaleString()} tokens; kept part: about {(preview.keptTokens ?? 0).toLocaleString()} tokens plus the summary.
+        Context now: {groupDigits(preview.tokensBefore ?? 0)} tokens; kept part: about {groupDigits(preview.keptTokens ?? 0)} tokens plus the summary.
       </p>
       {(preview.readFiles?.length ?? 0) + (preview.modifiedFiles?.length ?? 0) > 0 && (
         <p className="text-muted">

@@ -4,18 +4,19 @@
  * ("181k of claude-opus-4-5's 200k (91%)"), a bar that turns amber past the compaction threshold.
  */
 import { type MeterReading, meterText, meterWindowText } from "@/lib/chat-protocol/context-meter";
+import { groupDigits } from "@/lib/group-digits";
 
 export function ContextMeter({ reading }: { reading: MeterReading | undefined }) {
   if (!reading) return <span className="text-xs text-muted">Context: unknown window</span>;
   const pct = Math.min(100, reading.percent);
   const windowText = meterWindowText(reading.contextWindow, reading.model);
-  const label = `Context ${reading.tokens.toLocaleString("en-US")} of ${windowText} window, ${reading.contextWindow.toLocaleString("en-US")} tokens (${reading.percent.toFixed(1)}%)${reading.estimated ? ", estimated" : ""}${reading.overThreshold ? ", past the compaction threshold" : ""}`;
+  const label = `Context ${groupDigits(reading.tokens)} of ${windowText} window, ${groupDigits(reading.contextWindow)} tokens (${reading.percent.toFixed(1)}%)${reading.estimated ? ", estimated" : ""}${reading.overThreshold ? ", past the compaction threshold" : ""}`;
   const assumed = !reading.model || reading.model.windowAssumed;
   const title = [
     reading.estimated ? "Estimated: the last reported usage predates the latest compaction (or there is none yet)." : "",
     reading.model ? `Measured against the window of ${reading.model.offline ? "the offline model" : reading.model.id}, the model the next turn uses.` : "",
     assumed ? "Arbor does not know this model's window, so it assumes the default." : "",
-    `Compaction threshold: ${reading.threshold.toLocaleString("en-US")} tokens.`,
+    `Compaction threshold: ${groupDigits(reading.threshold)} tokens.`,
   ]
     .filter(Boolean)
     .join(" ");

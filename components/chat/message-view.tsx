@@ -16,6 +16,7 @@ import type { ChatItem, ChatItems } from "./chat-items";
 import { Markdown } from "./markdown";
 import { ToolCallView } from "./tool-call-view";
 import { citedIds } from "@/lib/compaction/citations";
+import { groupDigits } from "@/lib/group-digits";
 
 function textOf(content: string | (TextContent | ImageContent)[]): string {
   return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
@@ -153,7 +154,7 @@ export const MessageView = memo(function MessageView({
   let body: React.ReactNode = null;
   if (item.kind === "compaction") {
     const e = item.entry;
-    const n = e.tokensBefore.toLocaleString();
+    const n = groupDigits(e.tokensBefore);
     body = (
       <SummaryRow
         tag="[compaction]"

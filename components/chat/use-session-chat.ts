@@ -15,6 +15,7 @@ import { invalidateSession } from "@/lib/query/keys";
 import { invalidateEntries } from "@/lib/query/entries";
 import { requestFullRefresh } from "@/lib/query/session";
 import { applySavedEntry } from "@/lib/query/session-cache";
+import { groupDigits } from "@/lib/group-digits";
 
 export interface CompactionStatus {
   reason: CompactionReason;
@@ -68,7 +69,7 @@ export function useSessionChat(sessionId: string) {
           // Pruning rewrites stored tool results in place: reload their contents and the skeleton.
           requestFullRefresh(sessionId);
           void invalidateEntries(qc, sessionId);
-          setNotice(`Pruned ${part.data.prunedCount} old tool outputs (${part.data.tokensSaved.toLocaleString()} tokens); the originals are kept.`);
+          setNotice(`Pruned ${part.data.prunedCount} old tool outputs (${groupDigits(part.data.tokensSaved)} tokens); the originals are kept.`);
           break;
         case "data-error":
           setTurnError(part.data);

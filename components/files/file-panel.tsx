@@ -15,6 +15,7 @@ import { FileTree } from "./file-tree";
 import { formatSize } from "./format";
 import { UploadList } from "./upload-list";
 import { useUploads } from "./use-uploads";
+import { groupDigits } from "@/lib/group-digits";
 
 export function FilePanel({ sessionId }: { sessionId: string }) {
   const files = useQuery(workspaceFilesOptions(sessionId));
@@ -75,7 +76,7 @@ export function FilePanel({ sessionId }: { sessionId: string }) {
       )}
       {data && data.nodes.length > 0 && <FileTree sessionId={sessionId} nodes={data.nodes} />}
       {data?.truncated && (
-        <p className="text-xs text-muted">Showing the first {data.count.toLocaleString()} entries; the workspace holds more.</p>
+        <p className="text-xs text-muted">Showing the first {groupDigits(data.count)} entries; the workspace holds more.</p>
       )}
       {!data && !files.error && <p className="text-sm text-muted">Loading files…</p>}
       {dragging && (

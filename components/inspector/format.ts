@@ -5,6 +5,7 @@
  */
 import type { ModelCallKind, Segment, SegmentKind } from "@/lib/inspector/types";
 import type { LlmMessage } from "@/lib/session/types";
+import { groupDigits } from "@/lib/group-digits";
 
 export const ROLE_LABELS: Record<LlmMessage["role"], string> = {
   user: "User",
@@ -29,14 +30,12 @@ export const SEGMENT_COLORS: Record<SegmentKind, string> = {
   new: "var(--color-branch)",
 };
 
-const numberFormat = new Intl.NumberFormat("en-US");
-
 export function formatTokens(n: number): string {
-  return `${numberFormat.format(Math.round(n))} ${Math.round(n) === 1 ? "token" : "tokens"}`;
+  return `${groupDigits(Math.round(n))} ${Math.round(n) === 1 ? "token" : "tokens"}`;
 }
 
 export function formatNumber(n: number): string {
-  return numberFormat.format(Math.round(n));
+  return groupDigits(Math.round(n));
 }
 
 /** "System prompt 120 tokens, Kept history 3,400 tokens, …; 3,520 of 200,000 tokens". */

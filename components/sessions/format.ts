@@ -3,16 +3,16 @@
  * the "en-US" format on the server and in every browser alike (no hydration mismatches).
  */
 import { useSyncExternalStore } from "react";
+import { groupDigits } from "@/lib/group-digits";
 
-const numberFormat = new Intl.NumberFormat("en-US");
 
 export function formatCount(n: number, one: string, many: string): string {
-  return `${numberFormat.format(n)} ${n === 1 ? one : many}`;
+  return `${groupDigits(n)} ${n === 1 ? one : many}`;
 }
 
 /** "512 bytes", "94.2 KB", "1.3 MB". */
 export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${numberFormat.format(bytes)} bytes`;
+  if (bytes < 1024) return `${groupDigits(bytes)} bytes`;
   const units = ["KB", "MB", "GB"] as const;
   let value = bytes / 1024;
   let unit = 0;

@@ -59,6 +59,7 @@ import { emptyText, formatFooter, type TreeFilter } from "@/lib/session/tree-fil
 import { initialSelection } from "@/lib/session/tree-graph";
 import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
 import type { NodeMouseHandler, ReactFlowInstance } from "@xyflow/react";
+import { groupDigits } from "@/lib/group-digits";
 
 export interface TreeCanvasProps {
   skeleton: readonly SkeletonEntry[];
@@ -123,7 +124,7 @@ function TreeCanvasInner(props: TreeCanvasProps) {
   if (error !== null) return <TreePending text={`Could not lay out the tree: ${error}`} alert className={props.className} />;
   if (model === null) {
     // No share before hydration (the browser builds the model at once after it).
-    const text = `Laying out ${skeleton.length.toLocaleString("en-US")} entries…${building === null ? "" : ` ${Math.round(building * 100)}%`}`;
+    const text = `Laying out ${groupDigits(skeleton.length)} entries…${building === null ? "" : ` ${Math.round(building * 100)}%`}`;
     return <TreePending text={text} share={building} className={props.className} />;
   }
   return <TreeCanvasBody {...props} flow={flow} zoom={zoom} model={model} unfold={unfold} />;

@@ -6,6 +6,7 @@
  */
 import { type ContextTokenEstimate, type ContextUsage, estimateContextTokens, estimateTokens } from "@/lib/compaction/tokens";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
+import { groupDigits } from "@/lib/group-digits";
 
 /** The model whose window the meter measures against: the one the next turn will use. */
 export interface MeterModel {
@@ -71,7 +72,7 @@ export function meterReading(basis: MeterBasis, contextWindow: number, reserveTo
 /** Token counts as the meter writes them: "912", "6,012", "32k", "200k", "1.05M" (en-US on server and client alike). */
 export function meterTokens(n: number): string {
   if (n >= 1_000_000) return `${Number((n / 1_000_000).toFixed(2))}M`;
-  return n >= 10_000 ? `${Math.round(n / 1000)}k` : n.toLocaleString("en-US");
+  return n >= 10_000 ? `${Math.round(n / 1000)}k` : groupDigits(n);
 }
 
 /**

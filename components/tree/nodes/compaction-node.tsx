@@ -9,6 +9,7 @@ import { memo } from "react";
 import { cx, EntryMenuButton, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses } from "@/components/tree/nodes/node-parts";
 import { menuFacts, useTreeActions } from "@/components/tree/tree-context";
 import type { CompactionNodeType } from "@/components/tree/types";
+import { groupDigits } from "@/lib/group-digits";
 
 function CompactionNodeView({ id, data, selected }: NodeProps<CompactionNodeType>) {
   const actions = useTreeActions();
@@ -35,7 +36,7 @@ function CompactionNodeView({ id, data, selected }: NodeProps<CompactionNodeType
       <NodeStatus data={data} />
       {data.shortSummary ? (
         <div className="tree-hovercard" aria-hidden="true">
-          <strong>Compacted from {data.tokensBefore.toLocaleString()} tokens</strong>
+          <strong>Compacted from {groupDigits(data.tokensBefore)} tokens</strong>
           <p className="tree-hovercard__pre">{data.shortSummary}</p>
         </div>
       ) : null}
