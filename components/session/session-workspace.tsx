@@ -6,10 +6,9 @@
  * "Summarize branch?" dialog, the editor-text rule (§11.4) and Undo after a move without summary.
  */
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useDeferredValue, useMemo, useReducer, useState } from "react";
-import { ChatPane } from "@/components/chat/chat-pane";
-import { TreeCanvas } from "@/components/tree";
 import { TreePending } from "@/components/tree/tree-pending";
 import { type ContextAction, entryIdOf } from "@/components/tree/types";
 import { meterReading } from "@/lib/chat-protocol/context-meter";
@@ -20,7 +19,6 @@ import { withLeaf } from "@/lib/query/session-cache";
 import { contentText } from "@/lib/session/tree-row-text";
 import { parseSearch, type TreeFilter } from "@/lib/session/tree-filter";
 import { CompactionDialog, useCompactionMenu } from "./compaction-menu";
-import { InspectorSlot } from "./inspector-slot";
 import { LabelDialog } from "./label-dialog";
 import { NavigateDialog, type NavigationOutcome, runNavigation } from "./navigate-dialog";
 import { initialSelection, selectionReducer } from "./selection-reducer";
@@ -28,6 +26,17 @@ import { type SessionControls, useSessionControls } from "./session-controls";
 import { useStreamedSkeleton } from "./use-streamed-skeleton";
 import { StatusToast, type Toast } from "./status-toast";
 import { WorkspaceLayout } from "./workspace-layout";
+
+/*
+ * The three panes are code-split (rendered on the server all the same). Their modules then
+ * load and run when React hydrates each pane, in a pass of its own, instead of all inside the
+ * page's one hydration task: on the bench machine that task held ~300 ms of module
+ * initialisation (the AI SDK's schemas, highlight.js, React Flow, compiling it all), over the
+ * 200 ms bound of issue #12 for any session.
+ */
+const ChatPane = dynamic(() => import("@/components/chat/chat-pane").then((m) => m.ChatPane));
+const TreeCanvas = dynamic(() => import("@/components/tree/tree-canvas").then((m) => m.TreeCanvas));
+const InspectorSlot = dynamic(() => import("./inspector-slot").then((m) => m.InspectorSlot));
 
 export function SessionWorkspace({ sessionId }: { sessionId: string }) {
   const { data, error } = useQuery(sessionDataOptions(sessionId));
