@@ -35,3 +35,31 @@ test("the offline model works with no model server configured", async ({ page })
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByRole("log", { name: "Messages" }).getByRole("article", { name: "assistant message", exact: true })).toContainText("No language model is configured");
 });
+
+test("text typed into the composer before the page hydrates is kept and sent", async ({ page }) => {
+  await fakeLlm.script({ text: "Got your early message." });
+  await page.goto("/");
+  await page.getByRole("button", { name: "New session" }).click();
+  await expect(page).toHaveURL(/\/sessions\//);
+  // Reload with the page's scripts held back: the server's HTML shows the composer, React has not
+  // hydrated it, and the user types all the same.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.reload({ waitUntil: "commit" });
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Typed before hydration");
+  release();
+  const send = page.getByRole("button", { name: "Send" });
+  await expect(send).toBeEnabled();
+  await expect(box).toHaveValue("Typed before hydration");
+  await send.click();
+  const log = page.getByRole("log", { name: "Messages" });
+  await expect(log.getByRole("article", { name: "assistant message", exact: true })).toContainText("Got your early message.");
+  expect((await fakeLlm.requests()).at(-1)?.lastUserText).toBe("Typed before hydration");
+});

@@ -4,6 +4,7 @@
  * `/compact [focus]` is a slash command (ui.md) handed to `onCompact` instead of being sent.
  */
 import { useEffect, useRef } from "react";
+import { useTypedBeforeHydration } from "@/components/ui-hooks/use-typed-before-hydration";
 
 export function parseSlashCommand(text: string): { command: "compact"; focus?: string } | undefined {
   const m = /^\/compact(?:\s+([\s\S]*))?$/.exec(text.trim());
@@ -30,6 +31,7 @@ export function Composer({
   disabled?: boolean;
 }) {
   const ref = useRef<HTMLTextAreaElement>(null);
+  useTypedBeforeHydration(ref, value, onChange);
   // Grow with the text (up to 240px); `value` is the trigger, read through the element.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure whenever the text changes
   useEffect(() => {

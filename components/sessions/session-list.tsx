@@ -9,6 +9,7 @@ import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { createSession } from "@/app/actions";
+import { useTypedBeforeHydration } from "@/components/ui-hooks/use-typed-before-hydration";
 import type { SessionSummary } from "@/lib/types/session";
 import { sessionListOptions } from "@/lib/query/keys";
 import { useNow } from "./format";
@@ -33,6 +34,7 @@ export function SessionList() {
   const [createError, setCreateError] = useState<string | null>(null);
   const [toast, setToast] = useState<ToastMessage | null>(null);
   const search = useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(search, text, setText);
   const closeToast = useCallback(() => setToast(null), []);
 
   const showError = useCallback((message: string) => setToast({ id: ++toastId, text: message, tone: "error" }), []);

@@ -55,6 +55,7 @@ import { useRestoreAnchor, useSemanticZoom } from "@/components/tree/use-semanti
 import { useTreeKeyboard } from "@/components/tree/use-tree-keyboard";
 import { useCanvasModel } from "@/components/tree/use-sliced-tree-model";
 import type { TreeModel } from "@/components/tree/use-tree-model";
+import { useTypedBeforeHydration } from "@/components/ui-hooks/use-typed-before-hydration";
 import { emptyText, formatFooter, type TreeFilter } from "@/lib/session/tree-filter";
 import { initialSelection } from "@/lib/session/tree-graph";
 import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
@@ -144,6 +145,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
   const [menu, setMenu] = useState<MenuRequest | null>(null);
   const regionRef = useRef<HTMLElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(searchRef, search, props.onSearchChange);
   const { zoomLevel, expandTurn } = zoom;
   useRestoreAnchor(flow, zoom, model);
   const { flow: graph, layout, visible } = model;
