@@ -9,7 +9,6 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import dynamic from "next/dynamic";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useDeferredValue, useMemo, useReducer, useState } from "react";
-import { ChatPane } from "@/components/chat/chat-pane";
 import { TreePending } from "@/components/tree/tree-pending";
 import { type ContextAction, entryIdOf } from "@/components/tree/types";
 import { meterReading } from "@/lib/chat-protocol/context-meter";
@@ -29,13 +28,14 @@ import { StatusToast, type Toast } from "./status-toast";
 import { WorkspaceLayout } from "./workspace-layout";
 
 /*
- * The tree and inspector panes are code-split (rendered on the server all the same). Their
- * modules then load and run when React hydrates each pane, in a pass of its own, instead of
- * inside the page's one hydration task: on the bench machine that task held ~300 ms of module
- * initialisation, over the 200 ms bound of issue #12 for any session. The chat pane is not:
- * its composer must be live as soon as possible (text typed into a pane not yet hydrated does
- * not reach its state, and Send stays disabled: e2e formats.spec.ts caught it).
+ * The three panes are code-split (rendered on the server all the same). Their modules then load
+ * and run when React hydrates each pane, in a pass of its own, instead of inside the page's one
+ * hydration task: on the bench machine that task held ~300 ms of module initialisation (the AI
+ * SDK's schemas, highlight.js, React Flow, compiling it all), over the 200 ms bound of issue #12
+ * for any session. Text typed into a field before its pane hydrates is adopted when it does
+ * (useTypedBeforeHydration).
  */
+const ChatPane = dynamic(() => import("@/components/chat/chat-pane").then((m) => m.ChatPane));
 const TreeCanvas = dynamic(() => import("@/components/tree/tree-canvas").then((m) => m.TreeCanvas));
 const InspectorSlot = dynamic(() => import("./inspector-slot").then((m) => m.InspectorSlot));
 
