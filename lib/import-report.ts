@@ -3,6 +3,8 @@
  * browser-safe). Strings over 500,000 characters are cut before they are stored (session-engine.md §1.9);
  * the user must learn which entries lost content, and how much.
  */
+import { groupDigits } from "@/lib/group-digits";
+
 export interface TruncationReport {
   line: number;
   id: string;
@@ -11,17 +13,15 @@ export interface TruncationReport {
   longest: number;
 }
 
-const count = (n: number) => n.toLocaleString("en-US");
-
 /** "line 3 (entry b): 1 string cut from 600,000 characters, 100,047 characters removed" */
 export function describeTruncation(t: TruncationReport): string {
-  const strings = t.strings === 1 ? "1 string" : `${count(t.strings)} strings`;
-  return `line ${t.line} (entry ${t.id}): ${strings} cut from ${count(t.longest)} characters, ${count(t.charsRemoved)} characters removed`;
+  const strings = t.strings === 1 ? "1 string" : `${groupDigits(t.strings)} strings`;
+  return `line ${t.line} (entry ${t.id}): ${strings} cut from ${groupDigits(t.longest)} characters, ${groupDigits(t.charsRemoved)} characters removed`;
 }
 
 /** "2 entries were cut to 500,000 characters", or undefined when nothing was cut. */
 export function truncationHeadline(truncatedCount: number): string | undefined {
   if (truncatedCount === 0) return undefined;
-  const what = truncatedCount === 1 ? "1 entry was" : `${count(truncatedCount)} entries were`;
+  const what = truncatedCount === 1 ? "1 entry was" : `${groupDigits(truncatedCount)} entries were`;
   return `${what} cut to 500,000 characters per text`;
 }

@@ -5,7 +5,6 @@
 import { useSyncExternalStore } from "react";
 import { groupDigits } from "@/lib/group-digits";
 
-
 export function formatCount(n: number, one: string, many: string): string {
   return `${groupDigits(n)} ${n === 1 ? one : many}`;
 }
