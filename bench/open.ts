@@ -8,8 +8,9 @@
  *   process; bench/lib/database.ts).
  * - Read model (lib/db/read-model): `readSession` + the tree's buildContext with a warm cache
  *   (1 statement: the version check) and a cold one (cache cleared before each round), against
- *   the same in-memory baseline; the cold read's floor (the entries' JSON text leaving the server,
- *   parsed by nothing) against the same baseline; the agent's own working tree (`fork`) is timed too; and what a
+ *   the same in-memory baseline; the cold read's two floors (the entries' JSON text leaving the
+ *   server, parsed by nothing; JSON.parse of every entry, read from nowhere) against the same
+ *   baseline; the agent's own working tree (`fork`) is timed too; and what a
  *   100k-entry session costs in the cache (live heap after GC, in a child process:
  *   bench/read-model-child.ts) against its JSONL size.
  * - Append: `commitEntries` of one user message at 100 vs 100k entries, the two sessions
@@ -81,6 +82,24 @@ async function rawEntryTexts(url: string, sessionId: string): Promise<number> {
   return r.rows.length;
 }
 
+/**
+ * The server's own time to produce every entry's JSON text, in no order (the cheapest form),
+ * rendered as it would be sent: EXPLAIN ANALYZE's execution time with SERIALIZE (PostgreSQL 17+),
+ * per-node timing off. Median of `repeat`; what no client, however fast, can get below.
+ */
+async function serverTextTime(sessionId: string, repeat: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const r = await rawClient!.query<{ "QUERY PLAN": string }>(
+      "EXPLAIN (ANALYZE, SERIALIZE TEXT, TIMING OFF) SELECT data::text FROM entries WHERE session_id = $1",
+      [sessionId],
+    );
+    const line = r.rows.map((x) => x["QUERY PLAN"]).find((l) => l.startsWith("Execution Time"));
+    times.push(Number(line?.match(/[\d.]+/)?.[0] ?? NaN));
+  }
+  return median(times);
+}
+
 export async function openBench(imported: Imported, dbUrl?: string): Promise<void> {
   console.log("\nopen: loadPath + buildSessionContext from PostgreSQL vs the engine from memory");
   for (const n of [1000, 10_000, 100_000]) {
@@ -121,6 +140,10 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
     };
     const coldTimes = await interleaved(cold, () => buildSessionContext(entries), repeat);
     const cq = await countStatements(cold);
+    // Any cold read that hands the engine parsed entries parses every entry's JSON at least
+    // once: that alone, against the same baseline, is the client's floor of the cold ratio.
+    const parseAll = () => s.session.lines.map((l) => JSON.parse(l) as SessionEntry);
+    const parseTimes = await interleaved(async () => parseAll(), () => buildSessionContext(entries), repeat);
     addRow({
       section: "open",
       name: "readSession + buildContext, cold cache",
@@ -128,7 +151,16 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
       value: formatMs(coldTimes.db),
       baseline: `buildSessionContext in memory ${formatMs(coldTimes.mem)}`,
       ratio: coldTimes.db / coldTimes.mem,
-      note: `${cq.total} statements: ${cq.kinds}`,
+      note: `${cq.total} statements: ${cq.kinds}; ${(coldTimes.db / parseTimes.db).toFixed(2)}× JSON.parse of every entry`,
+    });
+    addRow({
+      section: "open",
+      name: "cold floor: JSON.parse of every entry, nothing read",
+      n: label(n),
+      value: formatMs(parseTimes.db),
+      baseline: `buildSessionContext in memory ${formatMs(parseTimes.mem)}`,
+      ratio: parseTimes.db / parseTimes.mem,
+      note: "what any cold read that returns parsed entries does at least once, in this process",
     });
     // The floor of any cold read whose context carries the messages: the entries' JSON text
     // leaving PostgreSQL, parsed by nothing (one statement on one connection of the same pool).
@@ -143,6 +175,18 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
       ratio: floorTimes.db / floorTimes.mem,
       note: "1 statement; what a cold read costs before any JSON.parse (the ≤ 10× target sits below it when the context is the whole branch)",
     });
+    if (dbUrl) {
+      const serverMs = await serverTextTime(sessionId, repeat);
+      addRow({
+        section: "open",
+        name: "cold floor: the server's own time to produce that text (EXPLAIN ANALYZE, SERIALIZE)",
+        n: label(n),
+        value: formatMs(serverMs),
+        baseline: `buildSessionContext in memory ${formatMs(floorTimes.mem)}`,
+        ratio: serverMs / floorTimes.mem,
+        note: "in no order; before a byte reaches this process",
+      });
+    }
     const view = await readSession({ sessionId });
     const forkTimes = await interleaved(async () => view.tree.fork(), () => buildSessionContext(entries), repeat);
     addRow({
