@@ -108,32 +108,27 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
     const sessionId = s.id;
     const repeat = n >= 100_000 ? 3 : 7;
     const entries = s.session.lines.map((l) => JSON.parse(l) as SessionEntry);
+    /** A row timed against buildSessionContext on the same entries in memory. */
+    const vsEngine = (name: string, ms: number, engineMs: number, note: string) =>
+      addRow({
+        section: "open",
+        name,
+        n: label(n),
+        value: formatMs(ms),
+        baseline: `buildSessionContext in memory ${formatMs(engineMs)}`,
+        ratio: ms / engineMs,
+        note,
+      });
     const open = async () => buildSessionContext(await loadPath({ sessionId }));
     const ctx = await interleaved(open, () => buildSessionContext(entries), repeat);
     const q = await countStatements(open);
-    addRow({
-      section: "open",
-      name: "loadPath + buildSessionContext",
-      n: label(n),
-      value: formatMs(ctx.db),
-      baseline: `buildSessionContext in memory ${formatMs(ctx.mem)}`,
-      ratio: ctx.db / ctx.mem,
-      note: `${q.total} statement`,
-    });
+    vsEngine("loadPath + buildSessionContext", ctx.db, ctx.mem, `${q.total} statement`);
 
     // A view's context is built from the tree (the id index is already there), like a turn does.
     const warm = async () => (await readSession({ sessionId })).tree.buildContext();
     const warmTimes = await interleaved(warm, () => buildSessionContext(entries), repeat);
     const wq = await countStatements(warm);
-    addRow({
-      section: "open",
-      name: "readSession + buildContext, warm cache",
-      n: label(n),
-      value: formatMs(warmTimes.db),
-      baseline: `buildSessionContext in memory ${formatMs(warmTimes.mem)}`,
-      ratio: warmTimes.db / warmTimes.mem,
-      note: `${wq.total} statement`,
-    });
+    vsEngine("readSession + buildContext, warm cache", warmTimes.db, warmTimes.mem, `${wq.total} statement`);
     const cold = async () => {
       configureReadModel({ clear: true });
       return (await readSession({ sessionId })).tree.buildContext();
@@ -144,60 +139,45 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
     // once: that alone, against the same baseline, is the client's floor of the cold ratio.
     const parseAll = () => s.session.lines.map((l) => JSON.parse(l) as SessionEntry);
     const parseTimes = await interleaved(async () => parseAll(), () => buildSessionContext(entries), repeat);
-    addRow({
-      section: "open",
-      name: "readSession + buildContext, cold cache",
-      n: label(n),
-      value: formatMs(coldTimes.db),
-      baseline: `buildSessionContext in memory ${formatMs(coldTimes.mem)}`,
-      ratio: coldTimes.db / coldTimes.mem,
-      note: `${cq.total} statements: ${cq.kinds}; ${(coldTimes.db / parseTimes.db).toFixed(2)}× JSON.parse of every entry`,
-    });
-    addRow({
-      section: "open",
-      name: "cold floor: JSON.parse of every entry, nothing read",
-      n: label(n),
-      value: formatMs(parseTimes.db),
-      baseline: `buildSessionContext in memory ${formatMs(parseTimes.mem)}`,
-      ratio: parseTimes.db / parseTimes.mem,
-      note: "what any cold read that returns parsed entries does at least once, in this process",
-    });
+    vsEngine(
+      "readSession + buildContext, cold cache",
+      coldTimes.db,
+      coldTimes.mem,
+      `${cq.total} statements: ${cq.kinds}; ${(coldTimes.db / parseTimes.db).toFixed(2)}× JSON.parse of every entry`,
+    );
+    vsEngine(
+      "cold floor: JSON.parse of every entry, nothing read",
+      parseTimes.db,
+      parseTimes.mem,
+      "what any cold read that returns parsed entries does at least once, in this process",
+    );
     // The floor of any cold read whose context carries the messages: the entries' JSON text
     // leaving PostgreSQL, parsed by nothing (one statement on one connection of the same pool).
     const transfer = async () => (dbUrl ? rawEntryTexts(dbUrl, sessionId) : 0);
     const floorTimes = await interleaved(transfer, () => buildSessionContext(entries), repeat);
-    addRow({
-      section: "open",
-      name: "cold floor: the entries' JSON text from PostgreSQL, not parsed",
-      n: label(n),
-      value: formatMs(floorTimes.db),
-      baseline: `buildSessionContext in memory ${formatMs(floorTimes.mem)}`,
-      ratio: floorTimes.db / floorTimes.mem,
-      note: "1 statement; what a cold read costs before any JSON.parse (the ≤ 10× target sits below it when the context is the whole branch)",
-    });
+    vsEngine(
+      "cold floor: the entries' JSON text from PostgreSQL, not parsed",
+      floorTimes.db,
+      floorTimes.mem,
+      "1 statement; what a cold read costs before any JSON.parse (the ≤ 10× target sits below it when the context is the whole branch)",
+    );
     if (dbUrl) {
       const serverMs = await serverTextTime(sessionId, repeat);
-      addRow({
-        section: "open",
-        name: "cold floor: the server's own time to produce that text (EXPLAIN ANALYZE, SERIALIZE)",
-        n: label(n),
-        value: formatMs(serverMs),
-        baseline: `buildSessionContext in memory ${formatMs(floorTimes.mem)}`,
-        ratio: serverMs / floorTimes.mem,
-        note: "in no order; before a byte reaches this process",
-      });
+      vsEngine(
+        "cold floor: the server's own time to produce that text (EXPLAIN ANALYZE, SERIALIZE)",
+        serverMs,
+        floorTimes.mem,
+        "in no order; before a byte reaches this process",
+      );
     }
     const view = await readSession({ sessionId });
     const forkTimes = await interleaved(async () => view.tree.fork(), () => buildSessionContext(entries), repeat);
-    addRow({
-      section: "open",
-      name: "the agent's working tree (SessionTree.fork of the view)",
-      n: label(n),
-      value: formatMs(forkTimes.db),
-      baseline: `buildSessionContext in memory ${formatMs(forkTimes.mem)}`,
-      ratio: forkTimes.db / forkTimes.mem,
-      note: "its index layered over the shared one (O(1)); its own list of the entry references (O(n) pointer copy)",
-    });
+    vsEngine(
+      "the agent's working tree (SessionTree.fork of the view)",
+      forkTimes.db,
+      forkTimes.mem,
+      "its index layered over the shared one (O(1)); its own list of the entry references (O(n) pointer copy)",
+    );
     if (n >= 100_000 && dbUrl) {
       const m = await memoryChild(dbUrl, sessionId);
       const file = s.session.lines.reduce((sum, l) => sum + l.length + 1, 0);
