@@ -1,6 +1,7 @@
 /**
- * Shared by the import tests (lib/db/import*.test.ts): what the database holds, to prove a failed
- * import saved nothing, and the ImportError an import must fail with.
+ * Shared by the import tests (lib/db/import*.test.ts and others that import): a file's bytes as
+ * a stream of chunks, what the database holds, to prove a failed import saved nothing, and the
+ * ImportError an import must fail with.
  */
 import { expect } from "vitest";
 import { getDb } from "@/lib/db/client";
@@ -21,4 +22,13 @@ export async function failure(p: Promise<unknown>): Promise<ImportError> {
   );
   expect(error).toBeInstanceOf(ImportError);
   return error as ImportError;
+}
+
+/**
+ * `content` (text as UTF-8, or bytes) as an import source of chunks of `size` bytes, the way a
+ * file or upload arrives. Small odd sizes split lines and multi-byte characters across chunks.
+ */
+export async function* chunked(content: string | Uint8Array, size = 64 * 1024): AsyncGenerator<Uint8Array> {
+  const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+  for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
 }

@@ -22,6 +22,7 @@ import { generateSessionJsonl } from "@/lib/session/generate";
 import { importSession } from "./import";
 import { loadEntries } from "./store-read";
 import { createSession } from "./store-session";
+import { chunked } from "@/test/import-helpers";
 
 let root = "";
 let supervisor: Supervisor;
@@ -48,9 +49,7 @@ describe("the supervised embedded PostgreSQL", () => {
     const created = await createSession({ title: "Made before the kill" });
     const text = generateSessionJsonl({ seed: 17, entries: 6000 });
     expect(text.length).toBeGreaterThan(4 * 1024 * 1024);
-    const imported = await importSession({ source: (async function* () {
-        yield Buffer.from(text);
-      })(), fileName: "before-the-kill.jsonl" });
+    const imported = await importSession({ source: chunked(text), fileName: "before-the-kill.jsonl" });
     expect((await listSessions()).status).toBe(200);
     const dir = supervisor.current().dir;
     const pid = Number(readFileSync(path.join(dir, "postmaster.pid"), "utf8").split("\n")[0]);

@@ -14,6 +14,7 @@ import { generateSession, generateSessionJsonl } from "@/lib/session/generate";
 import type { SessionEntry } from "@/lib/session/types";
 import { userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
+import { chunked } from "@/test/import-helpers";
 import { getDb } from "./client";
 import { IdCollisionError } from "./errors";
 import { writeWholeSession } from "./store-session";
@@ -53,13 +54,6 @@ const INDEXES = [
   "CREATE UNIQUE INDEX ON <table> USING btree (session_id, seq)",
 ];
 
-function chunks(text: string): AsyncIterable<Uint8Array> {
-  const bytes = Buffer.from(text);
-  return (async function* () {
-    for (let i = 0; i < bytes.length; i += 64 * 1024) yield bytes.subarray(i, i + 64 * 1024);
-  })();
-}
-
 describe("entries, one table per session", () => {
   it("gives a new session its own attached table, with the three indexes of entries, where its commits go", async () => {
     const { id } = await createSession();
@@ -76,7 +70,7 @@ describe("entries, one table per session", () => {
 
   it("imports into a table that is attached, indexed and complete when the import returns", async () => {
     const text = generateSessionJsonl({ seed: 7, entries: 3000, branches: 3, labels: 4 });
-    const { sessionId, entryCount } = await importSession({ source: chunks(text), fileName: "big.jsonl" });
+    const { sessionId, entryCount } = await importSession({ source: chunked(text), fileName: "big.jsonl" });
     expect(await partition(sessionId)).toMatchObject({ attached: true, indexes: INDEXES });
     const [count] = await getDb().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM entries WHERE session_id = ${sessionId}`;
     expect(count!.n).toBe(entryCount);
@@ -92,14 +86,14 @@ describe("entries, one table per session", () => {
     const lines = good.trimEnd().split("\n");
     const id = JSON.parse(lines[0]!).id as string;
     const bad = `${good}${lines[1]}\n`; // the first entry again; the session's table exists by then
-    await expect(importSession({ source: chunks(bad), fileName: "bad.jsonl" })).rejects.toThrow(/bad\.jsonl:502: duplicate entry id/);
+    await expect(importSession({ source: chunked(bad), fileName: "bad.jsonl" })).rejects.toThrow(/bad\.jsonl:502: duplicate entry id/);
     const [row] = await getDb().$queryRaw<{ tables: number }[]>`
       SELECT count(*)::int AS tables FROM pg_class WHERE relname = arbor_entries_partition(${id})`;
     expect(row!.tables).toBe(0);
   });
 
   it("forks into an attached table of the new session", async () => {
-    const { sessionId } = await importSession({ source: chunks(generateSessionJsonl({ seed: 9, entries: 300 })), fileName: "f.jsonl" });
+    const { sessionId } = await importSession({ source: chunked(generateSessionJsonl({ seed: 9, entries: 300 })), fileName: "f.jsonl" });
     const fork = await forkSession({ sessionId });
     expect(await partition(fork.sessionId)).toMatchObject({ attached: true, indexes: INDEXES });
     expect((await loadPath({ sessionId: fork.sessionId })).length).toBe(fork.entryCount);
@@ -146,7 +140,7 @@ describe("entries, one table per session", () => {
   });
 
   it("keeps a big import's path read on index scans without any column statistics", async () => {
-    const { sessionId } = await importSession({ source: chunks(generateSessionJsonl({ seed: 10, entries: 6000 })), fileName: "p.jsonl" });
+    const { sessionId } = await importSession({ source: chunked(generateSessionJsonl({ seed: 10, entries: 6000 })), fileName: "p.jsonl" });
     const name = (await partition(sessionId)).name;
     const [stats] = await getDb().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM pg_stats WHERE tablename = '${name}'`);
     expect(stats!.n).toBe(0);
@@ -166,10 +160,10 @@ describe("entries, one table per session", () => {
   it("reads, writes, exports, forks and searches one session without touching another session's table", async () => {
     // Each statement must name its session's id, so that only that session's table is planned
     // and opened: with the other session's table locked, any statement reaching it would wait.
-    const other = await importSession({ source: chunks(generateSessionJsonl({ seed: 11, entries: 200 })), fileName: "other.jsonl" });
+    const other = await importSession({ source: chunked(generateSessionJsonl({ seed: 11, entries: 200 })), fileName: "other.jsonl" });
     await buildSearchIndex(other.sessionId);
     const text = generateSessionJsonl({ seed: 12, entries: 200 }).replace("Please port", "Please zanzibarify and port");
-    const mine = await importSession({ source: chunks(text), fileName: "mine.jsonl" });
+    const mine = await importSession({ source: chunked(text), fileName: "mine.jsonl" });
     const locker = new pg.Client({ connectionString: db.adminUrl });
     await locker.connect();
     try {

@@ -22,11 +22,12 @@ import { makeImportCommand } from "@/cli/commands/import";
 import { runCommand, tempDir } from "@/test/cli-helpers";
 import { useTestDatabase } from "@/test/db";
 import { ImportError, importSession, loadEntries } from ".";
-import { counts } from "@/test/import-helpers";
+import { chunked, counts } from "@/test/import-helpers";
 
 useTestDatabase();
 
 const enc = new TextEncoder();
+const CHUNK = 16 * 1024;
 const ts = (i: number) => new Date(Date.UTC(2025, 4, 1, 9, 0, i)).toISOString();
 const header = (id: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ type: "session", version: 3, id, timestamp: ts(0), cwd: "/w", ...extra });
@@ -40,15 +41,12 @@ function sessionText(id: string, n: number, extra: Record<string, unknown> = {})
   return `${lines.join("\n")}\n`;
 }
 
-async function* chunked(bytes: Uint8Array, size = 16 * 1024): AsyncGenerator<Uint8Array> {
-  for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
-}
 const bytesOf = (v: string | Uint8Array) => (typeof v === "string" ? enc.encode(v) : v);
 
 /** Imports `content` and expects an ImportError that left the database as it was. */
 async function refused(fileName: string, content: string | Uint8Array, opts: { maxLineLength?: number; maxBytes?: number } = {}) {
   const before = await counts();
-  const error = await importSession({ source: chunked(bytesOf(content)), fileName, ...opts }).then(
+  const error = await importSession({ source: chunked(bytesOf(content), CHUNK), fileName, ...opts }).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -100,7 +98,7 @@ describe("a truncated file", () => {
     const id = freshId();
     const text = sessionText(id, 5);
     const cut = text.slice(0, text.length - 25); // inside line 6, the fifth message
-    const r = await importSession({ source: chunked(enc.encode(cut)), fileName: "cut-tail.jsonl" });
+    const r = await importSession({ source: chunked(enc.encode(cut), CHUNK), fileName: "cut-tail.jsonl" });
     expect(r.entryCount).toBe(4);
     expect(r.leafId).toBe("m3");
     expect(r.skipped).toHaveLength(1);
@@ -148,7 +146,7 @@ describe("a binary file", () => {
   it("NUL padding after the entries (a crashed writer) is skipped and reported; the entries import", async () => {
     const id = freshId();
     const text = `${sessionText(id, 2)}${"\0".repeat(64)}`;
-    const r = await importSession({ source: chunked(enc.encode(text)), fileName: "padded.jsonl" });
+    const r = await importSession({ source: chunked(enc.encode(text), CHUNK), fileName: "padded.jsonl" });
     expect(r.entryCount).toBe(2);
     expect(r.skipped.map((s) => s.line)).toEqual([4]);
   });
@@ -156,7 +154,7 @@ describe("a binary file", () => {
   it("escaped NUL characters inside an entry are stored (as U+FFFD), not a database error", async () => {
     const id = freshId();
     const line = JSON.stringify({ type: "message", id: "n1", parentId: null, timestamp: ts(1), message: { role: "user", content: "a\u0000b", timestamp: 1 } });
-    const r = await importSession({ source: chunked(enc.encode(`${header(id)}\n${line}\n`)), fileName: "nul.jsonl" });
+    const r = await importSession({ source: chunked(enc.encode(`${header(id)}\n${line}\n`), CHUNK), fileName: "nul.jsonl" });
     expect(r.entryCount).toBe(1);
     const [entry] = await loadEntries({ sessionId: id });
     expect((entry as { message: { content: string } }).message.content).toBe("a\ufffdb");
@@ -200,12 +198,12 @@ describe("the session version", () => {
   it("reads versions 1, 2 and 3 (and no version, which is 1)", async () => {
     for (const version of [2, 3]) {
       const id = freshId();
-      const r = await importSession({ source: chunked(enc.encode(sessionText(id, 2, { version }))), fileName: `v${version}.jsonl` });
+      const r = await importSession({ source: chunked(enc.encode(sessionText(id, 2, { version })), CHUNK), fileName: `v${version}.jsonl` });
       expect(r).toMatchObject({ entryCount: 2, fromVersion: version, migrated: version < 3 });
     }
     for (const extra of [{ version: 1 }, { version: undefined }]) {
       const lines = [header(freshId(), extra), JSON.stringify({ type: "message", timestamp: ts(1), message: { role: "user", content: "v1", timestamp: 1 } })];
-      const r = await importSession({ source: chunked(enc.encode(`${lines.join("\n")}\n`)), fileName: "v1.jsonl" });
+      const r = await importSession({ source: chunked(enc.encode(`${lines.join("\n")}\n`), CHUNK), fileName: "v1.jsonl" });
       expect(r).toMatchObject({ entryCount: 1, fromVersion: 1, migrated: true });
     }
   });

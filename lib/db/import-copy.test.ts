@@ -11,17 +11,12 @@ import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "./client";
 import { commitEntries, createSession, importSession, listSessions } from ".";
-import { counts, failure } from "@/test/import-helpers";
+import { chunked, counts, failure } from "@/test/import-helpers";
 import { buildSearchIndex } from "./search-index";
 
 useTestDatabase();
 
 const enc = new TextEncoder();
-
-async function* chunked(text: string, size = 64 * 1024): AsyncGenerator<Uint8Array> {
-  const bytes = enc.encode(text);
-  for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
-}
 
 /** Entries that take the slow path (toPgJson) or need escaping, appended to a chain. */
 function awkward(parentId: string): SessionEntry[] {

@@ -9,17 +9,14 @@ import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
 import { generateCodexSession } from "@/lib/formats/generate-codex";
 import { buildSessionContext } from "@/lib/session/context";
 import { useTestDatabase } from "@/test/db";
+import { chunked } from "@/test/import-helpers";
 import { getDb } from "./client";
 import { exportSession, findSessionSource, getSessionMeta, ImportError, importSession, loadEntries } from ".";
 
 useTestDatabase();
 
 const enc = new TextEncoder();
-async function* chunked(text: string, size = 4096): AsyncGenerator<Uint8Array> {
-  const bytes = enc.encode(text);
-  for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
-}
-
+const CHUNK = 4096;
 async function original(sessionId: string): Promise<string> {
   const source = await findSessionSource({ sessionId });
   const parts: Buffer[] = [];
@@ -41,7 +38,7 @@ const files = {
 
 describe.each(Object.entries(files))("importing a %s file", (format, file) => {
   it("detects the format, maps every record, keeps the original byte for byte and exports pi v3 with the same context", async () => {
-    const r = await importSession({ source: chunked(file.text), fileName: `${format}.jsonl` });
+    const r = await importSession({ source: chunked(file.text, CHUNK), fileName: `${format}.jsonl` });
     expect(r.format).toBe(format);
     expect(r.records).toBe(file.records);
     expect(r.sessionId).toBe(file.sessionId);
@@ -56,7 +53,7 @@ describe.each(Object.entries(files))("importing a %s file", (format, file) => {
 
     const meta = await getSessionMeta({ id: r.sessionId });
     const before = buildSessionContext(entries, meta.leafId);
-    const again = await importSession({ source: chunked(await exported(r.sessionId)), fileName: "again.jsonl", asCopy: true });
+    const again = await importSession({ source: chunked(await exported(r.sessionId), CHUNK), fileName: "again.jsonl", asCopy: true });
     expect(again.format).toBe("pi");
     const reimported = await loadEntries({ sessionId: again.sessionId });
     const leaf = (await getSessionMeta({ id: again.sessionId })).leafId;
@@ -103,7 +100,7 @@ describe("the original of a large file", () => {
     const good = generateSessionJsonl({ seed: 78, entries: 3000 });
     const sessionId = (JSON.parse(good.split("\n")[0]!) as { id: string }).id;
     const before = spills();
-    const error = await importSession({ source: chunked(`${good}{"type":"message","id":"x","parentId":null}\n${good.split("\n")[1]}\n`), fileName: "dup.jsonl" }).catch(
+    const error = await importSession({ source: chunked(`${good}{"type":"message","id":"x","parentId":null}\n${good.split("\n")[1]}\n`, CHUNK), fileName: "dup.jsonl" }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ImportError);
@@ -115,7 +112,7 @@ describe("the original of a large file", () => {
 describe("importing foreign formats: errors", () => {
   it("names the line of a record that cannot be mapped, and saves nothing", async () => {
     const text = `${JSON.stringify({ timestamp: "2025-01-01T00:00:00Z", type: "session_meta", payload: { id: "cx-bad" } })}\n${JSON.stringify({ timestamp: "2025-01-01T00:00:01Z", type: "event_msg" })}\n`;
-    const error = await importSession({ source: chunked(text), fileName: "bad.jsonl" }).then(
+    const error = await importSession({ source: chunked(text, CHUNK), fileName: "bad.jsonl" }).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -125,7 +122,7 @@ describe("importing foreign formats: errors", () => {
   });
 
   it("still refuses a file in no known format", async () => {
-    const error = await importSession({ source: chunked(`${JSON.stringify({ hello: 1 })}\n`), fileName: "x.jsonl" }).catch((e: unknown) => e);
+    const error = await importSession({ source: chunked(`${JSON.stringify({ hello: 1 })}\n`, CHUNK), fileName: "x.jsonl" }).catch((e: unknown) => e);
     expect((error as ImportError).code).toBe("not_session");
   });
 });

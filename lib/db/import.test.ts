@@ -5,17 +5,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
 import { importSession, LimitError, loadEntries, getSessionMeta, loadPath } from ".";
-import { counts, failure } from "@/test/import-helpers";
+import { chunked, counts, failure } from "@/test/import-helpers";
 
 useTestDatabase();
 
 const enc = new TextEncoder();
-
-/** The bytes of `text` in chunks of `size` bytes (cutting through multi-byte characters). */
-async function* chunked(text: string, size = 7): AsyncGenerator<Uint8Array> {
-  const bytes = enc.encode(text);
-  for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
-}
+/** Odd and small: lines and multi-byte characters split across chunks. */
+const CHUNK = 7;
 
 const ts = (i: number) => new Date(Date.UTC(2025, 2, 1, 10, 0, i)).toISOString();
 const header = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ type: "session", version: 3, id, timestamp: ts(0), cwd: "/w", ...extra });
@@ -73,7 +69,7 @@ describe("importSession: reading", () => {
       JSON.stringify({ type: "message", timestamp: ts(2), message: { role: "hookMessage", customType: "n", content: "x", display: true, timestamp: 2 } }),
       JSON.stringify({ type: "compaction", timestamp: ts(3), summary: "S", tokensBefore: 5, firstKeptEntryIndex: 2 }),
     ].join("\n");
-    const r = await importSession({ source: chunked(v1), fileName: "v1.jsonl" });
+    const r = await importSession({ source: chunked(v1, CHUNK), fileName: "v1.jsonl" });
     expect(r).toMatchObject({ migrated: true, fromVersion: 1, entryCount: 3, title: "fix the build" });
     const entries = await loadEntries({ sessionId: "s-v1" });
     expect(entries.every((e) => /^[0-9a-f]{8}$/.test(e.id))).toBe(true);
@@ -86,9 +82,9 @@ describe("importSession: reading", () => {
   it("takes the title from the option, else the header, else the pi session name", async () => {
     const info = JSON.stringify({ type: "session_info", id: "i1", parentId: "t1", timestamp: ts(2), name: "Named in pi" });
     const body = [user("t1", null, "first question"), info].join("\n");
-    const a = await importSession({ source: chunked(`${header("s-t1")}\n${body}`), title: "Given title" });
-    const b = await importSession({ source: chunked(`${header("s-t2", { title: "Header title" })}\n${body}`) });
-    const c = await importSession({ source: chunked(`${header("s-t3")}\n${body}`) });
+    const a = await importSession({ source: chunked(`${header("s-t1")}\n${body}`, CHUNK), title: "Given title" });
+    const b = await importSession({ source: chunked(`${header("s-t2", { title: "Header title" })}\n${body}`, CHUNK) });
+    const c = await importSession({ source: chunked(`${header("s-t3")}\n${body}`, CHUNK) });
     expect([a.title, b.title, c.title]).toEqual(["Given title", "Header title", "Named in pi"]);
     expect((await getSessionMeta({ id: "s-t1" })).header.title).toBe("Given title");
   });
@@ -108,8 +104,8 @@ describe("importSession: reading", () => {
 
   it("restores the leaf named by the header's arborLeafId, else uses the last entry", async () => {
     const body = [user("l1", null, "q"), assistant("l2", "l1", "a"), user("l3", "l1", "other branch", 3)].join("\n");
-    const a = await importSession({ source: chunked(`${header("s-leaf1", { arborLeafId: "l2" })}\n${body}`) });
-    const b = await importSession({ source: chunked(`${header("s-leaf2", { arborLeafId: "gone" })}\n${body}`) });
+    const a = await importSession({ source: chunked(`${header("s-leaf1", { arborLeafId: "l2" })}\n${body}`, CHUNK) });
+    const b = await importSession({ source: chunked(`${header("s-leaf2", { arborLeafId: "gone" })}\n${body}`, CHUNK) });
     expect([a.leafId, b.leafId]).toEqual(["l2", "l3"]);
     expect((await loadPath({ sessionId: "s-leaf1" })).map((e) => e.id)).toEqual(["l1", "l2"]);
     expect((await getSessionMeta({ id: "s-leaf1" })).header).not.toHaveProperty("arborLeafId");
@@ -118,10 +114,10 @@ describe("importSession: reading", () => {
 
 describe("importSession: refusing files", () => {
   it("rejects a file that is not a session, naming the file and the line", async () => {
-    const notHeader = await failure(importSession({ source: chunked(`\n${user("x", null, "hi")}\n`), fileName: "notes.jsonl" }));
+    const notHeader = await failure(importSession({ source: chunked(`\n${user("x", null, "hi")}\n`, CHUNK), fileName: "notes.jsonl" }));
     expect(notHeader.code).toBe("not_session");
     expect(notHeader.message).toMatch(/^notes\.jsonl: not a session file \(line 2: the first JSON object is not a session header/);
-    const empty = await failure(importSession({ source: chunked("\n\n"), fileName: "empty.jsonl" }));
+    const empty = await failure(importSession({ source: chunked("\n\n", CHUNK), fileName: "empty.jsonl" }));
     expect(empty.message).toBe("empty.jsonl: not a session file (no JSON object found)");
     const binary = await failure(importSession({ source: chunked("\u0089PNG".repeat(400_000), 65536), fileName: "pic.png" }));
     expect(binary.code).toBe("not_session");
@@ -139,9 +135,9 @@ describe("importSession: refusing files", () => {
   });
 
   it("reports an entry without type, and duplicate ids with both lines", async () => {
-    const noType = await failure(importSession({ source: chunked(`${header("s-nt")}\n{"id":"x","parentId":null}\n`), fileName: "a.jsonl" }));
+    const noType = await failure(importSession({ source: chunked(`${header("s-nt")}\n{"id":"x","parentId":null}\n`, CHUNK), fileName: "a.jsonl" }));
     expect(noType.message).toBe("a.jsonl:2: entry has no type (field type)");
-    const dup = await failure(importSession({ source: chunked(`${header("s-dup")}\n${user("d1", null, "a")}\n${user("d1", null, "b")}\n`), fileName: "b.jsonl" }));
+    const dup = await failure(importSession({ source: chunked(`${header("s-dup")}\n${user("d1", null, "a")}\n${user("d1", null, "b")}\n`, CHUNK), fileName: "b.jsonl" }));
     expect(dup.message).toBe("b.jsonl:3: duplicate entry id d1 (first used on line 2)");
     await expect(getSessionMeta({ id: "s-dup" })).rejects.toThrow(/not found/);
   });
@@ -188,12 +184,12 @@ describe("importSession: refusing files", () => {
 describe("importSession: re-import", () => {
   it("refuses a session id that is already stored, and imports a copy on request", async () => {
     const text = [header("s-again"), user("r1", null, "the question"), assistant("r2", "r1", "the answer")].join("\n");
-    await importSession({ source: chunked(text), fileName: "again.jsonl" });
-    const again = await failure(importSession({ source: chunked(text), fileName: "again.jsonl" }));
+    await importSession({ source: chunked(text, CHUNK), fileName: "again.jsonl" });
+    const again = await failure(importSession({ source: chunked(text, CHUNK), fileName: "again.jsonl" }));
     expect(again).toMatchObject({ code: "exists", existingSessionId: "s-again" });
     expect(again.message).toBe("again.jsonl: session s-again is already imported; import it as a copy to keep both");
 
-    const copy = await importSession({ source: chunked(text), fileName: "again.jsonl", asCopy: true });
+    const copy = await importSession({ source: chunked(text, CHUNK), fileName: "again.jsonl", asCopy: true });
     expect(copy.sessionId).not.toBe("s-again");
     expect(copy.title).toBe("the question (copy)");
     const meta = await getSessionMeta({ id: copy.sessionId });

@@ -8,7 +8,7 @@ import { countEntries } from "@/lib/formats/count";
 import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
 import { generateCodexSession } from "@/lib/formats/generate-codex";
 import { generateSessionJsonl } from "@/lib/session/generate";
-import { counts } from "@/test/import-helpers";
+import { chunked, counts } from "@/test/import-helpers";
 import { useTestDatabase } from "@/test/db";
 import { syncFolders } from "./sync-folders";
 
@@ -158,7 +158,7 @@ describe("syncing a folder", () => {
     const lines = a.text.split("\n").filter((l) => l !== "");
     const cut = lines.findIndex((l, i) => i > lines.length / 2 && l.includes('"type":"turn_context"'));
     const head = `${lines.slice(0, cut).join("\n")}\n`;
-    await importSession({ source: (async function* () { yield new TextEncoder().encode(head); })(), fileName: "dropped.jsonl" });
+    await importSession({ source: chunked(head), fileName: "dropped.jsonl" });
     writeFileSync(path.join(dir, "r.jsonl"), a.text);
     const before = await counts();
     const r = await syncFolders([dir], ALL);
