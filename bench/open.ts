@@ -72,13 +72,21 @@ function memoryChild(
 
 let rawClient: pg.Client | undefined;
 
-/** The session's entries' JSON text as the server sends it, on one connection kept for the section. */
-async function rawEntryTexts(url: string, sessionId: string): Promise<number> {
+/** One connection of its own, kept for the section (ended at its end). */
+async function rawConnection(url: string): Promise<pg.Client> {
   if (!rawClient) {
     rawClient = new pg.Client({ connectionString: url });
     await rawClient.connect();
   }
-  const r = await rawClient.query<{ json: string }>("SELECT data::text AS json FROM entries WHERE session_id = $1 ORDER BY seq", [sessionId]);
+  return rawClient;
+}
+
+/** The session's entries' JSON text as the server sends it. */
+async function rawEntryTexts(url: string, sessionId: string): Promise<number> {
+  const r = await (await rawConnection(url)).query<{ json: string }>(
+    "SELECT data::text AS json FROM entries WHERE session_id = $1 ORDER BY seq",
+    [sessionId],
+  );
   return r.rows.length;
 }
 
@@ -87,10 +95,11 @@ async function rawEntryTexts(url: string, sessionId: string): Promise<number> {
  * rendered as it would be sent: EXPLAIN ANALYZE's execution time with SERIALIZE (PostgreSQL 17+),
  * per-node timing off. Median of `repeat`; what no client, however fast, can get below.
  */
-async function serverTextTime(sessionId: string, repeat: number): Promise<number> {
+async function serverTextTime(url: string, sessionId: string, repeat: number): Promise<number> {
+  const client = await rawConnection(url);
   const times: number[] = [];
   for (let i = 0; i < repeat; i++) {
-    const r = await rawClient!.query<{ "QUERY PLAN": string }>(
+    const r = await client.query<{ "QUERY PLAN": string }>(
       "EXPLAIN (ANALYZE, SERIALIZE TEXT, TIMING OFF) SELECT data::text FROM entries WHERE session_id = $1",
       [sessionId],
     );
@@ -107,7 +116,9 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
     if (!s) continue;
     const sessionId = s.id;
     const repeat = n >= 100_000 ? 3 : 7;
-    const entries = s.session.lines.map((l) => JSON.parse(l) as SessionEntry);
+    /** Every entry parsed from its line: the in-memory baselines' input, and itself a baseline. */
+    const parseAll = () => s.session.lines.map((l) => JSON.parse(l) as SessionEntry);
+    const entries = parseAll();
     /** A row timed against buildSessionContext on the same entries in memory. */
     const vsEngine = (name: string, ms: number, engineMs: number, note: string) =>
       addRow({
@@ -137,7 +148,6 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
     const cq = await countStatements(cold);
     // Any cold read that hands the engine parsed entries parses every entry's JSON at least
     // once: that alone, against the same baseline, is the client's floor of the cold ratio.
-    const parseAll = () => s.session.lines.map((l) => JSON.parse(l) as SessionEntry);
     const parseTimes = await interleaved(async () => parseAll(), () => buildSessionContext(entries), repeat);
     vsEngine(
       "readSession + buildContext, cold cache",
@@ -162,7 +172,7 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
       "1 statement; what a cold read costs before any JSON.parse (the ≤ 10× target sits below it when the context is the whole branch)",
     );
     if (dbUrl) {
-      const serverMs = await serverTextTime(sessionId, repeat);
+      const serverMs = await serverTextTime(dbUrl, sessionId, repeat);
       vsEngine(
         "cold floor: the server's own time to produce that text (EXPLAIN ANALYZE, SERIALIZE)",
         serverMs,
@@ -206,7 +216,7 @@ export async function openBench(imported: Imported, dbUrl?: string): Promise<voi
       const meta = await findSessionMeta({ id: sessionId });
       return { meta, entries: await loadEntries({ sessionId }) };
     };
-    const pageTimes = await interleaved(page, () => s.session.lines.map((l) => JSON.parse(l)), repeat);
+    const pageTimes = await interleaved(page, parseAll, repeat);
     const pq = await countStatements(page);
     addRow({
       section: "open",
