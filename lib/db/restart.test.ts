@@ -33,8 +33,7 @@ import {
   transcript,
 } from "@/test/chat-harness";
 import { disconnectDb, useDatabase } from "./client";
-import { prepareAppDatabase } from "./bootstrap";
-import { type EmbeddedServer, startEmbeddedPostgres } from "./embedded";
+import { type EmbeddedServer, prepareAppDatabase, startEmbeddedPostgres } from "@/lib/postgres";
 import { DATABASE_UNAVAILABLE_MESSAGE, DatabaseUnavailableError, isDatabaseUnavailable } from "./errors";
 import { findSessionMeta } from "./store-read";
 import { withBulkTransaction } from "./store-sql";

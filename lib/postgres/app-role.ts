@@ -10,7 +10,7 @@ import "server-only";
  * - PUBLIC may not connect to `postgres` and `template1`; an Arbor database admits the app role
  *   (and the superuser) only.
  * - In an Arbor database the role owns the `public` schema and everything in it. Migrations run
- *   on a superuser connection under `SET ROLE arbor_app` (lib/db/migrate.ts), so any plain
+ *   on a superuser connection under `SET ROLE arbor_app` (lib/postgres/migrate.ts), so any plain
  *   `CREATE TABLE` of a future migration is owned by the role and needs no grant. Objects an
  *   older Arbor created as the superuser are handed over on start (`giveDatabaseToApp`).
  * - Only for the embedded server. With DATABASE_URL the operator's database and role are used as

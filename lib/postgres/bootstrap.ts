@@ -4,8 +4,8 @@ import "server-only";
  * migrations.
  * - DATABASE_URL: used exactly as given (the operator's server, database and role); migrations
  *   run as that role. No roles are created and no ownership is changed.
- * - Otherwise the embedded server (lib/db/embedded.ts) with database `arbor`, given to the app
- *   role and migrated as it (lib/db/app-role.ts); the app then connects as that role, never as
+ * - Otherwise the embedded server (lib/postgres/embedded.ts) with database `arbor`, given to the app
+ *   role and migrated as it (lib/postgres/app-role.ts); the app then connects as that role, never as
  *   the superuser.
  */
 import { APP_ROLE, giveDatabaseToApp } from "./app-role";

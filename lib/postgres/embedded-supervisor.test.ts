@@ -3,7 +3,7 @@
  * `kill -9`ed embedded PostgreSQL back on the same socket, the app's pools reconnect, and
  * `/api/sessions` serves again within seconds with nothing lost. Own cluster in a temp folder.
  * The lost-nothing check includes an import: the embedded server logs no WAL for the rows an
- * import COPYs into the session's new table (wal_level=minimal, lib/db/embedded.ts), so crash
+ * import COPYs into the session's new table (wal_level=minimal, lib/postgres/embedded.ts), so crash
  * recovery must keep them from the table's own files (synced at commit: the session is several
  * MB, over the size PostgreSQL would log instead), not replay them (an unlogged table, say,
  * would come back empty).
@@ -15,13 +15,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listGet } from "@/app/api/sessions/route";
 import { prepareAppDatabase } from "./bootstrap";
-import { disconnectDb, useDatabase } from "./client";
 import { startEmbeddedPostgres } from "./embedded";
 import { type Supervisor, superviseEmbedded } from "./embedded-supervisor";
 import { generateSessionJsonl } from "@/lib/session/generate";
-import { importSession } from "./import";
-import { loadEntries } from "./store-read";
-import { createSession } from "./store-session";
+import { createSession, disconnectDb, importSession, loadEntries, useDatabase } from "@/lib/db";
 import { chunked } from "@/test/import-helpers";
 
 let root = "";

