@@ -7,7 +7,7 @@
  * 1. A child process writes a synthetic session of about `--mb` MB (lib/session/generate.ts,
  *    with branches, labels and compactions) to a temp folder, so generating it does not count
  *    against this process's memory.
- * 2. This process imports it (lib/db/import.ts) while sampling process.memoryUsage() every
+ * 2. This process imports it (lib/db/import/import.ts) while sampling process.memoryUsage() every
  *    20 ms, and prints peak RSS / heap / external against the baseline: with streaming they
  *    follow the batch size, not the file size.
  * 3. It times imports of the shared 1 MB fixture (../shared/fixtures/large-session.jsonl),

@@ -1,5 +1,5 @@
 /**
- * Opening and appending, against PostgreSQL (lib/db/store-read.ts, store-commit.ts).
+ * Opening and appending, against PostgreSQL (lib/db/store/read.ts, lib/db/store/commit.ts).
  *
  * - Open: `loadPath` (one recursive CTE) + buildSessionContext, the context a turn starts from,
  *   against buildSessionContext on the same entries already in memory, rounds interleaved. The page's own reads

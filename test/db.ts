@@ -10,7 +10,7 @@ import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { giveDatabaseToApp } from "@/lib/postgres";
 import { disconnectDb, useDatabase } from "@/lib/db/client";
-import { closeRunChannel } from "@/lib/db/run-channel";
+import { closeRunChannel } from "@/lib/runs/channel";
 
 export interface TestDatabase {
   /** The app's connection string of this file's database. */

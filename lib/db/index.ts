@@ -12,24 +12,24 @@ import "server-only";
  *
  * Exceptions, imported directly (test/db-entry.test.ts holds the same list and fails on others;
  * tests in lib/db and test/ may import any module):
- * - `line-reader` from bench/import-child.ts: its `parse` mode measures the parser's memory with
+ * - `import/line-reader` from bench/import-child.ts: its `parse` mode measures the parser's memory with
  *   the store not loaded.
  * - `client` in scripts/lint-rules.test.ts: its lint fixtures are strings naming it, not imports.
  */
 export * from "./errors";
-export type { SessionMeta, SessionSummary } from "./session-rows";
-export { findLiveSession, isLiveSession, readLiveSession } from "./live-session";
-export { findSessionMeta, getSessionMeta, type LoadedTree, loadEntries, loadPath, loadTree } from "./store-read";
-export { type CommitInput, type CommitResult, commitEntries } from "./store-commit";
-export { appendCompaction, appendEntries, branch, branchWithSummary, resetLeaf, setLabel, setPin } from "./store-write";
-export { createSession, type ForkResult, forkSession, renameSession, restoreSession, softDeleteSession } from "./store-session";
-export { applyPrune, getPrunedOriginals, type PrunedEntry, undoPrune } from "./store-prune";
-export { listSessions, type ListSessionsInput, type SessionPage, toPrefixTsQuery } from "./session-list";
-export { type ImportOptions, type ImportProgress, type ImportResult, importSession } from "./import";
-export { buildSearchIndex, scheduleSearchIndex, type SearchIndexProgress } from "./search-index";
-export { exportSession, type SessionExport } from "./export";
-export { findSessionSource, type SessionSourceInfo } from "./source-read";
-export { createAgentStore, writeSessionSettings } from "./agent-store";
+export type { SessionMeta, SessionSummary } from "./store/session-rows";
+export { findLiveSession, isLiveSession, readLiveSession } from "./store/live-session";
+export { findSessionMeta, getSessionMeta, type LoadedTree, loadEntries, loadPath, loadTree } from "./store/read";
+export { type CommitInput, type CommitResult, commitEntries } from "./store/commit";
+export { appendCompaction, appendEntries, branch, branchWithSummary, resetLeaf, setLabel, setPin } from "./store/write";
+export { createSession, type ForkResult, forkSession, renameSession, restoreSession, softDeleteSession } from "./store/session";
+export { applyPrune, getPrunedOriginals, type PrunedEntry, undoPrune } from "./store/prune";
+export { listSessions, type ListSessionsInput, type SessionPage, toPrefixTsQuery } from "./search/session-list";
+export { type ImportOptions, type ImportProgress, type ImportResult, importSession } from "./import/import";
+export { buildSearchIndex, scheduleSearchIndex, type SearchIndexProgress } from "./search/search-index";
+export { exportSession, type SessionExport } from "./store/export";
+export { findSessionSource, type SessionSourceInfo } from "./import/source-read";
+export { createAgentStore, writeSessionSettings } from "./store/agent-store";
 export {
   type AuthSessionRow,
   deleteAuthSession,
@@ -39,20 +39,17 @@ export {
   listAuthSessions,
   pruneAuthSessions,
   touchAuthSession,
-} from "./auth-sessions";
-export { disconnectDb, getDb, useDatabase } from "./client";
-export { type EntryRow, toEntryRow } from "./entry-columns";
-export { ENTRY_COPY_COLUMNS, EntryCopyEncoder } from "./entry-copy";
-export { DEFAULT_MAX_IMPORT_BYTES } from "./import";
-export { LineReader } from "./line-reader";
-export { type CallBodies, type CallRow, readCallBodies, readPrunedOriginals, readSessionCalls, type SessionCalls } from "./model-call-read";
-export { createDbRecorder, recordModelCall } from "./model-calls";
+} from "./store/auth-sessions";
+export { databaseUrl, disconnectDb, getDb, useDatabase } from "./client";
+export { type EntryRow, toEntryRow } from "./store/entry-columns";
+export { ENTRY_COPY_COLUMNS, EntryCopyEncoder } from "./import/entry-copy";
+export { DEFAULT_MAX_IMPORT_BYTES } from "./import/import";
+export { LineReader } from "./import/line-reader";
+export { type CallBodies, type CallRow, readCallBodies, readPrunedOriginals, readSessionCalls, type SessionCalls } from "./model-calls/read";
+export { createDbRecorder, recordModelCall } from "./model-calls/model-calls";
 export { toPgJson } from "./pg-json";
 export { cacheBudgetBytes, chargePromptMemory, configureReadModel, memoPerEntries, memoPerEntry, peekCachedSession, readModelStats, readSession, type SessionView } from "./read-model";
 export { ByteLru } from "./read-model/lru";
-export { connectedRunClient, onRunReconnect, runDatabaseConfigured, setRunChannelDemand } from "./run-channel";
-export { lockHolder, type RunKind, tryLockSession, unlockSession } from "./run-locks";
-export { type LocalStop, requestRunStop, serveRunStops } from "./run-stop";
-export { SOURCE_CHUNK_BYTES } from "./source-capture";
-export { encodeSourceChunk } from "./source-codec";
-export { withTransaction } from "./store-sql";
+export { SOURCE_CHUNK_BYTES } from "./import/source-capture";
+export { encodeSourceChunk } from "./import/source-codec";
+export { withTransaction } from "./store/sql";

@@ -1,8 +1,8 @@
 import "server-only";
 /**
- * The process's one connection for the cross-process run registry (lib/chat/running.ts): it
- * holds the session-level advisory locks of the runs of THIS process (run-locks.ts) and LISTENs
- * on the `arbor_runs` channel for Stop requests and their acknowledgements (run-stop.ts).
+ * The process's one connection for the cross-process run registry (lib/runs/running.ts): it
+ * holds the session-level advisory locks of the runs of THIS process (locks.ts) and LISTENs
+ * on the `arbor_runs` channel for Stop requests and their acknowledgements (stop.ts).
  *
  * Why one connection for both: an advisory lock taken with `pg_try_advisory_lock` belongs to
  * the connection, so the server releases every lock of a process the moment that process dies
@@ -22,8 +22,7 @@ import "server-only";
  * - `onRunNotification` handlers get every payload of the channel, including this process's own.
  */
 import pg from "pg";
-import { databaseUrl } from "./client";
-import { DatabaseUnavailableError, isDatabaseUnavailable } from "./errors";
+import { DatabaseUnavailableError, databaseUrl, isDatabaseUnavailable } from "@/lib/db";
 
 export const RUN_CHANNEL = "arbor_runs";
 const CONNECT_TIMEOUT_MS = 5_000;

@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * Session run slots across processes: PostgreSQL session-level advisory locks held on the
- * process's run-registry connection (run-channel.ts), so two app processes on one database
+ * process's run-registry connection (channel.ts), so two app processes on one database
  * cannot run two operations in one session, and a process that dies frees its sessions at once.
  *
  * Keys (two-int form, so they never meet other advisory-lock users such as `prisma migrate`):
@@ -14,7 +14,7 @@ import "server-only";
  * Advisory locks are per database, like the sessions they guard.
  */
 import type pg from "pg";
-import { runChannel, runQuery } from "./run-channel";
+import { runChannel, runQuery } from "./channel";
 
 export const RUN_KINDS = ["turn", "compaction", "navigation", "edit"] as const;
 export type RunKind = (typeof RUN_KINDS)[number];

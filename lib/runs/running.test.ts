@@ -1,6 +1,6 @@
 /**
  * The run registry within one process: one run per session, Stop, and preemption of a turn.
- * It takes its cross-process locks on a real database (lib/chat/running-multi.test.ts covers
+ * It takes its cross-process locks on a real database (lib/runs/running-multi.test.ts covers
  * several processes).
  */
 import { describe, expect, it } from "vitest";

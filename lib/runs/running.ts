@@ -9,14 +9,14 @@ import "server-only";
  *   says what is running ("A turn is already running in this session"); routes answer it with a
  *   409. The in-process slot is reserved synchronously, before the first await, so two requests
  *   of one process can never both load the tree and race on the store; then the slot is taken
- *   across processes (lib/db/run-locks.ts: an advisory lock on this process's registry
+ *   across processes (lib/runs/locks.ts: an advisory lock on this process's registry
  *   connection). A slot held by another process gives the same BusyError with ITS kind.
  * - `preempt: ["turn"]` first stops a running turn and waits for it (session-engine.md §13.4 step 1: a
  *   manual compaction aborts the running turn) — here or in another process (then for at most
  *   PREEMPT_WAIT_MS); anything else still makes it busy.
  * - Every run owns an AbortController; `abortRun(sessionId)` (the Stop button) aborts it and
  *   says whether something was stopped. A run of another process is asked over NOTIFY
- *   (lib/db/run-stop.ts) and counts as stopped once that process answered (≤ 2 s). Tree edits
+ *   (lib/runs/stop.ts) and counts as stopped once that process answered (≤ 2 s). Tree edits
  *   ("edit") are short and cannot be stopped.
  * - `handle.finish()` releases the slot (idempotent); `waitForRun` and `runningKind` are about
  *   this process's runs. The map lives on globalThis so every route bundle (and dev-server
@@ -30,9 +30,11 @@ import "server-only";
  * another process from corrupting the tree (one of them gets ConflictError). With no database
  * configured at all, nothing can be shared: the registry is then this process's alone.
  */
-import { connectedRunClient, type LocalStop, lockHolder, onRunReconnect, requestRunStop, runDatabaseConfigured, type RunKind, serveRunStops, setRunChannelDemand, tryLockSession, unlockSession } from "@/lib/db";
+import { connectedRunClient, onRunReconnect, runDatabaseConfigured, setRunChannelDemand } from "./channel";
+import { lockHolder, type RunKind, tryLockSession, unlockSession } from "./locks";
+import { type LocalStop, requestRunStop, serveRunStops } from "./stop";
 
-export type { RunKind } from "@/lib/db";
+export type { RunKind } from "./locks";
 
 /** How long a preempting claim waits for another process's turn to end after stopping it. */
 export const PREEMPT_WAIT_MS = 10_000;

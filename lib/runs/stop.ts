@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * Stop across processes, over NOTIFY on the run-registry channel (run-channel.ts).
+ * Stop across processes, over NOTIFY on the run-registry channel (channel.ts).
  *
  * Protocol (JSON payloads on `arbor_runs`; every process hears every message):
  * - `{ t: "stop", s: sessionId, r: requestId }`: a process asks whoever runs session `s` to stop.
@@ -12,7 +12,7 @@ import "server-only";
  * in-process abortRun: the run then ends and saves what it has on its own time.
  */
 import { randomUUID } from "node:crypto";
-import { onRunNotification, RUN_CHANNEL, runChannel, runQuery } from "./run-channel";
+import { onRunNotification, RUN_CHANNEL, runChannel, runQuery } from "./channel";
 
 /** How long a Stop waits for the running process's answer. */
 export const STOP_ACK_TIMEOUT_MS = 2_000;

@@ -107,7 +107,7 @@ export async function extendOriginal(input: { sessionId: string; file: string; r
         const { bytesRead } = await handle.read(chunk, 0, want, pos);
         if (bytesRead === 0) break;
         pos += bytesRead;
-        // Stored the way the import stored the rest (its compression: lib/db/source-codec.ts).
+        // Stored the way the import stored the rest (its compression: lib/db/import/source-codec.ts).
         const data = await encodeSourceChunk(src.compression, Buffer.from(chunk.subarray(0, bytesRead)));
         await tx.$executeRawUnsafe(`INSERT INTO session_source_chunks (session_id, seq, data) VALUES ($1, $2, $3)`, sessionId, seq++, data);
       }

@@ -89,7 +89,7 @@ async function importFile(
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });
-  // Full-text rows are built after an import, in the background (lib/db/search-index.ts);
+  // Full-text rows are built after an import, in the background (lib/db/search/search-index.ts);
   // search is already correct without them, only slower for this session.
   void scheduleSearchIndex(result.sessionId);
   if (opts.version > 1) {

@@ -21,7 +21,7 @@ import { inProcessDbRuntime } from "@/cli/commands/db-runtime";
 import { makeImportCommand } from "@/cli/commands/import";
 import { runCommand, tempDir } from "@/test/cli-helpers";
 import { useTestDatabase } from "@/test/db";
-import { ImportError, importSession, loadEntries } from ".";
+import { ImportError, importSession, loadEntries } from "..";
 import { chunked, counts } from "@/test/import-helpers";
 
 useTestDatabase();

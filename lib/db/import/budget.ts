@@ -1,11 +1,11 @@
 import "server-only";
 /**
- * The overall time budget of an import (lib/db/import.ts). The budget's signal is what the
+ * The overall time budget of an import (lib/db/import/import.ts). The budget's signal is what the
  * import checks between chunks and lines and what ends a wait for a stalled upload
  * (LineReader), so a slow or stuck source cannot keep an import (and its open transaction)
  * alive past the budget. Its abort reason is the LimitError the user sees.
  */
-import { LimitError } from "./errors";
+import { LimitError } from "../errors";
 
 /**
  * A signal that aborts with a "too_slow" LimitError once `ms` have passed, or with the caller's

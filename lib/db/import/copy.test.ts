@@ -1,5 +1,5 @@
 /**
- * The bulk load of imports (one binary COPY, lib/db/entry-load.ts): an imported session is
+ * The bulk load of imports (one binary COPY, lib/db/import/entry-load.ts): an imported session is
  * stored exactly as the commit path (insertEntryRows) stores the same entries — every column,
  * seq, labels and the full-text data the session list searches — and a cancelled or failing
  * import leaves nothing, whenever in the COPY it stops (a bad line, a cancel, a lost connection).
@@ -9,10 +9,10 @@ import { serializeSession } from "@/lib/session/jsonl";
 import { generateSession } from "@/lib/session/generate";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
-import { getDb } from "./client";
-import { commitEntries, createSession, importSession, listSessions } from ".";
+import { getDb } from "../client";
+import { commitEntries, createSession, importSession, listSessions } from "..";
 import { chunked, counts, failure } from "@/test/import-helpers";
-import { buildSearchIndex } from "./search-index";
+import { buildSearchIndex } from "../search/search-index";
 
 useTestDatabase();
 
@@ -65,7 +65,7 @@ describe("importSession: bulk load through COPY", () => {
       leaf = (await commitEntries({ sessionId: committed.id, expectedLeafId: leaf, entries: entries.slice(i, i + 400) })).leafId;
     }
 
-    // The full-text rows are built after the import (lib/db/search-index.ts); the search below
+    // The full-text rows are built after the import (lib/db/search/search-index.ts); the search below
     // runs before and after that build.
     const beforeBuild = await listSessions({ query: "surrogate" });
     await buildSearchIndex(imported.sessionId);

@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * Entry rows in PostgreSQL's binary COPY format, for bulk loads (lib/db/entry-load.ts).
+ * Entry rows in PostgreSQL's binary COPY format, for bulk loads (lib/db/import/entry-load.ts).
  *
  * Why binary, not text or CSV: a text field must be escaped (every "\" of the JSON doubled,
  * tabs and newlines of the plain text rewritten), which cost more than the whole COPY saved;
@@ -17,8 +17,8 @@ import "server-only";
  *   the filled buffers to the caller for good (the socket may still hold them) and starts
  *   afresh, so memory is what was added since the last take, rounded up to a CHUNK.
  */
-import type { EntryRow } from "./entry-columns";
-import { toPgJson } from "./pg-json";
+import type { EntryRow } from "../store/entry-columns";
+import { toPgJson } from "../pg-json";
 
 /** The COPY column list; the order of each tuple's fields. */
 export const ENTRY_COPY_COLUMNS = `session_id, id, parent_id, type, "timestamp", seq, data, role, tokens, text`;

@@ -1,13 +1,13 @@
 import "server-only";
 /**
  * Bulk loading of a session's entries with ONE `COPY … FROM STDIN (FORMAT binary)` into its
- * standalone partition (lib/db/entry-partitions.ts) for the whole import (lib/db/import.ts).
+ * standalone partition (lib/db/store/entry-partitions.ts) for the whole import (lib/db/import/import.ts).
  *
  * Why COPY: one statement streams every row, so the server stores rows while the import is
  * still reading and parsing the file (the two run on different cores), with no per-batch
  * round trip and no batch-sized JSON parameter for the server to parse before it can split it
  * (jsonb_to_recordset). No full-text data is computed per row: the session's entry_search rows
- * are built afterwards in set-based steps (lib/db/search-index.ts).
+ * are built afterwards in set-based steps (lib/db/search/search-index.ts).
  *
  * Contract:
  * - `open` starts the COPY on the bulk connection (inside its transaction); `add` encodes a
@@ -26,9 +26,9 @@ import "server-only";
  */
 import { finished } from "node:stream/promises";
 import type { Writable } from "node:stream";
-import type { EntryRow } from "./entry-columns";
+import type { EntryRow } from "../store/entry-columns";
 import { ENTRY_COPY_COLUMNS, EntryCopyEncoder } from "./entry-copy";
-import { toDatabaseError } from "./errors";
+import { toDatabaseError } from "../errors";
 
 /** A connection that can stream a `COPY … FROM STDIN` (withBulkTransaction's). */
 export interface CopyTarget {
@@ -59,7 +59,7 @@ export class EntryLoader {
     stream.write(this.encoder.header());
   }
 
-  /** `table`: where the rows go, a quoted identifier (the session's standalone partition, lib/db/entry-partitions.ts). */
+  /** `table`: where the rows go, a quoted identifier (the session's standalone partition, lib/db/store/entry-partitions.ts). */
   static open(target: CopyTarget, sessionId: string, table: string): EntryLoader {
     return new EntryLoader(target.copyFrom(`COPY ${table} (${ENTRY_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`), sessionId);
   }

@@ -10,8 +10,8 @@ import { generateCodexSession } from "@/lib/formats/generate-codex";
 import { buildSessionContext } from "@/lib/session/context";
 import { useTestDatabase } from "@/test/db";
 import { chunked } from "@/test/import-helpers";
-import { getDb } from "./client";
-import { exportSession, findSessionSource, getSessionMeta, ImportError, importSession, loadEntries } from ".";
+import { getDb } from "../client";
+import { exportSession, findSessionSource, getSessionMeta, ImportError, importSession, loadEntries } from "..";
 
 useTestDatabase();
 

@@ -16,7 +16,7 @@ import { DETECT_OBJECTS, detectFormat } from "@/lib/formats/detect";
 import { createMapper } from "@/lib/formats/map-lines";
 import { FormatError, type FormatId, type MappedItem } from "@/lib/formats/types";
 import { parseJsonlLine } from "@/lib/session/jsonl";
-import { entryError, type Lines } from "./import-parse";
+import { entryError, type Lines } from "./parse";
 import type { Line } from "./line-reader";
 
 export interface DetectedLines {

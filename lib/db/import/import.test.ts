@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
-import { importSession, LimitError, loadEntries, getSessionMeta, loadPath } from ".";
+import { importSession, LimitError, loadEntries, getSessionMeta, loadPath } from "..";
 import { chunked, counts, failure } from "@/test/import-helpers";
 
 useTestDatabase();

@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * Importing a session file into the store: pi / oh-my-pi JSONL (versions 1–3), or a Claude Code
- * or Codex CLI file, told apart by content (import-formats.ts maps those to entries first).
+ * or Codex CLI file, told apart by content (formats.ts maps those to entries first).
  *
  * Contract:
  * - The file's bytes are kept as they are (source-capture.ts: spilled to a temp file while the
@@ -17,7 +17,7 @@ import "server-only";
  *   when known).
  * - The first JSON object must be a session header, else "not a session file" (with the reason:
  *   binary or gzip data, a cut-off header line). Its `version` must be 1–3 (absent = 1), else
- *   "unsupported session version N" (import-parse.ts checkVersion). Every later
+ *   "unsupported session version N" (parse.ts checkVersion). Every later
  *   object must have a string `type`; files of version 2+ must give each entry a string `id`,
  *   unique in the file.
  * - A session id that is already stored fails with code "exists" unless `asCopy`: a copy gets
@@ -40,9 +40,9 @@ import { parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
 import { createStreamMigrator, type StreamMigrator } from "@/lib/session/migrate-stream";
 import type { SessionHeader } from "@/lib/session/types";
 import { MAX_PERSIST_CHARS, type PersistCuts } from "@/lib/session/sanitize";
-import { rowOfSanitized, toEntryRow } from "./entry-columns";
+import { rowOfSanitized, toEntryRow } from "../store/entry-columns";
 import { EntryLoader } from "./entry-load";
-import { DATABASE_UNAVAILABLE_MESSAGE, formatBytes, ImportError, isDatabaseUnavailable, LimitError, SessionExistsError } from "./errors";
+import { DATABASE_UNAVAILABLE_MESSAGE, formatBytes, ImportError, isDatabaseUnavailable, LimitError, SessionExistsError } from "../errors";
 import {
   checkVersion,
   entryError,
@@ -52,23 +52,23 @@ import {
   readHeader,
   type TruncatedEntry,
   truncationNote,
-} from "./import-parse";
-import { timeBudget } from "./import-budget";
+} from "./parse";
+import { timeBudget } from "./budget";
 import { type ByteSource, LineReader } from "./line-reader";
-import { toPgText } from "./pg-json";
-import { normalizeTitle } from "./session-rows";
+import { toPgText } from "../pg-json";
+import { normalizeTitle } from "../store/session-rows";
 import {
   DEFAULT_IMPORT_TIME_BUDGET_MS,
   DEFAULT_MAX_BLANK_LINES,
   DEFAULT_MAX_IMPORT_BYTES,
   DEFAULT_MAX_SKIPPED_LINES,
 } from "@/lib/import-limits";
-import { findSessionMeta } from "./store-read";
-import { attachPartition, insertDetached, partitionOf } from "./entry-partitions";
-import { finishSessionRow, insertSessionRow } from "./store-session";
-import { applyLabels, type BulkSql, withBulkTransaction } from "./store-sql";
+import { findSessionMeta } from "../store/read";
+import { attachPartition, insertDetached, partitionOf } from "../store/entry-partitions";
+import { finishSessionRow, insertSessionRow } from "../store/session";
+import { applyLabels, type BulkSql, withBulkTransaction } from "../store/sql";
 import type { FormatId } from "@/lib/formats/types";
-import { type DetectedLines, detectLines } from "./import-formats";
+import { type DetectedLines, detectLines } from "./formats";
 import { SourceCapture } from "./source-capture";
 
 export { DEFAULT_IMPORT_TIME_BUDGET_MS, DEFAULT_MAX_BLANK_LINES, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_SKIPPED_LINES };
@@ -248,7 +248,7 @@ async function writeSession(
   const created = Date.parse(header.timestamp);
   const storedHeader: SessionHeader = { ...header, id: sessionId, ...(givenTitle ? { title: givenTitle } : {}) };
   // The entries go into the session's own table while it stands alone (no index to update per
-  // row); attached below, once they are all in (lib/db/entry-partitions.ts).
+  // row); attached below, once they are all in (lib/db/store/entry-partitions.ts).
   await insertDetached(sql, () =>
     insertSessionRow(sql, { header: storedHeader, sourceFileName: plan.file, ...(Number.isNaN(created) ? {} : { createdAt: new Date(created) }) }),
   );

@@ -13,7 +13,7 @@ import { makeImportCommand } from "@/cli/commands/import";
 import { runCommand, tempDir } from "@/test/cli-helpers";
 import { startRouteServer, type RouteServer } from "@/test/route-server";
 import { useTestDatabase } from "@/test/db";
-import { importSession, LimitError, loadEntries } from ".";
+import { importSession, LimitError, loadEntries } from "..";
 import { counts, failure } from "@/test/import-helpers";
 
 useTestDatabase();

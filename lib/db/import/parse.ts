@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * The reading side of an import (lib/db/import.ts): finding the session header, and the state
+ * The reading side of an import (lib/db/import/import.ts): finding the session header, and the state
  * gathered while entries stream past (skipped lines, ids seen, title, model, labels, the batch).
  * Memory: one short id per entry (duplicate detection); the current batch is only counted (its
  * rows are encoded for the COPY as they come, so their parsed objects die young).
@@ -10,11 +10,11 @@ import { userMessageText } from "@/lib/session/display-name";
 import { isSessionHeader, parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
 import type { PersistCuts } from "@/lib/session/sanitize";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
-import { entryModel, type EntryRow } from "./entry-columns";
-import { formatBytes, ImportError, LimitError } from "./errors";
+import { entryModel, type EntryRow } from "../store/entry-columns";
+import { formatBytes, ImportError, LimitError } from "../errors";
 import type { Line, LineReader } from "./line-reader";
-import { normalizeTitle } from "./session-rows";
-import { labelChanges } from "./store-sql";
+import { normalizeTitle } from "../store/session-rows";
+import { labelChanges } from "../store/sql";
 
 /** A session header is the first object; this much input without one means "not a session". */
 export const HEADER_SCAN_BYTES = 1024 * 1024;

@@ -25,7 +25,7 @@ import path from "node:path";
 import type { FormatId } from "@/lib/formats/types";
 import type { ByteSource } from "./line-reader";
 import { encodeSourceChunk, SOURCE_COMPRESSION } from "./source-codec";
-import type { Sql } from "./store-sql";
+import type { Sql } from "../store/sql";
 
 export const SOURCE_CHUNK_BYTES = 1024 * 1024;
 /** Pieces being compressed at once (each ~SOURCE_CHUNK_BYTES). */

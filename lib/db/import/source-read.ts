@@ -2,13 +2,13 @@ import "server-only";
 /**
  * Reading back the file a session was imported from ("Download original"): the exact bytes, in
  * order, one ~1 MB chunk per query, so a large file is never held whole.
- * Chunks stored compressed (`compression`: lib/db/source-codec.ts) are
+ * Chunks stored compressed (`compression`: lib/db/import/source-codec.ts) are
  * decompressed one at a time.
  * `findSessionSource` gives null for a session with no stored original (created in Arbor, or
  * imported before originals were kept).
  */
 import type { FormatId } from "@/lib/formats/types";
-import { getDb } from "./client";
+import { getDb } from "../client";
 import { decodeSourceChunk } from "./source-codec";
 
 export interface SessionSourceInfo {

@@ -12,8 +12,8 @@ import "server-only";
  * - Rows are never updated. `deleteOrphanContents` removes rows no call references any more
  *   (after sessions were hard-deleted); the RESTRICT foreign keys make it safe under concurrency.
  */
-import type { Tx } from "./store-sql";
-import { getDb } from "./client";
+import type { Tx } from "../store/sql";
+import { getDb } from "../client";
 
 export type ContentKind = "message" | "system" | "tools";
 

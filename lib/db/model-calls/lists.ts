@@ -15,15 +15,15 @@ import "server-only";
  * - the base is already MAX_CHAIN_DEPTH links from a full list, which bounds reconstruction.
  * Cost per call = appended messages + (list length / MAX_CHAIN_DEPTH) amortized; the list length
  * is bounded by the context window (compaction resets it), so total rows grow linearly with the
- * session's length (figures in lib/db/model-calls.storage.test.ts).
+ * session's length (figures in lib/db/model-calls/model-calls.storage.test.ts).
  *
  * Reconstruction (`readHashList`) is ONE recursive query: walking from the call down its chain,
  * each link only contributes the positions below every later link's `base_keep`, so every
  * position is read exactly once — no superseded rows are fetched.
  */
 import { Prisma } from "@/generated/prisma/client";
-import type { Tx } from "./store-sql";
-import { toPgJson } from "./pg-json";
+import type { Tx } from "../store/sql";
+import { toPgJson } from "../pg-json";
 
 /** Longest chain of deltas before a call is stored in full again. */
 export const MAX_CHAIN_DEPTH = 128;

@@ -11,11 +11,11 @@ import { ScriptedModel, StaticResolver, testClock, testSettings } from "@/test/a
 import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import { toolCall } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
-import { createAgentStore } from "./agent-store";
+import { createAgentStore } from "../store/agent-store";
 import { getModelCall, listModelCalls } from "@/lib/inspector/calls";
 import { inspectEntry } from "@/lib/inspector/inspect";
 import { createDbRecorder } from "./model-calls";
-import { createSession, loadEntries, loadTree } from ".";
+import { createSession, loadEntries, loadTree } from "..";
 
 useTestDatabase();
 

@@ -14,11 +14,11 @@ import { convertToLlm } from "@/lib/session/convert";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { AssistantMessage, LlmMessage, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
-import { getDb } from "./client";
+import { getDb } from "../client";
 import { getModelCall } from "@/lib/inspector/calls";
 import { recordModelCall } from "./model-calls";
-import { MAX_CHAIN_DEPTH, readHashList } from "./model-call-lists";
-import { createSession } from ".";
+import { MAX_CHAIN_DEPTH, readHashList } from "./lists";
+import { createSession } from "..";
 
 useTestDatabase();
 

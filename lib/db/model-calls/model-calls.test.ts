@@ -10,10 +10,10 @@ import { convertToLlm } from "@/lib/session/convert";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { LlmMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
-import { NotFoundError } from "./errors";
+import { NotFoundError } from "../errors";
 import { findCallForEntry, getModelCall, listModelCalls } from "@/lib/inspector/calls";
 import { attachCallEntry, createDbRecorder, recordModelCall } from "./model-calls";
-import { appendEntries, createSession } from ".";
+import { appendEntries, createSession } from "..";
 
 useTestDatabase();
 

@@ -5,10 +5,10 @@ import "server-only";
  * Contract:
  * - `recordModelCall` stores one call exactly as sent (system prompt, messages after
  *   convertToLlm, tool definitions, settings, model) with its response (assistant message or
- *   summary text, usage, stop reason, error) and timing, in ONE statement (model-call-write.ts;
+ *   summary text, usage, stop reason, error) and timing, in ONE statement (write.ts;
  *   plus one read of the previous chat call's list when this process has not recorded one for
- *   the session). Contents are content-addressed (model-call-contents.ts) and hashed once per
- *   message object; the message list is a delta on an earlier chat call (model-call-lists.ts).
+ *   the session). Contents are content-addressed (contents.ts) and hashed once per
+ *   message object; the message list is a delta on an earlier chat call (lists.ts).
  *   `seq` numbers the session's calls 0, 1, …; concurrent recorders (a split-turn compaction
  *   runs two summaries at once) that draw the same seq retry. An unknown session throws
  *   NotFoundError.
@@ -22,12 +22,12 @@ import type { ModelCallRecord, ModelCallRecorder } from "@/lib/agent/ports";
 import { addressContent, contentHashOf } from "@/lib/inspector/canonical";
 import { calculatePromptTokens } from "@/lib/compaction/tokens";
 import type { Usage } from "@/lib/session/types";
-import { getDb } from "./client";
-import { NotFoundError, pgErrorOf } from "./errors";
-import type { AddressedContent } from "./model-call-contents";
-import { planMessageList } from "./model-call-lists";
-import { type CallRowValues, forgetBase, isSeqRace, readChatBase, rememberBase, rememberedBase, writeCall } from "./model-call-write";
-import { toPgJson, toPgText } from "./pg-json";
+import { getDb } from "../client";
+import { NotFoundError, pgErrorOf } from "../errors";
+import type { AddressedContent } from "./contents";
+import { planMessageList } from "./lists";
+import { type CallRowValues, forgetBase, isSeqRace, readChatBase, rememberBase, rememberedBase, writeCall } from "./write";
+import { toPgJson, toPgText } from "../pg-json";
 
 
 export interface RecordModelCallInput {

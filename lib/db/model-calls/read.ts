@@ -17,19 +17,19 @@ import "server-only";
  *   A session's calls cost what changed, not one row per call it ever made.
  * - `readCallBodies`: the whole message lists (hashes, in order) of several calls and the
  *   contents of all their hashes plus `extra` ones, in ONE statement (one recursive walk of the
- *   calls' delta chains, model-call-lists.ts).
+ *   calls' delta chains, lists.ts).
  * - `readPrunedOriginals`: the kept originals of the given pruned tool-result entries.
  * Everything is scoped by session: a call of another session is never returned.
  */
 import type { AgentModelInfo } from "@/lib/agent/ports";
 import type { ModelCallKind } from "@/lib/inspector/types";
 import type { ImageContent, StopReason, TextContent, Usage } from "@/lib/session/types";
-import { getDb } from "./client";
-import { readListsWithContents } from "./model-call-lists";
-import { NotFoundError } from "./errors";
-import { isLiveSession } from "./live-session";
-import { cacheBudgetBytes, readSession, type SessionView } from "./read-model";
-import { ByteLru } from "./read-model/lru";
+import { getDb } from "../client";
+import { readListsWithContents } from "./lists";
+import { NotFoundError } from "../errors";
+import { isLiveSession } from "../store/live-session";
+import { cacheBudgetBytes, readSession, type SessionView } from "../read-model";
+import { ByteLru } from "../read-model/lru";
 
 /** One model_calls row as the inspector reads it. */
 export interface CallRow {
@@ -168,7 +168,7 @@ export interface CallBodies {
   sizes?: Map<string, number>;
 }
 
-/** The lists of `calls` and the contents they (and `extra`) name, in one statement (model-call-lists.ts). */
+/** The lists of `calls` and the contents they (and `extra`) name, in one statement (lists.ts). */
 export function readCallBodies(input: {
   calls: readonly Pick<CallRow, "id" | "message_count">[];
   extra?: readonly (string | null)[];

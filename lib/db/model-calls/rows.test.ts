@@ -1,5 +1,5 @@
 /**
- * The call rows a process keeps per session (model-call-read.ts readSessionCalls): after new
+ * The call rows a process keeps per session (read.ts readSessionCalls): after new
  * calls, attaches (of the newest and of an old call) and a change made behind the process's
  * back, every read equals a read with nothing kept, and the rows already kept are reused, not
  * read again.
@@ -8,10 +8,10 @@ import { describe, expect, it } from "vitest";
 import type { AgentModelInfo, ModelCallRecord } from "@/lib/agent/ports";
 import { assistantMsg, userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
-import { getDb } from "./client";
-import { clearCallRowsCache, readSessionCalls } from "./model-call-read";
+import { getDb } from "../client";
+import { clearCallRowsCache, readSessionCalls } from "./read";
 import { attachCallEntry, recordModelCall } from "./model-calls";
-import { appendEntries, createSession } from ".";
+import { appendEntries, createSession } from "..";
 
 useTestDatabase();
 

@@ -3,7 +3,7 @@ import "server-only";
  * The statements of `recordModelCall` (model-calls.ts): at most one read and ONE write.
  *
  * - Base: the session's previous chat call and its whole hash list (`readChatBase`, one
- *   recursive query), needed only to plan a chat call's list as a delta (model-call-lists.ts).
+ *   recursive query), needed only to plan a chat call's list as a delta (lists.ts).
  *   This process remembers the last chat call it recorded per session (`rememberBase`), so a
  *   turn normally skips the read. A remembered call is a valid base even when another process
  *   recorded later calls meanwhile: a call's list never changes; the delta is just longer.
@@ -15,10 +15,10 @@ import "server-only";
  *   on the (session_id, seq) unique key and retries (`isSeqRace`), which replaces the former
  *   per-session advisory lock.
  */
-import type { AddressedContent } from "./model-call-contents";
-import type { ListBase, ListPlan } from "./model-call-lists";
-import { toPgJson } from "./pg-json";
-import { isUniqueViolation, type Tx } from "./store-sql";
+import type { AddressedContent } from "./contents";
+import type { ListBase, ListPlan } from "./lists";
+import { toPgJson } from "../pg-json";
+import { isUniqueViolation, type Tx } from "../store/sql";
 
 type Db = Pick<Tx, "$queryRawUnsafe">;
 

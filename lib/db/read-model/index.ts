@@ -37,7 +37,7 @@ import { env } from "@/lib/env";
 import type { SessionTree } from "@/lib/session/tree";
 import type { SessionEntry } from "@/lib/session/types";
 import { toPgJson } from "../pg-json";
-import type { SessionMeta } from "../session-rows";
+import type { SessionMeta } from "../store/session-rows";
 import { ByteLru } from "./lru";
 import { type MetaExtra, readAllAt, readNewEntries, readVersionedMeta, readWholeSession, type VersionedMeta } from "./queries";
 

@@ -1,5 +1,5 @@
 /**
- * Full-text rows built after an import (lib/db/search-index.ts): the session list's search gives
+ * Full-text rows built after an import (lib/db/search/search-index.ts): the session list's search gives
  * the same results before, during and after the build, commits keep an indexed session indexed,
  * and forks are indexed in their own transaction.
  */
@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
-import { getDb } from "./client";
-import { importSession } from "./import";
+import { getDb } from "../client";
+import { importSession } from "../import/import";
 import { buildSearchIndex, resumeSearchIndexes } from "./search-index";
-import { appendEntries, forkSession, getSessionMeta, listSessions } from ".";
+import { appendEntries, forkSession, getSessionMeta, listSessions } from "..";
 import { userMsg } from "@/test/session-factories";
 
 useTestDatabase();

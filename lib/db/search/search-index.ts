@@ -6,10 +6,10 @@ import "server-only";
  * Contract:
  * - `sessions.search_seq` = how far a session is indexed: every entry with seq < search_seq and
  *   a non-null `text` has its row `to_tsvector('simple', text)` in entry_search. It only grows.
- * - Search (lib/db/session-list.ts) reads entry_search for seq < search_seq and computes the
+ * - Search (lib/db/search/session-list.ts) reads entry_search for seq < search_seq and computes the
  *   same to_tsvector on the fly for the entries after it, so a search returns the same results
  *   whether or not the index is built yet; only its speed differs.
- * - Who indexes: a commit to a fully indexed session, in its own statement (store-commit-sql.ts);
+ * - Who indexes: a commit to a fully indexed session, in its own statement (lib/db/store/commit-sql.ts);
  *   a fork, in its transaction (`indexWholeSession`); an import, afterwards: its caller runs
  *   `buildSearchIndex` (the CLI, with progress) or `scheduleSearchIndex` (the server, in the
  *   background). `resumeSearchIndexes` picks up sessions whose build was interrupted (the
@@ -19,8 +19,8 @@ import "server-only";
  *   up); cancelling through `signal` stops between chunks and keeps what is done. Two builders
  *   of one session are harmless (ON CONFLICT DO NOTHING, search_seq = GREATEST).
  */
-import { getDb } from "./client";
-import type { Sql } from "./store-sql";
+import { getDb } from "../client";
+import type { Sql } from "../store/sql";
 
 /** Entries indexed per transaction (a 100k-entry session: 10 steps). */
 export const SEARCH_CHUNK = 10_000;

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { assistantMsg, toolResultMsg, userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
-import { getDb } from "./client";
+import { getDb } from "../client";
 import {
   appendEntries,
   createSession,
@@ -12,7 +12,7 @@ import {
   restoreSession,
   softDeleteSession,
   toPrefixTsQuery,
-} from ".";
+} from "..";
 
 useTestDatabase();
 

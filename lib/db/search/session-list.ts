@@ -12,15 +12,15 @@ import "server-only";
  *   from letters and digits only, so no input can inject tsquery syntax. A session matches when
  *   its title matches, or when ONE of its entries contains all the words (GIN indexes on
  *   `title_search` and `entry_search.search`). Entries past the session's `search_seq` (an
- *   import whose full-text rows are still being built, lib/db/search-index.ts) are matched with
+ *   import whose full-text rows are still being built, lib/db/search/search-index.ts) are matched with
  *   the same to_tsvector computed on the fly, so results do not depend on the build's progress.
  *   For entry matches `match` names the first such entry and gives a short snippet around the
- *   words (ts_headline). The search's statements: lib/db/session-search.ts.
+ *   words (ts_headline). The search's statements: lib/db/search/session-search.ts.
  * - Soft-deleted sessions are left out unless `includeDeleted`.
  */
 import type { SessionPage } from "@/lib/types/session";
-import { getDb } from "./client";
-import { SESSION_SUMMARY_SELECT, type SessionSummary, type SessionSummaryRow, toSessionSummary } from "./session-rows";
+import { getDb } from "../client";
+import { SESSION_SUMMARY_SELECT, type SessionSummary, type SessionSummaryRow, toSessionSummary } from "../store/session-rows";
 import { type SearchPageInput, type SearchRow, searchPage } from "./session-search";
 
 export interface ListSessionsInput {

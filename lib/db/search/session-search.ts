@@ -1,15 +1,15 @@
 import "server-only";
 /**
- * The session list filtered by search words (lib/db/session-list.ts states what matches).
+ * The session list filtered by search words (lib/db/search/session-list.ts states what matches).
  *
  * Every read of `entries` here names its session's id as a value, never a column of another
- * row: `entries` is one table per session (entry-partitions.ts), and only a session id known
+ * row: `entries` is one table per session (lib/db/store/entry-partitions.ts), and only a session id known
  * when the statement is planned confines it to that session's table. A correlated
  * `e.session_id = s.id` would plan (and lock) every session's table, once per statement:
  * measured with 1,000 sessions, 0.3 s to plan and 2.9 s to run one search.
  *
  * Three statements:
- * 1. the sessions whose full-text rows are not all built yet (an import's, lib/db/search-index.ts;
+ * 1. the sessions whose full-text rows are not all built yet (an import's, lib/db/search/search-index.ts;
  *    usually none): their entries past `search_seq` are matched on the fly, one subquery per
  *    session naming its id;
  * 2. the page: title matches, entry_search matches (one table, GIN index) and those tails, with
@@ -17,9 +17,9 @@ import "server-only";
  * 3. the matching entries' ids and snippets (ts_headline), one subquery per row naming its id.
  */
 import { Prisma } from "@/generated/prisma/client";
-import { getDb } from "./client";
+import { getDb } from "../client";
 import { resumeSearchIndexes } from "./search-index";
-import type { SessionSummaryRow } from "./session-rows";
+import type { SessionSummaryRow } from "../store/session-rows";
 
 export interface SearchPageInput {
   cursor: { at: Date; id: string } | null;

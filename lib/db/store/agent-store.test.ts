@@ -5,7 +5,7 @@ import { assistantMsg, text, toolCall, toolResultMsg, userMsg } from "@/test/ses
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { createAgentStore, writeSessionSettings } from "./agent-store";
-import { createSession, findSessionMeta, getPrunedOriginals, loadEntries, NotFoundError, softDeleteSession } from ".";
+import { createSession, findSessionMeta, getPrunedOriginals, loadEntries, NotFoundError, softDeleteSession } from "..";
 
 useTestDatabase();
 

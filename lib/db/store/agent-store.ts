@@ -16,11 +16,11 @@ import "server-only";
  */
 import { Prisma } from "@/generated/prisma/client";
 import type { AgentStore } from "@/lib/agent/ports";
-import { getDb } from "./client";
-import { NotFoundError, toDatabaseError } from "./errors";
-import { toPgJsonValue } from "./pg-json";
-import { commitEntries } from "./store-commit";
-import { applyPrune } from "./store-prune";
+import { getDb } from "../client";
+import { NotFoundError, toDatabaseError } from "../errors";
+import { toPgJsonValue } from "../pg-json";
+import { commitEntries } from "./commit";
+import { applyPrune } from "./prune";
 
 /** The agent reports a failed commit's message to the user: a lost database says so plainly. */
 function rethrowPlain(error: unknown): never {

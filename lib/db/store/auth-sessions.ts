@@ -9,7 +9,7 @@ import "server-only";
  *   busy page does not write on every request.
  * - Expired rows are never returned and are deleted by `pruneAuthSessions`.
  */
-import { getDb } from "./client";
+import { getDb } from "../client";
 
 /** last_seen_at is written at most this often per session. */
 export const LAST_SEEN_STEP_MS = 60_000;

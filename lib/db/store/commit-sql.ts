@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * The ONE statement of `commitEntries` (store-commit.ts): checks, leaf compare-and-set, entry
+ * The ONE statement of `commitEntries` (commit.ts): checks, leaf compare-and-set, entry
  * inserts, label columns and the session's bookkeeping as data-modifying CTEs of a single
  * statement, so a commit is one round trip and one implicit transaction.
  *
@@ -18,13 +18,13 @@ import "server-only";
  *   by this batch are written by the INSERT itself and only older targets are UPDATEd.
  * - Full-text rows (entry_search): a session whose index is complete (search_seq = entry_count)
  *   stays complete — `upd` advances search_seq with entry_count and `srch` indexes the new
- *   entries; a session still being indexed after its import (lib/db/search-index.ts) leaves
+ *   entries; a session still being indexed after its import (lib/db/search/search-index.ts) leaves
  *   them to that step (search matches unindexed entries on the fly meanwhile).
  * - The final SELECT reports why nothing was written (no session, deleted, refused checks);
  *   if everything looked fine in the snapshot the update lost a race: a conflict.
  */
 import type { EntryRow } from "./entry-columns";
-import { toPgJson } from "./pg-json";
+import { toPgJson } from "../pg-json";
 
 export interface CommitStatementInput {
   sessionId: string;

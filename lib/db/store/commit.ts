@@ -2,7 +2,7 @@ import "server-only";
 /**
  * The store's one write primitive for a session's tree: `commitEntries`.
  *
- * Contract (ONE statement, store-commit-sql.ts, hence one implicit transaction; on any error
+ * Contract (ONE statement, commit-sql.ts, hence one implicit transaction; on any error
  * nothing is written):
  * 1. Compare-and-set of the session's leaf: the write names the leaf it expects; if the stored
  *    leaf is different (another tab wrote first) it throws ConflictError and writes nothing.
@@ -22,13 +22,13 @@ import "server-only";
  */
 import { sessionDisplayName } from "@/lib/session/display-name";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
-import { getDb } from "./client";
+import { getDb } from "../client";
 import { entryModel, toEntryRow } from "./entry-columns";
-import { ConflictError, IdCollisionError, NotFoundError, StoreError } from "./errors";
+import { ConflictError, IdCollisionError, NotFoundError, StoreError } from "../errors";
 import { normalizeTitle } from "./session-rows";
-import { noteCommitted } from "./read-model";
-import { type CommitStatementRow, commitStatement } from "./store-commit-sql";
-import { isEntryIdViolation, labelChanges } from "./store-sql";
+import { noteCommitted } from "../read-model";
+import { type CommitStatementRow, commitStatement } from "./commit-sql";
+import { isEntryIdViolation, labelChanges } from "./sql";
 
 export interface CommitInput {
   sessionId: string;

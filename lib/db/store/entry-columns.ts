@@ -18,7 +18,7 @@ import "server-only";
  */
 import { estimateTokens } from "@/lib/compaction/tokens";
 import { type PersistCuts, sanitizeForPersist } from "@/lib/session/sanitize";
-import { toPgText } from "./pg-json";
+import { toPgText } from "../pg-json";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
 
 /** Longest `text` column value, in UTF-16 code units. */

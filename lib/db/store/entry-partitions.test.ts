@@ -1,5 +1,5 @@
 /**
- * One table per session for `entries` (lib/db/entry-partitions.ts, migration
+ * One table per session for `entries` (lib/db/store/entry-partitions.ts, migration
  * 20270115000000_entries_by_session), on real PostgreSQL: what schema.prisma cannot state and
  * schema-parity.test.ts therefore cannot check, and what users would notice if it broke.
  */
@@ -15,10 +15,10 @@ import type { SessionEntry } from "@/lib/session/types";
 import { userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 import { chunked } from "@/test/import-helpers";
-import { getDb } from "./client";
-import { IdCollisionError } from "./errors";
-import { writeWholeSession } from "./store-session";
-import { withBulkTransaction } from "./store-sql";
+import { getDb } from "../client";
+import { IdCollisionError } from "../errors";
+import { writeWholeSession } from "./session";
+import { withBulkTransaction } from "./sql";
 import {
   appendEntries,
   buildSearchIndex,
@@ -33,7 +33,7 @@ import {
   loadEntries,
   loadPath,
   readSession,
-} from ".";
+} from "..";
 
 const db = useTestDatabase();
 
@@ -144,7 +144,7 @@ describe("entries, one table per session", () => {
     const name = (await partition(sessionId)).name;
     const [stats] = await getDb().$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM pg_stats WHERE tablename = '${name}'`);
     expect(stats!.n).toBe(0);
-    // The recursive step of loadPath (lib/db/store-read.ts), planned as the app plans it.
+    // The recursive step of loadPath (lib/db/store/read.ts), planned as the app plans it.
     const plan = await getDb().$queryRaw<{ "QUERY PLAN": string }[]>`
       EXPLAIN WITH RECURSIVE path AS (
         SELECT e.id, e.parent_id, 0 AS depth FROM sessions s JOIN entries e ON e.session_id = ${sessionId} AND e.id = s.leaf_id

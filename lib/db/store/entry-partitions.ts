@@ -19,7 +19,7 @@
  * - A rollback takes the partition with it (PostgreSQL's DDL is transactional); deleting a
  *   session row drops it.
  */
-import type { Sql } from "./store-sql";
+import type { Sql } from "./sql";
 
 /** The partition of a session's entries, as a quoted identifier for SQL text. */
 export async function partitionOf(sql: Sql, sessionId: string): Promise<string> {

@@ -12,7 +12,7 @@ import { loadSession } from "@/lib/session/load";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { hasFixtures, LARGE_SESSION } from "@/test/fixtures";
-import { branch, exportSession, getSessionMeta, importSession, loadEntries, NotFoundError, resetLeaf } from ".";
+import { branch, exportSession, getSessionMeta, importSession, loadEntries, NotFoundError, resetLeaf } from "..";
 
 useTestDatabase();
 

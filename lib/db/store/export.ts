@@ -18,9 +18,9 @@ import "server-only";
  */
 import { exportFileName } from "@/lib/session/sanitize";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
-import { getDb } from "./client";
-import { NotFoundError } from "./errors";
-import { readSessionMeta } from "./store-read";
+import { getDb } from "../client";
+import { NotFoundError } from "../errors";
+import { readSessionMeta } from "./read";
 
 export const EXPORT_BATCH = 1000;
 

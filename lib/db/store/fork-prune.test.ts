@@ -4,7 +4,7 @@ import { pruneToolOutputs } from "@/lib/compaction/pruning";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { LabelEntry, MessageEntry, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
-import { getDb } from "./client";
+import { getDb } from "../client";
 import {
   appendEntries,
   applyPrune,
@@ -19,7 +19,7 @@ import {
   setLabel,
   undoPrune,
   createSession,
-} from ".";
+} from "..";
 
 useTestDatabase();
 

@@ -5,10 +5,10 @@ import "server-only";
  * else, while the store's own reads (getSessionMeta, readSession) still see deleted sessions
  * (restore, import's "already exists" and the trash list need them).
  */
-import { NotFoundError } from "./errors";
-import { readSession, type SessionView } from "./read-model";
+import { NotFoundError } from "../errors";
+import { readSession, type SessionView } from "../read-model";
 import type { SessionMeta } from "./session-rows";
-import { findSessionMeta } from "./store-read";
+import { findSessionMeta } from "./read";
 
 /** True for a session that exists and is not soft-deleted. */
 export function isLiveSession<M extends { deletedAt: string | null }>(meta: M | null | undefined): meta is M {

@@ -20,13 +20,13 @@ import "server-only";
  *   words, so search still finds a pruned output; `tokens` follows the current content.
  */
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
-import { getDb } from "./client";
+import { getDb } from "../client";
 import { entryTokens } from "./entry-columns";
-import { NotFoundError } from "./errors";
-import { toPgJson } from "./pg-json";
+import { NotFoundError } from "../errors";
+import { toPgJson } from "../pg-json";
 import { sanitizeForPersist } from "@/lib/session/sanitize";
-import { noteRewritten } from "./read-model";
-import { type Tx, withTransaction } from "./store-sql";
+import { noteRewritten } from "../read-model";
+import { type Tx, withTransaction } from "./sql";
 
 export interface PrunedEntry {
   entryId: string;

@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { userMsg } from "@/test/session-factories";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
-import { getDb } from "./client";
-import { appendEntries, CONFLICT_MESSAGE, ConflictError, commitEntries, createSession, getSessionMeta, loadEntries, loadPath } from ".";
+import { getDb } from "../client";
+import { appendEntries, CONFLICT_MESSAGE, ConflictError, commitEntries, createSession, getSessionMeta, loadEntries, loadPath } from "..";
 
 useTestDatabase();
 

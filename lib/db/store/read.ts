@@ -13,13 +13,13 @@ import "server-only";
  * - Reads of a soft-deleted session still work (its meta says `deletedAt`); a session that does
  *   not exist throws NotFoundError.
  */
-import { getDb } from "./client";
-import { NotFoundError } from "./errors";
+import { getDb } from "../client";
+import { NotFoundError } from "../errors";
 import { SESSION_SELECT, type SessionMeta, toSessionMeta } from "./session-rows";
 import type { SessionEntry } from "@/lib/session/types";
 import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree";
 import { Prisma } from "@/generated/prisma/client";
-import type { Tx } from "./store-sql";
+import type { Tx } from "./sql";
 
 type Reader = Pick<Tx, "session" | "$queryRaw">;
 

@@ -7,7 +7,7 @@ import "server-only";
 import type { SessionHeader } from "@/lib/session/types";
 import type { SessionMeta, SessionSummary } from "@/lib/types/session";
 import type { Prisma } from "@/generated/prisma/client";
-import { toPgText } from "./pg-json";
+import { toPgText } from "../pg-json";
 
 export type { SessionMeta, SessionSummary } from "@/lib/types/session";
 

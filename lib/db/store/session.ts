@@ -15,15 +15,15 @@ import "server-only";
  */
 import { generateSessionId } from "@/lib/session/ids";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
-import { getDb } from "./client";
+import { getDb } from "../client";
 import { entryModel, toEntryRow } from "./entry-columns";
 import { attachPartition, insertDetached, partitionOf } from "./entry-partitions";
-import { IdCollisionError, NotFoundError, SessionExistsError } from "./errors";
-import { toPgJson, toPgText } from "./pg-json";
+import { IdCollisionError, NotFoundError, SessionExistsError } from "../errors";
+import { toPgJson, toPgText } from "../pg-json";
 import type { Prisma } from "@/generated/prisma/client";
 import { normalizeTitle, SESSION_COLUMNS, SESSION_SELECT, type SessionMeta, type SessionRow, toSessionMeta } from "./session-rows";
-import { readSession } from "./read-model";
-import { indexWholeSession } from "./search-index";
+import { readSession } from "../read-model";
+import { indexWholeSession } from "../search/search-index";
 import {
   applyLabels,
   insertEntryRows,
@@ -32,7 +32,7 @@ import {
   prismaSql,
   type Sql,
   withBulkTransaction,
-} from "./store-sql";
+} from "./sql";
 
 export interface NewSessionRow {
   header: SessionHeader;
@@ -44,7 +44,7 @@ export interface NewSessionRow {
 
 /**
  * Inserts the session row (no entries yet). Internal: import and fork call it in their bulk
- * transaction. Raw SQL because that transaction is a pg client (store-sql.ts `Sql`), which the
+ * transaction. Raw SQL because that transaction is a pg client (sql.ts `Sql`), which the
  * typed client cannot join; createSession shares it so there is one insert.
  */
 export async function insertSessionRow(sql: Sql, input: NewSessionRow): Promise<SessionRow> {
@@ -140,7 +140,7 @@ export async function restoreSession(input: { id: string }): Promise<SessionMeta
 /**
  * Writes a complete new session (header + entries in file order) in the caller's transaction.
  * The entries fill the session's standalone partition, attached once they are all in
- * (lib/db/entry-partitions.ts); a repeated id is IdCollisionError before anything is written.
+ * (lib/db/store/entry-partitions.ts); a repeated id is IdCollisionError before anything is written.
  */
 export async function writeWholeSession(
   sql: Sql,

@@ -13,11 +13,11 @@ import type { Writable } from "node:stream";
 import pg from "pg";
 import type { Prisma } from "@/generated/prisma/client";
 import type { LabelEntry, SessionEntry } from "@/lib/session/types";
-import { databaseUrl, getDb } from "./client";
+import { databaseUrl, getDb } from "../client";
 import type { EntryRow } from "./entry-columns";
-import { pgErrorOf, toDatabaseError } from "./errors";
-import { copyFromStdin } from "./copy-stream";
-import { toPgJson } from "./pg-json";
+import { pgErrorOf, toDatabaseError } from "../errors";
+import { copyFromStdin } from "../copy-stream";
+import { toPgJson } from "../pg-json";
 
 export type Tx = Prisma.TransactionClient;
 
@@ -26,7 +26,7 @@ export interface Sql {
   query<T>(text: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
-/** The Sql of withBulkTransaction, which can also stream a `COPY … FROM STDIN` (lib/db/entry-load.ts). */
+/** The Sql of withBulkTransaction, which can also stream a `COPY … FROM STDIN` (lib/db/import/entry-load.ts). */
 export interface BulkSql extends Sql {
   /** Starts `text` (a COPY … FROM STDIN); write the data, then end the stream. */
   copyFrom(text: string): Writable;
@@ -83,7 +83,7 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 /**
  * True for a duplicate entry id: a unique violation of the primary key of `entries`, which
  * PostgreSQL names after the session's partition that holds the row (`entries_<md5>_pkey`,
- * lib/db/entry-partitions.ts).
+ * lib/db/store/entry-partitions.ts).
  */
 export function isEntryIdViolation(error: unknown): boolean {
   return isUniqueViolation(error) && /^entries(_[0-9a-f]{32})?_pkey$/.test(pgErrorOf(error).constraint ?? "");
@@ -91,7 +91,7 @@ export function isEntryIdViolation(error: unknown): boolean {
 
 /**
  * Inserts `rows` with seq = firstSeq, firstSeq + 1, …, into `table`: a session's standalone
- * partition (lib/db/entry-partitions.ts), which has no index until it is attached, so the
+ * partition (lib/db/store/entry-partitions.ts), which has no index until it is attached, so the
  * caller has checked the ids are distinct (writeWholeSession) and attaching checks them again.
  */
 export async function insertEntryRows(

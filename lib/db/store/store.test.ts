@@ -4,7 +4,7 @@ import { MAX_PERSIST_CHARS, PERSIST_TRUNCATION_NOTICE } from "@/lib/session/sani
 import { assistantMsg, bashMsg, text, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { LabelEntry, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
-import { getDb } from "./client";
+import { getDb } from "../client";
 import {
   appendCompaction,
   appendEntries,
@@ -23,7 +23,7 @@ import {
   resetLeaf,
   setLabel,
   softDeleteSession,
-} from ".";
+} from "..";
 
 useTestDatabase();
 

@@ -18,8 +18,8 @@ import { generateEntryId } from "@/lib/session/ids";
 import { pinEntryFields } from "@/lib/session/pins";
 import type { NewEntry } from "@/lib/session/tree";
 import type { SessionEntry } from "@/lib/session/types";
-import { IdCollisionError } from "./errors";
-import { type CommitResult, commitEntries } from "./store-commit";
+import { IdCollisionError } from "../errors";
+import { type CommitResult, commitEntries } from "./commit";
 
 /** Roles built by buildSessionContext only; never stored in a message entry (session-engine.md §1.5). */
 const IN_MEMORY_ROLES = new Set(["compactionSummary", "branchSummary"]);
