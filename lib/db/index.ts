@@ -19,7 +19,7 @@ import "server-only";
 export * from "./errors";
 export type { SessionMeta, SessionSummary } from "./store/session-rows";
 export { findLiveSession, isLiveSession, readLiveSession } from "./store/live-session";
-export { findSessionMeta, getSessionMeta, type LoadedTree, loadEntries, loadPath, loadTree } from "./store/read";
+export { findSessionMeta, findStoredEntries, getSessionMeta, type LoadedTree, loadEntries, loadPath, loadTree } from "./store/read";
 export { type CommitInput, type CommitResult, commitEntries } from "./store/commit";
 export { appendCompaction, appendEntries, branch, branchWithSummary, resetLeaf, setLabel, setPin } from "./store/write";
 export { createSession, type ForkResult, forkSession, renameSession, restoreSession, softDeleteSession } from "./store/session";
@@ -29,6 +29,8 @@ export { type ImportOptions, type ImportProgress, type ImportResult, importSessi
 export { buildSearchIndex, scheduleSearchIndex, type SearchIndexProgress } from "./search/search-index";
 export { exportSession, type SessionExport } from "./store/export";
 export { findSessionSource, type SessionSourceInfo } from "./import/source-read";
+export { extendStoredSource } from "./import/source-capture";
+export { findTrackedFile, listTrackedFiles, saveTrackedFile, type TrackedFile } from "./import/tracked-files";
 export { createAgentStore, writeSessionSettings } from "./store/agent-store";
 export {
   type AuthSessionRow,

@@ -1,6 +1,8 @@
 import "server-only";
 /**
- * Keeping an imported file byte for byte ("Download original"), while it streams.
+ * The one writer of the stored original ("Download original"): an imported file kept byte for
+ * byte while it streams (SourceCapture), and the new bytes of a synced file added to it
+ * (extendStoredSource).
  *
  * Contract: `capture.source` yields the same chunks as the wrapped ByteSource (the import reads
  * it) and keeps a copy in a spill file in the OS temp folder (memory stays bounded by one
@@ -16,6 +18,11 @@ import "server-only";
  * PostgreSQL's own pglz compression of the same bytes took longer than the rest of a small
  * import and kept the server busy; ours is smaller and runs beside the import.
  * Spill file format: per piece, its compressed length (4 bytes, big-endian), then the bytes.
+ *
+ * `extendStoredSource` appends bytes [stored size, `bytes`) of the file to the session's stored
+ * original, in ~1 MB chunks compressed the way the import stored the rest, and sets the
+ * original's size, sha256 and record count: all in one transaction. A session imported before
+ * originals were kept has none, and gets none.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -25,11 +32,31 @@ import path from "node:path";
 import type { FormatId } from "@/lib/formats/types";
 import type { ByteSource } from "./line-reader";
 import { encodeSourceChunk, SOURCE_COMPRESSION } from "./source-codec";
-import type { Sql } from "../store/sql";
+import { prismaSql, type Sql, withTransaction } from "../store/sql";
 
 export const SOURCE_CHUNK_BYTES = 1024 * 1024;
 /** Pieces being compressed at once (each ~SOURCE_CHUNK_BYTES). */
 const MAX_COMPRESSING = 2;
+
+/** The original's facts once its chunks are all stored. */
+interface SourceFacts {
+  bytes: number;
+  sha256: string;
+  records: number;
+}
+
+function insertChunk(sql: Sql, sessionId: string, seq: number, data: Buffer): Promise<unknown> {
+  return sql.query(`INSERT INTO session_source_chunks (session_id, seq, data) VALUES ($1, $2, $3)`, [sessionId, seq, data]);
+}
+
+function setFacts(sql: Sql, sessionId: string, facts: SourceFacts): Promise<unknown> {
+  return sql.query(`UPDATE session_sources SET bytes = $2, sha256 = $3, records = $4 WHERE session_id = $1`, [
+    sessionId,
+    facts.bytes,
+    facts.sha256,
+    facts.records,
+  ]);
+}
 
 function chunksOf(source: ByteSource): AsyncIterable<Uint8Array> {
   if (typeof source === "string") return createReadStream(source, { highWaterMark: SOURCE_CHUNK_BYTES });
@@ -125,15 +152,10 @@ export class SourceCapture {
         const piece = Buffer.alloc(length.readUInt32BE(0));
         await this.spill.handle.read(piece, 0, piece.length, position + 4);
         position += 4 + piece.length;
-        await sql.query(`INSERT INTO session_source_chunks (session_id, seq, data) VALUES ($1, $2, $3)`, [sessionId, seq++, piece]);
+        await insertChunk(sql, sessionId, seq++, piece);
       }
     }
-    await sql.query(`UPDATE session_sources SET bytes = $2, sha256 = $3, records = $4 WHERE session_id = $1`, [
-      sessionId,
-      this.total,
-      this.hash.digest("hex"),
-      records,
-    ]);
+    await setFacts(sql, sessionId, { bytes: this.total, sha256: this.hash.digest("hex"), records });
   }
 
   /** Removes the spill file (after finish, or after a failed or cancelled import). */
@@ -145,4 +167,34 @@ export class SourceCapture {
     await spill.handle.close().catch(() => undefined);
     await rm(spill.dir, { recursive: true, force: true });
   }
+}
+
+/** Appends bytes [stored size, `bytes`) of `file` to the session's stored original (see the header). */
+export async function extendStoredSource(input: { sessionId: string; file: string } & SourceFacts): Promise<void> {
+  const { sessionId, file } = input;
+  await withTransaction(async (tx) => {
+    const sql = prismaSql(tx);
+    // Raw SQL: FOR UPDATE (a second sync of the session waits for this one) has no typed form.
+    const [src] = await sql.query<{ bytes: number; chunks: number; compression: string | null }>(
+      `SELECT bytes, compression, (SELECT count(*)::int FROM session_source_chunks c WHERE c.session_id = s.session_id) AS chunks
+       FROM session_sources s WHERE s.session_id = $1 FOR UPDATE`,
+      [sessionId],
+    );
+    if (!src) return; // imported before originals were kept
+    const handle = await open(file, "r");
+    try {
+      let seq = src.chunks;
+      const chunk = Buffer.alloc(SOURCE_CHUNK_BYTES);
+      for (let pos = src.bytes; pos < input.bytes; ) {
+        const want = Math.min(SOURCE_CHUNK_BYTES, input.bytes - pos);
+        const { bytesRead } = await handle.read(chunk, 0, want, pos);
+        if (bytesRead === 0) break;
+        pos += bytesRead;
+        await insertChunk(sql, sessionId, seq++, await encodeSourceChunk(src.compression, Buffer.from(chunk.subarray(0, bytesRead))));
+      }
+    } finally {
+      await handle.close();
+    }
+    await setFacts(sql, sessionId, input);
+  });
 }

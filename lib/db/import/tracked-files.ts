@@ -1,12 +1,14 @@
 import "server-only";
 /**
- * The `sync_files` rows (prisma/migrations/20270106000000_sync_files): per file path, the
- * session its content is in and what of the file was imported. Written only after the entries
- * they describe are committed, so a row never claims more than the database holds (a sync cut
- * short is redone: entries already stored are recognised by id, see append.ts).
+ * The `sync_files` rows (prisma/migrations/20270106000000_sync_files): per file path of a synced
+ * folder (lib/sync), the session its content is in and what of the file was imported. lib/sync
+ * saves a row only after the entries it describes are committed, so a row never claims more
+ * than the database holds (a sync cut short is redone: entries already stored are recognised by
+ * id, lib/sync/append.ts).
  */
-import { getDb } from "@/lib/db";
+import type { SyncFile } from "@/generated/prisma/client";
 import type { FormatId } from "@/lib/formats/types";
+import { getDb } from "../client";
 
 export interface TrackedFile {
   path: string;
@@ -21,61 +23,51 @@ export interface TrackedFile {
   version: number;
 }
 
-interface Row {
-  path: string;
-  session_id: string;
-  format: string;
-  size: bigint;
-  mtime_ms: number;
-  imported_bytes: bigint;
-  prefix_sha256: string;
-  settled_entries: number;
-  synced_leaf_id: string | null;
-  version: number;
-}
-
-function toTracked(r: Row): TrackedFile {
+function toTracked(r: SyncFile): TrackedFile {
   return {
     path: r.path,
-    sessionId: r.session_id,
+    sessionId: r.sessionId,
     format: r.format as FormatId,
     size: Number(r.size),
-    mtimeMs: r.mtime_ms,
-    importedBytes: Number(r.imported_bytes),
-    prefixSha256: r.prefix_sha256,
-    settledEntries: r.settled_entries,
-    syncedLeafId: r.synced_leaf_id,
+    mtimeMs: r.mtimeMs,
+    importedBytes: Number(r.importedBytes),
+    prefixSha256: r.prefixSha256,
+    settledEntries: r.settledEntries,
+    syncedLeafId: r.syncedLeafId,
     version: r.version,
   };
 }
 
-export async function findTracked(path: string): Promise<TrackedFile | null> {
-  const rows = await getDb().$queryRawUnsafe<Row[]>(`SELECT * FROM sync_files WHERE path = $1`, path);
-  return rows[0] ? toTracked(rows[0]) : null;
+export async function findTrackedFile(path: string): Promise<TrackedFile | null> {
+  const row = await getDb().syncFile.findUnique({ where: { path } });
+  return row ? toTracked(row) : null;
 }
 
-/** Every tracked file below `folder` (a real, absolute path). */
-export async function listTracked(folder: string): Promise<TrackedFile[]> {
+/** Prisma's `startsWith` is a LIKE pattern with `%`, `_` and `\` left live: a folder name holding them must match only itself. */
+function literalLikePrefix(text: string): string {
+  return text.replace(/[\\%_]/g, "\\$&");
+}
+
+/** Every tracked file below `folder` (a real, absolute path), by path. */
+export async function listTrackedFiles(folder: string): Promise<TrackedFile[]> {
   const prefix = folder.endsWith("/") ? folder : `${folder}/`;
-  const rows = await getDb().$queryRawUnsafe<Row[]>(`SELECT * FROM sync_files WHERE starts_with(path, $1) ORDER BY path`, prefix);
+  const rows = await getDb().syncFile.findMany({ where: { path: { startsWith: literalLikePrefix(prefix) } }, orderBy: { path: "asc" } });
   return rows.map(toTracked);
 }
 
-export async function saveTracked(t: TrackedFile): Promise<void> {
-  await getDb().$executeRawUnsafe(
-    `INSERT INTO sync_files (path, session_id, format, size, mtime_ms, imported_bytes, prefix_sha256, settled_entries, synced_leaf_id, version, synced_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
-     ON CONFLICT (path) DO UPDATE SET session_id = $2, format = $3, size = $4, mtime_ms = $5, imported_bytes = $6,
-       prefix_sha256 = $7, settled_entries = $8, synced_leaf_id = $9, version = $10, synced_at = now()`,
-    t.path,
-    t.sessionId,
-    t.format,
-    BigInt(t.size),
-    t.mtimeMs,
-    BigInt(t.importedBytes),
-    t.prefixSha256,
-    t.settledEntries,
-    t.syncedLeafId,
-    t.version,
-  );
+/** Creates or replaces the row of `t.path`, stamped with the time of this sync. */
+export async function saveTrackedFile(t: TrackedFile): Promise<void> {
+  const row = {
+    sessionId: t.sessionId,
+    format: t.format,
+    size: BigInt(t.size),
+    mtimeMs: t.mtimeMs,
+    importedBytes: BigInt(t.importedBytes),
+    prefixSha256: t.prefixSha256,
+    settledEntries: t.settledEntries,
+    syncedLeafId: t.syncedLeafId,
+    version: t.version,
+    syncedAt: new Date(),
+  };
+  await getDb().syncFile.upsert({ where: { path: t.path }, create: { path: t.path, ...row }, update: row });
 }

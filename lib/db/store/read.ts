@@ -54,6 +54,21 @@ async function readEntries(db: Reader, sessionId: string): Promise<SessionEntry[
   return entries;
 }
 
+/**
+ * The stored `data` of those of `ids` the session holds, by id (a sync compares what it would
+ * add with what is there). Raw SQL: the ids travel as ONE array parameter, however many (a
+ * large sync asks for tens of thousands; the typed client's `in` binds one parameter each).
+ */
+export async function findStoredEntries(input: { sessionId: string; ids: string[] }): Promise<Map<string, unknown>> {
+  if (input.ids.length === 0) return new Map();
+  const rows = await getDb().$queryRawUnsafe<{ id: string; data: unknown }[]>(
+    `SELECT id, data FROM entries WHERE session_id = $1 AND id = ANY($2::text[])`,
+    input.sessionId,
+    input.ids,
+  );
+  return new Map(rows.map((r) => [r.id, r.data]));
+}
+
 /** Every entry of every branch, in file order. */
 export async function loadEntries(input: { sessionId: string }): Promise<SessionEntry[]> {
   return readEntries(getDb(), input.sessionId);
