@@ -11,7 +11,8 @@ import "server-only";
  * Misses of one view (lists not cached, contents evicted, `extra` ones) are read together in
  * ONE statement (readCallBodies).
  */
-import { ByteLru, type CallBodies, type CallRow, cacheBudgetBytes, readCallBodies } from "@/lib/db";
+import { ByteLru } from "@/lib/byte-lru";
+import { type CallBodies, type CallRow, cacheBudgetBytes, readCallBodies } from "@/lib/db";
 
 /** Default budget: a quarter of the read model's (ARBOR_CACHE_MB, default 256 MB). */
 const budget = () => Math.max(1, cacheBudgetBytes() / 4);

@@ -6,7 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as stopPost } from "@/app/api/chat/stop/route";
-import { appendEntries, createSession, getDb, getSessionMeta, loadEntries, loadPath } from "@/lib/db";
+import { appendEntries, createSession, getSessionMeta, loadEntries, loadPath } from "@/lib/db";
+import { getDb } from "@/lib/db/client";
 import { userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 import { type RunWorker, startRunWorker } from "@/test/run-worker-client";

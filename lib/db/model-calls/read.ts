@@ -29,7 +29,7 @@ import { readListsWithContents } from "./lists";
 import { NotFoundError } from "../errors";
 import { isLiveSession } from "../store/live-session";
 import { cacheBudgetBytes, readSession, type SessionView } from "../read-model";
-import { ByteLru } from "../read-model/lru";
+import { ByteLru } from "@/lib/byte-lru";
 
 /** One model_calls row as the inspector reads it. */
 export interface CallRow {

@@ -11,8 +11,8 @@ import {
   renameSession,
   restoreSession,
   softDeleteSession,
-  toPrefixTsQuery,
 } from "..";
+import { toPrefixTsQuery } from "./session-list";
 
 useTestDatabase();
 

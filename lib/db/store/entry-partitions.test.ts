@@ -23,7 +23,6 @@ import {
   appendEntries,
   buildSearchIndex,
   commitEntries,
-  configureReadModel,
   createSession,
   exportSession,
   findSessionMeta,
@@ -34,6 +33,7 @@ import {
   loadPath,
   readSession,
 } from "..";
+import { configureReadModel } from "../read-model";
 
 const db = useTestDatabase();
 
