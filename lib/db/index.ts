@@ -14,7 +14,7 @@ import "server-only";
  * leaf they expect and throw ConflictError if it moved). See each module's header for details.
  *
  * Tests, test/ and bench/ may import any module of lib/db where they need plumbing; other code
- * that does fails test/db-entry.test.ts.
+ * that does fails `npm run check` (biome.json's dependency rules).
  */
 export {
   CONFLICT_MESSAGE,
