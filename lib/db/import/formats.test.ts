@@ -1,8 +1,9 @@
 /** Importing Claude Code and Codex files: detection, counts, the original kept, and pi round trips (issue #15). */
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import path from "node:path";
 import { brotliDecompressSync, gzipSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSessionJsonl } from "@/lib/session/generate";
 import { countEntries } from "@/lib/formats/count";
 import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
@@ -63,7 +64,21 @@ describe.each(Object.entries(files))("importing a %s file", (format, file) => {
 });
 
 describe("the original of a large file", () => {
-  const spills = () => readdirSync(tmpdir()).filter((name) => name.startsWith("arbor-import-")).sort();
+  // The imports here spill into a temp folder of their own (os.tmpdir() follows TMPDIR), so the
+  // spill files of imports running elsewhere at the same time (other test files, other
+  // checkouts) neither hide nor fake a leftover.
+  let spillRoot = "";
+  const savedTmpdir = process.env.TMPDIR;
+  beforeAll(() => {
+    spillRoot = mkdtempSync(path.join(tmpdir(), "arbor-spill-test-"));
+    process.env.TMPDIR = spillRoot;
+  });
+  afterAll(() => {
+    if (savedTmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmpdir;
+    rmSync(spillRoot, { recursive: true, force: true });
+  });
+  const spills = () => readdirSync(spillRoot).filter((name) => name.startsWith("arbor-import-")).sort();
 
   it("is kept byte for byte across many 1 MB chunks while the entries stream through their COPY; no temp file is left", async () => {
     const text = generateSessionJsonl({ seed: 77, entries: 4000, branches: 2, labels: 2 });
