@@ -23,8 +23,7 @@ import { parseTrustedProxies } from "@/lib/auth/ip";
 import { formatPasswordHash, hashPassword, parsePasswordHash } from "@/lib/auth/password";
 import { sessionSecret } from "@/lib/auth/secret";
 import { passwordSaltFrom } from "@/lib/auth/token";
-import { prepareDatabase } from "@/lib/db/bootstrap";
-import { superviseEmbedded } from "@/lib/db/embedded-supervisor";
+import { prepareDatabase, superviseEmbedded } from "@/lib/postgres";
 import { env } from "@/lib/env";
 
 function fail(message: string): never {

@@ -8,9 +8,7 @@
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { APP_ROLE, giveDatabaseToApp } from "@/lib/db/app-role";
-import { startEmbeddedPostgres } from "@/lib/db/embedded";
-import { migrate } from "@/lib/db/migrate";
+import { APP_ROLE, giveDatabaseToApp, migrate, startEmbeddedPostgres } from "@/lib/postgres";
 import { writePageScript } from "@/scripts/build-page-script";
 
 export const TEMPLATE_DB = `arbor_template_${process.pid}`;

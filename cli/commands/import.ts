@@ -1,6 +1,6 @@
 /**
  * `import PATH… [--title T] [--as-copy] [--json]`: imports pi / oh-my-pi, Claude Code and Codex
- * CLI sessions into the database (lib/db/import.ts: streamed, migrated, one transaction per
+ * CLI sessions into the database (lib/db/import/import.ts: streamed, migrated, one transaction per
  * file). A PATH is a file, a folder (its `*.jsonl`, recursively) or a quoted glob (import-paths.ts).
  *
  * Output: one result line per file on stdout (`--json`: one JSON document instead); skipped
@@ -86,7 +86,7 @@ export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCom
               ...(values.title !== undefined ? { title: values.title } : {}),
               ...(values["as-copy"] ? { asCopy: true } : {}),
             });
-            // The session's full-text rows, built after the import (lib/db/search-index.ts); an
+            // The session's full-text rows, built after the import (lib/db/search/search-index.ts); an
             // interrupted build is resumed by the app (search is correct meanwhile).
             await buildSearchIndex(r.sessionId, { signal }).catch(() => undefined);
             imported.push({ file, ...r });

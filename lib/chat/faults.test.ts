@@ -12,7 +12,7 @@ import { isRetryableErrorMessage } from "@/lib/llm/overflow";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import type { FakeStep } from "@/test/fake-llm-server";
-import { waitForRun } from "./running";
+import { waitForRun } from "@/lib/runs";
 import { dataOf, newSession, postChat, readAll, useHarness, storedPath, textOf, transcript } from "@/test/chat-harness";
 
 useTestDatabase();

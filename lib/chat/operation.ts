@@ -2,7 +2,7 @@ import "server-only";
 /**
  * One agent operation (turn, manual compaction, navigation) from HTTP request to UI stream.
  *
- * `startOperation` claims the session's run slot (running.ts; busy → 409), opens the agent
+ * `startOperation` claims the session's run slot (lib/runs/running.ts; busy → 409), opens the agent
  * (runtime.ts; unknown session → 404, unavailable model → 400), then starts `work` DETACHED from
  * the response: the work runs to its end whether or not anyone reads the stream, writing its
  * events through the sink (ui-stream.ts), which drops chunks once the client is gone. When the
@@ -18,7 +18,7 @@ import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { isConflictError } from "@/lib/agent/ports";
 import { NotFoundError, toDatabaseError } from "@/lib/db";
 import { jsonError, withCancel } from "@/lib/http/route-helpers";
-import { BusyError, claimRun, claimRunPreempting, type RunHandle, type RunKind } from "./running";
+import { BusyError, claimRun, claimRunPreempting, type RunHandle, type RunKind } from "@/lib/runs";
 import { ModelUnavailableError, type OpenedSession, openSessionAgent } from "./runtime";
 import { type AgentStreamSink, createAgentStreamSink } from "./ui-stream";
 import type { SessionUIMessage } from "@/lib/chat-protocol/ui-types";

@@ -9,7 +9,7 @@ import "server-only";
  * reads the session's settings column (session-config.ts: defaults + the override via
  * mergeSettings, plus the `agent` options), picks the chat and compaction models
  * (model-selection.ts) from the runtime's provider registry (runtime-config.ts), and builds a
- * SessionAgent with: the DB store (lib/db/agent-store.ts), the registry as ModelResolver, the
+ * SessionAgent with: the DB store (lib/db/store/agent-store.ts), the registry as ModelResolver, the
  * project hooks (hooks-loader.ts), the prompt templates, the session's workspace tools (as
  * switched on in `agent.tools.enabled`; all by default), the DB model-call recorder and the
  * chat system prompt.
@@ -20,7 +20,7 @@ import "server-only";
  *
  * Throws NotFoundError (lib/db) for an unknown or deleted session and ModelUnavailableError
  * for a requested model whose provider is not configured. `close()` disposes the agent and
- * waits for the recorder's pending writes. Callers hold the session's run slot (running.ts).
+ * waits for the recorder's pending writes. Callers hold the session's run slot (lib/runs/running.ts).
  */
 import type { AgentEmit, AgentModel } from "@/lib/agent/ports";
 import { SessionAgent } from "@/lib/agent/session-agent";

@@ -150,7 +150,7 @@ const UNREACHABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1017", "P2024"]);
 const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
 /**
- * The embedded server's Unix socket is missing (server down: lib/db/embedded.ts) or refuses. Prisma's
+ * The embedded server's Unix socket is missing (server down: lib/postgres/embedded.ts) or refuses. Prisma's
  * adapter does not classify ENOENT; the PostgreSQL socket's name keeps model servers out of this,
  * so it counts without `fromDriver` too.
  */

@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * Recorded model calls as the inspector and the Calls routes show them: the Calls list and one
- * call in full, assembled from lib/db's reads (model-call-read.ts) and the session index.
+ * call in full, assembled from lib/db's reads (lib/db/model-calls/read.ts) and the session index.
  *
  * Contract:
  * - Everything is scoped by session: a call id of another session is "not found" (null); an

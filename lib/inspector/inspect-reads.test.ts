@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { settings, TEST_PROMPTS } from "@/test/compaction-helpers";
-import { appendEntries, applyPrune, configureReadModel, createSession, recordModelCall } from "@/lib/db";
+import { appendEntries, applyPrune, createSession, recordModelCall } from "@/lib/db";
+import { configureReadModel } from "@/lib/db/read-model";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";

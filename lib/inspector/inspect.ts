@@ -2,7 +2,7 @@ import "server-only";
 /**
  * The context inspector's views: a TurnView (types.ts) for a recorded call, for an assistant
  * entry (its recorded call if there is one, else a reconstruction), or for the next turn.
- * Assembled here from lib/db's reads (model-call-read.ts) and the session index; lib/db only reads.
+ * Assembled here from lib/db's reads (lib/db/model-calls/read.ts) and the session index; lib/db only reads.
  *
  * Contract:
  * - A recorded chat call is diffed against the session's previous chat call; a summarization

@@ -14,7 +14,8 @@ import "server-only";
  * asked for again.
  * Every process has its own cache; a miss rebuilds the list from the read model.
  */
-import { ByteLru, cacheBudgetBytes } from "@/lib/db";
+import { ByteLru } from "@/lib/byte-lru";
+import { cacheBudgetBytes } from "@/lib/db";
 import type { InspectedMessage, TurnView } from "@/lib/inspector/types";
 import type { PromptSet } from "@/lib/session/types";
 

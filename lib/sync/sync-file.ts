@@ -23,11 +23,23 @@ import "server-only";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { findSessionMeta, findSessionSource, ImportError, type ImportProgress, importSession, isLiveSession, renameSession, scheduleSearchIndex } from "@/lib/db";
+import {
+  extendStoredSource,
+  findSessionMeta,
+  findSessionSource,
+  findTrackedFile,
+  ImportError,
+  type ImportProgress,
+  importSession,
+  isLiveSession,
+  renameSession,
+  saveTrackedFile,
+  scheduleSearchIndex,
+  type TrackedFile,
+} from "@/lib/db";
 import { FormatError, type FormatId } from "@/lib/formats/types";
-import { appendNewEntries, extendOriginal } from "./append";
+import { appendNewEntries } from "./append";
 import { remapFile, withoutOpenResponse } from "./remap";
-import { findTracked, saveTracked, type TrackedFile } from "./tracked";
 import { detectFileFormat, lastNewlineOffset } from "./whole-lines";
 
 export type FileOutcome =
@@ -89,7 +101,7 @@ async function importFile(
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });
-  // Full-text rows are built after an import, in the background (lib/db/search-index.ts);
+  // Full-text rows are built after an import, in the background (lib/db/search/search-index.ts);
   // search is already correct without them, only slower for this session.
   void scheduleSearchIndex(result.sessionId);
   if (opts.version > 1) {
@@ -110,7 +122,7 @@ async function importFile(
     syncedLeafId: result.leafId,
     version: opts.version,
   };
-  await saveTracked(tracked);
+  await saveTrackedFile(tracked);
   return { tracked, entries: result.entryCount, records: result.records, held };
 }
 
@@ -136,13 +148,13 @@ async function resync(file: string, st: { size: number; mtimeMs: number }, track
   if (held && remapped.open) remapped = await withoutOpenResponse(file, { ...remapped, open: remapped.open });
   const mtimeMs = held ? READ_AGAIN : st.mtimeMs;
   if (remapped.prefixBytes === tracked.importedBytes) {
-    await saveTracked({ ...tracked, size: st.size, mtimeMs });
+    await saveTrackedFile({ ...tracked, size: st.size, mtimeMs });
     return { kind: "unchanged", sessionId: tracked.sessionId };
   }
   const outcome = await appendNewEntries(tracked, remapped, opts.signal);
   if (outcome.kind === "changed") return again(`entry ${outcome.entryId} changed after it was imported (it was still being written)`);
-  await extendOriginal({ sessionId: tracked.sessionId, file, remapped });
-  await saveTracked({
+  await extendStoredSource({ sessionId: tracked.sessionId, file, bytes: remapped.prefixBytes, sha256: remapped.prefixSha256, records: remapped.records });
+  await saveTrackedFile({
     ...tracked,
     size: st.size,
     mtimeMs,
@@ -168,7 +180,7 @@ async function adoption(file: string, st: { size: number; mtimeMs: number }, ses
 export async function syncFile(file: string, opts: SyncFileOptions = {}): Promise<FileOutcome> {
   let tracked: TrackedFile | null = null;
   try {
-    tracked = await findTracked(file);
+    tracked = await findTrackedFile(file);
     let st: { size: number; mtimeMs: number };
     try {
       const s = await stat(file);

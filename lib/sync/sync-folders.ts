@@ -15,9 +15,8 @@ import "server-only";
  */
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import type { ImportProgress } from "@/lib/db";
+import { type ImportProgress, listTrackedFiles } from "@/lib/db";
 import { type FileOutcome, syncFile } from "./sync-file";
-import { listTracked } from "./tracked";
 
 export type SyncEvent =
   | { type: "start"; files: number; folders: string[] }
@@ -85,7 +84,7 @@ export async function syncFolders(
   }
   if (!opts.only) {
     for (const folder of real) {
-      for (const t of await listTracked(folder)) {
+      for (const t of await listTrackedFiles(folder)) {
         if (!files.has(t.path)) record(t.path, list.length, await syncFile(t.path, fileOpts));
       }
     }

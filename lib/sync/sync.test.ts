@@ -3,7 +3,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { findSessionSource, getDb, getSessionMeta, importSession, loadEntries } from "@/lib/db";
+import { findSessionSource, getSessionMeta, importSession, loadEntries } from "@/lib/db";
+import { getDb } from "@/lib/db/client";
 import { countEntries } from "@/lib/formats/count";
 import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
 import { generateCodexSession } from "@/lib/formats/generate-codex";

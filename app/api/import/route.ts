@@ -150,7 +150,7 @@ export async function POST(request: Request) {
           },
         });
         send(doneEvent(result));
-        // Full-text rows are built after the import, in the background (lib/db/search-index.ts;
+        // Full-text rows are built after the import, in the background (lib/db/search/search-index.ts;
         // search is correct meanwhile).
         void scheduleSearchIndex(result.sessionId);
       } catch (error) {

@@ -6,7 +6,7 @@ import { MODELS_KEY } from "@/components/session/models-query";
 import { SessionWorkspace } from "@/components/session/session-workspace";
 import { requirePageUser } from "@/lib/auth/guard";
 import { modelList, nextTurnModelOf } from "@/lib/chat/next-model";
-import { isDatabaseUnavailable, readSessionCalls, type SessionCalls } from "@/lib/db";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, readSessionCalls, type SessionCalls } from "@/lib/db";
 import { contextOf, summariesOf } from "@/lib/inspector/calls";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { getQueryClient } from "@/lib/query/client";
@@ -53,7 +53,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const path = `/sessions/${encodeURIComponent(id)}`;
   await requirePageUser(path);
   const read = await readOrNull(id);
-  if (read === "unavailable") return <DatabaseUnavailable retryHref={path} />;
+  if (read === "unavailable") return <DatabaseUnavailable retryHref={path} message={DATABASE_UNAVAILABLE_MESSAGE} />;
   if (!read) notFound();
   const { view } = read;
   const session = view.meta;

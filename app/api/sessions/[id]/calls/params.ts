@@ -7,7 +7,7 @@ import { z } from "zod";
 import { jsonError } from "@/lib/http/json-error";
 import { sessionIdSchema } from "@/lib/id-schema";
 
-/** Call ids are v4 UUIDs (lib/db/model-calls.ts). */
+/** Call ids are v4 UUIDs (lib/db/model-calls/model-calls.ts). */
 export const callIdSchema = z.uuid({ message: "call id must be a UUID" });
 
 export const sessionParamsSchema = z.object({ id: sessionIdSchema });

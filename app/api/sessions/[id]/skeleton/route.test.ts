@@ -3,7 +3,8 @@
  * `?since=` delta), the contents of chosen entries, and §16.3 search over whole entry texts.
  */
 import { describe, expect, it } from "vitest";
-import { appendEntries, branch, createSession, getDb, loadEntries, readLiveSession } from "@/lib/db";
+import { appendEntries, branch, createSession, loadEntries, readLiveSession } from "@/lib/db";
+import { getDb } from "@/lib/db/client";
 import { LineSplitter, parseStreamBlock, parseStreamHeader } from "@/lib/session/skeleton-stream";
 import { pagePayload } from "@/lib/session-view/server";
 import { decodeRows, type WireRow } from "@/lib/session/skeleton-wire";

@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ModelCallRecord } from "@/lib/agent/ports";
-import { configureReadModel, importSession, loadEntries, recordModelCall } from "@/lib/db";
+import { importSession, loadEntries, recordModelCall } from "@/lib/db";
+import { configureReadModel } from "@/lib/db/read-model";
 import { clearBodiesCache } from "@/lib/inspector/bodies";
 import { MESSAGE_PAGE_MAX, MESSAGE_PAGE_SIZE } from "@/lib/inspector/message-window";
 import { clearTurnMessagesCache } from "@/lib/inspector/turn-messages-cache";
