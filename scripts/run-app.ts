@@ -11,7 +11,7 @@
  * scripts/peer-address.cjs (the socket address for the sign-in limiter) and
  * scripts/request-abort.cjs (a client that goes away is not an uncaught error) preloaded, with PORT
  * and ARBOR_HOST set (the cookie names include the port on loopback).
- * An embedded database it started is supervised (lib/db/embedded-supervisor.ts): if it dies, it
+ * An embedded database it started is supervised (lib/postgres/embedded-supervisor.ts): if it dies, it
  * is started again on the same socket / port and Next's pools reconnect.
  * On SIGINT/SIGTERM it stops Next, then the embedded database it started.
  */

@@ -8,7 +8,7 @@ import "server-only";
  *   (which PostgreSQL keeps at 0700; the socket itself is 0700 too) and on no TCP port. When that
  *   socket path would exceed the 107-byte limit of Unix socket paths (a deep checkout folder), it
  *   listens on 127.0.0.1 instead; the random passwords below then keep other local users out.
- * - Credentials: a superuser `arbor` and the app role `arbor_app` (lib/db/app-role.ts), each with
+ * - Credentials: a superuser `arbor` and the app role `arbor_app` (lib/postgres/app-role.ts), each with
  *   a random password kept in the 0600 file `<cluster>/arbor-secret.json` (embedded-secret.ts).
  *   Clusters made before that file existed (superuser password `arbor`) are upgraded on start:
  *   the password is rotated and the file created; their data stays.
@@ -21,7 +21,7 @@ import "server-only";
  *   in a 0700 folder gets its programs and cluster staged under /var/lib/arbor, the requested
  *   folder a link there). The process that started a server stops it through `stop()`, and, as a
  *   last resort, on process exit.
- * - `exited` resolves when a server this process started exits (lib/db/embedded-supervisor.ts
+ * - `exited` resolves when a server this process started exits (lib/postgres/embedded-supervisor.ts
  *   restarts it when that was not through `stop()`). After `stop()` or such an exit, the folder
  *   can be started again (same `port` given: the same socket and URLs, so pools reconnect).
  */
@@ -72,7 +72,7 @@ export interface EmbeddedServer {
   adminUrl: string;
   /** Superuser connection string of `database` (migrations, grants). */
   urlFor(database: string): string;
-  /** The app role's connection string of `database` (see lib/db/app-role.ts). */
+  /** The app role's connection string of `database` (see lib/postgres/app-role.ts). */
   appUrlFor(database: string): string;
   endpoint: Endpoint;
   /** True when this process started the server (and so stops it). */
@@ -222,7 +222,7 @@ function serverFor(
  * replicas and no archive (no one can attach them to it). With `minimal`, rows written into a
  * table created in the same transaction are not logged at all; the table's files are synced at
  * commit instead. An import creates its session's table and COPYs every entry into it in one
- * transaction (lib/db/import.ts), so this halves the server's share of an import (measured on
+ * transaction (lib/db/import/import.ts), so this halves the server's share of an import (measured on
  * 100k entries: 2.3–2.9 s of server CPU with `replica`, 1.1–1.4 s with `minimal`; the attach's
  * index builds 0.5–0.7 s → 0.3 s). A server given by DATABASE_URL keeps its own settings.
  */
