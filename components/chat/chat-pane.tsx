@@ -12,7 +12,7 @@ import { type UseQueryResult, useQueries } from "@tanstack/react-query";
 import { memo, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { MeterReading } from "@/lib/chat-protocol/context-meter";
 import { entryOptions } from "@/lib/query/entries";
-import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
+import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { CHAT_PAGE, chatPlan, firstShownIndex } from "@/lib/session-view/chat-plan";
 import { chatItemsOf } from "./chat-items";

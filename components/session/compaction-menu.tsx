@@ -11,7 +11,7 @@ import { useCallback, useMemo } from "react";
 import { Modal } from "@/components/chat/modal";
 import { CompactionReviewPanel, useCompactionUndo, useLeafMove } from "@/components/inspector/compaction-review";
 import { compactionReviewOptions } from "@/lib/query/compaction-review";
-import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
+import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 import type { Toast } from "./status-toast";
 
 export function CompactionDialog({

@@ -1,6 +1,6 @@
 /** CallIndex answers what a Map of call id → last entry index answers, through growth and reuse of ids. */
 import { describe, expect, it } from "vitest";
-import { CallIndex } from "@/lib/session/call-index";
+import { CallIndex } from "@/lib/session-view/call-index";
 
 describe("CallIndex", () => {
   it("gives the last entry calling each id, like a Map filled in entry order", () => {

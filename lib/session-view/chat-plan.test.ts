@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { assistantEntry, chain, compactionEntry, customMessageEntry, labelEntry, userEntry } from "@/test/session-factories";
 import { generateSession } from "@/lib/session/generate";
-import { chatFacts, FLAG, skeletonFacts } from "@/lib/session/tree-skeleton";
+import { chatFacts, FLAG, skeletonFacts } from "@/lib/session-view/tree-skeleton";
 import { type ChatPlanItem, chatPlan, firstShownIndex } from "./chat-plan";
 
 describe("chatPlan", () => {

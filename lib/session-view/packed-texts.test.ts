@@ -3,7 +3,7 @@
  * ones as packed bytes (a trailing "…" as a mark), others and replaced ones as strings.
  */
 import { describe, expect, it } from "vitest";
-import { ownCopy, PackedTexts } from "@/lib/session/packed-texts";
+import { ownCopy, PackedTexts } from "@/lib/session-view/packed-texts";
 
 const TEXTS = ["", "user: hello", "café ÿ", "assistant: clipped…", "…", "a…b", "emoji 😀", "日本語…", "tab\tand\nnew line", `${"x".repeat(119)}…`];
 

@@ -11,11 +11,11 @@ import "server-only";
 import { type MeterBasis, meterBasis } from "@/lib/chat-protocol/context-meter";
 import { memoPerEntries, memoPerEntry, type SessionView } from "@/lib/db";
 import { entrySearchText, matchingIds } from "@/lib/session/search-text";
-import { stringBytes } from "@/lib/session/packed-texts";
-import { skeletonLines } from "@/lib/session/skeleton-stream";
-import { SkeletonTable } from "@/lib/session/skeleton-table";
-import { encodeRows } from "@/lib/session/skeleton-wire";
-import { chatFacts, FLAG, type SkeletonEntry } from "@/lib/session/tree-skeleton";
+import { stringBytes } from "@/lib/session-view/packed-texts";
+import { skeletonLines } from "@/lib/session-view/skeleton-stream";
+import { SkeletonTable } from "@/lib/session-view/skeleton-table";
+import { encodeRows } from "@/lib/session-view/skeleton-wire";
+import { chatFacts, FLAG, type SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { CHAT_PAGE, chatPlan } from "./chat-plan";
 import { type EntriesPayload, type NextTurnModel, PAGE_SKELETON_MAX, type PagePayload, type SkeletonPayload } from "./types";
@@ -86,7 +86,7 @@ export function skeletonPayload(view: SessionView, since = 0, model?: NextTurnMo
 }
 
 /**
- * The skeleton as lines (lib/session/skeleton-stream.ts): the header, then blocks of rows; the
+ * The skeleton as lines (lib/session-view/skeleton-stream.ts): the header, then blocks of rows; the
  * rows the header counts, whatever is appended while the lines are read. `part` = rows `from` to
  * `to` (end excluded, cut at the count; the header's `from` says where they start), for a client
  * that reads a long session in several responses; without it, every row.

@@ -3,10 +3,10 @@
  * rows, whatever the pieces the network delivers; a damaged stream is a clear error naming the line.
  */
 import { describe, expect, it } from "vitest";
-import { LineSplitter, parseStreamBlock, parseStreamHeader, skeletonLines } from "@/lib/session/skeleton-stream";
-import { decodeRows } from "@/lib/session/skeleton-wire";
+import { LineSplitter, parseStreamBlock, parseStreamHeader, skeletonLines } from "@/lib/session-view/skeleton-stream";
+import { decodeRows } from "@/lib/session-view/skeleton-wire";
 import { generateSession } from "@/lib/session/generate";
-import { resolveSkeleton } from "@/lib/session/tree-skeleton";
+import { resolveSkeleton } from "@/lib/session-view/tree-skeleton";
 
 function readBack(text: string, pieceSize: number) {
   const splitter = new LineSplitter();

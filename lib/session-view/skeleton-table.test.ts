@@ -7,9 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { generateSession } from "@/lib/session/generate";
 import { pinEntryFields } from "@/lib/session/pins";
-import { SkeletonTable } from "@/lib/session/skeleton-table";
-import { encodeRows } from "@/lib/session/skeleton-wire";
-import { FLAG, resolveSkeleton } from "@/lib/session/tree-skeleton";
+import { SkeletonTable } from "@/lib/session-view/skeleton-table";
+import { encodeRows } from "@/lib/session-view/skeleton-wire";
+import { FLAG, resolveSkeleton } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { assistantEntry, entry, labelEntry, messageEntry } from "@/test/session-factories";
 import { toolCall, toolResultMsg } from "@/test/session-messages";

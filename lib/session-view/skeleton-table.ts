@@ -19,11 +19,11 @@
  * - Rows are produced on demand: a slice is new objects every time.
  * - `bytes()` estimates the memory held (ArrayBuffers included), for the read model's charge.
  */
-import { CallIndex } from "@/lib/session/call-index";
-import { ownCopy, PackedTexts, stringBytes } from "@/lib/session/packed-texts";
-import type { RowSource } from "@/lib/session/skeleton-stream";
-import { RowEncoder, type WireRow, wireExtra } from "@/lib/session/skeleton-wire";
-import { parentIdOf, roleOf, type SkeletonEntry, skeletonFacts, toolCallIdAt, toolCallIdOf, toolCallTexts } from "@/lib/session/tree-skeleton";
+import { CallIndex } from "@/lib/session-view/call-index";
+import { ownCopy, PackedTexts, stringBytes } from "@/lib/session-view/packed-texts";
+import type { RowSource } from "@/lib/session-view/skeleton-stream";
+import { RowEncoder, type WireRow, wireExtra } from "@/lib/session-view/skeleton-wire";
+import { parentIdOf, roleOf, type SkeletonEntry, skeletonFacts, toolCallIdAt, toolCallIdOf, toolCallTexts } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 
 type Extra = Pick<SkeletonEntry, "targetId" | "labelValue" | "pinned" | "firstKeptEntryId" | "tokensBefore" | "preview" | "firstLine">;

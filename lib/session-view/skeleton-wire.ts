@@ -16,7 +16,7 @@
  *   user message's first line }` (only the keys present).
  * Each chunk (one payload) decodes on its own, so a delta can be appended to earlier chunks.
  */
-import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
+import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 
 export type WireExtra = { k?: string; v?: string; n?: 0 | 1; f?: string; b?: number; p?: string; l?: string };
 export type WireRow =

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { generateSession } from "@/lib/session/generate";
 import { matchingIds } from "@/lib/session/search-text";
-import { decodeRows, encodeRows } from "@/lib/session/skeleton-wire";
+import { decodeRows, encodeRows } from "@/lib/session-view/skeleton-wire";
 import {
   assistantEntry,
   branchSummaryEntry,
@@ -22,8 +22,8 @@ import { buildTreeNodes } from "@/lib/session/tree-build";
 import { FILTERS, matchesSearch } from "@/lib/session/tree-filter";
 import { flattenTree } from "@/lib/session/tree-flatten";
 import { buildToolCallIndex } from "@/lib/session/tree-row-text";
-import { clipText, FLAG, hasFlag, ROW_TEXT_MAX, resolveSkeleton, skeletonFacts, skeletonLabels, toolCallTexts } from "@/lib/session/tree-skeleton";
-import { flattenSkeleton, skeletonPath } from "@/lib/session/tree-skeleton-view";
+import { clipText, FLAG, hasFlag, ROW_TEXT_MAX, resolveSkeleton, skeletonFacts, skeletonLabels, toolCallTexts } from "@/lib/session-view/tree-skeleton";
+import { flattenSkeleton, skeletonPath } from "@/lib/session-view/tree-skeleton-view";
 import { SessionTree } from "@/lib/session/tree";
 import type { SessionEntry } from "@/lib/session/types";
 

@@ -5,7 +5,7 @@
  */
 import type { MeterBasis } from "@/lib/chat-protocol/context-meter";
 import type { SessionMeta } from "@/lib/types/session";
-import type { WireRow } from "@/lib/session/skeleton-wire";
+import type { WireRow } from "@/lib/session-view/skeleton-wire";
 import type { SessionEntry } from "@/lib/session/types";
 
 /** GET /api/sessions/[id]/skeleton[?since=N] and the page's prefetch. */
@@ -73,6 +73,6 @@ export interface SearchPayload {
  * Sessions of more entries than this come without their skeleton in the page, and a whole
  * refresh of theirs (after a prune) streams it too: its JSON would be parsed in one long task.
  * The page brings the tail of the current path for the chat, and the browser streams the rest
- * (lib/session/skeleton-stream.ts), issue #12.
+ * (lib/session-view/skeleton-stream.ts), issue #12.
  */
 export const PAGE_SKELETON_MAX = 20_000;

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { appendEntries, branch, createSession, getDb, loadEntries, readLiveSession } from "@/lib/db";
-import { LineSplitter, parseStreamBlock, parseStreamHeader } from "@/lib/session/skeleton-stream";
+import { LineSplitter, parseStreamBlock, parseStreamHeader } from "@/lib/session-view/skeleton-stream";
 import { pagePayload } from "@/lib/session-view/server";
-import { decodeRows, type WireRow } from "@/lib/session/skeleton-wire";
-import { resolveSkeleton } from "@/lib/session/tree-skeleton";
+import { decodeRows, type WireRow } from "@/lib/session-view/skeleton-wire";
+import { resolveSkeleton } from "@/lib/session-view/tree-skeleton";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-messages";
 import type { EntriesPayload, SkeletonPayload } from "@/lib/session-view/types";
 import { useTestDatabase } from "@/test/db";

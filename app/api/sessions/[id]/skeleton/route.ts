@@ -4,7 +4,7 @@
  * model the next turn will use.
  * `since` = the entry count the client already has: only the entries appended after it
  * (`from` = N); a count the session does not have gives the whole skeleton (`from` = 0).
- * `format=ndjson`: the skeleton as lines (lib/session/skeleton-stream.ts), for sessions too large
+ * `format=ndjson`: the skeleton as lines (lib/session-view/skeleton-stream.ts), for sessions too large
  * for the page (the browser decodes it line by line); not with `since`. With `from` and `to`
  * (entry indexes, `to` excluded and cut at the count) only those rows: the browser reads a long
  * session in parts, since it finishes each response in one task that grows with its size.
