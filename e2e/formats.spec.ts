@@ -9,8 +9,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } fro
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./test";
-import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
-import { generateCodexSession } from "@/lib/formats/generate-codex";
+import { generateClaudeCodeSession } from "@/test/generators/claude-code";
+import { generateCodexSession } from "@/test/generators/codex";
 import { fakeLlm } from "./fake-llm";
 import { E2E_SYNC_ROOT } from "./ports";
 import { chatTurn, readTree, type StoredEntry } from "./session-helpers";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { generateSessionJsonl } from "@/lib/session/generate";
+import { generateSessionJsonl } from "@/test/generators/session";
 import type { InspectedMessagesPage, TurnView } from "@/lib/inspector/types";
 import { expect, test } from "./test";
 import { fakeLlm } from "./fake-llm";

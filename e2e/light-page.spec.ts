@@ -1,5 +1,5 @@
 import { expect, test } from "./test";
-import { generateSessionJsonl } from "@/lib/session/generate";
+import { generateSessionJsonl } from "@/test/generators/session";
 import { deleteFromList, importJsonl, readTree, type StoredEntry } from "./session-helpers";
 
 /**

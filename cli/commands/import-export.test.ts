@@ -10,7 +10,7 @@ import { makeExportCommand } from "@/cli/commands/export";
 import { makeImportCommand } from "@/cli/commands/import";
 import { PROJECT_ROOT, runCommand, tempDir } from "@/test/cli-helpers";
 import { getSessionMeta, loadEntries } from "@/lib/db";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { serializeSession } from "@/lib/session/jsonl";
 import { useTestDatabase } from "@/test/db";
 

@@ -9,7 +9,7 @@ import { overlappingPairs } from "@/components/tree/layout-check";
 import { toFlow } from "@/components/tree/to-flow";
 import { groupTurns, groupTurnsSteps } from "@/components/tree/turns";
 import { entryGraph, entryGraphSteps, viewModel, viewModelSteps } from "@/components/tree/use-tree-model";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { runSliced } from "@/lib/session/stepwise";
 import { resolveSkeleton, skeletonLabels } from "@/lib/session-view/tree-skeleton";
 

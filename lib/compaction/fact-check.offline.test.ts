@@ -14,7 +14,7 @@ import { prepareCompaction } from "@/lib/compaction/prepare";
 import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import { extractiveSummary } from "@/lib/llm/offline-summary";
 import { loadPrompts } from "@/lib/llm/prompts";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { loadSession } from "@/lib/session/load";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import { DEFAULT_COMPACTION_SETTINGS } from "@/lib/settings/schema";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { extractFacts } from "@/lib/compaction/fact-extract";
 import { assistant, bash, call, ent, linked, msg, toolResult, user } from "@/test/compaction-helpers";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 
 const CWD = "/home/dev/app";
 

@@ -18,7 +18,7 @@ import { prepareAppDatabase } from "./bootstrap";
 import { disconnectDb, useDatabase } from "./client";
 import { startEmbeddedPostgres } from "./embedded";
 import { type Supervisor, superviseEmbedded } from "./embedded-supervisor";
-import { generateSessionJsonl } from "@/lib/session/generate";
+import { generateSessionJsonl } from "@/test/generators/session";
 import { importSession } from "./import";
 import { loadEntries } from "./store-read";
 import { createSession } from "./store-session";

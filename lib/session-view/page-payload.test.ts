@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { appendEntries, branch, importSession, readSession } from "@/lib/db";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { serializeSession } from "@/lib/session/jsonl";
 import { encodeRows } from "@/lib/session-view/skeleton-wire";
 import { FLAG, resolveSkeleton, type SkeletonEntry, skeletonFacts } from "@/lib/session-view/tree-skeleton";

@@ -5,7 +5,7 @@
  * an earlier call id (which renames every earlier result of that id), and an unanswered result.
  */
 import { describe, expect, it } from "vitest";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { pinEntryFields } from "@/lib/session/pins";
 import { SkeletonTable } from "@/lib/session-view/skeleton-table";
 import { encodeRows } from "@/lib/session-view/skeleton-wire";

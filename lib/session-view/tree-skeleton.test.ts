@@ -4,7 +4,7 @@
  * flattenTree gives over full entries (session-engine.md §16.1–16.3), for every filter and for search.
  */
 import { describe, expect, it } from "vitest";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { matchingIds } from "@/lib/session/search-text";
 import { decodeRows, encodeRows } from "@/lib/session-view/skeleton-wire";
 import {

@@ -9,12 +9,13 @@
  * optional branches (a prompt re-asked from an earlier point), compactions (compact_boundary +
  * isCompactSummary), a sidechain (its own root, `isSidechain`), summary records (one naming a
  * leaf of this file, one naming another file), Task calls whose subagents run in their own files
- * (generate-claude-subagent.ts), and a last line cut in the middle.
+ * (claude-subagent.ts), and a last line cut in the middle.
  * `expected` counts what the mapping must find (count.ts terms).
  */
-import { Rng, sentence } from "@/lib/session/generate-text";
-import { emptyCounts, type SessionCounts } from "./count";
-import { type GeneratedSubagent, generateClaudeCodeSubagent } from "./generate-claude-subagent";
+import { Rng } from "@/lib/random";
+import { sentence } from "@/test/generators/text";
+import { emptyCounts, type SessionCounts } from "@/lib/formats/count";
+import { type GeneratedSubagent, generateClaudeCodeSubagent } from "./claude-subagent";
 
 export interface GenerateClaudeOptions {
   seed: number;

@@ -6,8 +6,9 @@
  * `sessionId` and the subagent's `agentId`. It holds the Task prompt, then responses with tool
  * calls and results, and a final answer. `expected` counts what the mapping must find.
  */
-import { Rng, sentence } from "@/lib/session/generate-text";
-import { emptyCounts, type SessionCounts } from "./count";
+import { Rng } from "@/lib/random";
+import { sentence } from "@/test/generators/text";
+import { emptyCounts, type SessionCounts } from "@/lib/formats/count";
 
 export interface GeneratedSubagent {
   agentId: string;

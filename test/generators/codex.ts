@@ -11,9 +11,10 @@
  * records with a replacement history, and a last line cut in the middle.
  * `expected` counts what the mapping must find (count.ts terms).
  */
-import { Rng, sentence } from "@/lib/session/generate-text";
-import { emptyCounts } from "./count";
-import type { GeneratedFile } from "./generate-claude-code";
+import { Rng } from "@/lib/random";
+import { sentence } from "@/test/generators/text";
+import { emptyCounts } from "@/lib/formats/count";
+import type { GeneratedFile } from "./claude-code";
 
 export interface GenerateCodexOptions {
   seed: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { generateSession, generateSessionJsonl } from "@/lib/session/generate";
-import { createRng, Rng } from "@/lib/session/generate-text";
+import { createRng, Rng } from "@/lib/random";
+import { generateSession, generateSessionJsonl } from "@/test/generators/session";
 import { loadSession } from "@/lib/session/load";
 import type { AssistantMessage, MessageEntry, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 

@@ -16,7 +16,8 @@
  * entry in file order ends the current branch. Labels are label entries on the current path.
  * Compactions (optional) keep the last 1–2 turns. Cost is linear in `entries`.
  */
-import { makePaths, makeTextPool, paragraph, Rng, sentence, userRequest } from "@/lib/session/generate-text";
+import { Rng } from "@/lib/random";
+import { makePaths, makeTextPool, paragraph, sentence, userRequest } from "@/test/generators/text";
 import {
   assistantChars,
   makeToolCall,
@@ -24,7 +25,7 @@ import {
   makeUsage,
   type ToolMaterial,
   ZERO_USAGE,
-} from "@/lib/session/generate-tools";
+} from "@/test/generators/tools";
 import { serializeSession } from "@/lib/session/jsonl";
 import type { AssistantMessage, SessionEntry, SessionHeader, ToolCall } from "@/lib/session/types";
 import { CURRENT_SESSION_VERSION } from "@/lib/session/types";

@@ -1,10 +1,11 @@
 /**
  * Tool calls, tool outputs and usage figures for the synthetic session generator
- * (generate.ts). Pure: no network, disk or database access; all randomness comes from the
+ * (session.ts). Pure: no network, disk or database access; all randomness comes from the
  * caller's seeded `Rng`. The tool mix follows the shared fixture: about half bash, a third
  * edit, the rest read and a little write, with `path` / `command` arguments.
  */
-import { bashCommand, outputLength, poolSlice, type Rng, sentence } from "@/lib/session/generate-text";
+import type { Rng } from "@/lib/random";
+import { bashCommand, outputLength, poolSlice, sentence } from "@/test/generators/text";
 import type { AssistantMessage, ToolCall, Usage } from "@/lib/session/types";
 
 /** Material shared by one session's generated tool traffic. */

@@ -14,7 +14,7 @@ import type { InspectedMessage, InspectedMessagesPage, TurnView } from "@/lib/in
 import { loadPrompts } from "@/lib/llm/prompts";
 import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
-import { generateSessionJsonl } from "@/lib/session/generate";
+import { generateSessionJsonl } from "@/test/generators/session";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { MODEL } from "@/test/inspector-turns";
