@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { generateSessionJsonl } from "@/test/generators/session";
-import type { InspectedMessagesPage, TurnView } from "@/lib/inspector/types";
+import type { InspectedMessagesPage, TurnView } from "@/lib/types/inspector";
 import { expect, test } from "./test";
 import { fakeLlm } from "./fake-llm";
 import {

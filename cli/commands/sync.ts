@@ -15,7 +15,7 @@
 import { parseNodeArgs } from "@/cli/args";
 import { type CliCommand, type CliIo, CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, writeJson } from "@/cli/command";
 import { type DbRuntime, processDbRuntime, withDatabase } from "@/cli/commands/db-runtime";
-import type { FileOutcome } from "@/lib/sync/sync-file";
+import type { FileOutcome } from "@/lib/types/sync-events";
 import type { SyncEvent, SyncSummary } from "@/lib/sync/sync-folders";
 
 const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;

@@ -3,7 +3,7 @@
  * accessible label, and message text for display. Nothing here is told by colour alone: every
  * colour has a word beside it (ui.md).
  */
-import type { ModelCallKind, Segment, SegmentKind } from "@/lib/inspector/types";
+import type { ModelCallKind, Segment, SegmentKind } from "@/lib/types/inspector";
 import type { LlmMessage } from "@/lib/session/types";
 import { groupDigits } from "@/lib/group-digits";
 

@@ -1,6 +1,6 @@
 /** The panel's pure parts: which turn a selection shows, and the token bar's words and widths. */
 import { describe, expect, it } from "vitest";
-import type { ModelCallSummary, Segment } from "@/lib/inspector/types";
+import type { ModelCallSummary, Segment } from "@/lib/types/inspector";
 import {
   assistantEntry,
   assistantMsg,

@@ -12,7 +12,7 @@
  *   with a note saying why. So the pane is never empty on open (issue #13).
  * - An entry that is not in the session: a hint in words.
  */
-import type { ModelCallSummary } from "@/lib/inspector/types";
+import type { ModelCallSummary } from "@/lib/types/inspector";
 import type { InspectTarget } from "@/lib/query/inspector";
 import type { SessionEntry } from "@/lib/session/types";
 

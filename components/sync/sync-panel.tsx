@@ -7,7 +7,7 @@
  */
 import Link from "next/link";
 import { useRef, useState } from "react";
-import type { SyncStreamEvent } from "@/app/api/sync/events";
+import type { SyncStreamEvent } from "@/lib/types/sync-events";
 import { formatCount, formatSize } from "@/components/sessions/format";
 import { followSync } from "./follow-sync";
 

@@ -8,7 +8,7 @@ import "server-only";
 import type { SessionView } from "@/lib/db";
 import type { ProviderRegistry } from "@/lib/llm/providers";
 import type { SessionEntry } from "@/lib/session/types";
-import type { NextTurnModel } from "@/lib/session-view/types";
+import type { NextTurnModel } from "@/lib/types/session-page";
 import type { ModelOption } from "@/lib/types/models";
 import { selectModels, sessionModelRef } from "./model-selection";
 import { chatRegistry } from "./runtime-config";

@@ -10,7 +10,7 @@
  * their JSON, so nothing Codex sent is hidden.
  */
 import { contentHash } from "@/lib/inspector/canonical";
-import type { SourcedMessage } from "@/lib/inspector/types";
+import type { SourcedMessage } from "@/lib/types/inspector";
 import type { AssistantMessage, CompactionEntry, LlmMessage, SessionEntry } from "@/lib/session/types";
 import { isOutputItem, messageParts, reasoningPart, toolCallOf, toolOutputOf } from "./codex-items";
 import { isObject } from "./types";

@@ -12,7 +12,7 @@
  * "system" segment. Token numbers are our estimates (session-engine.md §4: chars / 4, an overestimate).
  */
 import type { AgentToolDefinition } from "@/lib/agent/ports";
-import type { MessageRef, Segment, SegmentKind } from "@/lib/inspector/types";
+import type { MessageRef, Segment, SegmentKind } from "@/lib/types/inspector";
 
 export type ClassifyInput = Pick<MessageRef, "role" | "tokens" | "source">;
 

@@ -19,7 +19,7 @@
  * the threshold.
  */
 import { sourcedContext } from "@/lib/inspector/sources";
-import type { PendingEffects, SourcedMessage } from "@/lib/inspector/types";
+import type { PendingEffects, SourcedMessage } from "@/lib/types/inspector";
 import { contentHash } from "@/lib/inspector/canonical";
 import { prepareCompaction } from "@/lib/compaction/prepare";
 import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, type PrunePlan, planPrune } from "@/lib/compaction/pruning";

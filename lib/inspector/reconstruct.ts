@@ -12,7 +12,7 @@
  */
 import { withCodexReplacementHistory } from "@/lib/formats/codex-history";
 import { sourcedContext } from "@/lib/inspector/sources";
-import type { SourcedMessage } from "@/lib/inspector/types";
+import type { SourcedMessage } from "@/lib/types/inspector";
 import { calculatePromptTokens } from "@/lib/compaction/tokens";
 import { pathToRoot } from "@/lib/session/branch-path";
 import type { AssistantMessage, PromptSet, SessionEntry } from "@/lib/session/types";

@@ -10,7 +10,7 @@
  */
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import type { SessionEntry } from "@/lib/session/types";
-import type { EntriesPayload } from "@/lib/session-view/types";
+import type { EntriesPayload } from "@/lib/types/session-page";
 import { getJson } from "./keys";
 
 /** Ids per request (the route accepts up to 200). */

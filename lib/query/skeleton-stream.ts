@@ -12,9 +12,9 @@
  * first part's header is the value's (its count bounds every part); entries appended meanwhile
  * come after, as a delta (components/session/use-streamed-skeleton.ts).
  */
-import type { SkeletonPayload } from "@/lib/session-view/types";
+import type { SkeletonPayload } from "@/lib/types/session-page";
 import { LineSplitter, parseStreamBlock, parseStreamHeader, SkeletonStreamError } from "@/lib/session-view/skeleton-stream";
-import type { WireRow } from "@/lib/session-view/skeleton-wire";
+import type { WireRow } from "@/lib/types/session-page";
 import { nextTask } from "@/lib/session/stepwise";
 import { readErrorMessage } from "@/lib/http/json-error";
 import { type DecodedSession, type SessionData, seedSessionView, ViewBuilder } from "./session";

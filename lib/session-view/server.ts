@@ -18,7 +18,7 @@ import { encodeRows } from "@/lib/session-view/skeleton-wire";
 import { chatFacts, FLAG, type SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { CHAT_PAGE, chatPlan } from "./chat-plan";
-import { type EntriesPayload, type NextTurnModel, PAGE_SKELETON_MAX, type PagePayload, type SkeletonPayload } from "./types";
+import { type EntriesPayload, type NextTurnModel, PAGE_SKELETON_MAX, type PagePayload, type SkeletonPayload } from "@/lib/types/session-page";
 
 const searchText = memoPerEntry(entrySearchText);
 /** The resolved skeleton of a version of the entries; after appends, the previous table grown. */
@@ -58,7 +58,7 @@ export const MAX_IDS = 200;
 /** Entries stop being added past this many bytes of JSON; the rest come back as `deferred`. */
 export const MAX_ENTRIES_BYTES = 4 * 1024 * 1024;
 
-export { PAGE_SKELETON_MAX } from "./types";
+export { PAGE_SKELETON_MAX } from "@/lib/types/session-page";
 
 /** The payload without its rows, and the resolved skeleton (its rows up to the header's count). */
 function skeletonParts(view: SessionView, since: number, model?: NextTurnModel) {

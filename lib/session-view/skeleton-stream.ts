@@ -10,7 +10,8 @@
  *   encoded on its own, so each block decodes on its own (a chunk of the cached skeleton).
  * Every line ends with "\n". A line that is not what it should be is an error naming the line.
  */
-import { encodeRows, type WireRow } from "@/lib/session-view/skeleton-wire";
+import { encodeRows } from "@/lib/session-view/skeleton-wire";
+import type { WireRow } from "@/lib/types/session-page";
 import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 
 /** Rows per line: about 200 KB of JSON, a few ms to parse and decode. */

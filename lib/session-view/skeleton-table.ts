@@ -22,7 +22,8 @@
 import { CallIndex } from "@/lib/session-view/call-index";
 import { ownCopy, PackedTexts, stringBytes } from "@/lib/session-view/packed-texts";
 import type { RowSource } from "@/lib/session-view/skeleton-stream";
-import { RowEncoder, type WireRow, wireExtra } from "@/lib/session-view/skeleton-wire";
+import { RowEncoder, wireExtra } from "@/lib/session-view/skeleton-wire";
+import type { WireRow } from "@/lib/types/session-page";
 import { parentIdOf, roleOf, type SkeletonEntry, skeletonFacts, toolCallIdAt, toolCallIdOf, toolCallTexts } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 

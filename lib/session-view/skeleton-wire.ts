@@ -17,11 +17,8 @@
  * Each chunk (one payload) decodes on its own, so a delta can be appended to earlier chunks.
  */
 import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
+import type { WireExtra, WireRow } from "@/lib/types/session-page";
 
-export type WireExtra = { k?: string; v?: string; n?: 0 | 1; f?: string; b?: number; p?: string; l?: string };
-export type WireRow =
-  | [string, string | 0 | 1, string, string, number, number, number | null]
-  | [string, string | 0 | 1, string, string, number, number, number | null, WireExtra];
 
 /** The fields of a row an encoder reads (a SkeletonEntry, or its extra fields alone). */
 type ExtraFields = Pick<SkeletonEntry, "targetId" | "labelValue" | "pinned" | "firstKeptEntryId" | "tokensBefore" | "preview" | "firstLine">;

@@ -24,20 +24,12 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { findSessionMeta, findSessionSource, ImportError, type ImportProgress, importSession, isLiveSession, renameSession, scheduleSearchIndex } from "@/lib/db";
-import { FormatError, type FormatId } from "@/lib/formats/types";
+import { FormatError } from "@/lib/formats/types";
+import type { FileOutcome } from "@/lib/types/sync-events";
 import { appendNewEntries, extendOriginal } from "./append";
 import { remapFile, withoutOpenResponse } from "./remap";
 import { findTracked, saveTracked, type TrackedFile } from "./tracked";
 import { detectFileFormat, lastNewlineOffset } from "./whole-lines";
-
-export type FileOutcome =
-  | { kind: "imported"; sessionId: string; format: FormatId; entries: number; records: number; adopted?: true; held?: true }
-  | { kind: "appended"; sessionId: string; added: number; held?: true }
-  | { kind: "unchanged"; sessionId: string }
-  | { kind: "rewritten"; sessionId: string; previousSessionId: string; version: number; entries: number; why: string }
-  | { kind: "waiting"; why: string }
-  | { kind: "gone"; sessionId: string }
-  | { kind: "failed"; message: string };
 
 /** Default quiet time before a file's last, open response is taken. */
 export const DEFAULT_SETTLE_MS = 5000;

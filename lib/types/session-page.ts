@@ -5,8 +5,13 @@
  */
 import type { MeterBasis } from "@/lib/chat-protocol/context-meter";
 import type { SessionMeta } from "@/lib/types/session";
-import type { WireRow } from "@/lib/session-view/skeleton-wire";
 import type { SessionEntry } from "@/lib/session/types";
+
+/** One skeleton row on the wire: its form is defined and encoded in lib/session-view/skeleton-wire.ts. */
+export type WireExtra = { k?: string; v?: string; n?: 0 | 1; f?: string; b?: number; p?: string; l?: string };
+export type WireRow =
+  | [string, string | 0 | 1, string, string, number, number, number | null]
+  | [string, string | 0 | 1, string, string, number, number, number | null, WireExtra];
 
 /** GET /api/sessions/[id]/skeleton[?since=N] and the page's prefetch. */
 export interface SkeletonPayload {

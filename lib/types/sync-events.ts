@@ -4,7 +4,17 @@
  * `progress`* and `file`, then `run`; with `watch`, further runs follow as the folders change;
  * `error` ends the stream on a failure. Cancelling (aborting the request) stops it.
  */
-import type { FileOutcome } from "@/lib/sync/sync-file";
+import type { FormatId } from "@/lib/formats/types";
+
+/** What one sync of one file did (lib/sync/sync-file.ts `syncFile`). */
+export type FileOutcome =
+  | { kind: "imported"; sessionId: string; format: FormatId; entries: number; records: number; adopted?: true; held?: true }
+  | { kind: "appended"; sessionId: string; added: number; held?: true }
+  | { kind: "unchanged"; sessionId: string }
+  | { kind: "rewritten"; sessionId: string; previousSessionId: string; version: number; entries: number; why: string }
+  | { kind: "waiting"; why: string }
+  | { kind: "gone"; sessionId: string }
+  | { kind: "failed"; message: string };
 
 export type SyncStreamEvent =
   | { type: "start"; files: number; folders: string[] }

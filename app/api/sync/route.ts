@@ -17,7 +17,7 @@ import { refuseForeign } from "@/lib/http/guard-request";
 import { allowedSyncFolder } from "@/lib/sync/allowed";
 import { describeOutcome, type SyncEvent, SyncFolderError, syncFolders } from "@/lib/sync/sync-folders";
 import { watchFolders } from "@/lib/sync/watch";
-import type { SyncStreamEvent } from "./events";
+import type { SyncStreamEvent } from "@/lib/types/sync-events";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 /**
  * GET /api/sessions/[id]/calls — the session's recorded model calls, oldest first:
- * 200 `{ calls: ModelCallSummary[] }` (lib/inspector/types.ts: id, seq, kind, model, entryId,
+ * 200 `{ calls: ModelCallSummary[] }` (lib/types/inspector.ts: id, seq, kind, model, entryId,
  * startedAt, durationMs, stopReason, errorMessage, usage, promptTokens, messageCount).
  * 404 `{ error }` for an unknown or deleted session, 400 for a malformed id.
  * One statement when the read model is current (the rows ride on its version check).

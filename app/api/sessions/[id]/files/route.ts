@@ -17,6 +17,7 @@ import { jsonError } from "@/lib/http/route-helpers";
 import { exactUploadBody, fileErrorResponse, IncompleteUpload, sessionWorkspace } from "@/lib/chat/workspace-files";
 import { MAX_LISTED_ENTRIES, MAX_UPLOAD_BYTES } from "@/lib/chat-protocol/workspace-limits";
 import { listWorkspace, writeUpload } from "@/lib/tools/files";
+import type { WorkspaceFilesBody } from "@/lib/types/workspace-files";
 import { parseFilePath, parseSessionId } from "./params";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { refuseForeign } from "@/lib/http/guard-request";
@@ -38,7 +39,7 @@ export async function GET(request: Request, ctx: Ctx) {
   if (!ws.ok) return ws.response;
   try {
     const listing = await listWorkspace(ws.root, { maxEntries: MAX_LISTED_ENTRIES, signal: request.signal });
-    return Response.json({ ...listing, maxEntries: MAX_LISTED_ENTRIES }, { headers: NO_STORE });
+    return Response.json({ ...listing, maxEntries: MAX_LISTED_ENTRIES } satisfies WorkspaceFilesBody, { headers: NO_STORE });
   } catch (error) {
     return fileErrorResponse(error, ".");
   }

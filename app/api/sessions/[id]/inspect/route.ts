@@ -1,6 +1,6 @@
 /**
  * GET /api/sessions/[id]/inspect — what the model saw, as the Context inspector shows it:
- * 200 `{ turn: TurnView }` (lib/inspector/types.ts) for exactly one of
+ * 200 `{ turn: TurnView }` (lib/types/inspector.ts) for exactly one of
  * - `?entry=<assistantEntryId>`: the recorded call that produced the entry, else a
  *   reconstruction from the session (origin "reconstructed", with a note saying so);
  * - `?call=<callId>`: a recorded call (any kind);
@@ -16,7 +16,7 @@
 import { NextResponse } from "next/server";
 import { withDatabaseErrors } from "@/lib/http/route-helpers";
 import { inspectTurn } from "@/lib/inspector/inspect";
-import type { InspectTarget } from "@/lib/inspector/types";
+import type { InspectTarget } from "@/lib/types/inspector";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { invalid, sessionParamsSchema } from "../calls/params";

@@ -1,5 +1,5 @@
 /**
- * GET /api/sessions/[id]/skeleton[?since=N] — the session's skeleton (lib/session-view/types
+ * GET /api/sessions/[id]/skeleton[?since=N] — the session's skeleton (lib/types/session-page
  * `SkeletonPayload`): meta, one small row per entry (no contents), the context meter and the
  * model the next turn will use.
  * `since` = the entry count the client already has: only the entries appended after it

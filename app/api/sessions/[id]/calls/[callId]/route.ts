@@ -1,6 +1,6 @@
 /**
  * GET /api/sessions/[id]/calls/[callId] — one recorded model call in full, for scripts:
- * 200 `{ call: ModelCallDetail }` (lib/inspector/types.ts): the request exactly as sent
+ * 200 `{ call: ModelCallDetail }` (lib/types/inspector.ts): the request exactly as sent
  * (system, messages in order — each with its content hash and, when matched, sourceEntryId —
  * tools, settings), the response (assistant message or summary text, usage, stopReason,
  * errorMessage), timing, the produced entryId, previousCallId (for a diff) and how the list is

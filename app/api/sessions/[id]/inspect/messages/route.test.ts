@@ -10,7 +10,7 @@ import { configureReadModel, importSession, loadEntries, recordModelCall } from 
 import { clearBodiesCache } from "@/lib/inspector/bodies";
 import { MESSAGE_PAGE_MAX, MESSAGE_PAGE_SIZE } from "@/lib/inspector/message-window";
 import { clearTurnMessagesCache } from "@/lib/inspector/turn-messages-cache";
-import type { InspectedMessage, InspectedMessagesPage, TurnView } from "@/lib/inspector/types";
+import type { InspectedMessage, InspectedMessagesPage, TurnView } from "@/lib/types/inspector";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";

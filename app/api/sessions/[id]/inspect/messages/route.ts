@@ -14,7 +14,7 @@ import { z } from "zod";
 import { jsonError, withDatabaseErrors } from "@/lib/http/route-helpers";
 import { inspectMessagesPage } from "@/lib/inspector/message-pages";
 import { MESSAGE_PAGE_MAX, MESSAGE_PAGE_SIZE } from "@/lib/inspector/message-window";
-import type { InspectTarget } from "@/lib/inspector/types";
+import type { InspectTarget } from "@/lib/types/inspector";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { invalid, sessionParamsSchema } from "../../calls/params";
