@@ -1,6 +1,6 @@
 /** Canonical JSON: one text per JSON value, equal before and after a JSONB round trip. */
 import { describe, expect, it } from "vitest";
-import { addressContent, canonicalJson, contentHash, matchKey } from "@/lib/inspector/canonical";
+import { addressContent, canonicalJson, contentHash, matchKey } from "@/lib/content-address";
 import { MAX_PERSIST_CHARS, sanitizeForPersist } from "@/lib/session/sanitize";
 
 describe("canonicalJson", () => {

@@ -6,7 +6,7 @@ import {
   isRetryableErrorMessage,
   OVERFLOW_PATTERNS,
   parseRetryAfter,
-} from "@/lib/llm/overflow";
+} from "@/lib/agent/overflow";
 
 const error = (errorMessage: string, usage = { input: 0, cacheRead: 0 }) => ({
   stopReason: "error" as const,

@@ -24,7 +24,7 @@ import { errorMessage, linkedController } from "@/lib/agent/abort";
 import type { AgentModel, ModelStreamRequest } from "@/lib/agent/ports";
 import { safeRecord } from "@/lib/agent/recording";
 import type { AgentRuntime } from "@/lib/agent/runtime";
-import { isContextOverflow } from "@/lib/llm/overflow";
+import { isContextOverflow } from "@/lib/agent/overflow";
 import { convertToLlm } from "@/lib/session/convert";
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@/lib/session/types";
 

@@ -23,7 +23,7 @@ import type { ModelCallDetail, ModelCallSummary, SourcedMessage } from "@/lib/ty
 import { loadPrompts } from "@/lib/llm/prompts";
 import type { AssistantMessage, LlmMessage, PromptSet, SessionEntry } from "@/lib/session/types";
 import { callBodies } from "./bodies";
-import { contentHashOf } from "./canonical";
+import { contentHashOf } from "@/lib/content-address";
 import { type InspectorIndex, inspectorIndex, sentMatchKey } from "./session-index";
 
 /** A session's calls with the index they are resolved against. */

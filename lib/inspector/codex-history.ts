@@ -9,11 +9,11 @@
  * message per run of them, `*_output` → tool results. Unknown items become a user text holding
  * their JSON, so nothing Codex sent is hidden.
  */
-import { contentHash } from "@/lib/inspector/canonical";
+import { contentHash } from "@/lib/content-address";
 import type { SourcedMessage } from "@/lib/types/inspector";
 import type { AssistantMessage, CompactionEntry, LlmMessage, SessionEntry } from "@/lib/session/types";
-import { isOutputItem, messageParts, reasoningPart, toolCallOf, toolOutputOf } from "./codex-items";
-import { isObject } from "./types";
+import { isOutputItem, messageParts, reasoningPart, toolCallOf, toolOutputOf } from "@/lib/formats/codex-items";
+import { isObject } from "@/lib/formats/types";
 
 export function codexHistoryMessages(history: readonly unknown[], timestamp: number): LlmMessage[] {
   const out: LlmMessage[] = [];

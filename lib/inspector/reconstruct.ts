@@ -10,7 +10,7 @@
  * system prompt, and an agent's temporary exclusions (session-engine.md §13 "Working context": an error
  * message dropped before a retry) are not in the file.
  */
-import { withCodexReplacementHistory } from "@/lib/formats/codex-history";
+import { withCodexReplacementHistory } from "@/lib/inspector/codex-history";
 import { sourcedContext } from "@/lib/inspector/sources";
 import type { SourcedMessage } from "@/lib/types/inspector";
 import { calculatePromptTokens } from "@/lib/compaction/tokens";

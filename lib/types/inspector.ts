@@ -21,7 +21,7 @@ export type MessageSource =
 
 /** What the diff and the token bar need to know about one message. */
 export interface MessageRef {
-  /** sha256 of the message's canonical JSON (lib/inspector/canonical.ts). */
+  /** sha256 of the message's canonical JSON (lib/content-address.ts). */
   hash: string;
   sourceEntryId: string | null;
   source: MessageSource;
