@@ -15,7 +15,7 @@ import { FileTree } from "./file-tree";
 import { formatSize } from "./format";
 import { UploadList } from "./upload-list";
 import { useUploads } from "./use-uploads";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 export function FilePanel({ sessionId }: { sessionId: string }) {
   const files = useQuery(workspaceFilesOptions(sessionId));

@@ -6,7 +6,7 @@
  */
 import { memo } from "react";
 import { downloadUrl } from "@/lib/query/files";
-import type { WorkspaceNode } from "@/lib/tools/files";
+import type { WorkspaceNode } from "@/lib/types/workspace-files";
 import { formatSize } from "./format";
 
 function FileRow({ sessionId, node }: { sessionId: string; node: WorkspaceNode }) {

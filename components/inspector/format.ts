@@ -5,7 +5,7 @@
  */
 import type { ModelCallKind, Segment, SegmentKind } from "@/lib/types/inspector";
 import type { LlmMessage } from "@/lib/session/types";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 export const ROLE_LABELS: Record<LlmMessage["role"], string> = {
   user: "User",

@@ -11,6 +11,7 @@ import { useEffect, useState } from "react";
 import { invalidateSession, keys } from "@/lib/query/keys";
 import { type SessionData, seedSessionView } from "@/lib/query/session";
 import { streamSkeleton } from "@/lib/query/skeleton-stream";
+import { errorText } from "@/lib/text/error-text";
 
 export interface StreamedSkeleton {
   /** Share of the entries loaded (0–1). */
@@ -49,7 +50,7 @@ export function useStreamedSkeleton(sessionId: string, pending: boolean): Stream
         if (before && before.count + before.live.length > full.count) void invalidateSession(qc, sessionId);
       },
       (e: unknown) => {
-        if (!ac.signal.aborted) setError(e instanceof Error ? e.message : String(e));
+        if (!ac.signal.aborted) setError(errorText(e));
       },
     );
     return () => ac.abort();

@@ -3,7 +3,7 @@
  * the "en-US" format on the server and in every browser alike (no hydration mismatches).
  */
 import { useSyncExternalStore } from "react";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 export function formatCount(n: number, one: string, many: string): string {
   return `${groupDigits(n)} ${n === 1 ? one : many}`;

@@ -60,7 +60,7 @@ import { emptyText, formatFooter, type TreeFilter } from "@/lib/session/tree-fil
 import { initialSelection } from "@/lib/session/tree-graph";
 import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 import type { NodeMouseHandler, ReactFlowInstance } from "@xyflow/react";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 export interface TreeCanvasProps {
   skeleton: readonly SkeletonEntry[];

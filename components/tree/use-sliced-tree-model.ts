@@ -24,6 +24,7 @@ import { useLatestBuild } from "@/components/tree/use-latest-build";
 import { groupTurnsSteps, type TurnGrouping } from "@/components/tree/turns";
 import { entryGraphSteps, type TreeModel, type TreeModelInput, useTreeModel, viewModelSteps } from "@/components/tree/use-tree-model";
 import { CHECK_EVERY, runSliced, type Steps } from "@/lib/session/stepwise";
+import { errorText } from "@/lib/text/error-text";
 
 /** Skeletons of more entries than this build their model in slices. */
 export const SLICED_ABOVE = 20_000;
@@ -93,7 +94,7 @@ function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<Canva
     p.shown = share;
     setBuilding(share);
   }).current;
-  const fail = useRef((e: unknown) => setError(e instanceof Error ? e.message : String(e))).current;
+  const fail = useRef((e: unknown) => setError(errorText(e))).current;
 
   const graphInputs = useMemo(
     () => ({ skeleton, leafId, filter, matches, expanded, labels }),

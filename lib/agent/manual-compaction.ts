@@ -23,6 +23,7 @@ import { type NothingToCompactReason, nothingToCompactReason, prepareCompaction 
 import type { CompactionResult } from "@/lib/compaction/summarize-types";
 import { estimateTokens } from "@/lib/compaction/tokens";
 import type { AgentMessage } from "@/lib/session/types";
+import { errorText } from "@/lib/text/error-text";
 
 export const COMPACTION_CANCELLED = "Compaction cancelled";
 
@@ -86,7 +87,7 @@ export async function compactManually(
     rt.emit({ type: "compaction_end", reason: "manual", result: stored.result, entryId: stored.entry.id, aborted: false });
     return stored.result;
   } catch (err) {
-    const info = failure ?? { aborted: false, errorMessage: err instanceof Error ? err.message : String(err) };
+    const info = failure ?? { aborted: false, errorMessage: errorText(err) };
     rt.emit({ type: "compaction_end", reason: "manual", ...info });
     throw err;
   }

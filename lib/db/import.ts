@@ -70,6 +70,7 @@ import { applyLabels, type BulkSql, withBulkTransaction } from "./store-sql";
 import type { FormatId } from "@/lib/formats/types";
 import { type DetectedLines, detectLines } from "./import-formats";
 import { SourceCapture } from "./source-capture";
+import { errorText } from "@/lib/text/error-text";
 
 export { DEFAULT_IMPORT_TIME_BUDGET_MS, DEFAULT_MAX_BLANK_LINES, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_SKIPPED_LINES };
 export type { TruncatedEntry };
@@ -382,6 +383,6 @@ function asImportError(error: unknown, file: string, signal: AbortSignal, caller
   if (error instanceof SessionExistsError) {
     return new ImportError({ code: "exists", file, message: `${file}: this session was imported meanwhile; import it as a copy to keep both`, cause: error });
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorText(error);
   return new ImportError({ code: "read_failed", file, message: `${file}: import failed: ${detail}`, cause: error });
 }

@@ -9,7 +9,7 @@
  * memoised per cached value.
  */
 import { queryOptions } from "@tanstack/react-query";
-import type { MeterBasis } from "@/lib/chat-protocol/context-meter";
+import type { MeterBasis } from "@/lib/types/session-page";
 import type { SessionMeta } from "@/lib/types/session";
 import { decodeRows } from "@/lib/session-view/skeleton-wire";
 import type { WireRow } from "@/lib/types/session-page";

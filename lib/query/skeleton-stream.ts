@@ -16,7 +16,7 @@ import type { SkeletonPayload } from "@/lib/types/session-page";
 import { LineSplitter, parseStreamBlock, parseStreamHeader, SkeletonStreamError } from "@/lib/session-view/skeleton-stream";
 import type { WireRow } from "@/lib/types/session-page";
 import { nextTask } from "@/lib/session/stepwise";
-import { readErrorMessage } from "@/lib/http/json-error";
+import { readErrorMessage } from "@/lib/text/error-text";
 import { type DecodedSession, type SessionData, seedSessionView, ViewBuilder } from "./session";
 
 /** Longest run of parsing and decoding per task, in ms. */

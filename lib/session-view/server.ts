@@ -8,7 +8,8 @@ import "server-only";
  * kept per version too (`memoPerEntries`; the meter for the last leaf asked), so loading the
  * same session again repeats no pass over its entries' contents (issue #12: the page's first byte).
  */
-import { type MeterBasis, meterBasis } from "@/lib/chat-protocol/context-meter";
+import { meterBasis } from "@/lib/chat-protocol/context-meter";
+import type { MeterBasis } from "@/lib/types/session-page";
 import { memoPerEntries, memoPerEntry, type SessionView } from "@/lib/db";
 import { entrySearchText, matchingIds } from "@/lib/session/search-text";
 import { stringBytes } from "@/lib/session-view/packed-texts";

@@ -30,6 +30,7 @@ import { appendNewEntries, extendOriginal } from "./append";
 import { remapFile, withoutOpenResponse } from "./remap";
 import { findTracked, saveTracked, type TrackedFile } from "./tracked";
 import { detectFileFormat, lastNewlineOffset } from "./whole-lines";
+import { errorText } from "@/lib/text/error-text";
 
 /** Default quiet time before a file's last, open response is taken. */
 export const DEFAULT_SETTLE_MS = 5000;
@@ -190,6 +191,6 @@ export async function syncFile(file: string, opts: SyncFileOptions = {}): Promis
     opts.signal?.throwIfAborted();
     if (error instanceof FormatError) return { kind: "failed", message: `${path.basename(file)}:${error.line}: ${error.what}${error.field ? ` (field ${error.field})` : ""}` };
     if (error instanceof ImportError) return { kind: "failed", message: error.message };
-    return { kind: "failed", message: `${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}` };
+    return { kind: "failed", message: `${path.basename(file)}: ${errorText(error)}` };
   }
 }

@@ -3,9 +3,18 @@
  * (issue #12 "a light page"): the session's meta, its skeleton in wire form, and the context
  * meter's basis. Client-safe (types, and the size above which the skeleton streams).
  */
-import type { MeterBasis } from "@/lib/chat-protocol/context-meter";
+import type { ContextTokenEstimate } from "@/lib/compaction/tokens";
 import type { SessionMeta } from "@/lib/types/session";
 import type { SessionEntry } from "@/lib/session/types";
+
+/**
+ * What the meter needs of a path, independent of the chat model's window: the context estimate
+ * (session-engine.md §4) and whether it is our estimate. Computed where the entries are (the server's skeleton
+ * route), so the client needs no message contents to show the meter.
+ */
+export interface MeterBasis extends ContextTokenEstimate {
+  estimated: boolean;
+}
 
 /** One skeleton row on the wire: its form is defined and encoded in lib/session-view/skeleton-wire.ts. */
 export type WireExtra = { k?: string; v?: string; n?: 0 | 1; f?: string; b?: number; p?: string; l?: string };
