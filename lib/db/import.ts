@@ -42,7 +42,7 @@ import type { SessionHeader } from "@/lib/session/types";
 import { MAX_PERSIST_CHARS, type PersistCuts } from "@/lib/session/sanitize";
 import { rowOfSanitized, toEntryRow } from "./entry-columns";
 import { EntryLoader } from "./entry-load";
-import { DATABASE_UNAVAILABLE_MESSAGE, formatBytes, ImportError, isDatabaseUnavailable, LimitError, SessionExistsError } from "./errors";
+import { DATABASE_UNAVAILABLE_MESSAGE, ImportError, isDatabaseUnavailable, LimitError, SessionExistsError } from "./errors";
 import {
   checkVersion,
   entryError,
@@ -70,6 +70,7 @@ import { applyLabels, type BulkSql, withBulkTransaction } from "./store-sql";
 import type { FormatId } from "@/lib/formats/types";
 import { type DetectedLines, detectLines } from "./import-formats";
 import { SourceCapture } from "./source-capture";
+import { formatBytes } from "@/lib/text/byte-size";
 import { errorText } from "@/lib/text/error-text";
 
 export { DEFAULT_IMPORT_TIME_BUDGET_MS, DEFAULT_MAX_BLANK_LINES, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_SKIPPED_LINES };

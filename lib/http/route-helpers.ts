@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "@/lib/db";
 import { jsonError } from "@/lib/http/json-error";
+import { formatBytes } from "@/lib/text/byte-size";
 
 /** Request bodies above this are refused with 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -36,7 +37,7 @@ export async function withDatabaseErrors(work: () => Promise<Response>): Promise
 export type BodyResult<T> = { ok: true; value: T } | { ok: false; response: Response };
 
 function tooLarge(limit: number): Response {
-  return jsonError(413, `The request body is larger than ${Math.round(limit / 1024)} KB`, "too_large");
+  return jsonError(413, `The request body is larger than ${formatBytes(limit)}`, "too_large");
 }
 
 /** Reads the body as text, refusing more than `limit` bytes (declared or actually sent). */

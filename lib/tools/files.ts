@@ -17,7 +17,7 @@ import path from "node:path";
 import { detectMimeType } from "./content";
 import { quotePath, ToolError } from "./errors";
 import { asToolError, statOrUndefined } from "./file-io";
-import { formatBytes } from "./limits";
+import { formatBytes } from "@/lib/text/byte-size";
 import type { WorkspaceListing, WorkspaceNode } from "@/lib/types/workspace-files";
 import { walk } from "./walk";
 import { safePath, toRelative } from "./workspace";

@@ -18,6 +18,7 @@ import { exactUploadBody, fileErrorResponse, IncompleteUpload, sessionWorkspace 
 import { MAX_LISTED_ENTRIES, MAX_UPLOAD_BYTES } from "@/lib/chat-protocol/workspace-limits";
 import { listWorkspace, writeUpload } from "@/lib/tools/files";
 import type { WorkspaceFilesBody } from "@/lib/types/workspace-files";
+import { formatBytes } from "@/lib/text/byte-size";
 import { parseFilePath, parseSessionId } from "./params";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { refuseForeign } from "@/lib/http/guard-request";
@@ -46,7 +47,7 @@ export async function GET(request: Request, ctx: Ctx) {
 }
 
 function tooLarge(): Response {
-  return jsonError(413, `The file is larger than the ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB upload limit`, "too_large");
+  return jsonError(413, `The file is larger than the ${formatBytes(MAX_UPLOAD_BYTES)} upload limit`, "too_large");
 }
 
 export async function POST(request: Request, ctx: Ctx) {
