@@ -14,7 +14,7 @@
  *   two lines and the list one, and search runs on the full text elsewhere (search-text.ts).
  * - `tokens` is the canvas badge estimate (session-engine.md §4; summaries: summary chars / 4).
  */
-import { estimateTokens } from "@/lib/compaction/tokens";
+import { estimateTextTokens, estimateTokens } from "@/lib/compaction/tokens";
 import { isHiddenAssistant } from "@/lib/session/tree-filter";
 import { pinOf } from "@/lib/session/pins";
 import { contentText, ROW_CONTENT_CHARS, rowText, toolCallText } from "@/lib/session/tree-row-text";
@@ -111,7 +111,7 @@ export function entryTokens(entry: SessionEntry): number {
         return estimateTokens({ role: "custom", customType: str(entry.customType), content: entry.content, display: true, timestamp: 0 } as AgentMessage);
       case "compaction":
       case "branch_summary":
-        return Math.ceil(str(entry.summary).length / 4);
+        return estimateTextTokens(str(entry.summary));
       default:
         return 0;
     }
