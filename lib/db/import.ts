@@ -70,6 +70,7 @@ import { applyLabels, type BulkSql, withBulkTransaction } from "./store-sql";
 import type { FormatId } from "@/lib/formats/types";
 import { type DetectedLines, detectLines } from "./import-formats";
 import { SourceCapture } from "./source-capture";
+import { modelRef } from "@/lib/session/model-ref";
 import { formatBytes } from "@/lib/text/byte-size";
 import { errorText } from "@/lib/text/error-text";
 
@@ -358,7 +359,7 @@ function recordsOf(plan: Plan, state: ImportState): number {
 
 /** v1 headers name the model; used when no entry does. */
 function legacyModel(header: SessionHeader): string | null {
-  return typeof header.provider === "string" && typeof header.modelId === "string" ? toPgText(`${header.provider}/${header.modelId}`) : null;
+  return typeof header.provider === "string" && typeof header.modelId === "string" ? toPgText(modelRef(header.provider, header.modelId)) : null;
 }
 
 async function refuseExisting(file: string, sessionId: string): Promise<void> {
