@@ -6,10 +6,9 @@
  * One statement when the read model is current (the rows ride on its version check).
  */
 import { NextResponse } from "next/server";
-import { withDatabaseErrors } from "@/lib/http/route-helpers";
 import { callsContext, summariesOf } from "@/lib/inspector/calls";
 import { loadPrompts } from "@/lib/llm/prompts";
-import { invalid, sessionNotFound, sessionParamsSchema } from "./params";
+import { sessionNotFound, sessionParamsSchema, sessionRoute } from "../preamble";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
@@ -17,12 +16,9 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const params = sessionParamsSchema.safeParse(await ctx.params);
-  if (!params.success) return invalid(params.error);
-  const { id } = params.data;
-  return withDatabaseErrors(async () => {
-    const ctx = await callsContext(id, loadPrompts(), { matches: false });
-    if (!ctx) return sessionNotFound(id);
-    return NextResponse.json({ calls: summariesOf(ctx) }, { headers: { "cache-control": "no-store" } });
+  return sessionRoute(ctx, sessionParamsSchema, async ({ id }) => {
+    const calls = await callsContext(id, loadPrompts(), { matches: false });
+    if (!calls) return sessionNotFound(id);
+    return NextResponse.json({ calls: summariesOf(calls) }, { headers: { "cache-control": "no-store" } });
   });
 }

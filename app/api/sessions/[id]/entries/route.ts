@@ -8,7 +8,7 @@ import { z } from "zod";
 import { entriesPayload, MAX_IDS } from "@/lib/session-view/server";
 import { entryIdSchema } from "@/lib/id-schema";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { sessionViewRoute } from "../session-view";
+import { sessionViewRoute } from "../preamble";
 
 export const dynamic = "force-dynamic";
 

@@ -13,7 +13,7 @@ import type { NextTurnConfig } from "@/lib/inspector/inspect";
 import type { InspectTarget } from "@/lib/types/inspector";
 import type { SessionMeta } from "@/lib/db";
 import type { SessionEntry } from "@/lib/session/types";
-import { callIdSchema, sessionNotFound } from "../calls/params";
+import { callIdSchema, sessionNotFound } from "../preamble";
 
 export const targetSchema = z
   .object({

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { nextTurnModelOf } from "@/lib/chat/next-model";
 import { skeletonPayload, skeletonStream } from "@/lib/session-view/server";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { sessionViewRoute } from "../session-view";
+import { sessionViewRoute } from "../preamble";
 
 export const dynamic = "force-dynamic";
 
