@@ -17,7 +17,7 @@ import "server-only";
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { isConflictError } from "@/lib/agent/ports";
 import { NotFoundError, toDatabaseError } from "@/lib/db";
-import { jsonError, withCancel } from "@/lib/http/route-helpers";
+import { jsonError, sessionNotFound, withCancel } from "@/lib/http/route-helpers";
 import { BusyError, claimRun, claimRunPreempting, type RunHandle, type RunKind } from "./running";
 import { ModelUnavailableError, type OpenedSession, openSessionAgent } from "./runtime";
 import { type AgentStreamSink, createAgentStreamSink } from "./ui-stream";
@@ -71,7 +71,7 @@ export async function startOperation(input: OperationInput): Promise<Response> {
     });
   } catch (err) {
     run.finish();
-    if (err instanceof NotFoundError) return jsonError(404, `Session ${input.sessionId} not found`, "not_found");
+    if (err instanceof NotFoundError) return sessionNotFound(input.sessionId);
     if (err instanceof ModelUnavailableError) return jsonError(400, err.message, "unavailable");
     throw err;
   }

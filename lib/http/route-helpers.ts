@@ -14,6 +14,11 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export { type ErrorCode, jsonError } from "@/lib/http/json-error";
 
+/** 404 for a session id that names no live session: the one wording of every route. */
+export function sessionNotFound(id: string): Response {
+  return jsonError(404, `Session ${id} not found`, "not_found");
+}
+
 /** 503 "The database is not reachable — retrying may help" when `error` is a lost database. */
 export function databaseUnavailable(error: unknown): Response | undefined {
   if (!isDatabaseUnavailable(error)) return undefined;

@@ -6,15 +6,15 @@
  *   problem), then run the work with a lost database answered 503 (withDatabaseErrors);
  * - `sessionViewRoute`: the light-page routes (skeleton, entries, search, tree): also the query,
  *   and the session read through the read model (404 for an unknown or deleted session);
- * - the parameter schemas, `parseFilePath` (the file routes' `?path=`), and the 400 / 404 bodies.
- * A well-formed id that names nothing is a 404. Every body is `{ error, code }`
- * (lib/http/json-error.ts).
+ * - the parameter schemas, `parseFilePath` (the file routes' `?path=`) and the 400 body.
+ * A well-formed id that names nothing is a 404 (lib/http/route-helpers.ts `sessionNotFound`, the
+ * one wording). Every body is `{ error, code }` (lib/http/json-error.ts).
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { readLiveSession, type SessionView } from "@/lib/db";
 import { jsonError } from "@/lib/http/json-error";
-import { withDatabaseErrors } from "@/lib/http/route-helpers";
+import { sessionNotFound, withDatabaseErrors } from "@/lib/http/route-helpers";
 import { entryIdSchema, sessionIdSchema } from "@/lib/id-schema";
 
 /** Call ids are v4 UUIDs (lib/db/model-calls.ts). */
@@ -29,10 +29,6 @@ export type RouteContext<P> = { params: Promise<P> };
 
 export function invalid(error: z.ZodError) {
   return jsonError(400, error.issues[0]?.message ?? "invalid request", "invalid_input");
-}
-
-export function sessionNotFound(id: string) {
-  return jsonError(404, `Session ${id} not found`, "not_found");
 }
 
 /** The route parameters checked with `schema` (400 for bad ones), then `work` with database errors answered (503). */

@@ -13,7 +13,8 @@ import { z } from "zod";
 import { exportSession, findLiveSession, NotFoundError, readSession } from "@/lib/db";
 import { CONTENT_SECURITY_POLICY, htmlExportFileName, renderSessionHtml } from "@/lib/export-html/render-session-html";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { invalid, sessionNotFound, sessionParamsSchema, sessionRoute } from "./preamble";
+import { invalid, sessionParamsSchema, sessionRoute } from "./preamble";
+import { sessionNotFound } from "@/lib/http/route-helpers";
 
 export const dynamic = "force-dynamic";
 

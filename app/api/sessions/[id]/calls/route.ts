@@ -8,7 +8,8 @@
 import { NextResponse } from "next/server";
 import { callsContext, summariesOf } from "@/lib/inspector/calls";
 import { loadPrompts } from "@/lib/llm/prompts";
-import { sessionNotFound, sessionParamsSchema, sessionRoute } from "../preamble";
+import { sessionParamsSchema, sessionRoute } from "../preamble";
+import { sessionNotFound } from "@/lib/http/route-helpers";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";

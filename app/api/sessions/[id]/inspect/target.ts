@@ -13,7 +13,8 @@ import type { NextTurnConfig } from "@/lib/inspector/inspect";
 import type { InspectTarget } from "@/lib/types/inspector";
 import type { SessionMeta } from "@/lib/db";
 import type { SessionEntry } from "@/lib/session/types";
-import { callIdSchema, sessionNotFound } from "../preamble";
+import { callIdSchema } from "../preamble";
+import { sessionNotFound } from "@/lib/http/route-helpers";
 
 export const targetSchema = z
   .object({

@@ -8,7 +8,8 @@ import { attachmentHeader } from "@/lib/http/attachment";
 import { jsonError } from "@/lib/http/json-error";
 import { findLiveSession, findSessionSource } from "@/lib/db";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { sessionNotFound, sessionParamsSchema, sessionRoute } from "../preamble";
+import { sessionParamsSchema, sessionRoute } from "../preamble";
+import { sessionNotFound } from "@/lib/http/route-helpers";
 
 export const dynamic = "force-dynamic";
 

@@ -12,7 +12,8 @@ import { callDetail, callsContext, detailHashes } from "@/lib/inspector/calls";
 import { callBodies } from "@/lib/inspector/bodies";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { jsonError } from "@/lib/http/json-error";
-import { callParamsSchema, sessionNotFound, sessionRoute } from "../../preamble";
+import { callParamsSchema, sessionRoute } from "../../preamble";
+import { sessionNotFound } from "@/lib/http/route-helpers";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";

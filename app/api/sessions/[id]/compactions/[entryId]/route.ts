@@ -11,7 +11,8 @@ import { refuseAnonymous } from "@/lib/auth/guard";
 import { reviewCompaction } from "@/lib/compaction/compaction-review";
 import { readLiveSession } from "@/lib/db";
 import { jsonError } from "@/lib/http/json-error";
-import { entryParamsSchema, sessionNotFound, sessionRoute } from "../../preamble";
+import { entryParamsSchema, sessionRoute } from "../../preamble";
+import { sessionNotFound } from "@/lib/http/route-helpers";
 
 export const dynamic = "force-dynamic";
 
