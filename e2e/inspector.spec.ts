@@ -23,7 +23,7 @@ import {
  * turn" shows what the model saw — the compaction summary first, then the kept messages from
  * the compaction's firstKeptEntryId, the token bar with the provider-reported prompt tokens,
  * and the compacted messages listed as removed; an imported session's turn is reconstructed.
- * On open (issue #13) the inspector already shows the latest turn, with no click.
+ * On open (docs/ui.md "The session workspace") the inspector already shows the latest turn, with no click.
  */
 
 test.beforeEach(async () => {

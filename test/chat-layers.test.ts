@@ -1,5 +1,5 @@
 /**
- * The chat layers say what they hold (issue #14): every module of lib/chat is server code and
+ * The chat layers say what they hold (the README's map of the code): every module of lib/chat is server code and
  * imports `server-only` first; lib/chat-protocol is browser-safe, so nothing it loads at run time
  * (its own imports, followed through the repository) is a `server-only` module, lib/chat or lib/db.
  * Type-only imports are erased, so they are not followed.

@@ -1,5 +1,5 @@
 /**
- * lib/db has one entry point (issue #14): outside lib/db and test/, code imports `@/lib/db`
+ * lib/db has one entry point (conventions rule 4): outside lib/db and test/, code imports `@/lib/db`
  * (lib/db/index.ts), never one of its files, except the few listed in that file's header, which
  * this list mirrors. A new direct import fails here: re-export what it needs from the entry.
  */

@@ -86,7 +86,7 @@ describe("resolveSelection given the caller's index (a session view's byId)", ()
   const pick = (entryId: string) => resolveSelection({ entryId, entries, activePath: active, calls: undefined });
 });
 
-describe("resolveSelection with nothing selected (the pane opening, issue #13)", () => {
+describe("resolveSelection with nothing selected (the pane opening, docs/ui.md 'The session workspace')", () => {
   const open = (leafId: string | null, list = entries, calls?: ModelCallSummary[]) =>
     resolveSelection({ entryId: null, entries: list, activePath: active, calls, leafId });
 

@@ -1,6 +1,6 @@
 "use client";
 /**
- * Completes the page of a large session (SessionData `pending`, issue #12): streams the whole
+ * Completes the page of a large session (SessionData `pending`): streams the whole
  * skeleton (lib/query/skeleton-stream.ts) once per mount and puts it in the cache, where it
  * replaces the tail of the current path the page came with (a refetch still in flight is
  * cancelled first, so it cannot put the tail back). Meanwhile it reports the share loaded; a

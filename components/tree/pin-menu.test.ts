@@ -1,5 +1,5 @@
 /**
- * The canvas side of pins and of the compaction items (issue #16): the pin mark on the node and
+ * The canvas side of pins and of the compaction items (docs/engine.md "Arbor extensions around compaction"): the pin mark on the node and
  * what the entry menu offers per node, and where "Redo compaction" returns.
  */
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 "use client";
 /**
- * The canvas model of a large session, built without a main-thread stall (issue #12: a
+ * The canvas model of a large session, built without a main-thread stall (docs/benchmarks.md: a
  * 100k-entry session opens, pans and zooms with no task over 200 ms).
  *
  * Up to SLICED_ABOVE entries the model is built while rendering (useTreeModel). The server

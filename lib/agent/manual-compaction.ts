@@ -28,7 +28,7 @@ import { errorText } from "@/lib/text/error-text";
 export const COMPACTION_CANCELLED = "Compaction cancelled";
 
 /**
- * Arbor extras of one manual compaction ("Compact again with…", issue #16): a prompt that
+ * Arbor extras of one manual compaction ("Compact again with…", session-engine.md §19.3): a prompt that
  * replaces the summary prompt (it wins over a hook's), and fields merged into `details`.
  */
 export interface ManualExtras {

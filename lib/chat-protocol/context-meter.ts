@@ -68,7 +68,7 @@ export function meterTokens(n: number): string {
 }
 
 /**
- * The window the meter measures against, named (issue #13): "claude-opus-4-5's 200k", "the
+ * The window the meter measures against, named (docs/ui.md "The session workspace"): "claude-opus-4-5's 200k", "the
  * offline model's 128k (assumed)", "llama3's 128k (assumed)"; without a model "an assumed 128k".
  */
 export function meterWindowText(contextWindow: number, model: MeterModel | undefined): string {

@@ -1,4 +1,4 @@
-/** Chatting on, and compacting, an imported Claude Code or Codex session (issue #15): Arbor entries under the leaf. */
+/** Chatting on, and compacting, an imported Claude Code or Codex session (docs/formats.md): Arbor entries under the leaf. */
 import { describe, expect, it } from "vitest";
 import { importSession } from "@/lib/db";
 import { generateClaudeCodeSession } from "@/test/generators/claude-code";

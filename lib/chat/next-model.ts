@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * The model the session's next turn will use, as the page shows it (the model picker's value and
- * the context meter's window, issue #13). Computed on the server with the same selection the turn
+ * the context meter's window, docs/ui.md "The session workspace"). Computed on the server with the same selection the turn
  * itself makes (lib/chat/model-selection `selectModels`), so the meter measures against the
  * window the next request really has.
  */

@@ -1,4 +1,4 @@
-/** Importing Claude Code and Codex files: detection, counts, the original kept, and pi round trips (issue #15). */
+/** Importing Claude Code and Codex files: detection, counts, the original kept, and pi round trips (docs/formats.md). */
 import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { brotliDecompressSync, gzipSync } from "node:zlib";

@@ -1,4 +1,4 @@
-/** The pure Host, Origin and content-type decisions (lib/http/request-guard.ts, issue #17). */
+/** The pure Host, Origin and content-type decisions (lib/http/request-guard.ts, README "Security"). */
 import { describe, expect, it } from "vitest";
 import { parseAllowedHosts } from "@/lib/env";
 import { parseHost } from "@/lib/host-name";

@@ -1,5 +1,5 @@
 /**
- * Pure request checks that keep other sites and other host names out (issue #17): no network,
+ * Pure request checks that keep other sites and other host names out (README "Security"): no network,
  * no framework, no environment — the caller passes the headers and the served port in. Used by
  * proxy.ts for everything its matcher covers, and by the two upload routes it skips.
  *

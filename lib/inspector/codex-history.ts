@@ -1,7 +1,7 @@
 /**
  * A Codex `compacted` record's `replacement_history`: the items Codex sent the model in place
  * of the conversation before it. The inspector's reconstruction shows exactly these where an
- * Arbor compaction would show its summary message (issue #15).
+ * Arbor compaction would show its summary message (docs/formats.md).
  * Pure: no network, disk or database access.
  *
  * Items map as the rollout's own `response_item`s do (codex-items.ts): user and developer

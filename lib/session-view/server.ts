@@ -1,12 +1,12 @@
 import "server-only";
 /**
- * Server assembly of the light session page (issue #12) over the read model: the skeleton
+ * Server assembly of the light session page over the read model: the skeleton
  * payload (whole or since an entry count), the contents of chosen entries, the newest chat page,
  * and §16.3 search. Reads go through `readSession` only (lib/db/read-model). The resolved
  * skeleton is kept per version of the entries in a compact table (skeleton-table.ts) that an
  * append extends instead of resolving every entry again; the page's rows text and the meter are
  * kept per version too (`memoPerEntries`; the meter for the last leaf asked), so loading the
- * same session again repeats no pass over its entries' contents (issue #12: the page's first byte).
+ * same session again repeats no pass over its entries' contents (the page's first byte sooner).
  */
 import { meterBasis } from "@/lib/chat-protocol/context-meter";
 import type { MeterBasis } from "@/lib/types/session-page";

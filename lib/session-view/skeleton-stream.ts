@@ -1,5 +1,5 @@
 /**
- * The skeleton as lines (NDJSON), for sessions too large to embed in the page (issue #12):
+ * The skeleton as lines (NDJSON), for sessions too large to embed in the page:
  * `GET /api/sessions/[id]/skeleton?format=ndjson` sends it, the browser reads and decodes it
  * line by line between other work, so no single task parses megabytes.
  * Pure: no network, disk or database access.

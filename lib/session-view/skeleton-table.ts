@@ -1,6 +1,6 @@
 /**
  * The resolved skeleton of a growing entry list in a compact form, for a server that keeps it
- * while a session is cached (issue #12: a cached 100k-entry session within ~1.5× its JSONL).
+ * while a session is cached (docs/benchmarks.md: a cached 100k-entry session within ~1.5× its JSONL).
  * Per row only what costs a pass over the entry's contents is kept, packed: timestamp, tokens
  * and flags in typed arrays, the row text in PackedTexts, the rare extra fields (labels, pins,
  * compactions, summaries, a user message's first line) in a sparse map. id, parentId, type, role

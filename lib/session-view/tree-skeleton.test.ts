@@ -1,5 +1,5 @@
 /**
- * The skeleton of a session tree (issue #12 "a light page"): per-entry facts, toolResult texts
+ * The skeleton of a session tree (the light page): per-entry facts, toolResult texts
  * resolved against their calls, and the navigator over skeleton rows giving exactly what
  * flattenTree gives over full entries (session-engine.md §16.1–16.3), for every filter and for search.
  */

@@ -89,7 +89,7 @@ const compactionSchema = z.strictObject({
   keepRecentTokens: compactionFields.keepRecentTokens.default(DEFAULT_COMPACTION_SETTINGS.keepRecentTokens),
   autoContinue: compactionFields.autoContinue.default(DEFAULT_COMPACTION_SETTINGS.autoContinue),
   remoteEndpoint: endpointUrl().optional(),
-  /** Arbor (issue #16): summaries cite their source entries. Opt-in: absent means off. */
+  /** Arbor (session-engine.md §19.2): summaries cite their source entries. Opt-in: absent means off. */
   citeSources: bool().optional(),
 });
 const branchSummarySchema = z.strictObject({

@@ -1,4 +1,4 @@
-/** A sessions folder kept in sync (issue #15): appends, rewrites, deletions, cut lines, cancel. */
+/** A sessions folder kept in sync (docs/formats.md): appends, rewrites, deletions, cut lines, cancel. */
 import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

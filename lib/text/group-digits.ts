@@ -4,7 +4,7 @@
  *
  * Why not Intl: the first Intl number format a page makes loads ICU data, ~40 ms on the bench
  * machine, inside whatever task first formats a number, which for the session page was its
- * hydration (issue #12: no stall over 200 ms). Anything that is not a safe integer (fractions,
+ * hydration (docs/benchmarks.md: no main-thread task over 200 ms). Anything that is not a safe integer (fractions,
  * NaN, ±Infinity) still goes through one lazily made formatter, so it reads the same as before.
  */
 let intl: Intl.NumberFormat | undefined;

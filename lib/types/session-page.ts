@@ -1,6 +1,6 @@
 /**
  * What the session page and its JSON routes send the browser instead of whole entries
- * (issue #12 "a light page"): the session's meta, its skeleton in wire form, and the context
+ * (the light page): the session's meta, its skeleton in wire form, and the context
  * meter's basis. Client-safe (types, and the size above which the skeleton streams).
  */
 import type { ContextTokenEstimate } from "@/lib/compaction/tokens";
@@ -48,7 +48,7 @@ export interface SkeletonPayload {
  * The session page's prefetch: a SkeletonPayload whose rows are their JSON text. React's server
  * payload passes a long string through as raw text, where an array of 10k rows is encoded, then
  * parsed with a reviver value by value, once in the server render and again in the browser
- * (issue #12: the first tree node); the browser parses the text once, natively, when it first
+ * (the first tree node sooner); the browser parses the text once, natively, when it first
  * decodes the view (lib/query/session.ts).
  */
 export interface PagePayload extends Omit<SkeletonPayload, "rows"> {
@@ -56,7 +56,7 @@ export interface PagePayload extends Omit<SkeletonPayload, "rows"> {
   rowsJson: string;
 }
 
-/** The model the session's next turn will use, as the page shows it (issue #13). */
+/** The model the session's next turn will use, as the page shows it (docs/ui.md "The session workspace"). */
 export interface NextTurnModel {
   ref: string;
   /** The model's id ("claude-opus-4-5"), the meter's name for it. */
@@ -87,6 +87,6 @@ export interface SearchPayload {
  * Sessions of more entries than this come without their skeleton in the page, and a whole
  * refresh of theirs (after a prune) streams it too: its JSON would be parsed in one long task.
  * The page brings the tail of the current path for the chat, and the browser streams the rest
- * (lib/session-view/skeleton-stream.ts), issue #12.
+ * (lib/session-view/skeleton-stream.ts).
  */
 export const PAGE_SKELETON_MAX = 20_000;

@@ -1,5 +1,5 @@
 /**
- * The light page's routes on the real database (issue #12): the skeleton (whole and as a
+ * The light page's routes on the real database: the skeleton (whole and as a
  * `?since=` delta), the contents of chosen entries, and §16.3 search over whole entry texts.
  */
 import { describe, expect, it } from "vitest";
@@ -48,7 +48,7 @@ describe("GET /api/sessions/[id]/skeleton", () => {
     expect(body).toMatchObject({ count: 4, from: 0, rev: row!.rev, session: { id, leafId: stored.at(-1)!.id } });
     const rows = decodeRows(body.rows);
     expect(rows).toEqual(resolveSkeleton(stored).map(({ toolCallId: _, ...r }) => r));
-    // A tool-call-only assistant reads by its calls (issue #13), not "(no content)".
+    // A tool-call-only assistant reads by its calls (session-engine.md §16.2, Arbor's extension), not "(no content)".
     expect(rows[1]!.text).toBe("assistant: ls(src)");
     expect(rows[2]!.text).toBe("[ls: src]");
     // The model the next turn will use comes along, for the picker and the meter.

@@ -1,6 +1,6 @@
 /**
  * GET /api/sessions/[id]/compactions/[entryId] — what the inspector shows beside a compaction
- * (issue #16): 200 `{ review: CompactionReview }` (lib/compaction/compaction-review.ts) — the
+ * (docs/engine.md "Arbor extensions around compaction"): 200 `{ review: CompactionReview }` (lib/compaction/compaction-review.ts) — the
  * compaction and its siblings (the other summaries of the same span), each with summary, token
  * counts and fact check, and whether it can be undone now. Read-only.
  * 400 malformed ids, 404 unknown session or an entry that is not a compaction, 503 when the

@@ -1,5 +1,5 @@
 /**
- * POST /api/sessions/[id]/compactions/[entryId]/again — "Compact again with…" (issue #16;
+ * POST /api/sessions/[id]/compactions/[entryId]/again — "Compact again with…" (session-engine.md §19.3;
  * lib/chat/compact-again.ts): another compaction of the same span, stored as a sibling of
  * `entryId`, with body `{ focus?, prompt?, model? }` (prompt replaces the summary prompt; model is
  * "provider/modelId" and must be configured); the leaf returns to where it was. Streams like POST …/compact
