@@ -4,7 +4,7 @@
  *   (`--write F N` only writes a synthetic file of N entries; `--file F` imports F instead of
  *   generating one, e.g. to run the import alone under NODE_OPTIONS=--max-old-space-size=128.)
  *
- * 1. A child process writes a synthetic session of about `--mb` MB (lib/session/generate.ts,
+ * 1. A child process writes a synthetic session of about `--mb` MB (test/generators/session.ts,
  *    with branches, labels and compactions) to a temp folder, so generating it does not count
  *    against this process's memory.
  * 2. This process imports it (lib/db/import/import.ts) while sampling process.memoryUsage() every
@@ -31,7 +31,7 @@ const option = (name: string, fallback: number) => {
 };
 
 async function writeSynthetic(file: string, entries: number): Promise<void> {
-  const { generateSession } = await import("@/lib/session/generate");
+  const { generateSession } = await import("@/test/generators/session");
   const session = generateSession({ seed: 42, entries, branches: 50, labels: 40, compactions: true });
   const out = createWriteStream(file);
   const write = (line: string) =>

@@ -9,6 +9,7 @@
 import { pathToFileURL } from "node:url";
 import { type CliIo, CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "@/cli/command";
 import { commands } from "@/cli/registry";
+import { errorText } from "@/lib/text/error-text";
 
 const PROGRAM = "npm run cli --";
 
@@ -69,7 +70,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.err(`error: ${err.message}${hint}\n`);
       return err.exitCode;
     }
-    io.err(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.err(`error: ${errorText(err)}\n`);
     return EXIT_FAILURE;
   }
 }

@@ -18,15 +18,12 @@ import { expandImportPaths } from "@/cli/commands/import-paths";
 import type { ImportProgress, ImportResult } from "@/lib/db";
 import { FORMAT_LABELS } from "@/lib/formats/types";
 import { describeTruncation, truncationHeadline } from "@/lib/import-report";
+import { formatBytes } from "@/lib/text/byte-size";
 
 const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;
 
 function parse(argv: readonly string[]) {
   return parseNodeArgs(argv, { title: { type: "string" }, "as-copy": { type: "boolean" }, json: { type: "boolean" } });
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /** At most one progress line per 10% (or per 16 MB when the size is unknown). */
@@ -38,7 +35,7 @@ function progressPrinter(io: CliIo, file: string): (p: ImportProgress) => void {
     if (p.bytes < next) return;
     const step = total ? total / 10 : 16 * 1024 * 1024;
     next = p.bytes + step;
-    const share = total ? `${Math.floor((p.bytes / total) * 100)}% (${megabytes(p.bytes)} of ${megabytes(total)})` : megabytes(p.bytes);
+    const share = total ? `${Math.floor((p.bytes / total) * 100)}% (${formatBytes(p.bytes)} of ${formatBytes(total)})` : formatBytes(p.bytes);
     io.err(`${file}: ${share}, ${p.entries} entries\n`);
   };
 }

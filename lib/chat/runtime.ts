@@ -33,6 +33,7 @@ import { selectModels, sessionModelRef } from "./model-selection";
 import { chatRegistry, modelIdleTimeoutMs, resolveSessionRoot } from "./runtime-config";
 import { readSessionConfig, type SessionConfig } from "@/lib/chat-protocol/session-config";
 import { buildSystemPrompt } from "./system-prompt";
+import { errorText } from "@/lib/text/error-text";
 
 export { ModelUnavailableError } from "./model-selection";
 
@@ -66,7 +67,7 @@ async function workspaceTools(sessionId: string, config: SessionConfig): Promise
     const root = await resolveSessionRoot(sessionId, config.agent.projectDir);
     return createWorkspaceTools({ root, enabled });
   } catch (err) {
-    console.warn(`arbor: session ${sessionId} runs without tools: ${err instanceof Error ? err.message : String(err)}`);
+    console.warn(`arbor: session ${sessionId} runs without tools: ${errorText(err)}`);
     return undefined;
   }
 }

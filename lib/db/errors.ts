@@ -96,22 +96,6 @@ export class LimitError extends ImportError {
   }
 }
 
-/** "256 MB", "64 KB", "512 bytes": limits in messages. */
-export function formatBytes(bytes: number): string {
-  const units = [
-    [1024 ** 3, "GB"],
-    [1024 ** 2, "MB"],
-    [1024, "KB"],
-  ] as const;
-  for (const [size, unit] of units) {
-    if (bytes >= size) {
-      const n = bytes / size;
-      return `${Number.isInteger(n) ? n : n.toFixed(1)} ${unit}`;
-    }
-  }
-  return `${bytes} bytes`;
-}
-
 interface AdapterCause {
   originalCode?: string;
   constraint?: { index?: string };

@@ -21,7 +21,6 @@ export {
   ConflictError,
   DATABASE_UNAVAILABLE_MESSAGE,
   DatabaseUnavailableError,
-  formatBytes,
   IdCollisionError,
   ImportError,
   type ImportErrorCode,

@@ -19,11 +19,11 @@ import "server-only";
 import type { AgentToolDefinition } from "@/lib/agent/ports";
 import { type CallBodies, type CallRow, readSessionCalls, type SessionCalls } from "@/lib/db";
 import { matchRecordedSources } from "@/lib/inspector/sources";
-import type { ModelCallDetail, ModelCallSummary, SourcedMessage } from "@/lib/inspector/types";
+import type { ModelCallDetail, ModelCallSummary, SourcedMessage } from "@/lib/types/inspector";
 import { loadPrompts } from "@/lib/llm/prompts";
 import type { AssistantMessage, LlmMessage, PromptSet, SessionEntry } from "@/lib/session/types";
 import { callBodies } from "./bodies";
-import { contentHashOf } from "./canonical";
+import { contentHashOf } from "@/lib/content-address";
 import { type InspectorIndex, inspectorIndex, sentMatchKey } from "./session-index";
 
 /** A session's calls with the index they are resolved against. */

@@ -25,7 +25,7 @@ import type { CallBodies, CallRow, SessionMeta } from "@/lib/db";
 import { previewNextTurn } from "@/lib/inspector/preview";
 import { previousAssistantId, reconstructTurn } from "@/lib/inspector/reconstruct";
 import { buildTurnView, type PreviousTurn, toMessageRefs } from "@/lib/inspector/turn-view";
-import type { InspectTarget, TurnView } from "@/lib/inspector/types";
+import type { InspectTarget, TurnView } from "@/lib/types/inspector";
 import type { PromptSet, SessionEntry } from "@/lib/session/types";
 import { type CallsContext, callDetail, callForEntry, callsContext, detailHashes, previousChatCall, producedEntryId, sentMessages } from "./calls";
 import { callBodies } from "./bodies";

@@ -16,7 +16,7 @@ import "server-only";
  */
 import { ByteLru } from "@/lib/byte-lru";
 import { cacheBudgetBytes } from "@/lib/db";
-import type { InspectedMessage, TurnView } from "@/lib/inspector/types";
+import type { InspectedMessage, TurnView } from "@/lib/types/inspector";
 import type { PromptSet } from "@/lib/session/types";
 
 /** About what one InspectedMessage costs here: its fields; the message objects are shared with the read model and bodies cache. */

@@ -1,5 +1,5 @@
 /**
- * Recovery (issue #17 item 11): the supervisor the launcher uses (scripts/run-app.ts) brings a
+ * Recovery (README "Security"): the supervisor the launcher uses (scripts/run-app.ts) brings a
  * `kill -9`ed embedded PostgreSQL back on the same socket, the app's pools reconnect, and
  * `/api/sessions` serves again within seconds with nothing lost. Own cluster in a temp folder.
  * The lost-nothing check includes an import: the embedded server logs no WAL for the rows an
@@ -17,7 +17,7 @@ import { GET as listGet } from "@/app/api/sessions/route";
 import { prepareAppDatabase } from "./bootstrap";
 import { startEmbeddedPostgres } from "./embedded";
 import { type Supervisor, superviseEmbedded } from "./embedded-supervisor";
-import { generateSessionJsonl } from "@/lib/session/generate";
+import { generateSessionJsonl } from "@/test/generators/session";
 import { createSession, disconnectDb, importSession, loadEntries, useDatabase } from "@/lib/db";
 import { chunked } from "@/test/import-helpers";
 

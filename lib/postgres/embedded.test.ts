@@ -1,5 +1,5 @@
 /**
- * The embedded server is private (issue #17 item 3). Two clusters in temp folders, not the shared
+ * The embedded server is private (README "Security"). Two clusters in temp folders, not the shared
  * test server:
  * - a new one: the secret file is 0600, there is no TCP listener, the former fixed password is
  *   refused, and the app role cannot run programs, read server files, create roles or

@@ -37,19 +37,12 @@ import {
   scheduleSearchIndex,
   type TrackedFile,
 } from "@/lib/db";
-import { FormatError, type FormatId } from "@/lib/formats/types";
+import { FormatError } from "@/lib/formats/types";
+import type { FileOutcome } from "@/lib/types/sync-events";
 import { appendNewEntries } from "./append";
 import { remapFile, withoutOpenResponse } from "./remap";
 import { detectFileFormat, lastNewlineOffset } from "./whole-lines";
-
-export type FileOutcome =
-  | { kind: "imported"; sessionId: string; format: FormatId; entries: number; records: number; adopted?: true; held?: true }
-  | { kind: "appended"; sessionId: string; added: number; held?: true }
-  | { kind: "unchanged"; sessionId: string }
-  | { kind: "rewritten"; sessionId: string; previousSessionId: string; version: number; entries: number; why: string }
-  | { kind: "waiting"; why: string }
-  | { kind: "gone"; sessionId: string }
-  | { kind: "failed"; message: string };
+import { errorText } from "@/lib/text/error-text";
 
 /** Default quiet time before a file's last, open response is taken. */
 export const DEFAULT_SETTLE_MS = 5000;
@@ -210,6 +203,6 @@ export async function syncFile(file: string, opts: SyncFileOptions = {}): Promis
     opts.signal?.throwIfAborted();
     if (error instanceof FormatError) return { kind: "failed", message: `${path.basename(file)}:${error.line}: ${error.what}${error.field ? ` (field ${error.field})` : ""}` };
     if (error instanceof ImportError) return { kind: "failed", message: error.message };
-    return { kind: "failed", message: `${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}` };
+    return { kind: "failed", message: `${path.basename(file)}: ${errorText(error)}` };
   }
 }

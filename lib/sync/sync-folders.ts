@@ -16,7 +16,8 @@ import "server-only";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { type ImportProgress, listTrackedFiles } from "@/lib/db";
-import { type FileOutcome, syncFile } from "./sync-file";
+import type { FileOutcome } from "@/lib/types/sync-events";
+import { syncFile } from "./sync-file";
 
 export type SyncEvent =
   | { type: "start"; files: number; folders: string[] }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { serializeSession } from "@/lib/session/jsonl";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { getDb } from "../client";

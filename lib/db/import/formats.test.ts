@@ -1,13 +1,13 @@
-/** Importing Claude Code and Codex files: detection, counts, the original kept, and pi round trips (issue #15). */
+/** Importing Claude Code and Codex files: detection, counts, the original kept, and pi round trips (docs/formats.md). */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSessionJsonl } from "@/lib/session/generate";
+import { generateSessionJsonl } from "@/test/generators/session";
 import { countEntries } from "@/lib/formats/count";
-import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
-import { generateCodexSession } from "@/lib/formats/generate-codex";
+import { generateClaudeCodeSession } from "@/test/generators/claude-code";
+import { generateCodexSession } from "@/test/generators/codex";
 import { buildSessionContext } from "@/lib/session/context";
 import { useTestDatabase } from "@/test/db";
 import { chunked } from "@/test/import-helpers";

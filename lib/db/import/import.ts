@@ -42,7 +42,7 @@ import type { SessionHeader } from "@/lib/session/types";
 import { MAX_PERSIST_CHARS, type PersistCuts } from "@/lib/session/sanitize";
 import { rowOfSanitized, toEntryRow } from "../store/entry-columns";
 import { EntryLoader } from "./entry-load";
-import { DATABASE_UNAVAILABLE_MESSAGE, formatBytes, ImportError, isDatabaseUnavailable, LimitError, SessionExistsError } from "../errors";
+import { DATABASE_UNAVAILABLE_MESSAGE, ImportError, isDatabaseUnavailable, LimitError, SessionExistsError } from "../errors";
 import {
   checkVersion,
   entryError,
@@ -70,6 +70,9 @@ import { applyLabels, type BulkSql, withBulkTransaction } from "../store/sql";
 import type { FormatId } from "@/lib/formats/types";
 import { type DetectedLines, detectLines } from "./formats";
 import { SourceCapture } from "./source-capture";
+import { modelRef } from "@/lib/session/model-ref";
+import { formatBytes } from "@/lib/text/byte-size";
+import { errorText } from "@/lib/text/error-text";
 
 export { DEFAULT_IMPORT_TIME_BUDGET_MS, DEFAULT_MAX_BLANK_LINES, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_SKIPPED_LINES };
 export type { TruncatedEntry };
@@ -356,7 +359,7 @@ function recordsOf(plan: Plan, state: ImportState): number {
 
 /** v1 headers name the model; used when no entry does. */
 function legacyModel(header: SessionHeader): string | null {
-  return typeof header.provider === "string" && typeof header.modelId === "string" ? toPgText(`${header.provider}/${header.modelId}`) : null;
+  return typeof header.provider === "string" && typeof header.modelId === "string" ? toPgText(modelRef(header.provider, header.modelId)) : null;
 }
 
 async function refuseExisting(file: string, sessionId: string): Promise<void> {
@@ -382,6 +385,6 @@ function asImportError(error: unknown, file: string, signal: AbortSignal, caller
   if (error instanceof SessionExistsError) {
     return new ImportError({ code: "exists", file, message: `${file}: this session was imported meanwhile; import it as a copy to keep both`, cause: error });
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorText(error);
   return new ImportError({ code: "read_failed", file, message: `${file}: import failed: ${detail}`, cause: error });
 }

@@ -1,5 +1,5 @@
 /**
- * The import's limits on work (issue #17): a flood of blank lines or of junk lines is refused
+ * The import's limits on work (README "Security"): a flood of blank lines or of junk lines is refused
  * quickly and never stalls other requests; the overall time budget stops a stalled upload;
  * entries cut to 500,000 characters (session-engine.md §1.9) are reported; JSON nested too deep is a skipped
  * line naming its line, not a stack overflow. Every refusal leaves the database as it was.

@@ -21,7 +21,8 @@ import "server-only";
  *   signal's reason is thrown. Breaking out of the iteration also closes the source.
  */
 import { createReadStream } from "node:fs";
-import { formatBytes, LimitError } from "../errors";
+import { formatBytes } from "@/lib/text/byte-size";
+import { LimitError } from "../errors";
 
 export type ByteSource = string | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 

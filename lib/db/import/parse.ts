@@ -11,7 +11,8 @@ import { isSessionHeader, parseJsonlLine, type SkippedLine } from "@/lib/session
 import type { PersistCuts } from "@/lib/session/sanitize";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
 import { entryModel, type EntryRow } from "../store/entry-columns";
-import { formatBytes, ImportError, LimitError } from "../errors";
+import { formatBytes } from "@/lib/text/byte-size";
+import { ImportError, LimitError } from "../errors";
 import type { Line, LineReader } from "./line-reader";
 import { normalizeTitle } from "../store/session-rows";
 import { labelChanges } from "../store/sql";

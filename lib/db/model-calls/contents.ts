@@ -4,7 +4,7 @@ import "server-only";
  * message, system prompt or tool list, shared by every call and every session.
  *
  * Contract:
- * - The key is sha256 of the canonical JSON (lib/inspector/canonical.ts); the stored `data` is
+ * - The key is sha256 of the canonical JSON (lib/content-address.ts); the stored `data` is
  *   that canonical JSON, so reading a row and hashing it again gives its key back.
  * - `storeContents` first asks which keys exist and sends only the missing contents, so a call
  *   that repeats the whole history ships only its new messages to the server; concurrent

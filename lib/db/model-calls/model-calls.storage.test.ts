@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentModelInfo, ModelCallRecord } from "@/lib/agent/ports";
 import { prepareCompaction } from "@/lib/compaction/prepare";
 import { settings, TEST_PROMPTS } from "@/test/compaction-helpers";
-import { addressContent, contentHash } from "@/lib/inspector/canonical";
+import { addressContent, contentHash } from "@/lib/content-address";
 import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";

@@ -19,7 +19,7 @@ import "server-only";
  */
 import { randomUUID } from "node:crypto";
 import type { ModelCallRecord, ModelCallRecorder } from "@/lib/agent/ports";
-import { addressContent, contentHashOf } from "@/lib/inspector/canonical";
+import { addressContent, contentHashOf } from "@/lib/content-address";
 import { calculatePromptTokens } from "@/lib/compaction/tokens";
 import type { Usage } from "@/lib/session/types";
 import { getDb } from "../client";

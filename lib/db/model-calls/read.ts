@@ -22,7 +22,7 @@ import "server-only";
  * Everything is scoped by session: a call of another session is never returned.
  */
 import type { AgentModelInfo } from "@/lib/agent/ports";
-import type { ModelCallKind } from "@/lib/inspector/types";
+import type { ModelCallKind } from "@/lib/types/inspector";
 import type { ImageContent, StopReason, TextContent, Usage } from "@/lib/session/types";
 import { getDb } from "../client";
 import { readListsWithContents } from "./lists";

@@ -20,6 +20,7 @@ import { estimateTokens } from "@/lib/compaction/tokens";
 import { type PersistCuts, sanitizeForPersist } from "@/lib/session/sanitize";
 import { toPgText } from "../pg-json";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
+import { modelRef } from "@/lib/session/model-ref";
 
 /** Longest `text` column value, in UTF-16 code units. */
 export const TEXT_LIMIT = 100_000;
@@ -149,12 +150,12 @@ export function entryModel(entry: Loose): string | undefined {
 function rawModel(entry: Loose): string | undefined {
   if (entry.type === "message" && isObject(entry.message) && entry.message.role === "assistant") {
     const { provider, model } = entry.message;
-    if (typeof provider === "string" && typeof model === "string" && model !== "") return `${provider}/${model}`;
+    if (typeof provider === "string" && typeof model === "string" && model !== "") return modelRef(provider, model);
     return undefined;
   }
   if (entry.type === "model_change") {
     if (typeof entry.model === "string" && entry.model !== "") return entry.model;
-    if (typeof entry.provider === "string" && typeof entry.modelId === "string") return `${entry.provider}/${entry.modelId}`;
+    if (typeof entry.provider === "string" && typeof entry.modelId === "string") return modelRef(entry.provider, entry.modelId);
   }
   return undefined;
 }

@@ -10,7 +10,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createEmptyDatabase, dropTestDatabase } from "@/test/db";
 import { migrate } from "@/lib/postgres";
-import { generateSession, generateSessionJsonl } from "@/lib/session/generate";
+import { generateSession, generateSessionJsonl } from "@/test/generators/session";
 import type { SessionEntry } from "@/lib/session/types";
 import { userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";

@@ -6,7 +6,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { serializeSession } from "@/lib/session/jsonl";
 import { loadSession } from "@/lib/session/load";
 import type { SessionEntry } from "@/lib/session/types";
