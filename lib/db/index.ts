@@ -34,6 +34,7 @@ export { type ImportOptions, type ImportProgress, type ImportResult, importSessi
 export { buildSearchIndex, scheduleSearchIndex, type SearchIndexProgress } from "./search-index";
 export { exportSession, type SessionExport } from "./export";
 export { findSessionSource, type SessionSourceInfo } from "./source-read";
+export { countSecretFindings, listSecretFindings } from "./secret-findings";
 export { createAgentStore, writeSessionSettings } from "./agent-store";
 export {
   type AuthSessionRow,
