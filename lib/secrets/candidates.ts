@@ -4,8 +4,9 @@
  *
  * Contract: a superset. For every text on which a rule of
  * `@secretlint/secretlint-rule-preset-recommend` 13.1.0 reports something, `mayHoldSecret` is
- * true (candidates.test.ts checks it on every fake credential kind, in prose, in JSON and in a
- * JSON-encoded line). A false answer lets the import skip the full scan, which is what keeps
+ * true and `candidateRules` names that rule (scanner.test.ts checks it on every fake credential
+ * kind, in prose, in JSON and in a JSON-encoded line). The scanner then runs only the rules
+ * named: a credential-bearing line costs one or two rules, not the preset's 27. A false answer lets the import skip the full scan, which is what keeps
  * the scan of an import's stream near 10 % of the import's time (docs/secrets.md).
  * It works on raw JSONL lines as well as on decoded strings: every anchor below is made of
  * characters JSON never escapes.
@@ -33,90 +34,132 @@
  * the AWS account-id message, which scanner.ts suppresses (docs/secrets.md says why).
  */
 
-/** Prefixes that end right before a "_" (the token's body follows), by their last character. */
-const BEFORE_UNDERSCORE = byLastChar([
-  "ghp",
-  "gho",
-  "ghu",
-  "ghs",
-  "ghr",
-  "github_pat",
-  "npm",
-  "shppa",
-  "shpca",
-  "shpat",
-  "shpss",
-  "sk_live",
-  "sk_test",
-  "rk_live",
-  "rk_test",
-  "glc",
-  "glsa",
-  "gsk",
-  "hf",
-  "lin_api",
-  "ntn",
-  "ops",
-  "vcp",
-  "vci",
-  "vca",
-  "vcr",
-  "vck",
-  "dckr_pat",
-  "figd",
-  "cfk",
-  "cfut",
-  "cfat",
-]);
-/** Prefixes that end right before a "-" ("sk" is checked further: see skHit). */
-const BEFORE_DASH = byLastChar(["xoxb", "xoxp", "xapp", "xoxa", "xoxo", "xoxr", "glpat", "tskey"]);
+type Rule =
+  | "aws"
+  | "privatekey"
+  | "npm"
+  | "basicauth"
+  | "slack"
+  | "sendgrid"
+  | "shopify"
+  | "stripe"
+  | "github"
+  | "gitlab"
+  | "grafana"
+  | "openai"
+  | "anthropic"
+  | "groq"
+  | "huggingface"
+  | "linear"
+  | "notion"
+  | "1password"
+  | "database-connection-string"
+  | "hashicorp-vault"
+  | "vercel"
+  | "databricks"
+  | "docker"
+  | "figma"
+  | "cloudflare"
+  | "tailscale";
+
+/** Called with each rule an anchor points to; returns true to stop looking. */
+type Found = (rule: Rule) => boolean;
+
+/** Prefixes that end right before a "_" (the token's body follows), with their rule, by their last character. */
+const BEFORE_UNDERSCORE = byLastChar({
+  github: ["ghp", "gho", "ghu", "ghs", "ghr", "github_pat"],
+  npm: ["npm"],
+  shopify: ["shppa", "shpca", "shpat", "shpss"],
+  stripe: ["sk_live", "sk_test", "rk_live", "rk_test"],
+  grafana: ["glc", "glsa"],
+  groq: ["gsk"],
+  huggingface: ["hf"],
+  linear: ["lin_api"],
+  notion: ["ntn"],
+  "1password": ["ops"],
+  vercel: ["vcp", "vci", "vca", "vcr", "vck"],
+  docker: ["dckr_pat"],
+  figma: ["figd"],
+  cloudflare: ["cfk", "cfut", "cfat"],
+});
+/** Prefixes that end right before a "-" ("sk" is checked further: see skRule). */
+const BEFORE_DASH = byLastChar({ slack: ["xoxb", "xoxp", "xapp", "xoxa", "xoxo", "xoxr"], gitlab: ["glpat"], tailscale: ["tskey"] });
 /** Prefixes that end right before a ".". */
-const BEFORE_DOT = byLastChar(["SG", "hvs", "hvb", "hvr"]);
+const BEFORE_DOT = byLastChar({ sendgrid: ["SG"], "hashicorp-vault": ["hvs", "hvb", "hvr"] });
 
 /** How far after "://" a user:password@ may end (the rules allow 100 + 200 characters, plus a scheme). */
 const USERINFO_REACH = 600;
 
-function byLastChar(prefixes: readonly string[]): Map<number, string[]> {
-  const map = new Map<number, string[]>();
-  for (const p of prefixes) {
-    const last = p.charCodeAt(p.length - 1);
-    map.set(last, [...(map.get(last) ?? []), p]);
+function byLastChar(groups: Partial<Record<Rule, string[]>>): Map<number, [string, Rule][]> {
+  const map = new Map<number, [string, Rule][]>();
+  for (const [rule, prefixes] of Object.entries(groups) as [Rule, string[]][]) {
+    for (const p of prefixes) {
+      const last = p.charCodeAt(p.length - 1);
+      map.set(last, [...(map.get(last) ?? []), [p, rule]]);
+    }
   }
   return map;
 }
 
-/** True when one of `table`'s prefixes ends right before position `i`. */
-function prefixBefore(text: string, i: number, table: Map<number, string[]>): boolean {
+/** The rule of a table's prefix that ends right before position `i`, if any. */
+function prefixBefore(text: string, i: number, table: Map<number, [string, Rule][]>): Rule | undefined {
   const list = table.get(text.charCodeAt(i - 1));
-  if (!list) return false;
-  for (const p of list) if (text.startsWith(p, i - p.length)) return true;
-  return false;
+  if (!list) return undefined;
+  for (const [p, rule] of list) if (text.startsWith(p, i - p.length)) return rule;
+  return undefined;
 }
 
-function underscoreHit(text: string): boolean {
+function underscoreHits(text: string, found: Found): boolean {
   for (let i = text.indexOf("_"); i !== -1; i = text.indexOf("_", i + 1)) {
-    if (prefixBefore(text, i, BEFORE_UNDERSCORE) || text.startsWith("authToken", i + 1)) return true;
+    const rule = prefixBefore(text, i, BEFORE_UNDERSCORE) ?? (text.startsWith("authToken", i + 1) ? "npm" : undefined);
+    if (rule && found(rule)) return true;
   }
   return false;
 }
 
 /** After "sk-": Anthropic's `sk-ant-`, OpenAI's `sk-proj-` / `sk-svcacct-` / `sk-admin-`, or 20 characters then OpenAI's marker. */
-function skHit(text: string, dash: number): boolean {
-  if (!text.startsWith("sk", dash - 2)) return false;
+function skRule(text: string, dash: number): Rule | undefined {
+  if (!text.startsWith("sk", dash - 2)) return undefined;
   const at = dash + 1;
-  return (
-    text.startsWith("ant-", at) ||
-    text.startsWith("proj-", at) ||
-    text.startsWith("svcacct-", at) ||
-    text.startsWith("admin-", at) ||
-    text.startsWith("T3BlbkFJ", at + 20)
-  );
+  if (text.startsWith("ant-", at)) return "anthropic";
+  const openai = text.startsWith("proj-", at) || text.startsWith("svcacct-", at) || text.startsWith("admin-", at) || text.startsWith("T3BlbkFJ", at + 20);
+  return openai ? "openai" : undefined;
 }
 
-function dashHit(text: string): boolean {
+function dashHits(text: string, found: Found): boolean {
   for (let i = text.indexOf("-"); i !== -1; i = text.indexOf("-", i + 1)) {
-    if (prefixBefore(text, i, BEFORE_DASH) || skHit(text, i)) return true;
-    if (text.startsWith("----BEGIN", i + 1) || text.startsWith("oauth-basic@", i + 1)) return true;
+    const rule =
+      prefixBefore(text, i, BEFORE_DASH) ??
+      skRule(text, i) ??
+      (text.startsWith("----BEGIN", i + 1) ? "privatekey" : text.startsWith("oauth-basic@", i + 1) ? "npm" : undefined);
+    if (rule && found(rule)) return true;
+  }
+  return false;
+}
+
+function dotHits(text: string, found: Found): boolean {
+  for (let i = text.indexOf("."); i !== -1; i = text.indexOf(".", i + 1)) {
+    const rule = prefixBefore(text, i, BEFORE_DOT);
+    if (rule && found(rule)) return true;
+  }
+  return false;
+}
+
+/** "://" followed by user:password@ (an "@" before any "/" or whitespace), or a Slack webhook host. */
+function urlHits(text: string, found: Found): boolean {
+  // "//" rather than "://": a search is as slow as its first character is common, and ":" is.
+  for (let i = text.indexOf("//"); i !== -1; i = text.indexOf("//", i + 2)) {
+    if (text.charCodeAt(i - 1) !== 58 /* : */) continue;
+    if (text.startsWith("hooks.slack.com", i + 2) && found("slack")) return true;
+    const end = Math.min(text.length, i + 2 + USERINFO_REACH);
+    for (let j = i + 2; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c === 64 /* @ */) {
+        if (found("basicauth") || found("database-connection-string")) return true;
+        break;
+      }
+      if (c === 47 /* / */ || c === 32 || c === 10 || c === 13 || c === 9) break;
+    }
   }
   return false;
 }
@@ -147,39 +190,30 @@ function awsKeyIdHit(text: string): boolean {
   return false;
 }
 
-function dotHit(text: string): boolean {
-  for (let i = text.indexOf("."); i !== -1; i = text.indexOf(".", i + 1)) {
-    if (prefixBefore(text, i, BEFORE_DOT)) return true;
-  }
-  return false;
+function anchors(text: string, found: Found): boolean {
+  return (
+    underscoreHits(text, found) ||
+    dashHits(text, found) ||
+    dotHits(text, found) ||
+    urlHits(text, found) ||
+    ((awsKeyIdHit(text) || awsSecretHit(text, "k") || awsSecretHit(text, "K")) && found("aws")) ||
+    (text.includes("dapi") && found("databricks"))
+  );
 }
 
-/** "://" followed by user:password@ (an "@" before any "/" or whitespace), or a Slack webhook host. */
-function urlHit(text: string): boolean {
-  // "//" rather than "://": a search is as slow as its first character is common, and ":" is.
-  for (let i = text.indexOf("//"); i !== -1; i = text.indexOf("//", i + 2)) {
-    if (text.charCodeAt(i - 1) !== 58 /* : */) continue;
-    if (text.startsWith("hooks.slack.com", i + 2)) return true;
-    const end = Math.min(text.length, i + 2 + USERINFO_REACH);
-    for (let j = i + 2; j < end; j++) {
-      const c = text.charCodeAt(j);
-      if (c === 64 /* @ */) return true;
-      if (c === 47 /* / */ || c === 32 || c === 10 || c === 13 || c === 9) break;
-    }
-  }
-  return false;
-}
+const STOP: Found = () => true;
 
 /** Whether `text` may hold a credential the scanner reports (a superset: see the header). */
 export function mayHoldSecret(text: string): boolean {
-  return (
-    underscoreHit(text) ||
-    dashHit(text) ||
-    dotHit(text) ||
-    urlHit(text) ||
-    awsKeyIdHit(text) ||
-    awsSecretHit(text, "k") ||
-    awsSecretHit(text, "K") ||
-    text.includes("dapi")
-  );
+  return anchors(text, STOP);
+}
+
+/** The rules (short ids, e.g. "github") whose anchors occur in `text`: the only ones that could report in it. */
+export function candidateRules(text: string): Set<Rule> {
+  const rules = new Set<Rule>();
+  anchors(text, (rule) => {
+    rules.add(rule);
+    return false;
+  });
+  return rules;
 }

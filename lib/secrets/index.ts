@@ -33,3 +33,4 @@ export async function maskSecretsInText(text: string): Promise<string> {
   const found = await scanText(text);
   return found.length === 0 ? text : maskRanges(text, found);
 }
+export { countSecretsInBytes } from "./count-bytes";

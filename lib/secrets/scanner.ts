@@ -7,15 +7,15 @@
  * - Every credential the preset's rules report, as `{ start, end, rule, kind }`: `start`/`end` are
  *   UTF-16 offsets of the secret itself in `text` (see `locate`), sorted by start, never
  *   overlapping (an overlapped report is dropped: its text is masked by the other one).
- * - Texts the pre-filter rules out are not scanned (candidates.ts proves no rule could report
- *   in them).
- * - AWS access key ids are reported (the rule's `enableIDScanRule`); its account-id message is suppressed: an account id is an identifier, not a
+ * - Texts the pre-filter rules out are not scanned, and a text it lets through is scanned with
+ *   the rules it names only (candidates.ts: no other rule could report in it).
+ * - AWS access key ids are reported; account ids are not: an account id is an identifier, not a
  *   credential (AWS documents that it may be shared), and "account: <12 digits>" is common in
  *   ordinary text; docs/secrets.md.
  */
 import { lintSource } from "@secretlint/core";
-import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
-import { mayHoldSecret } from "./candidates";
+import { rules as presetRules } from "@secretlint/secretlint-rule-preset-recommend";
+import { candidateRules, mayHoldSecret } from "./candidates";
 import { kindOf } from "./kinds";
 
 export interface SecretMatch {
@@ -31,20 +31,28 @@ export interface SecretMatch {
 type LintOptions = Parameters<typeof lintSource>[0];
 type LintMessage = Awaited<ReturnType<typeof lintSource>>["messages"][number];
 
-/** The secretlint configuration: the recommended preset, AWS adjusted (see the header). */
-export const SECRETLINT_CONFIG: LintOptions["options"]["config"] = {
-  rules: [
-    {
-      id: recommended.meta.id,
-      rule: recommended,
-      // The access key id (AKIA…) is off in the preset by default; it names a credential and is
-      // the part of an AWS key pair people recognize, so it is reported. Account ids stay out.
-      rules: [{ id: "@secretlint/secretlint-rule-aws", options: { enableIDScanRule: true }, allowMessageIds: ["AWSAccountID"] }],
-    },
-  ],
-};
-
 const RULE_PREFIX = "@secretlint/secretlint-rule-";
+type ConfigRule = LintOptions["options"]["config"]["rules"][number];
+
+/**
+ * The preset's rules, one by one (its public `rules` list), so that each text runs only the
+ * rules the pre-filter names. Left out: the GCP rule (it reads `.json` / `.p12` files only) and
+ * the comment filter (a `secretlint-disable` comment inside a session must not hide a secret
+ * from masking). The AWS rule reports access key ids too (`enableIDScanRule`: off in the preset;
+ * an id names a credential and is the part of an AWS key pair people recognize), never account ids.
+ */
+const RULES = new Map<string, ConfigRule>(
+  presetRules
+    .map((rule): [string, ConfigRule] => {
+      const id = rule.meta.id.startsWith(RULE_PREFIX) ? rule.meta.id.slice(RULE_PREFIX.length) : rule.meta.id;
+      return id === "aws" ? [id, { id: rule.meta.id, rule, options: { enableIDScanRule: true }, allowMessageIds: ["AWSAccountID"] }] : [id, { id: rule.meta.id, rule }];
+    })
+    .filter(([id]) => id !== "gcp" && id !== "filter-comments"),
+);
+
+/** The secretlint configuration of every rule the scanner runs. */
+export const SECRETLINT_CONFIG: LintOptions["options"]["config"] = { rules: [...RULES.values()] };
+
 
 /**
  * Where the secret really is. Rules report a range, and put the value in the message's data
@@ -77,9 +85,14 @@ function narrowToPassword(text: string, span: { start: number; end: number }): {
 
 export async function scanText(text: string): Promise<SecretMatch[]> {
   if (!mayHoldSecret(text)) return [];
+  const rules: ConfigRule[] = [];
+  for (const id of candidateRules(text)) {
+    const rule = RULES.get(id);
+    if (rule) rules.push(rule);
+  }
   const result = await lintSource({
     source: { content: text, filePath: "entry.txt", ext: ".txt", contentType: "text" },
-    options: { config: SECRETLINT_CONFIG, noPhysicFilePath: true },
+    options: { config: { rules }, noPhysicFilePath: true },
   });
   const matches = result.messages
     .map((m): SecretMatch => {
