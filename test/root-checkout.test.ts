@@ -34,7 +34,7 @@ let checkout = "";
 
 /** The environment of a fresh shell: none of this run's vitest, Next or database variables. */
 function freshEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
+  const env = {} as NodeJS.ProcessEnv; // Next types NODE_ENV as required; a fresh shell has none
   for (const [key, value] of Object.entries(process.env)) {
     if (/^(VITEST|VITE_|NODE_ENV|DATABASE_URL|ARBOR_|TEST|npm_)/.test(key)) continue;
     env[key] = value;
