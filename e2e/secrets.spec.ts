@@ -72,6 +72,7 @@ test("a session with fake credentials: counted, listed masked, and masked in eve
 
   // The inspector's copy of the selected entry is masked.
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto(`/sessions/${id}?entry=${github.entryId}`);
   const inspector = page.getByRole("region", { name: "Context inspector" });
   await inspector.getByRole("tab", { name: "Entry JSON" }).click();
   await expect(inspector.getByRole("figure", { name: `Raw JSON of entry ${github.entryId}` })).toBeVisible();
