@@ -1,12 +1,13 @@
 /**
- * Summary prompts never carry a found secret to the model unless the session allows it
+ * Entries committed by chat turns are scanned like imported ones, and summary prompts never
+ * carry a found secret to the model unless the session allows it
  * (docs/secrets.md; settings `secrets.sendToSummaries`): manual compaction and a branch summary,
  * over HTTP, against the fake model server, which records exactly what it received.
  */
 import { describe, expect, it } from "vitest";
-import { appendEntries } from "@/lib/db";
+import { appendEntries, listSecretFindings } from "@/lib/db";
 import type { SessionEntry } from "@/lib/session/types";
-import { compactRun, MODEL_ID, navigate, newSession, readAll, useHarness } from "@/test/chat-harness";
+import { compactRun, MODEL_ID, navigate, newSession, postChat, readAll, useHarness } from "@/test/chat-harness";
 import { useTestDatabase } from "@/test/db";
 import { looksLikeSummarization } from "@/test/fake-llm-server";
 import { fakeSecrets } from "@/test/secret-fakes";
@@ -42,6 +43,20 @@ function summaryRequests(): string {
   expect(found.length).toBeGreaterThan(0);
   return JSON.stringify(found.map((r) => r.body));
 }
+
+describe("a chat turn's entries", () => {
+  it("are scanned when the turn commits them: the user's message and the reply that repeats it", async () => {
+    const s = await newSession();
+    const github = fakes.find((f) => f.rule === "github/GITHUB_TOKEN")!;
+    await readAll(await postChat(s.id, `deploy with ${github.text}`));
+    const { findings } = await listSecretFindings({ sessionId: s.id });
+    // The fake model echoes the prompt, so the assistant's reply holds the token as well.
+    expect(findings.map((f) => [f.seq, f.field, f.rule])).toEqual([
+      [0, "message text", github.rule],
+      [1, "message text", github.rule],
+    ]);
+  });
+});
 
 describe("summary prompts and secrets", () => {
   it("compaction: masked by default, sent as they are when the session allows it", async () => {
