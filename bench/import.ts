@@ -186,7 +186,7 @@ export async function importBench(db: BenchDatabase, sessions: BenchSession[], i
     }
     throughput("importSession", mid, median(imp), median(parse), "median of 5");
     searchRows(mid, median(imp), median(search), median(parse));
-    await secretScanRows(mid, median(imp), "median of 5");
+    await secretScanRows(mid, median(imp), median(parse), "median of 5");
   }
   const big = imported.get(100_000);
   if (big && childImport && mid) {
@@ -196,7 +196,7 @@ export async function importBench(db: BenchDatabase, sessions: BenchSession[], i
     const timed = await medianChild(["time", big.session.file, db.url, warm]);
     throughput("importSession", big.session, timed.ms, parse.ms, `${timed.note}; read + parse: ${parse.runs}`);
     searchRows(big.session, timed.ms, bigSearchMs, parse.ms);
-    await secretScanRows(big.session, timed.ms, timed.runs);
+    await secretScanRows(big.session, timed.ms, parse.ms, timed.runs);
     memoryRows(label(big.session.n), childImport, load, parse, big.session.bytes);
     const smallImp = await child(["import", mid.file, db.url, warm, "copy"]);
     const smallLoad = await child(["load", mid.file]);
