@@ -11,6 +11,7 @@
  *   samples nothing (the memory child's forced GCs cost ~0.3 s), against the median of three
  *   read + parse children.
  * - `--big`: the same for a ~100 MB file with compactions, branches and labels (the issue's size).
+ * - The secret scan an import runs on its stream (bench/secrets.ts), against the import (10k, 100k).
  * - The full-text rows an import leaves to a later step (lib/db/search/search-index.ts, run by the app in
  *   the background and by the CLI right after) are timed on their own, and with the import.
  */
@@ -23,6 +24,7 @@ import { LineReader } from "@/lib/db/import/line-reader";
 import type { BenchDatabase } from "./lib/database";
 import { type BenchSession, benchSession, label } from "./lib/sessions";
 import { addRow, formatMb, formatMs, formatRatio, MB, median } from "./lib/stats";
+import { secretScanRows } from "./secrets";
 
 /** Session ids by entry count: 10 and 100 (small baselines), 1k, 10k, 100k. */
 export type Imported = Map<number, { id: string; session: BenchSession }>;
@@ -185,6 +187,7 @@ export async function importBench(db: BenchDatabase, sessions: BenchSession[], i
     }
     throughput("importSession", mid, median(imp), median(parse), "median of 5");
     searchRows(mid, median(imp), median(search), median(parse));
+    await secretScanRows(mid, median(imp), median(parse), "median of 5");
   }
   const big = imported.get(100_000);
   if (big && childImport && mid) {
@@ -194,6 +197,7 @@ export async function importBench(db: BenchDatabase, sessions: BenchSession[], i
     const timed = await medianChild(["time", big.session.file, db.url, warm]);
     throughput("importSession", big.session, timed.ms, parse.ms, `${timed.note}; read + parse: ${parse.runs}`);
     searchRows(big.session, timed.ms, bigSearchMs, parse.ms);
+    await secretScanRows(big.session, timed.ms, parse.ms, timed.runs);
     memoryRows(label(big.session.n), childImport, load, parse, big.session.bytes);
     const smallImp = await child(["import", mid.file, db.url, warm, "copy"]);
     const smallLoad = await child(["load", mid.file]);

@@ -87,8 +87,9 @@ export function isSummarization(r: { system?: string; lastUserText?: string }): 
  * Imports a JSONL body through POST /api/import; returns the new session's id. `asCopy` keeps
  * an earlier import of the same file (another spec may have imported the fixture already).
  */
-export async function importJsonl(request: APIRequestContext, fileName: string, body: string | Buffer, opts: { asCopy?: boolean } = {}): Promise<string> {
-  const res = await request.post(`/api/import?fileName=${encodeURIComponent(fileName)}${opts.asCopy ? "&asCopy=1" : ""}`, {
+export async function importJsonl(request: APIRequestContext, fileName: string, body: string | Buffer, opts: { asCopy?: boolean; title?: string } = {}): Promise<string> {
+  const title = opts.title ? `&title=${encodeURIComponent(opts.title)}` : "";
+  const res = await request.post(`/api/import?fileName=${encodeURIComponent(fileName)}${opts.asCopy ? "&asCopy=1" : ""}${title}`, {
     data: body,
     headers: { "content-type": "application/octet-stream" },
     timeout: 120_000,

@@ -256,8 +256,10 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
       ...sessionIdCases(sessionUrl()),
       { name: "an unknown format", url: () => `${sessionUrl()(fx.session)}?format=xml`, params: sid, expect: { status: 400, error: /^format must be json, jsonl/ } },
       { name: "an unknown session exported", url: `${BASE}/api/sessions/no-such-session?format=jsonl`, params: { id: "no-such-session" }, expect: { status: 404, error: "Session no-such-session not found" } },
+      { name: "an unknown secrets choice", url: () => `${sessionUrl()(fx.session)}?format=jsonl&secrets=all`, params: sid, expect: { status: 400, error: "secrets must be mask or include" } },
     ],
   },
+  "sessions/[id]/secrets/route.ts": { GET: sessionIdCases(sessionUrl("/secrets")) },
   "sessions/[id]/tree/route.ts": { GET: sessionIdCases(sessionUrl("/tree")) },
   "sessions/[id]/skeleton/route.ts": {
     GET: [
@@ -292,6 +294,7 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
     GET: [
       ...sessionIdCases(sessionUrl("/original")),
       { name: "a session with no stored original", url: () => sessionUrl("/original")(fx.session), params: sid, expect: { status: 404, error: /has no original file stored$/ } },
+      { name: "an unknown count", url: () => `${sessionUrl("/original")(fx.session)}?count=lines`, params: sid, expect: { status: 400, error: "count must be secrets" } },
     ],
   },
   "sessions/[id]/calls/[callId]/route.ts": {

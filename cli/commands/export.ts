@@ -4,6 +4,7 @@
  * leaf is not the last entry, so `import` restores it), or with `--format html` as one
  * self-contained HTML page (lib/export-html: tree, filters, search, root → entry paths).
  *
+ * Secrets found in the session are masked (docs/secrets.md) unless `--include-secrets`.
  * Without `-o` the file goes to stdout. With `-o FILE` it is written to a temporary file next
  * to FILE and renamed when complete, so a failed export never leaves half a file; `-o DIR/`
  * (or an existing directory) writes `<timestamp>_<sessionId>.jsonl` (or `.html`) inside it. A confirmation
@@ -18,13 +19,14 @@ import { parseNodeArgs } from "@/cli/args";
 import { CliError, type CliCommand, EXIT_OK, UsageError } from "@/cli/command";
 import { type DbRuntime, processDbRuntime, withDatabase } from "@/cli/commands/db-runtime";
 import type { SessionExport } from "@/lib/db";
-import { htmlExportFileName, renderSessionHtml } from "@/lib/export-html/render-session-html";
+import { renderExportHtml } from "@/lib/export-html/render-masked";
+import { htmlExportFileName } from "@/lib/export-html/render-session-html";
 
 export const EXPORT_FORMATS = ["jsonl", "html"] as const;
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 function parse(argv: readonly string[]) {
-  return parseNodeArgs(argv, { out: { type: "string", short: "o" }, format: { type: "string" } });
+  return parseNodeArgs(argv, { out: { type: "string", short: "o" }, format: { type: "string" }, "include-secrets": { type: "boolean" } });
 }
 
 async function isDirectory(target: string): Promise<boolean> {
@@ -51,11 +53,11 @@ async function writeFileAtomically(exp: ExportSource, target: string): Promise<s
 }
 
 /** The session rendered as one HTML page (lib/export-html), shaped like a JSONL export. */
-async function htmlExport(sessionId: string): Promise<ExportSource> {
+async function htmlExport(sessionId: string, includeSecrets: boolean): Promise<ExportSource> {
   const { getSessionMeta, loadEntries } = await import("@/lib/db");
   const meta = await getSessionMeta({ id: sessionId });
   const entries = await loadEntries({ sessionId });
-  const html = renderSessionHtml({ header: meta.header, entries, leafId: meta.leafId, title: meta.title ?? "Untitled session" });
+  const html = await renderExportHtml({ header: meta.header, entries, leafId: meta.leafId, title: meta.title ?? "Untitled session", includeSecrets });
   const timestamp = typeof meta.header.timestamp === "string" ? meta.header.timestamp : meta.createdAt;
   return { fileName: htmlExportFileName(timestamp, sessionId), entryCount: entries.length, lines: () => [html] };
 }
@@ -65,11 +67,12 @@ export function makeExportCommand(runtime: DbRuntime = processDbRuntime): CliCom
     name: "export",
     summary: "export a session from the database as JSONL or HTML",
     usage: [
-      "export SESSION_ID [-o FILE] [--format jsonl|html]",
+      "export SESSION_ID [-o FILE] [--format jsonl|html] [--include-secrets]",
       "  Writes the session as v3 JSONL (pi / oh-my-pi compatible) to FILE, or to stdout.",
       "  -o, --out FILE   output file (or directory: the file is named <timestamp>_<id>.jsonl or .html)",
       "  --format jsonl   the default",
       "  --format html    one self-contained HTML page (tree, filters, search, paths; no network)",
+      "  --include-secrets  keep the credentials found in the session (masked by default)",
     ],
     async run(argv, io) {
       const { positionals, values } = parse(argv);
@@ -82,7 +85,8 @@ export function makeExportCommand(runtime: DbRuntime = processDbRuntime): CliCom
       return withDatabase(runtime, async () => {
         let exp: ExportSource;
         try {
-          exp = format === "html" ? await htmlExport(sessionId) : await exportSession({ sessionId });
+          const includeSecrets = values["include-secrets"] === true;
+          exp = format === "html" ? await htmlExport(sessionId, includeSecrets) : await exportSession({ sessionId, includeSecrets });
         } catch (error) {
           if (error instanceof NotFoundError) throw new CliError(`session ${sessionId} not found`);
           throw error;

@@ -1,6 +1,7 @@
 "use client";
 /**
- * One row of the session list: title link, model, entry count, last activity, the search
+ * One row of the session list: title link, model, entry count, last activity, a badge with the
+ * number of secrets found in it (docs/secrets.md), the search
  * snippet when the row matched a search in its entries, and the "Session actions" menu.
  * Rename edits the title in place: Enter (or leaving the field) saves, Escape cancels.
  * The whole row opens the session: the title link's ::after covers the row (one link for
@@ -84,6 +85,18 @@ export const SessionRow = memo(function SessionRow({ session: s, now, onRename, 
           <time dateTime={s.lastActivityAt} title={now === null ? undefined : formatFullDate(s.lastActivityAt)}>
             {now === null ? "" : formatWhen(s.lastActivityAt, now)}
           </time>
+          {s.secrets ? (
+            <>
+              {" "}
+              ·{" "}
+              <span
+                className="rounded bg-amber-100 px-1 text-xs font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+                title="Credentials found in this session; masked in exports and summaries"
+              >
+                {formatCount(s.secrets, "secret", "secrets")}
+              </span>
+            </>
+          ) : null}
         </p>
         {s.match && s.match.snippet !== "" && (
           <p className="mt-1 line-clamp-2 text-sm text-muted">

@@ -139,6 +139,15 @@ export function SettingsPanel({
           <NumberField label="Branch summary reserve tokens" value={s.branchSummary.reserveTokens} min={1} onChange={(v) => set("branchSummary", { reserveTokens: v })} />
         </fieldset>
         <fieldset className="space-y-2">
+          <legend className="mb-1 font-semibold">Secrets</legend>
+          <Check
+            label="Send secrets found in the session to summary models"
+            checked={s.secrets?.sendToSummaries === true}
+            onChange={(v) => set("secrets", { sendToSummaries: v || undefined })}
+          />
+          <p className="text-xs text-muted">Off: API keys, tokens and passwords the scanner finds are masked in compaction and branch summary prompts.</p>
+        </fieldset>
+        <fieldset className="space-y-2">
           <legend className="mb-1 font-semibold">Retries</legend>
           <Check label="Retry on rate limits and server errors" checked={s.retry.enabled} onChange={(v) => set("retry", { enabled: v })} />
           <NumberField label={SETTING_LABELS["retry.maxRetries"]} value={s.retry.maxRetries} onChange={(v) => set("retry", { maxRetries: v })} />

@@ -6,6 +6,11 @@
  * including failures (a thrown summarizer error is recorded as stopReason "error" and then
  * rethrown unchanged, so the §13.3 retry logic still sees it). A recorder that throws or
  * rejects is logged and ignored: observing must never break a turn.
+ *
+ * Secrets: a summary prompt (compaction, branch summary; model or remote endpoint) is sent with
+ * every secret the scanner finds in it masked (lib/secrets, docs/secrets.md), unless the
+ * session's settings allow sending them (`secrets.sendToSummaries`). The record holds what was
+ * sent.
  */
 import { errorText } from "@/lib/text/error-text";
 import type {
@@ -15,7 +20,8 @@ import type {
   ModelCallRecorder,
   SummaryTextListener,
 } from "@/lib/agent/ports";
-import type { Summarize, SummarizeResponse } from "@/lib/compaction/summarize-types";
+import type { Summarize, SummarizeRequest, SummarizeResponse } from "@/lib/compaction/summarize-types";
+import { maskSecretsInText } from "@/lib/secrets";
 
 export function safeRecord(recorder: ModelCallRecorder | undefined, call: ModelCallRecord, log: AgentLogger): void {
   if (!recorder) return;
@@ -43,6 +49,14 @@ export interface SummarizerDeps {
   now: () => number;
   onText?: SummaryTextListener;
   remoteEndpoint?: string;
+  /** `secrets.sendToSummaries`: send found secrets as they are (default: masked). */
+  sendSecrets?: boolean;
+}
+
+/** The request with its prompt and system prompt masked (lib/secrets). */
+async function masked(req: SummarizeRequest): Promise<SummarizeRequest> {
+  const [prompt, systemPrompt] = await Promise.all([maskSecretsInText(req.prompt), maskSecretsInText(req.systemPrompt)]);
+  return prompt === req.prompt && systemPrompt === req.systemPrompt ? req : { ...req, prompt, systemPrompt };
 }
 
 /** `model.summarizer()` with recording around each call. */
@@ -51,7 +65,8 @@ export function recordingSummarizer(model: AgentModel, deps: SummarizerDeps): Su
     ...(deps.onText ? { onText: deps.onText } : {}),
     ...(deps.remoteEndpoint ? { remoteEndpoint: deps.remoteEndpoint } : {}),
   });
-  return async (req) => {
+  return async (asked) => {
+    const req = deps.sendSecrets ? asked : await masked(asked);
     const startedAt = deps.now();
     const request: ModelCallRecord["request"] = {
       system: req.systemPrompt,

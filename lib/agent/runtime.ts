@@ -165,6 +165,7 @@ export class AgentRuntime {
       now: this.now,
       ...(onText ? { onText } : {}),
       ...(this.settings.compaction.remoteEndpoint ? { remoteEndpoint: this.settings.compaction.remoteEndpoint } : {}),
+      ...(this.settings.secrets?.sendToSummaries ? { sendSecrets: true } : {}),
     });
   }
 }

@@ -42,6 +42,7 @@ export { createSession, type ForkResult, forkSession, renameSession, restoreSess
 export { applyPrune, getPrunedOriginals, type PrunedEntry, undoPrune } from "./store/prune";
 export { exportSession, type SessionExport } from "./store/export";
 export { createAgentStore, writeSessionSettings } from "./store/agent-store";
+export { countSecretFindings, listSecretFindings } from "./store/secret-findings";
 export {
   type AuthSessionRow,
   deleteAuthSession,

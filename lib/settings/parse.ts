@@ -86,5 +86,6 @@ export function mergeSettings(base: Settings, override: unknown): SettingsResult
     branchSummary: mergeSection(base.branchSummary, o.branchSummary),
     retry: mergeSection(base.retry, o.retry),
     modelRoles: mergeSection(base.modelRoles, o.modelRoles),
+    ...(base.secrets || o.secrets ? { secrets: mergeSection(base.secrets ?? {}, o.secrets) } : {}),
   });
 }

@@ -101,6 +101,8 @@ const retrySchema = z.strictObject({
   maxRetries: retryFields.maxRetries.default(DEFAULT_RETRY_SETTINGS.maxRetries),
   baseDelayMs: retryFields.baseDelayMs.default(DEFAULT_RETRY_SETTINGS.baseDelayMs),
 });
+/** Arbor (docs/secrets.md): found secrets are masked in summary prompts unless this allows them. Absent means masked. */
+const secretsSchema = z.strictObject({ sendToSummaries: bool().optional() });
 const modelRolesSchema = z.strictObject({
   default: modelRefSchema().optional(),
   smol: modelRefSchema().optional(),
@@ -116,6 +118,7 @@ export const settingsSchema = z.strictObject({
   branchSummary: branchSummarySchema.prefault({}),
   retry: retrySchema.prefault({}),
   modelRoles: modelRolesSchema.prefault({}),
+  secrets: secretsSchema.optional(),
 });
 
 // ── Override schema (partial; nothing is defaulted) ────────────────────────
@@ -154,6 +157,7 @@ export const settingsOverrideSchema = z.strictObject({
       commit: modelRefSchema().nullable().optional(),
     })
     .optional(),
+  secrets: z.strictObject({ sendToSummaries: bool().nullable().optional() }).optional(),
 });
 
 // ── Types ──────────────────────────────────────────────────────────────────
@@ -177,11 +181,16 @@ export interface RetrySettings {
   baseDelayMs: number;
 }
 export type ModelRoles = Partial<Record<ModelRole, string>>;
+export interface SecretsSettings {
+  /** Send the secrets found in a summary prompt to the model as they are (default: masked; docs/secrets.md). */
+  sendToSummaries?: boolean;
+}
 export interface Settings {
   compaction: CompactionSettings;
   branchSummary: BranchSummarySettings;
   retry: RetrySettings;
   modelRoles: ModelRoles;
+  secrets?: SecretsSettings;
 }
 export type SettingsOverride = z.input<typeof settingsOverrideSchema>;
 

@@ -19,10 +19,12 @@ export interface SessionSummary {
   deletedAt: string | null;
   /** For searches: where the words were found in the session's entries (absent for title-only matches). */
   match?: { entryId: string; snippet: string };
+  /** Secrets found in the session's entries (docs/secrets.md); absent when none. */
+  secrets?: number;
 }
 
 /** Everything about a session except its entries. */
-export interface SessionMeta extends Omit<SessionSummary, "match"> {
+export interface SessionMeta extends Omit<SessionSummary, "match" | "secrets"> {
   header: SessionHeader;
   cwd: string;
   parentSession: string | null;

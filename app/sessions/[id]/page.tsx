@@ -3,6 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { MODELS_KEY } from "@/components/session/models-query";
+import { SessionDownloads } from "@/components/session/session-downloads";
+import { SessionSecrets } from "@/components/session/session-secrets";
 import { SessionWorkspace } from "@/components/session/session-workspace";
 import { requirePageUser } from "@/lib/auth/guard";
 import { modelList, nextTurnModelOf } from "@/lib/chat/next-model";
@@ -82,15 +84,8 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
               {isSubagent(session.header) ? "Subagent of" : "Forked from"} {session.parentSession}
             </Link>
           )}
-          <a href={`/api/sessions/${encodeURIComponent(id)}?format=jsonl`} className="text-sm text-muted underline" download>
-            Download JSONL
-          </a>
-          <a href={`/api/sessions/${encodeURIComponent(id)}?format=html`} className="text-sm text-muted underline" download>Download HTML</a>
-          {session.sourceFileName && (
-            <a href={`/api/sessions/${encodeURIComponent(id)}/original`} className="text-sm text-muted underline" download>
-              Download original
-            </a>
-          )}
+          <SessionSecrets sessionId={id} />
+          <SessionDownloads sessionId={id} hasOriginal={Boolean(session.sourceFileName)} />
         </div>
         <div className="min-h-0 flex-1">
           {/* No Suspense boundary here: the page is dynamic (so useSearchParams needs none), and React

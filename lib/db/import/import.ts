@@ -30,6 +30,8 @@ import "server-only";
  * - Leaf: the header's `arborLeafId` (written by our export when the leaf is not the last
  *   entry) if it names an entry, else the last entry in file order (session-engine.md §1.6). The field is
  *   not kept in the stored header.
+ * - Every entry is scanned for secrets as it streams (lib/secrets; docs/secrets.md), and what is
+ *   found is written in the same transaction (secret-findings.ts).
  * - Title: `title` > header title > pi session name > first user message (session-engine.md §1.2).
  *   Activity time: the newest entry timestamp; creation time: the header timestamp.
  */
@@ -73,6 +75,8 @@ import { SourceCapture } from "./source-capture";
 import { modelRef } from "@/lib/session/model-ref";
 import { formatBytes } from "@/lib/text/byte-size";
 import { errorText } from "@/lib/text/error-text";
+import { mayHoldSecret } from "@/lib/secrets/candidates";
+import { type FindingRow, findingRowsOf, insertFindings } from "../store/secret-findings";
 
 export { DEFAULT_IMPORT_TIME_BUDGET_MS, DEFAULT_MAX_BLANK_LINES, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_SKIPPED_LINES };
 export type { TruncatedEntry };
@@ -135,6 +139,8 @@ interface Plan {
   opts: ImportOptions;
   detected: DetectedLines;
   capture: SourceCapture;
+  /** Secrets found so far (seq in `i`), written with the entries. */
+  secrets: FindingRow[];
 }
 
 /** Hands the rows encoded since the last flush to the COPY, then reports progress. */
@@ -193,6 +199,9 @@ async function importEntries(loader: EntryLoader, lines: Lines, reader: LineRead
       row = rowOfSanitized(entry);
     }
     loader.add(row, state.count, json);
+    // The scan of the import's stream (docs/secrets.md): the pre-filter on the line as read, the
+    // scanner on the stored entry only when it may hold a credential.
+    if (mayHoldSecret(text)) plan.secrets.push(...(await findingRowsOf(row.data, state.count)));
     state.count += 1;
     state.add(row, text.length);
     state.firstLine.set(entry.id, number);
@@ -261,6 +270,7 @@ async function writeSession(
   await loadEntries(sql, ctx.lines, ctx.reader, plan, state, { sessionId, table });
   // The COPY is over, so the connection is free for the original file's chunks.
   await plan.capture.finish(recordsOf(plan, state));
+  await insertFindings(sql, sessionId, plan.secrets);
 
   const leafId = leafOf(plan, state);
   const derived = givenTitle ?? normalizeTitle(header.title) ?? state.sessionInfoName ?? state.firstUserText;
@@ -324,6 +334,7 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
       opts: { ...opts, ...(totalBytes ? { totalBytes } : {}) },
       detected,
       capture,
+      secrets: [],
     };
     const result = await withBulkTransaction((sql) =>
       writeSession(sql, { plan, state, lines, reader, header, sessionId, ...(givenTitle ? { givenTitle } : {}) }),

@@ -17,11 +17,13 @@ import "server-only";
  *   For entry matches `match` names the first such entry and gives a short snippet around the
  *   words (ts_headline). The search's statements: lib/db/search/session-search.ts.
  * - Soft-deleted sessions are left out unless `includeDeleted`.
+ * - `secrets` counts the credentials found in a session (lib/db/secret-findings.ts), when any.
  */
 import type { SessionPage } from "@/lib/types/session";
 import { getDb } from "../client";
 import { SESSION_SUMMARY_SELECT, type SessionSummary, type SessionSummaryRow, toSessionSummary } from "../store/session-rows";
 import { type SearchPageInput, type SearchRow, searchPage } from "./session-search";
+import { countSecretFindings } from "../store/secret-findings";
 
 export interface ListSessionsInput {
   query?: string;
@@ -85,6 +87,12 @@ export async function listSessions(input: ListSessionsInput = {}): Promise<Sessi
     if (r.matchId) summary.match = { entryId: r.matchId, snippet: (r.snippet ?? "").replace(/\s+/g, " ").trim() };
     return summary;
   });
+  // The list's badge: how many secrets each session holds (docs/secrets.md); one grouped count.
+  const secrets = await countSecretFindings(sessions.map((s) => s.id));
+  for (const s of sessions) {
+    const n = secrets.get(s.id);
+    if (n) s.secrets = n;
+  }
   return { sessions, nextCursor: rows.length > limit && last ? encodeCursor({ at: last.lastActivityAt, id: last.id }) : null };
 }
 

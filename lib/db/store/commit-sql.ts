@@ -20,11 +20,14 @@ import "server-only";
  *   stays complete — `upd` advances search_seq with entry_count and `srch` indexes the new
  *   entries; a session still being indexed after its import (lib/db/search/search-index.ts) leaves
  *   them to that step (search matches unindexed entries on the fly meanwhile).
+ * - Secrets found in the new entries (`sec`) are inserted like the entries: joined to `upd`, with
+ *   the seq `upd` gives, so a refused commit writes none.
  * - The final SELECT reports why nothing was written (no session, deleted, refused checks);
  *   if everything looked fine in the snapshot the update lost a race: a conflict.
  */
 import type { EntryRow } from "./entry-columns";
 import { toPgJson } from "../pg-json";
+import { FINDING_RECORD, type FindingRow } from "./secret-findings";
 
 export interface CommitStatementInput {
   sessionId: string;
@@ -37,6 +40,8 @@ export interface CommitStatementInput {
   labels: ReadonlyMap<string, string | null>;
   model: string | null;
   title: string | null;
+  /** Secrets found in `rows` (`i` = index in `rows`), inserted with them (secret-findings.ts). */
+  secrets: readonly FindingRow[];
 }
 
 export interface CommitStatementRow {
@@ -87,6 +92,11 @@ WITH input AS (
   SELECT $1, x.id, x.parent_id, x.type, x.ts, upd.entry_count - $7::int + x.i, x.data, x.role, x.tokens, x.text, l.label
   FROM input x CROSS JOIN upd LEFT JOIN labels l ON l.target = x.id
   RETURNING 1
+), sec AS (
+  INSERT INTO secret_findings (session_id, seq, ordinal, entry_id, field, path, start_offset, end_offset, rule, kind, masked)
+  SELECT $1, upd.entry_count - $7::int + f.i, f.ordinal, f.entry_id, f.field, f.path, f.start_offset, f.end_offset, f.rule, f.kind, f.masked
+  FROM json_to_recordset($11::json) AS ${FINDING_RECORD} CROSS JOIN upd
+  RETURNING 1
 ), lab AS (
   UPDATE entries AS e SET label = l.label FROM labels l, upd
   WHERE e.session_id = $1 AND e.id = l.target AND NOT (l.target = ANY($4::text[]))
@@ -123,6 +133,7 @@ export function commitStatement(input: CommitStatementInput): { text: string; pa
       input.model,
       input.title,
       input.expectedLeafId,
+      toPgJson(input.secrets),
     ],
   };
 }

@@ -14,7 +14,9 @@ import "server-only";
  * 3. Entries are inserted with seq = previous entry count + i (file order), sanitized
  *    (session-engine.md §1.9), with their query columns; label entries update their targets' `label`
  *    column (last one wins; cleared by undefined / "").
- * 4. The session's `leaf_id`, `entry_count`, `rev` (+1), `last_activity_at` and `model` (the
+ * 4. The new entries are scanned for secrets (lib/secrets) and what is found is inserted by the
+ *    same statement (secret-findings.ts).
+ * 5. The session's `leaf_id`, `entry_count`, `rev` (+1), `last_activity_at` and `model` (the
  *    last assistant's provider/model, or a model_change) are updated; an untitled session takes
  *    its first user message as title. The result carries the new `rev`, and this process's
  *    read model is told (noteCommitted: it adds the entries only if it was at rev − 1).
@@ -29,6 +31,7 @@ import { normalizeTitle } from "./session-rows";
 import { noteCommitted } from "../read-model";
 import { type CommitStatementRow, commitStatement } from "./commit-sql";
 import { isEntryIdViolation, labelChanges } from "./sql";
+import { findingRowsOfAll } from "./secret-findings";
 
 export interface CommitInput {
   sessionId: string;
@@ -92,6 +95,7 @@ export async function commitEntries(input: CommitInput): Promise<CommitResult> {
   for (const row of rows) model = entryModel(row.data) ?? model;
   const title = normalizeTitle(sessionDisplayName(EMPTY_HEADER, rows.map((r) => r.data))) ?? null;
   const data = rows.map((r) => r.data);
+  const secrets = await findingRowsOfAll(data);
 
   const statement = commitStatement({
     sessionId,
@@ -103,6 +107,7 @@ export async function commitEntries(input: CommitInput): Promise<CommitResult> {
     labels: labelChanges(data),
     model,
     title,
+    secrets,
   });
   let row: CommitStatementRow | undefined;
   try {

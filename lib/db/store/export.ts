@@ -15,7 +15,11 @@ import "server-only";
  *   export → import restores the same leaf. Nothing else is added.
  * - Entries are written as stored (a pruned tool result is exported pruned). Key order: the
  *   base fields first (type, id, parentId, timestamp), then the rest as stored.
+ * - Secrets are masked (lib/secrets maskSecrets, docs/secrets.md) in the header and in every
+ *   entry, unless `includeSecrets` (the user chose the originals for this export). A line the
+ *   scanner's pre-filter rules out is written without a second look.
  */
+import { maskSecrets, mayHoldSecret } from "@/lib/secrets";
 import { exportFileName } from "@/lib/session/sanitize";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import { getDb } from "../client";
@@ -47,7 +51,7 @@ function ordered<T extends Record<string, unknown>>(value: T, first: readonly st
 const HEADER_KEYS = ["type", "version", "id", "timestamp", "cwd"] as const;
 const ENTRY_KEYS = ["type", "id", "parentId", "timestamp"] as const;
 
-export async function exportSession(input: { sessionId: string; batchSize?: number }): Promise<SessionExport> {
+export async function exportSession(input: { sessionId: string; batchSize?: number; includeSecrets?: boolean }): Promise<SessionExport> {
   const { sessionId } = input;
   const db = getDb();
   const meta = await readSessionMeta(db, sessionId);
@@ -59,7 +63,8 @@ export async function exportSession(input: { sessionId: string; batchSize?: numb
     SELECT id FROM entries WHERE session_id = ${sessionId} AND seq < ${count}::int ORDER BY seq DESC LIMIT 1`;
   const lastId = last[0]?.id ?? null;
   const { arborLeafId: _stale, ...stored } = meta.header;
-  const header = ordered(
+  const mask = !input.includeSecrets;
+  const full = ordered(
     {
       ...stored,
       id: sessionId,
@@ -67,6 +72,14 @@ export async function exportSession(input: { sessionId: string; batchSize?: numb
     } as SessionHeader,
     HEADER_KEYS,
   );
+  const header = mask ? await maskSecrets(full) : full;
+
+  /** The entry's line, masked unless the originals were asked for. */
+  async function lineOf(entry: SessionEntry): Promise<string> {
+    const line = JSON.stringify(ordered(entry, ENTRY_KEYS));
+    if (!mask || !mayHoldSecret(line)) return `${line}\n`;
+    return `${JSON.stringify(ordered(await maskSecrets(entry), ENTRY_KEYS))}\n`;
+  }
 
   async function* lines(): AsyncGenerator<string> {
     yield `${JSON.stringify(header)}\n`;
@@ -75,7 +88,7 @@ export async function exportSession(input: { sessionId: string; batchSize?: numb
         SELECT data FROM entries
         WHERE session_id = ${sessionId} AND seq >= ${from}::int AND seq < ${Math.min(count, from + batchSize)}::int
         ORDER BY seq`;
-      for (const row of rows) yield `${JSON.stringify(ordered(row.data, ENTRY_KEYS))}\n`;
+      for (const row of rows) yield await lineOf(row.data);
     }
   }
 

@@ -11,7 +11,8 @@ import "server-only";
  * - Rename, delete and restore are plain row writes through the typed client.
  * - `forkSession` is the engine's createBranchedSession (session-engine.md §1.6: the path without label
  *   entries, fresh label entries for labels on the path, `parentSession` = the source id),
- *   written as a new session in one transaction. The source session is unchanged.
+ *   written as a new session in one transaction, with the secrets found in its entries (scanned
+ *   again: a pruned output's original stays with the source). The source session is unchanged.
  */
 import { generateSessionId } from "@/lib/session/ids";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
@@ -24,6 +25,7 @@ import type { Prisma } from "@/generated/prisma/client";
 import { normalizeTitle, SESSION_COLUMNS, SESSION_SELECT, type SessionMeta, type SessionRow, toSessionMeta } from "./session-rows";
 import { readSession } from "../read-model";
 import { indexWholeSession } from "../search/search-index";
+import { findingRowsOfAll, insertFindings } from "./secret-findings";
 import {
   applyLabels,
   insertEntryRows,
@@ -161,6 +163,7 @@ export async function writeWholeSession(
     await insertEntryRows(sql, { sessionId: row.id, rows: rows.slice(i, i + BATCH), firstSeq: i, table });
   }
   await attachPartition(sql, row.id);
+  await insertFindings(sql, row.id, await findingRowsOfAll(rows.map((r) => r.data)));
   await applyLabels(sql, { sessionId: row.id, labels: labelChanges(rows.map((r) => r.data)) });
   let model: string | null = null;
   for (const r of rows) model = entryModel(r.data) ?? model;

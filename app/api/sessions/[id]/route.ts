@@ -4,14 +4,17 @@
  * `content-disposition: attachment; filename="<exportFileName>"` (session-engine.md §1.9).
  * GET /api/sessions/[id]?format=html — the session as one self-contained HTML page
  * (lib/export-html), as an attachment named like the JSONL export with `.html`.
+ * Both exports mask the secrets found in the session (docs/secrets.md); `&secrets=include` gives
+ * the originals (the page asks the user first).
  * 404 `{ error, code }` for an unknown (or deleted) session, 400 for a malformed id or an
- * unknown format, 503 when the database is unreachable.
+ * unknown format or secrets value, 503 when the database is unreachable.
  */
 import { attachmentHeader } from "@/lib/http/attachment";
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { exportSession, findLiveSession, NotFoundError, readSession } from "@/lib/db";
-import { CONTENT_SECURITY_POLICY, htmlExportFileName, renderSessionHtml } from "@/lib/export-html/render-session-html";
+import { renderExportHtml } from "@/lib/export-html/render-masked";
+import { CONTENT_SECURITY_POLICY, htmlExportFileName } from "@/lib/export-html/render-session-html";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { invalid, sessionParamsSchema, sessionRoute } from "./preamble";
 import { sessionNotFound } from "@/lib/http/route-helpers";
@@ -19,19 +22,23 @@ import { sessionNotFound } from "@/lib/http/route-helpers";
 export const dynamic = "force-dynamic";
 
 const formatSchema = z.enum(["json", "jsonl", "html"], { message: "format must be json, jsonl or html" }).default("json");
+const secretsSchema = z.enum(["mask", "include"], { message: "secrets must be mask or include" }).default("mask");
 
 
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
   return sessionRoute(ctx, sessionParamsSchema, async ({ id }) => {
-    const format = formatSchema.safeParse(new URL(request.url).searchParams.get("format") ?? undefined);
+    const search = new URL(request.url).searchParams;
+    const format = formatSchema.safeParse(search.get("format") ?? undefined);
     if (!format.success) return invalid(format.error);
-    return answer(id, format.data);
+    const secrets = secretsSchema.safeParse(search.get("secrets") ?? undefined);
+    if (!secrets.success) return invalid(secrets.error);
+    return answer(id, format.data, secrets.data === "include");
   });
 }
 
-async function answer(id: string, format: z.output<typeof formatSchema>): Promise<Response> {
+async function answer(id: string, format: z.output<typeof formatSchema>, includeSecrets: boolean): Promise<Response> {
   const meta = await findLiveSession({ id });
   if (!meta) return sessionNotFound(id);
   if (format === "json") return NextResponse.json({ session: meta });
@@ -39,7 +46,7 @@ async function answer(id: string, format: z.output<typeof formatSchema>): Promis
   try {
     if (format === "html") {
       const entries = (await readSession({ sessionId: id })).tree.getEntries();
-      const html = renderSessionHtml({ header: meta.header, entries, leafId: meta.leafId, title: meta.title ?? "Untitled session" });
+      const html = await renderExportHtml({ header: meta.header, entries, leafId: meta.leafId, title: meta.title ?? "Untitled session", includeSecrets });
       const timestamp = typeof meta.header.timestamp === "string" ? meta.header.timestamp : meta.createdAt;
       return new Response(html, {
         headers: {
@@ -51,7 +58,7 @@ async function answer(id: string, format: z.output<typeof formatSchema>): Promis
         },
       });
     }
-    const file = await exportSession({ sessionId: id });
+    const file = await exportSession({ sessionId: id, includeSecrets });
     return new Response(file.stream(), {
       headers: {
         "content-type": "application/x-ndjson; charset=utf-8",

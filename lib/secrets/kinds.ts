@@ -1,0 +1,60 @@
+/**
+ * Human names of what the scanner's rules report, by `<short rule id>/<message id>`
+ * (scanner.ts). Pure. A rule a later preset adds is named after its rule id until it is listed.
+ */
+const KINDS: Record<string, string> = {
+  "aws/AWSAccessKeyID": "AWS access key ID",
+  "aws/AWSSecretAccessKey": "AWS secret access key",
+  "privatekey/PrivateKey": "Private key",
+  "npm/NPM_ACCESS_TOKEN": "npm access token",
+  "npm/Npmrc_authToken": "npm auth token",
+  "npm/PackageJSON_xOauthToken": "GitHub token in a URL",
+  "basicauth/BasicAuth": "Password in a URL",
+  "slack/SLACK_TOKEN": "Slack token",
+  "slack/IncomingWebhook": "Slack webhook URL",
+  "sendgrid/SENDGRID_KEY": "SendGrid API key",
+  "shopify/SHOPIFY_KEY": "Shopify key",
+  "stripe/STRIPE_SECRET_KEY_LIVE": "Stripe secret key (live)",
+  "stripe/STRIPE_SECRET_KEY_TEST": "Stripe secret key (test)",
+  "stripe/STRIPE_RESTRICTED_KEY_LIVE": "Stripe restricted key (live)",
+  "stripe/STRIPE_RESTRICTED_KEY_TEST": "Stripe restricted key (test)",
+  "github/GITHUB_TOKEN": "GitHub token",
+  "gitlab/GITLAB_PERSONAL_ACCESS_TOKEN": "GitLab access token",
+  "grafana/GRAFANA_CLOUD_API_TOKEN": "Grafana Cloud token",
+  "grafana/GRAFANA_SERVICE_ACCOUNT_TOKEN": "Grafana service account token",
+  "openai/OPENAI_TOKEN": "OpenAI API key",
+  "anthropic/ANTHROPIC_API_KEY": "Anthropic API key",
+  "groq/GROQ_API_KEY": "Groq API key",
+  "huggingface/HUGGINGFACE_USER_ACCESS_TOKEN": "Hugging Face token",
+  "linear/LINEAR_API_TOKEN": "Linear API key",
+  "notion/NOTION_INTEGRATION_TOKEN": "Notion token",
+  "1password/OPS_TOKEN": "1Password service account token",
+  "database-connection-string/MongoDBConnection": "MongoDB password",
+  "database-connection-string/MySQLConnection": "MySQL password",
+  "database-connection-string/PostgreSQLConnection": "PostgreSQL password",
+  "hashicorp-vault/HASHICORP_VAULT_SERVICE_TOKEN": "Vault service token",
+  "hashicorp-vault/HASHICORP_VAULT_BATCH_TOKEN": "Vault batch token",
+  "hashicorp-vault/HASHICORP_VAULT_RECOVERY_TOKEN": "Vault recovery token",
+  "vercel/VERCEL_PERSONAL_ACCESS_TOKEN": "Vercel token",
+  "vercel/VERCEL_INTEGRATION_TOKEN": "Vercel integration token",
+  "vercel/VERCEL_APP_ACCESS_TOKEN": "Vercel app token",
+  "vercel/VERCEL_APP_REFRESH_TOKEN": "Vercel app refresh token",
+  "vercel/VERCEL_AI_GATEWAY_API_KEY": "Vercel AI Gateway key",
+  "databricks/DATABRICKS_PERSONAL_ACCESS_TOKEN": "Databricks token",
+  "docker/DOCKER_PERSONAL_ACCESS_TOKEN": "Docker access token",
+  "figma/FIGMA_PERSONAL_ACCESS_TOKEN": "Figma token",
+  "cloudflare/CLOUDFLARE_GLOBAL_API_KEY": "Cloudflare global API key",
+  "cloudflare/CLOUDFLARE_USER_API_TOKEN": "Cloudflare API token",
+  "cloudflare/CLOUDFLARE_ACCOUNT_API_TOKEN": "Cloudflare account token",
+  "tailscale/TAILSCALE_API_KEY": "Tailscale API key",
+  "tailscale/TAILSCALE_AUTH_KEY": "Tailscale auth key",
+  "tailscale/TAILSCALE_CLIENT_KEY": "Tailscale OAuth client secret",
+  "tailscale/TAILSCALE_SCIM_KEY": "Tailscale SCIM key",
+  "tailscale/TAILSCALE_WEBHOOK_KEY": "Tailscale webhook secret",
+  "tailscale/TAILSCALE_KEY": "Tailscale key",
+};
+
+/** The human name of a `<rule>/<message id>` (the rule id itself when unknown). */
+export function kindOf(rule: string): string {
+  return KINDS[rule] ?? rule.split("/")[0] ?? rule;
+}
