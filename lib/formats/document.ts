@@ -11,6 +11,7 @@
  *   (opencode-map.ts).
  * A document is read whole, so its size is capped (MAX_DOCUMENT_BYTES): real ones are a few MB.
  */
+import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 import { isGeminiConversation, mapGeminiConversation } from "./gemini-map";
 import { isOpencodeExport, mapOpencodeExport } from "./opencode-map";
 import type { DocumentFormatId, JsonObject, MappedDocument } from "./types";
@@ -48,27 +49,51 @@ export interface JsonErrorLocation {
   /** 1-based line and column (characters) in `text`. */
   line: number;
   column: number;
-  /** The parser's reason, without its position. */
+  /** What is wrong there, in words. */
   reason: string;
   /** True when the text ended before the document did (a file cut off). */
   cutOff: boolean;
 }
 
-/** Where JSON.parse(text) failed, from the parser's error. */
+/** jsonc-parser's error names (its codes are a const enum) → words. */
+const REASONS: Record<string, string> = {
+  InvalidSymbol: "an unexpected character",
+  InvalidNumberFormat: "a malformed number",
+  PropertyNameExpected: "a property name was expected",
+  ValueExpected: "a value was expected",
+  ColonExpected: "a colon was expected",
+  CommaExpected: "a comma was expected",
+  CloseBraceExpected: "a closing brace was expected",
+  CloseBracketExpected: "a closing bracket was expected",
+  EndOfFileExpected: "more text after the end of the document",
+  InvalidCommentToken: "a comment, which JSON does not allow",
+  UnexpectedEndOfComment: "an unfinished comment",
+  UnexpectedEndOfString: "an unfinished string",
+  UnexpectedEndOfNumber: "an unfinished number",
+  InvalidUnicode: "a malformed \\u escape",
+  InvalidEscapeCharacter: "a malformed escape",
+  InvalidCharacter: "a control character inside a string",
+};
+
+/**
+ * Where `text`, which JSON.parse refused, first goes wrong. JSON.parse's own message does not
+ * always say where (V8 names a position for some errors only), so the text is scanned again
+ * with a strict JSON scanner (jsonc-parser, comments and trailing commas disallowed).
+ */
 export function locateJsonError(text: string, error: unknown): JsonErrorLocation {
-  const message = error instanceof Error ? error.message : String(error);
-  const at = /at position (\d+)/.exec(message);
-  const lineCol = /\(line (\d+) column (\d+)\)/.exec(message);
-  const reason = message.replace(/\s*in JSON at position \d+.*$/s, "").replace(/\s*\(line \d+ column \d+\)/, "");
-  if (lineCol) return { line: Number(lineCol[1]), column: Number(lineCol[2]), reason, cutOff: false };
-  const position = at ? Math.min(Number(at[1]), text.length) : text.trimEnd().length;
-  // The parser stopped at the end of the text: the document was cut off (a file still being written).
-  const cutOff = !at || position >= text.trimEnd().length || /end of (JSON|data) input|Unterminated string/i.test(message);
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  const offset = first ? first.offset : text.trimEnd().length;
+  const name = first ? printParseErrorCode(first.error) : undefined;
+  const reason = name ? (REASONS[name] ?? name) : error instanceof Error ? error.message : String(error);
+  // The scanner stopped at the end of the text: the document was cut off (a file still being written).
+  const cutOff = offset >= text.trimEnd().length || name === "UnexpectedEndOfString";
   let line = 1;
   let lineStart = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < position; i = text.indexOf("\n", i + 1)) {
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
     line += 1;
     lineStart = i + 1;
   }
-  return { line, column: position - lineStart + 1, reason, cutOff };
+  return { line, column: offset - lineStart + 1, reason, cutOff };
 }
