@@ -5,6 +5,7 @@ import type { AssistantMessage, SessionEntry, ToolResultMessage } from "@/lib/se
 import { generateGeminiSession } from "@/test/generators/gemini";
 import { countEntries } from "./count";
 import { documentFormatOf, locateJsonError, mapDocument, sniffDocumentFormat } from "./document";
+import { GEMINI_GAP, reconstructionGaps } from "./gaps";
 import { mapGeminiConversation } from "./gemini-map";
 import { GeminiRecordFolder, isGeminiMetadataRecord } from "./gemini-records";
 import type { JsonObject } from "./types";
@@ -42,6 +43,8 @@ describe("Gemini CLI recordings", () => {
   it("take the header from the recording, with its summary as the title", () => {
     expect(mapped.header).toMatchObject({ type: "session", version: 3, id: file.sessionId, title: "Fix the parser", sourceFormat: "gemini", timestamp: doc.startTime });
     expect(mapped.header.gemini).toMatchObject({ projectHash: doc.projectHash, lastUpdated: doc.lastUpdated });
+    // The inspector says what the file does not record.
+    expect(reconstructionGaps(mapped.header, mapped.entries)).toEqual([GEMINI_GAP]);
   });
 
   it("answer every tool call right after its response, a cancelled one with a result that says so", () => {

@@ -5,6 +5,7 @@ import type { AssistantMessage, CompactionEntry, SessionEntry, ToolResultMessage
 import { generateOpencodeSession } from "@/test/generators/opencode";
 import { countEntries } from "./count";
 import { documentFormatOf, mapDocument, sniffDocumentFormat } from "./document";
+import { OPENCODE_GAP, reconstructionGaps } from "./gaps";
 import { mapOpencodeExport } from "./opencode-map";
 import type { JsonObject } from "./types";
 
@@ -35,6 +36,7 @@ describe("opencode exports", () => {
   it("take the header from info: title, directory, and a child session's parent", () => {
     expect(mapped.header).toMatchObject({ id: file.sessionId, title: file.title, cwd: "/home/dev/app", sourceFormat: "opencode" });
     expect(mapped.header.parentSession).toBeUndefined();
+    expect(reconstructionGaps(mapped.header, mapped.entries)).toEqual([OPENCODE_GAP]);
     const child = mapDocument("opencode", JSON.parse(file.child!.text) as JsonObject);
     expect(child.header).toMatchObject({ id: file.child!.sessionId, parentSession: file.sessionId });
     const placeholder = mapOpencodeExport({ ...doc, info: { ...(doc.info as JsonObject), title: "New session - 2026-03-18T21:00:00.000Z" } });
