@@ -21,6 +21,8 @@ import "server-only";
  *   that are not records (a last line still being written) are skipped and reported as in any
  *   JSONL file.
  * - Anything else: handed on untouched (`lines`).
+ * `holdLast` maps the document without its last message (a folder sync of a file written moments
+ * ago: that message may still grow); the original is kept whole all the same.
  * A message the adapter cannot map fails with ImportError "invalid_entry" naming it
  * ("file: messages[3]: …"). The mapped entries are held in memory, bounded by the document.
  */
@@ -51,10 +53,17 @@ function tooLarge(file: string, format: DocumentFormatId, limit: number): LimitE
 }
 
 /** The mapped document as the importer's lines: the header, then one entry a line. */
-function asDetected(file: string, format: DocumentFormatId, value: JsonObject, line: number, skipped: Line[] = []): DetectedLines {
+interface Ctx {
+  file: string;
+  limit: number;
+  holdLast: boolean;
+}
+
+function asDetected(ctx: Ctx, format: DocumentFormatId, value: JsonObject, line: number, skipped: Line[] = []): DetectedLines {
+  const { file } = ctx;
   let mapped: MappedDocument;
   try {
-    mapped = mapDocument(format, value);
+    mapped = mapDocument(format, value, { holdLast: ctx.holdLast });
   } catch (error) {
     if (!(error instanceof FormatError)) throw error;
     throw new ImportError({
@@ -95,7 +104,8 @@ async function readAll(first: Line, source: Lines, limit: number): Promise<{ lin
   return { lines, complete: true };
 }
 
-async function wholeDocument(first: Line, source: Lines, file: string, limit: number): Promise<DocumentStep> {
+async function wholeDocument(first: Line, source: Lines, ctx: Ctx): Promise<DocumentStep> {
+  const { file, limit } = ctx;
   const { lines, complete } = await readAll(first, source, limit);
   if (!complete) {
     const meant = sniffDocumentFormat(headOf(lines));
@@ -120,7 +130,7 @@ async function wholeDocument(first: Line, source: Lines, file: string, limit: nu
     });
   }
   const format = documentFormatOf(value);
-  if (format) return { detected: asDetected(file, format, value as JsonObject, first.number) };
+  if (format) return { detected: asDetected(ctx, format, value as JsonObject, first.number) };
   throw new ImportError({
     code: "not_session",
     file,
@@ -129,7 +139,8 @@ async function wholeDocument(first: Line, source: Lines, file: string, limit: nu
 }
 
 /** Gemini CLI 0.39+ JSONL: every record folded into one conversation. */
-async function geminiRecords(first: Line, metadata: JsonObject, source: Lines, file: string, limit: number): Promise<DocumentStep> {
+async function geminiRecords(first: Line, metadata: JsonObject, source: Lines, ctx: Ctx): Promise<DocumentStep> {
+  const { file, limit } = ctx;
   const folder = new GeminiRecordFolder();
   folder.push(metadata);
   const skipped: Line[] = [];
@@ -142,12 +153,12 @@ async function geminiRecords(first: Line, metadata: JsonObject, source: Lines, f
     if (skip) skipped.push(line);
     if (value) folder.push(value);
   }
-  const detected = asDetected(file, "gemini", folder.conversation(), first.number, skipped);
+  const detected = asDetected(ctx, "gemini", folder.conversation(), first.number, skipped);
   return { detected: { ...detected, records: () => folder.records } };
 }
 
-export async function readDocument(source: Lines, file: string, opts: { widen: () => void; maxBytes?: number }): Promise<DocumentStep> {
-  const limit = opts.maxBytes ?? MAX_DOCUMENT_BYTES;
+export async function readDocument(source: Lines, file: string, opts: { widen: () => void; maxBytes?: number; holdLast?: boolean }): Promise<DocumentStep> {
+  const ctx: Ctx = { file, limit: opts.maxBytes ?? MAX_DOCUMENT_BYTES, holdLast: opts.holdLast ?? false };
   let next: IteratorResult<Line>;
   try {
     next = await source.next();
@@ -162,12 +173,12 @@ export async function readDocument(source: Lines, file: string, opts: { widen: (
   if (value) {
     if (isGeminiMetadataRecord(value)) {
       opts.widen();
-      return geminiRecords(first, value, source, file, limit);
+      return geminiRecords(first, value, source, ctx);
     }
     if (documentFormatOf(value) === null) return { lines: replay([first], source) };
   } else if (start !== "{" && !sniffDocumentFormat(start)) {
     return { lines: replay([first], source) };
   }
   opts.widen();
-  return wholeDocument(first, source, file, limit);
+  return wholeDocument(first, source, ctx);
 }

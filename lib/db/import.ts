@@ -101,6 +101,8 @@ export interface ImportOptions {
   timeBudgetMs?: number;
   batchSize?: number;
   totalBytes?: number;
+  /** A Gemini CLI / opencode document without its last message (folder sync: it may still be written; import-document.ts). */
+  holdLastMessage?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: ImportProgress) => void;
 }
@@ -310,6 +312,7 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
       widen: () => {
         reader.maxLineLength = maxLineLength;
       },
+      holdLast: opts.holdLastMessage ?? false,
     });
     const detected = "detected" in doc ? doc.detected : await detectLines(doc.lines, file);
     lines = detected.lines;

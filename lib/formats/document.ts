@@ -41,8 +41,18 @@ export function sniffDocumentFormat(head: string): DocumentFormatId | null {
   return null;
 }
 
-export function mapDocument(format: DocumentFormatId, value: JsonObject): MappedDocument {
-  return format === "gemini" ? mapGeminiConversation(value) : mapOpencodeExport(value);
+/**
+ * Maps a document. `holdLast` leaves its last message out: a folder sync does so while the file
+ * changed moments ago, as that message may still be being written (docs/formats.md "Sync").
+ */
+export function mapDocument(format: DocumentFormatId, value: JsonObject, opts: { holdLast?: boolean } = {}): MappedDocument {
+  const doc = opts.holdLast && Array.isArray(value.messages) ? { ...value, messages: value.messages.slice(0, -1) } : value;
+  return format === "gemini" ? mapGeminiConversation(doc) : mapOpencodeExport(doc);
+}
+
+/** Messages in a document (0 when it has no `messages` list). */
+export function messageCount(value: JsonObject): number {
+  return Array.isArray(value.messages) ? value.messages.length : 0;
 }
 
 export interface JsonErrorLocation {
