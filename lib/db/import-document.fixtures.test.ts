@@ -11,8 +11,8 @@ import { describe, expect, it } from "vitest";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { FIXTURES_DIR } from "@/test/fixtures";
-import { chunked } from "@/test/import-helpers";
-import { exportSession, importSession } from ".";
+import { chunked, exportedJsonl } from "@/test/import-helpers";
+import { importSession } from ".";
 
 const FORMATS_DIR = path.join(FIXTURES_DIR, "formats");
 const present = existsSync(path.join(FORMATS_DIR, "gemini")) && existsSync(path.join(FORMATS_DIR, "opencode"));
@@ -136,9 +136,7 @@ describe.skipIf(!present)("real Gemini CLI and opencode files", () => {
     const r = await importSession({ source: chunked(text), fileName: name });
     expect(r.format).toBe(format);
     expect(r.skippedCount).toBe(0);
-    const out = await exportSession({ sessionId: r.sessionId });
-    let jsonl = "";
-    for await (const line of out.lines()) jsonl += line;
+    const jsonl = await exportedJsonl(r.sessionId);
     const got = exportedCounts(jsonl.trimEnd().split("\n").slice(1).map((l) => JSON.parse(l) as SessionEntry));
 
     expect(got.prompts).toBe(raw.prompts);

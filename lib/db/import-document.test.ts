@@ -9,28 +9,14 @@ import { buildSessionContext } from "@/lib/session/context";
 import { useTestDatabase } from "@/test/db";
 import { generateGeminiSession } from "@/test/generators/gemini";
 import { generateOpencodeSession } from "@/test/generators/opencode";
-import { chunked, counts, failure } from "@/test/import-helpers";
+import { chunked, counts, exportedJsonl, failure, originalText } from "@/test/import-helpers";
 import { readDocument } from "./import-document";
 import type { Lines } from "./import-parse";
-import { exportSession, findSessionSource, getSessionMeta, importSession, loadEntries } from ".";
+import { findSessionSource, getSessionMeta, importSession, loadEntries } from ".";
 
 useTestDatabase();
 
 const CHUNK = 4096;
-
-async function original(sessionId: string): Promise<string> {
-  const source = await findSessionSource({ sessionId });
-  const parts: Buffer[] = [];
-  for await (const c of source!.chunks()) parts.push(Buffer.from(c));
-  return Buffer.concat(parts).toString("utf8");
-}
-
-async function exported(sessionId: string): Promise<string> {
-  const file = await exportSession({ sessionId });
-  let text = "";
-  for await (const line of file.lines()) text += line;
-  return text;
-}
 
 const gemini = generateGeminiSession({ seed: 31, turns: 5, summary: "Port the loader" });
 const opencode = generateOpencodeSession({ seed: 32, turns: 5, compactions: 1, subagent: true });
@@ -45,12 +31,12 @@ describe.each(files)("importing $format file $name", ({ name, format, file, titl
     expect(r).toMatchObject({ format, records: file.records, sessionId: file.sessionId, title, skippedCount: 0 });
     const entries = await loadEntries({ sessionId: r.sessionId });
     expect(countEntries(entries)).toEqual(file.expected);
-    expect(await original(r.sessionId)).toBe(file.text);
+    expect(await originalText(r.sessionId)).toBe(file.text);
     expect(await findSessionSource({ sessionId: r.sessionId })).toMatchObject({ format, records: file.records, fileName: name });
     const meta = await getSessionMeta({ id: r.sessionId });
     expect(meta.model).toBe(`${format === "gemini" ? "google" : "anthropic"}/${file.models.at(-1)}`);
 
-    const again = await importSession({ source: chunked(await exported(r.sessionId), CHUNK), fileName: "again.jsonl", asCopy: true });
+    const again = await importSession({ source: chunked(await exportedJsonl(r.sessionId), CHUNK), fileName: "again.jsonl", asCopy: true });
     expect(again.format).toBe("pi");
     const reimported = await loadEntries({ sessionId: again.sessionId });
     const leaf = (await getSessionMeta({ id: again.sessionId })).leafId;
@@ -75,7 +61,7 @@ describe("other shapes of the same formats", () => {
     expect(r.skipped[0]!.reason).toMatch(/ends in the middle of this line/);
     expect(r.records).toBe(file.text.trimEnd().split("\n").length);
     expect(countEntries(await loadEntries({ sessionId: r.sessionId }))).toEqual(file.expected);
-    expect(await original(r.sessionId)).toBe(text);
+    expect(await originalText(r.sessionId)).toBe(text);
   });
 
   it("a child opencode session names its parent; the parent's task result links to it", async () => {

@@ -1,25 +1,15 @@
 /** The Gemini CLI adapter over our own generated recordings (docs/formats.md "Gemini CLI"). */
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "@/lib/session/context";
-import type { AssistantMessage, SessionEntry, ToolResultMessage } from "@/lib/session/types";
+import type { AssistantMessage, ToolResultMessage } from "@/lib/session/types";
 import { generateGeminiSession } from "@/test/generators/gemini";
+import { expectCallsAnswered, expectLinearChain, messagesOf } from "@/test/mapped-entries";
 import { countEntries } from "./count";
 import { documentFormatOf, locateJsonError, mapDocument, sniffDocumentFormat } from "./document";
 import { GEMINI_GAP, reconstructionGaps } from "./gaps";
 import { mapGeminiConversation } from "./gemini-map";
 import { GeminiRecordFolder, isGeminiMetadataRecord } from "./gemini-records";
 import type { JsonObject } from "./types";
-
-function expectLinearChain(entries: SessionEntry[]) {
-  const ids = new Set<string>();
-  entries.forEach((e, i) => {
-    expect(ids.has(e.id), `duplicate id ${e.id}`).toBe(false);
-    ids.add(e.id);
-    expect(e.parentId).toBe(i === 0 ? null : entries[i - 1]!.id);
-  });
-}
-
-const messagesOf = (entries: SessionEntry[]) => entries.flatMap((e) => (e.type === "message" ? [e.message] : []));
 
 describe("Gemini CLI recordings", () => {
   const file = generateGeminiSession({ seed: 5, turns: 6, summary: "Fix the parser" });
@@ -48,13 +38,8 @@ describe("Gemini CLI recordings", () => {
   });
 
   it("answer every tool call right after its response, a cancelled one with a result that says so", () => {
+    expectCallsAnswered(mapped.entries);
     const msgs = messagesOf(mapped.entries);
-    msgs.forEach((m, i) => {
-      if (m.role !== "assistant") return;
-      const calls = m.content.filter((p) => p.type === "toolCall");
-      const results = msgs.slice(i + 1, i + 1 + calls.length) as ToolResultMessage[];
-      expect(results.map((r) => [r.role, r.toolCallId, r.toolName])).toEqual(calls.map((c) => ["toolResult", c.id, c.name]));
-    });
     const cancelled = msgs.find((m): m is ToolResultMessage => m.role === "toolResult" && (m.details as { status?: string }).status === "cancelled")!;
     expect(cancelled.isError).toBe(true);
     expect(cancelled.content).toEqual([{ type: "text", text: expect.stringMatching(/^Cancelled/) }]);

@@ -1,15 +1,14 @@
 /** The opencode adapter over our own generated exports (docs/formats.md "opencode"). */
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "@/lib/session/context";
-import type { AssistantMessage, CompactionEntry, SessionEntry, ToolResultMessage } from "@/lib/session/types";
+import type { AssistantMessage, CompactionEntry, ToolResultMessage } from "@/lib/session/types";
 import { generateOpencodeSession } from "@/test/generators/opencode";
+import { expectCallsAnswered, expectLinearChain, messagesOf } from "@/test/mapped-entries";
 import { countEntries } from "./count";
 import { documentFormatOf, mapDocument, sniffDocumentFormat } from "./document";
 import { OPENCODE_GAP, reconstructionGaps } from "./gaps";
 import { mapOpencodeExport } from "./opencode-map";
 import type { JsonObject } from "./types";
-
-const messagesOf = (entries: SessionEntry[]) => entries.flatMap((e) => (e.type === "message" ? [e.message] : []));
 
 describe("opencode exports", () => {
   const file = generateOpencodeSession({ seed: 21, turns: 6, compactions: 1, subagent: true });
@@ -25,12 +24,7 @@ describe("opencode exports", () => {
   it("map every prompt, step, tool call and result, compaction and kept part of the export", () => {
     expect(mapped.records).toBe(file.records);
     expect(countEntries(mapped.entries)).toEqual(file.expected);
-    const ids = new Set<string>();
-    mapped.entries.forEach((e, i) => {
-      expect(ids.has(e.id), `duplicate id ${e.id}`).toBe(false);
-      ids.add(e.id);
-      expect(e.parentId).toBe(i === 0 ? null : mapped.entries[i - 1]!.id);
-    });
+    expectLinearChain(mapped.entries);
   });
 
   it("take the header from info: title, directory, and a child session's parent", () => {
@@ -44,14 +38,8 @@ describe("opencode exports", () => {
   });
 
   it("answer every tool call after its step: errors flagged, a call still running answered explicitly, a task linked to its child session", () => {
-    const msgs = messagesOf(mapped.entries);
-    msgs.forEach((m, i) => {
-      if (m.role !== "assistant") return;
-      const calls = m.content.filter((p) => p.type === "toolCall");
-      const results = msgs.slice(i + 1, i + 1 + calls.length) as ToolResultMessage[];
-      expect(results.map((r) => [r.role, r.toolCallId, r.toolName])).toEqual(calls.map((c) => ["toolResult", c.id, c.name]));
-    });
-    const results = msgs.filter((m): m is ToolResultMessage => m.role === "toolResult");
+    expectCallsAnswered(mapped.entries);
+    const results = messagesOf(mapped.entries).filter((m): m is ToolResultMessage => m.role === "toolResult");
     expect(results.find((r) => r.toolName === "read" && r.isError)!.content[0]).toMatchObject({ text: expect.stringMatching(/^Error: /) });
     expect(results.find((r) => r.toolName === "bash")).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringMatching(/^No result was recorded: the tool call was still running/) }] });
     expect(results.find((r) => r.toolName === "task")).toMatchObject({ isError: false, subagentSessionId: file.child!.sessionId });

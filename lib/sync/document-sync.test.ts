@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findSessionSource, getSessionMeta, loadEntries } from "@/lib/db";
 import { countEntries } from "@/lib/formats/count";
 import { useTestDatabase } from "@/test/db";
+import { originalText } from "@/test/import-helpers";
 import { generateGeminiSession } from "@/test/generators/gemini";
 import { generateOpencodeSession } from "@/test/generators/opencode";
 import { syncFolders } from "./sync-folders";
@@ -23,12 +24,6 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "arbor-docsync-"));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-async function originalText(sessionId: string): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const c of (await findSessionSource({ sessionId }))!.chunks()) parts.push(Buffer.from(c));
-  return Buffer.concat(parts).toString("utf8");
-}
 
 /** The document with only its first `n` messages (what Gemini CLI had written by then). */
 function upTo(doc: Record<string, unknown>, n: number): string {

@@ -3,12 +3,12 @@ import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { findSessionSource, getDb, getSessionMeta, importSession, loadEntries } from "@/lib/db";
+import { getDb, getSessionMeta, importSession, loadEntries } from "@/lib/db";
 import { countEntries } from "@/lib/formats/count";
 import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
 import { generateCodexSession } from "@/lib/formats/generate-codex";
 import { generateSessionJsonl } from "@/lib/session/generate";
-import { chunked, counts } from "@/test/import-helpers";
+import { chunked, counts, originalText } from "@/test/import-helpers";
 import { useTestDatabase } from "@/test/db";
 import { syncFolders } from "./sync-folders";
 
@@ -40,12 +40,6 @@ function promptLineAfter(lines: string[], from: number): number {
 async function rev(sessionId: string): Promise<number> {
   const [row] = await getDb().$queryRawUnsafe<{ rev: number }[]>(`SELECT rev FROM sessions WHERE id = $1`, sessionId);
   return row!.rev;
-}
-
-async function originalText(sessionId: string): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const c of (await findSessionSource({ sessionId }))!.chunks()) parts.push(Buffer.from(c));
-  return Buffer.concat(parts).toString("utf8");
 }
 
 describe("syncing a folder", () => {
