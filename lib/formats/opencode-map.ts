@@ -288,6 +288,7 @@ class OpencodeMapper {
     this.request = null;
     const info = msg.info as JsonObject;
     const id = str(info.id) ?? `message-${index}`;
-    this.place({ type: "custom", id, parentId: null, timestamp: this.timestamp, customType: "opencode/compaction-request", data: msg } as SessionEntry, id);
+    const timestamp = iso(timeOf(info, "created"), this.timestamp);
+    this.place({ type: "custom", id, parentId: null, timestamp, customType: "opencode/compaction-request", data: msg } as SessionEntry, id);
   }
 }

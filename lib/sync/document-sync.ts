@@ -20,7 +20,7 @@ import "server-only";
  *   else "failed" with its line and column.
  */
 import { createHash } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { encodeSourceChunk, findSessionMeta, getDb, ImportError, type ImportProgress, importSession, isLiveSession, renameSession, scheduleSearchIndex, SOURCE_CHUNK_BYTES, withTransaction } from "@/lib/db";
 import { documentFormatOf, locateJsonError, MAX_DOCUMENT_BYTES, mapDocument, messageCount } from "@/lib/formats/document";
@@ -46,17 +46,29 @@ export async function documentKindOf(file: string, tracked: TrackedFile | null):
     return /^session-.*\.json$/.test(path.basename(file)) ? "gemini" : null;
   }
   if (!file.endsWith(".jsonl")) return null;
-  const head = await readFile(file).then(
-    (b) => b.subarray(0, Math.max(0, b.indexOf(0x0a))).toString("utf8"),
-    () => "",
-  );
-  const { value } = parseJsonlLine(head, 1);
+  const { value } = parseJsonlLine(await firstLine(file), 1);
   return isGeminiMetadataRecord(value) ? "gemini" : null;
+}
+
+/** The file's first line, if it ends within the first 64 KB (a Gemini CLI metadata record does), else "". */
+async function firstLine(file: string): Promise<string> {
+  const handle = await open(file, "r").catch(() => null);
+  if (!handle) return "";
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const end = head.subarray(0, bytesRead).indexOf(0x0a);
+    return end === -1 ? "" : head.toString("utf8", 0, end);
+  } finally {
+    await handle.close();
+  }
 }
 
 interface ReadDocument {
   format: DocumentFormatId;
   bytes: Buffer;
+  /** Records of the file, as the import counts them: messages, or for JSONL its records. */
+  records: number;
   fileName: string;
   st: { size: number; mtimeMs: number };
 }
@@ -75,7 +87,7 @@ async function readDoc(file: string, kind: DocumentKind, st: { size: number; mti
   if (kind === "opencode-storage") {
     try {
       const { document, bytes } = await readStorageSession(file);
-      return { format: "opencode", bytes, fileName: path.basename(file), st, value: document };
+      return { format: "opencode", bytes, records: messageCount(document), fileName: path.basename(file), st, value: document };
     } catch (error) {
       if (error instanceof StorageFileError) throw new DocumentSyntaxError(error.message);
       throw error;
@@ -91,7 +103,7 @@ async function readDoc(file: string, kind: DocumentKind, st: { size: number; mti
       const { value } = parseJsonlLine(line, i + 1);
       if (value) folder.push(value);
     });
-    return { format: "gemini", bytes, fileName: name, st, value: folder.conversation() };
+    return { format: "gemini", bytes, records: folder.records, fileName: name, st, value: folder.conversation() };
   }
   let value: unknown;
   try {
@@ -101,7 +113,7 @@ async function readDoc(file: string, kind: DocumentKind, st: { size: number; mti
     throw new DocumentSyntaxError(`${name}:${at.line}:${at.column}: the Gemini CLI session is not valid JSON (${at.reason})`);
   }
   if (documentFormatOf(value) !== "gemini") throw new DocumentSyntaxError(`${name}: not a Gemini CLI session (sessionId, projectHash, messages)`);
-  return { format: "gemini", bytes, fileName: name, st, value: value as JsonObject };
+  return { format: "gemini", bytes, records: messageCount(value as JsonObject), fileName: name, st, value: value as JsonObject };
 }
 
 function sha256(bytes: Buffer): string {
@@ -187,7 +199,7 @@ async function update(tracked: TrackedFile, doc: ReadDocument & { value: JsonObj
   };
   const outcome = await appendNewEntries(tracked, remapped, signal);
   if (outcome.kind === "changed") return { kind: "changed", why: `entry ${outcome.entryId} changed after it was imported` };
-  await replaceOriginal(tracked.sessionId, doc.bytes, messageCount(doc.value));
+  await replaceOriginal(tracked.sessionId, doc.bytes, doc.records);
   await saveTracked({
     ...tracked,
     size: doc.st.size,
