@@ -26,7 +26,7 @@ export function helpText(): string {
     "  Indices are 0-based positions of the file's entries (header excluded, after migration).",
     "  The path runs from the root to the leaf: the last entry unless --leaf ID.",
     "  --json prints exactly one JSON document on stdout.",
-    "  import also takes folders (every *.jsonl below, recursively) and quoted globs ('dir/**/*.jsonl').",
+    "  import also takes folders (every *.jsonl and session-*.json below, recursively) and quoted globs ('dir/**/*.jsonl').",
     "  Exit codes: 0 ok, 1 failure (e.g. the database cannot be reached, a bug), 2 bad usage or input",
     "  (missing file, not a session, unknown option, unknown --leaf or session id, a folder or glob",
     "  with no session file). Skipped malformed lines are reported on stderr as file:line: reason.",

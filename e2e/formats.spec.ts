@@ -1,9 +1,9 @@
 /**
- * Claude Code and Codex CLI sessions in the browser (docs/formats.md): files made by our own generators
- * (lib/formats) are dropped on the import zone, their rows name the format, their trees show the
- * compaction boundary and the first-kept marker, a session is continued in Arbor with the fake
- * model, and the "Sync folder" page imports a folder (a session and its subagent), appends new
- * lines on the next sync and links the Task call to the subagent's session.
+ * Claude Code, Codex CLI, Gemini CLI and opencode sessions in the browser (docs/formats.md): files made
+ * by our own generators (test/generators) are dropped on the import zone, their rows name
+ * the format, their trees show the compaction boundary and the first-kept marker, a session is
+ * continued in Arbor with the fake model, and the "Sync folder" page imports a folder (a session and
+ * its subagent), appends new lines on the next sync and links the Task call to the subagent's session.
  */
 import { appendFileSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -11,6 +11,8 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./test";
 import { generateClaudeCodeSession } from "@/test/generators/claude-code";
 import { generateCodexSession } from "@/test/generators/codex";
+import { generateGeminiSession } from "@/test/generators/gemini";
+import { generateOpencodeSession } from "@/test/generators/opencode";
 import { fakeLlm } from "./fake-llm";
 import { E2E_SYNC_ROOT } from "./ports";
 import { chatTurn, readTree, type StoredEntry } from "./session-helpers";
@@ -149,5 +151,44 @@ test.describe.serial("Claude Code and Codex files", () => {
     await task.getByRole("link", { name: /Open the subagent session/ }).click();
     await expect(page).toHaveURL(new RegExp(`/sessions/${gen.sessionId}\\.agent-${sub.agentId}$`));
     await expect(page.getByRole("link", { name: `Subagent of ${gen.sessionId}` })).toBeVisible();
+  });
+});
+
+test.describe.serial("Gemini CLI and opencode files", () => {
+  test("dropped .json files name their format; their trees show their prompts, and opencode's compaction", async ({ page, request }) => {
+    const shift = test.info().project.name === "dark" ? 1000 : 0;
+    const gemini = generateGeminiSession({ seed: 66 + shift, turns: 3, summary: `Gemini in the browser ${shift}` });
+    const opencode = generateOpencodeSession({ seed: 67 + shift, turns: 4, compactions: 1 });
+    await page.goto("/");
+    await dropFiles(page, [
+      { name: "session-2026-01-10T20-25-e2e.json", text: gemini.text },
+      { name: "opencode-export.json", text: opencode.text },
+    ]);
+    const dropped = [
+      ["session-2026-01-10T20-25-e2e.json", gemini, "Gemini CLI session"],
+      ["opencode-export.json", opencode, "opencode session"],
+    ] as const;
+    for (const [name, gen, label] of dropped) {
+      const row = importRow(page, name);
+      await expect(row).toContainText(`(${label}, ${gen.records.toLocaleString("en-US")} records → `, { timeout: 30_000 });
+      expect(await row.getByRole("link", { name: "Open" }).getAttribute("href")).toBe(`/sessions/${gen.sessionId}`);
+    }
+    for (const [, gen] of dropped) {
+      const tree = await readTree(request, gen.sessionId);
+      const prompts = tree.entries.filter((e) => e.type === "message" && e.message?.role === "user" && !(e.message as { synthetic?: boolean }).synthetic);
+      expect(prompts).toHaveLength(gen.expected.prompts);
+      expect(tree.entries.filter((e) => e.type === "message" && e.message?.role === "toolResult")).toHaveLength(gen.expected.toolResults);
+      // The last prompt's node, with the canvas centred on it.
+      const last = prompts.at(-1)!;
+      const content = last.message!.content;
+      const text = typeof content === "string" ? content : (content as { text: string }[])[0]!.text;
+      await page.goto(`/sessions/${encodeURIComponent(gen.sessionId)}?entry=${encodeURIComponent(last.id)}`);
+      await expect(nodeNamed(page, `user: ${text}`)).toBeVisible();
+    }
+    await page.goto(`/sessions/${gemini.sessionId}`);
+    await expect(page.getByRole("heading", { name: `Gemini in the browser ${shift}` })).toBeVisible();
+    const tree = await readTree(request, opencode.sessionId);
+    const compaction = tree.entries.find((e) => e.type === "compaction")!;
+    await expectBoundaryAndFirstKept(page, opencode.sessionId, compaction, tree.entries);
   });
 });

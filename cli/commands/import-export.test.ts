@@ -13,6 +13,8 @@ import { getSessionMeta, loadEntries } from "@/lib/db";
 import { generateSession } from "@/test/generators/session";
 import { serializeSession } from "@/lib/session/jsonl";
 import { useTestDatabase } from "@/test/db";
+import { generateGeminiSession } from "@/test/generators/gemini";
+import { generateOpencodeSession } from "@/test/generators/opencode";
 
 const db = useTestDatabase();
 const runtime = inProcessDbRuntime();
@@ -56,6 +58,22 @@ describe("import", () => {
     expect(doc.failed).toEqual([]);
     expect(doc.imported[0]!.title).toBe("Second look");
     expect((await getSessionMeta({ id: doc.imported[0]!.sessionId })).title).toBe("Second look");
+  });
+
+  it("reads Gemini CLI recordings in a folder (other JSON files left alone) and an opencode export named as a file", async () => {
+    const gemini = generateGeminiSession({ seed: 24, turns: 3, summary: "Gemini in a folder" });
+    const opencode = generateOpencodeSession({ seed: 25, turns: 2 });
+    mkdirSync(path.join(t.dir, "gemini-tmp", "abc123", "chats"), { recursive: true });
+    t.write("gemini-tmp/abc123/chats/session-2026-01-10T20-25-0a1b2c3d.json", gemini.text);
+    t.write("gemini-tmp/abc123/logs.json", "[]");
+    const exportFile = t.write("my-opencode-session.json", opencode.text);
+    const r = await runCommand(importCmd, [path.join(t.dir, "gemini-tmp"), exportFile]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    const out = r.out.trimEnd().split("\n");
+    expect(out[0]).toMatch(new RegExp(`→ ${gemini.sessionId} "Gemini in a folder" \\(Gemini CLI session, ${gemini.records} records, \\d+ entries\\)$`));
+    expect(out[1]).toMatch(new RegExp(`→ ${opencode.sessionId} "${opencode.title}" \\(opencode session, ${opencode.records} records, \\d+ entries\\)$`));
+    expect(out).toHaveLength(2);
   });
 
   it("rejects bad usage", async () => {
@@ -146,7 +164,7 @@ describe("exit codes and paths of a real process", () => {
     expect(badFile.err).toContain("bad-one.jsonl: not a session file");
     expect(unknown).toMatchObject({ code: 2, out: "", err: "error: session no-such-id not found\n" });
     expect(emptyDir.code).toBe(2);
-    expect(emptyDir.err).toContain(`no .jsonl files in folder ${empty}`);
+    expect(emptyDir.err).toContain(`no session files (*.jsonl, session-*.json) in folder ${empty}`);
     expect(noMatch.code).toBe(2);
     expect(noMatch.err).toContain("no file matches");
   }, 60_000);

@@ -1,13 +1,14 @@
 /**
- * What `import` reads: each argument is a FILE, a DIRECTORY (every `*.jsonl` below it,
- * recursively) or a quoted GLOB that we expand ourselves with picomatch (`'logs/**\/*.jsonl'`), so
+ * What `import` reads: each argument is a FILE, a DIRECTORY (every `*.jsonl` below it, and the
+ * Gemini CLI recordings `session-*.json`, recursively) or a quoted GLOB that we expand ourselves with picomatch (`'logs/**\/*.jsonl'`), so
  * 10,000 sessions need no 10,000 arguments (the shell's argument limit, E2BIG).
  *
  * Contract:
  * - The result keeps the arguments' order; a directory's or glob's files are sorted, and a file
  *   named twice is read once.
- * - A directory without `*.jsonl` files, or a glob matching no file, is a UsageError naming it
- *   (exit 2). A FILE argument is passed on unchecked: the import itself reports a missing file.
+ * - A directory without session files, or a glob matching no file, is a UsageError naming it
+ *   (exit 2). Other `.json` files (an opencode export has no fixed name) are read when named as
+ *   a FILE or matched by a GLOB: a folder holds too many JSON files that are no sessions. A FILE argument is passed on unchecked: the import itself reports a missing file.
  * - Walks do not follow symbolic links to directories (no cycles); hidden entries are skipped
  *   unless the glob names them (picomatch's `dot: false`).
  */
@@ -32,6 +33,11 @@ async function walk(dir: string, keep: (relative: string) => boolean): Promise<s
   return found.sort();
 }
 
+/** Names a folder walk takes: JSONL files, and Gemini CLI's chat recordings (`session-*.json`). */
+function isSessionFileName(relative: string): boolean {
+  return relative.endsWith(".jsonl") || /(^|\/)session-[^/]*\.json$/.test(relative);
+}
+
 const isDirectory = (p: string) =>
   stat(p).then(
     (s) => s.isDirectory(),
@@ -49,8 +55,8 @@ async function expandOne(arg: string): Promise<string[]> {
     return files;
   }
   if (await isDirectory(arg)) {
-    const files = await walk(arg, (rel) => rel.endsWith(".jsonl") && !rel.split("/").some((part) => part.startsWith(".")));
-    if (files.length === 0) throw new UsageError(`no .jsonl files in folder ${arg}`);
+    const files = await walk(arg, (rel) => isSessionFileName(rel) && !rel.split("/").some((part) => part.startsWith(".")));
+    if (files.length === 0) throw new UsageError(`no session files (*.jsonl, session-*.json) in folder ${arg}`);
     return files;
   }
   return [arg];

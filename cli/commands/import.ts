@@ -1,7 +1,8 @@
 /**
- * `import PATH… [--title T] [--as-copy] [--json]`: imports pi / oh-my-pi, Claude Code and Codex
- * CLI sessions into the database (lib/db/import/import.ts: streamed, migrated, one transaction per
- * file). A PATH is a file, a folder (its `*.jsonl`, recursively) or a quoted glob (import-paths.ts).
+ * `import PATH… [--title T] [--as-copy] [--json]`: imports pi / oh-my-pi, Claude Code, Codex CLI,
+ * Gemini CLI and opencode sessions into the database (lib/db/import/import.ts: streamed, migrated, one
+ * transaction per file). A PATH is a file, a folder (its `*.jsonl` and `session-*.json`,
+ * recursively) or a quoted glob (import-paths.ts).
  *
  * Output: one result line per file on stdout (`--json`: one JSON document instead); skipped
  * malformed lines on stderr as `file:line: reason`, entries cut to 500,000 characters per text
@@ -52,12 +53,13 @@ function resultLine(file: string, r: ImportResult): string {
 export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCommand {
   return {
     name: "import",
-    summary: "import JSONL session files into the database",
+    summary: "import session files into the database",
     usage: [
       "import PATH… [--title T] [--as-copy] [--json]",
-      "  Imports each session file: pi / oh-my-pi JSONL (v1–v3), Claude Code or Codex CLI sessions",
-      "  (the format is read from the content); prints one line per file.",
-      "  PATH is a FILE, a DIRECTORY (every *.jsonl below it, recursively) or a quoted GLOB",
+      "  Imports each session file: pi / oh-my-pi JSONL (v1–v3), Claude Code or Codex CLI sessions,",
+      "  Gemini CLI recordings or opencode exports (the format is read from the content); prints",
+      "  one line per file.",
+      "  PATH is a FILE, a DIRECTORY (every *.jsonl and session-*.json below it, recursively) or a quoted GLOB",
       "  expanded by the CLI itself, e.g. 'sessions/**/*.jsonl' (no argument-list limit).",
       "  --title T   the session's title (one file only); default: the file's title or first message",
       "  --as-copy   import a session that is already in the database again, under a new id",

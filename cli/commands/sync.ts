@@ -52,8 +52,9 @@ export function makeSyncCommand(runtime: DbRuntime = processDbRuntime): CliComma
     summary: "keep folders of session files in sync with the database",
     usage: [
       "sync DIR… [--watch] [--json]",
-      "  Imports every *.jsonl below each DIR (pi / oh-my-pi, Claude Code, Codex CLI; subagent files",
-      "  included) that is not imported yet, and appends only the new lines of files imported before.",
+      "  Imports every session file below each DIR (*.jsonl: pi / oh-my-pi, Claude Code, Codex CLI,",
+      "  subagent files included; Gemini CLI session-*.json; opencode's storage sessions) that is not",
+      "  imported yet, and appends only the new lines (or messages) of files imported before.",
       "  A file that was rewritten rather than appended is imported again as a new version; a file",
       "  deleted from the folder stays in Arbor. A line cut at the end is taken on the next sync.",
       "  --watch   keep following the folders and sync each change as it happens (Ctrl-C stops)",

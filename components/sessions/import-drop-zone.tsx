@@ -1,7 +1,7 @@
 "use client";
 /**
  * "Import session": a file picker and a drop target for one or more pi / oh-my-pi, Claude Code or Codex CLI `.jsonl`
- * files, with one progress row per file (ui.md "Long work": progress and Cancel; cancelling
+ * files, Gemini CLI recordings or opencode exports (`.json`), with one progress row per file (ui.md "Long work": progress and Cancel; cancelling
  * saves nothing).
  */
 import { useRef } from "react";
@@ -33,12 +33,12 @@ export function ImportDropZone() {
           Import session
         </button>
         <p className="text-sm text-muted">
-          {dragging ? "Drop to import." : "Choose or drop one or more .jsonl session files from pi, oh-my-pi, Claude Code or Codex CLI."}
+          {dragging ? "Drop to import." : "Choose or drop one or more session files (.jsonl, .json) from pi, oh-my-pi, Claude Code, Codex CLI, Gemini CLI or opencode."}
         </p>
         <input
           ref={input}
           type="file"
-          accept=".jsonl"
+          accept=".jsonl,.json"
           multiple
           hidden
           tabIndex={-1}

@@ -92,8 +92,12 @@ export function useImports() {
     const added: ImportItem[] = [];
     for (const file of files) {
       const base = { key: `import-${nextKey++}`, file, asCopy: false, sent: 0, entries: 0 };
-      if (!/\.jsonl$/i.test(file.name)) {
-        added.push({ ...base, status: "failed", error: `${file.name}: not a .jsonl file — choose a session file saved by pi, oh-my-pi, Claude Code or Codex` });
+      if (!/\.jsonl?$/i.test(file.name)) {
+        added.push({
+          ...base,
+          status: "failed",
+          error: `${file.name}: not a .jsonl or .json file — choose a session file saved by pi, oh-my-pi, Claude Code, Codex, Gemini CLI or opencode`,
+        });
       } else if (file.size > IMPORT_LIMIT_BYTES) {
         added.push({ ...base, status: "failed", error: `${file.name}: file is larger than the ${formatBytes(IMPORT_LIMIT_BYTES)} import limit` });
       } else {

@@ -11,7 +11,7 @@
  *   first objects are looked at.
  * Returns null when no format matches; the caller reports that as "not a session file".
  */
-import { type FormatId, isObject, type JsonObject } from "./types";
+import { isObject, type JsonObject, type LineFormatId } from "./types";
 
 /** How many leading objects detection looks at. */
 export const DETECT_OBJECTS = 8;
@@ -35,7 +35,7 @@ function isClaudeRecord(o: JsonObject): boolean {
 }
 
 /** The format of a file whose first JSON objects (in order, blank / bad lines left out) are `objects`. */
-export function detectFormat(objects: readonly unknown[]): FormatId | null {
+export function detectFormat(objects: readonly unknown[]): LineFormatId | "pi" | null {
   const first = objects[0];
   if (!isObject(first)) return null;
   if (isPiHeader(first)) return "pi";

@@ -11,14 +11,14 @@ import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import { createClaudeCodeMapper } from "./claude-code-map";
 import { createCodexMapper } from "./codex-map";
 import { DETECT_OBJECTS, detectFormat } from "./detect";
-import type { FormatId, FormatMapper, MappedItem } from "./types";
+import type { FormatMapper, LineFormatId, MappedItem } from "./types";
 
-export function createMapper(format: Exclude<FormatId, "pi">): FormatMapper {
+export function createMapper(format: LineFormatId): FormatMapper {
   return format === "codex" ? createCodexMapper() : createClaudeCodeMapper();
 }
 
 export interface MappedFile {
-  format: Exclude<FormatId, "pi">;
+  format: LineFormatId;
   header: SessionHeader;
   entries: SessionEntry[];
   skipped: SkippedLine[];

@@ -17,20 +17,32 @@
  */
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 
-export type FormatId = "pi" | "claude-code" | "codex";
+export type FormatId = "pi" | "claude-code" | "codex" | "gemini" | "opencode";
+
+/** Formats whose file is one JSON document, read whole (document.ts), not line by line. */
+export type DocumentFormatId = "gemini" | "opencode";
 
 export const FORMAT_LABELS: Record<FormatId, string> = {
   pi: "pi / oh-my-pi session",
   "claude-code": "Claude Code session",
   codex: "Codex CLI session",
+  gemini: "Gemini CLI session",
+  opencode: "opencode session",
 };
+
+/** Formats read record by record through a FormatMapper. */
+export type LineFormatId = Exclude<FormatId, "pi" | DocumentFormatId>;
+
+export function isDocumentFormat(format: FormatId): format is DocumentFormatId {
+  return format === "gemini" || format === "opencode";
+}
 
 export type MappedItem =
   | { kind: "header"; header: SessionHeader; line: number }
   | { kind: "entry"; entry: SessionEntry; line: number };
 
 export interface FormatMapper {
-  readonly format: Exclude<FormatId, "pi">;
+  readonly format: LineFormatId;
   push(record: Record<string, unknown>, line: number): MappedItem[];
   end(): MappedItem[];
 }
@@ -50,6 +62,17 @@ export class FormatError extends Error {
 }
 
 export type JsonObject = Record<string, unknown>;
+
+/**
+ * A whole document mapped at once (document.ts): the header, the entries in file order (a tree:
+ * parents before children), and how many records of the file were read.
+ */
+export interface MappedDocument {
+  format: DocumentFormatId;
+  header: SessionHeader;
+  entries: SessionEntry[];
+  records: number;
+}
 
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);

@@ -17,7 +17,7 @@ import "server-only";
  * counted, as the import does.
  */
 import { createMapper } from "@/lib/formats/map-lines";
-import { FormatError, type FormatId, isObject } from "@/lib/formats/types";
+import { FormatError, type FormatId, isDocumentFormat, isObject } from "@/lib/formats/types";
 import { parseJsonlLine } from "@/lib/session/jsonl";
 import type { SessionEntry } from "@/lib/session/types";
 import { sha256Prefix, WholeLineReader } from "./whole-lines";
@@ -76,7 +76,10 @@ export async function remapFile(input: RemapInput): Promise<Remapped> {
   const starts: number[] = [];
   const before: number[] = [];
   const recordsBefore: number[] = [];
-  const mapper = input.format === "pi" ? null : createMapper(input.format);
+  const format = input.format;
+  // Gemini CLI and opencode files are documents, synced whole (document-sync.ts), never line by line.
+  if (isDocumentFormat(format)) throw new Error(`${input.file}: a ${format} document is not read line by line`);
+  const mapper = format === "pi" ? null : createMapper(format);
   for await (const line of reader.lines()) {
     const { value, skip } = parseJsonlLine(line.text, line.number);
     if (skip) skippedLines += 1;

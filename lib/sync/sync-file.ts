@@ -18,6 +18,8 @@ import "server-only";
  *   agent is probably still writing it): stored now, it could change, and entries never do.
  *   The outcome then says `held`; such a file is always read again on the next sync.
  * - A tracked file that is gone is reported ("gone"); its sessions stay in Arbor.
+ * - A Gemini CLI recording or an opencode storage session is one document, rewritten rather than
+ *   appended: document-sync.ts syncs it whole, by the same rules.
  * Any other problem is "failed" with the import's message; the other files still sync.
  */
 import { createReadStream } from "node:fs";
@@ -40,6 +42,7 @@ import {
 import { FormatError } from "@/lib/formats/types";
 import type { FileOutcome } from "@/lib/types/sync-events";
 import { appendNewEntries } from "./append";
+import { documentKindOf, syncDocument } from "./document-sync";
 import { remapFile, withoutOpenResponse } from "./remap";
 import { detectFileFormat, lastNewlineOffset } from "./whole-lines";
 import { errorText } from "@/lib/text/error-text";
@@ -182,6 +185,9 @@ export async function syncFile(file: string, opts: SyncFileOptions = {}): Promis
       if (isMissing(error) && tracked) return { kind: "gone", sessionId: tracked.sessionId };
       throw error;
     }
+    // Gemini CLI recordings and opencode storage sessions are documents, synced whole (document-sync.ts).
+    const document = await documentKindOf(file, tracked);
+    if (document) return await syncDocument(file, document, tracked, { ...opts, settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS });
     if (tracked && tracked.size === st.size && tracked.mtimeMs === st.mtimeMs) return { kind: "unchanged", sessionId: tracked.sessionId };
     if (tracked) return await resync(file, st, tracked, opts);
     try {

@@ -1,7 +1,9 @@
 import "server-only";
 /**
- * Syncing whole folders: every `*.jsonl` below each folder (recursively, subagent files
- * included), one file at a time (sync-file.ts), with progress and cancellation as for imports.
+ * Syncing whole folders: every session file below each folder (recursively, subagent files
+ * included: `*.jsonl`, Gemini CLI's `session-*.json`, and opencode's storage sessions
+ * `session/<projectID>/<sessionID>.json`), one file at a time (sync-file.ts), with progress and
+ * cancellation as for imports.
  *
  * Contract:
  * - Folders are real paths (symlinks resolved) so a file is tracked under one path; a folder
@@ -9,7 +11,8 @@ import "server-only";
  * - Events, in order: `start` (the files found), per file `progress`* (the import's bytes and
  *   entries) then `file` (its outcome), and tracked files no longer on disk as `file` with
  *   outcome "gone" (their sessions stay); finally the summary is returned.
- * - `only` (a watcher's changed paths) syncs just those files, present or deleted.
+ * - `only` (a watcher's changed paths) syncs just those files, present or deleted; a changed
+ *   opencode message or part file stands for its session file.
  * - `signal` aborts the file being synced (an import rolls back; an append is committed batch
  *   by batch, each whole) and stops before the next file; the abort's reason is thrown.
  */
@@ -17,6 +20,7 @@ import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { type ImportProgress, listTrackedFiles } from "@/lib/db";
 import type { FileOutcome } from "@/lib/types/sync-events";
+import { isStorageSessionFile, storageSessionOf } from "./opencode-storage";
 import { syncFile } from "./sync-file";
 
 export type SyncEvent =
@@ -43,13 +47,26 @@ export async function realFolder(folder: string): Promise<string> {
   return real;
 }
 
-/** Every `*.jsonl` file below `folder`, sorted (a session file before its subagents folder). */
+/** Gemini CLI's chat recordings are `session-*.json`; other JSON files are no sessions (but opencode's, below). */
+const GEMINI_JSON = /^session-.*\.json$/;
+
+/** Every session file below `folder`, sorted (a session file before its subagents folder). */
 export async function sessionFiles(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile() && e.name.endsWith(".jsonl"))
-    .map((e) => path.join(e.parentPath, e.name))
-    .sort();
+  const files: string[] = [];
+  for (const e of entries) {
+    if (!e.isFile()) continue;
+    const file = path.join(e.parentPath, e.name);
+    if (e.name.endsWith(".jsonl") || GEMINI_JSON.test(e.name) || (e.name.endsWith(".json") && (await isStorageSessionFile(file)))) files.push(file);
+  }
+  return files.sort();
+}
+
+/** The session file a watcher's changed path stands for, or null when it is none. */
+async function changedSessionFile(file: string): Promise<string | null> {
+  const name = path.basename(file);
+  if (name.endsWith(".jsonl") || GEMINI_JSON.test(name)) return file;
+  return name.endsWith(".json") ? storageSessionOf(file) : null;
 }
 
 function emptyCounts(): SyncSummary["counts"] {
@@ -65,7 +82,10 @@ export async function syncFolders(
   const files = new Set<string>();
   if (opts.only) {
     // Named files (a watcher's changes), present or deleted, inside the folders.
-    for (const file of [...opts.only].sort()) if (file.endsWith(".jsonl") && real.some((f) => file.startsWith(`${f}${path.sep}`))) files.add(file);
+    for (const changed of [...opts.only].sort()) {
+      const file = await changedSessionFile(changed);
+      if (file && real.some((f) => file.startsWith(`${f}${path.sep}`))) files.add(file);
+    }
   } else {
     for (const f of real) for (const file of await sessionFiles(f)) files.add(file);
   }

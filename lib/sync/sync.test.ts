@@ -3,13 +3,13 @@ import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { findSessionSource, getSessionMeta, importSession, loadEntries } from "@/lib/db";
+import { getSessionMeta, importSession, loadEntries } from "@/lib/db";
 import { getDb } from "@/lib/db/client";
 import { countEntries } from "@/lib/formats/count";
 import { generateClaudeCodeSession } from "@/test/generators/claude-code";
 import { generateCodexSession } from "@/test/generators/codex";
 import { generateSessionJsonl } from "@/test/generators/session";
-import { chunked, counts } from "@/test/import-helpers";
+import { chunked, counts, originalText } from "@/test/import-helpers";
 import { useTestDatabase } from "@/test/db";
 import { syncFolders } from "./sync-folders";
 
@@ -41,12 +41,6 @@ function promptLineAfter(lines: string[], from: number): number {
 async function rev(sessionId: string): Promise<number> {
   const [row] = await getDb().$queryRawUnsafe<{ rev: number }[]>(`SELECT rev FROM sessions WHERE id = $1`, sessionId);
   return row!.rev;
-}
-
-async function originalText(sessionId: string): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const c of (await findSessionSource({ sessionId }))!.chunks()) parts.push(Buffer.from(c));
-  return Buffer.concat(parts).toString("utf8");
 }
 
 describe("syncing a folder", () => {

@@ -93,7 +93,8 @@ export async function watchFolders(folders: readonly string[], opts: WatchOption
         return;
       }
       const file = path.join(folder, name.toString());
-      if (file.endsWith(".jsonl")) touch(file);
+      // JSONL files, Gemini CLI's JSON recordings, opencode's storage files (sync-folders.ts sorts them out).
+      if (file.endsWith(".jsonl") || file.endsWith(".json")) touch(file);
     }),
   );
   for (const w of watchers) w.on("error", (error) => opts.onError?.(error));

@@ -20,10 +20,13 @@ import { latestChatEntries, pagePayload } from "@/lib/session-view/server";
 
 export const dynamic = "force-dynamic";
 
-/** A Claude Code subagent file's session (lib/formats/claude-code-map.ts), rather than a fork. */
+/**
+ * A Claude Code subagent file's session (lib/formats/claude-code-map.ts), or an opencode child
+ * session (its only parent is the session whose task ran it: lib/formats/opencode-map.ts), rather than a fork.
+ */
 function isSubagent(header: Record<string, unknown>): boolean {
   const cc = header.claudeCode as { agentId?: unknown } | undefined;
-  return typeof cc?.agentId === "string";
+  return typeof cc?.agentId === "string" || header.sourceFormat === "opencode";
 }
 
 /**

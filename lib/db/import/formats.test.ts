@@ -10,28 +10,14 @@ import { generateClaudeCodeSession } from "@/test/generators/claude-code";
 import { generateCodexSession } from "@/test/generators/codex";
 import { buildSessionContext } from "@/lib/session/context";
 import { useTestDatabase } from "@/test/db";
-import { chunked } from "@/test/import-helpers";
+import { chunked, exportedJsonl, originalText } from "@/test/import-helpers";
 import { getDb } from "../client";
-import { exportSession, findSessionSource, getSessionMeta, ImportError, importSession, loadEntries } from "..";
+import { findSessionSource, getSessionMeta, ImportError, importSession, loadEntries } from "..";
 
 useTestDatabase();
 
 const enc = new TextEncoder();
 const CHUNK = 4096;
-async function original(sessionId: string): Promise<string> {
-  const source = await findSessionSource({ sessionId });
-  const parts: Buffer[] = [];
-  for await (const c of source!.chunks()) parts.push(Buffer.from(c));
-  return Buffer.concat(parts).toString("utf8");
-}
-
-async function exported(sessionId: string): Promise<string> {
-  const file = await exportSession({ sessionId });
-  let text = "";
-  for await (const line of file.lines()) text += line;
-  return text;
-}
-
 const files = {
   "claude-code": generateClaudeCodeSession({ seed: 3, turns: 10, branches: 1, compactions: 1, sidechain: true, cutLastLine: true }),
   codex: generateCodexSession({ seed: 4, turns: 8, compactions: 1, cutLastLine: true }),
@@ -48,18 +34,18 @@ describe.each(Object.entries(files))("importing a %s file", (format, file) => {
     const entries = await loadEntries({ sessionId: r.sessionId });
     expect(countEntries(entries)).toEqual(file.expected);
 
-    expect(await original(r.sessionId)).toBe(file.text);
+    expect(await originalText(r.sessionId)).toBe(file.text);
     const source = await findSessionSource({ sessionId: r.sessionId });
     expect(source).toMatchObject({ format, bytes: enc.encode(file.text).length, records: file.records, fileName: `${format}.jsonl` });
 
     const meta = await getSessionMeta({ id: r.sessionId });
     const before = buildSessionContext(entries, meta.leafId);
-    const again = await importSession({ source: chunked(await exported(r.sessionId), CHUNK), fileName: "again.jsonl", asCopy: true });
+    const again = await importSession({ source: chunked(await exportedJsonl(r.sessionId), CHUNK), fileName: "again.jsonl", asCopy: true });
     expect(again.format).toBe("pi");
     const reimported = await loadEntries({ sessionId: again.sessionId });
     const leaf = (await getSessionMeta({ id: again.sessionId })).leafId;
     expect(buildSessionContext(reimported, leaf)).toEqual(before);
-    expect(await original(again.sessionId)).toBe(await exported(r.sessionId));
+    expect(await originalText(again.sessionId)).toBe(await exportedJsonl(r.sessionId));
   });
 });
 
@@ -86,7 +72,7 @@ describe("the original of a large file", () => {
     const before = spills();
     const r = await importSession({ source: chunked(text, 64 * 1024), fileName: "big.jsonl" });
     expect(r.entryCount).toBe(4000);
-    expect(await original(r.sessionId)).toBe(text);
+    expect(await originalText(r.sessionId)).toBe(text);
     expect(spills()).toEqual(before);
     // Stored compressed by the import (brotli: source-codec.ts), in several chunks.
     const [stored] = await getDb().$queryRaw<{ chunks: number; bytes: number; compression: string }[]>`
@@ -108,7 +94,7 @@ describe("the original of a large file", () => {
       await getDb().$executeRaw`UPDATE session_source_chunks SET data = ${gz} WHERE session_id = ${r.sessionId} AND seq = ${c.seq}`;
     }
     await getDb().$executeRaw`UPDATE session_sources SET compression = 'gzip' WHERE session_id = ${r.sessionId}`;
-    expect(await original(r.sessionId)).toBe(text);
+    expect(await originalText(r.sessionId)).toBe(text);
   });
 
   it("leaves neither rows nor a temp file when the import fails after the first chunks", async () => {

@@ -1,7 +1,8 @@
 import "server-only";
 /**
- * Importing a session file into the store: pi / oh-my-pi JSONL (versions 1–3), or a Claude Code
- * or Codex CLI file, told apart by content (formats.ts maps those to entries first).
+ * Importing a session file into the store: pi / oh-my-pi JSONL (versions 1–3), a Claude Code or
+ * Codex CLI file, or a Gemini CLI / opencode JSON document, told apart by content
+ * (import-document.ts and import-formats.ts map those to entries first).
  *
  * Contract:
  * - The file's bytes are kept as they are (source-capture.ts: spilled to a temp file while the
@@ -70,6 +71,7 @@ import { attachPartition, insertDetached, partitionOf } from "../store/entry-par
 import { finishSessionRow, insertSessionRow } from "../store/session";
 import { applyLabels, type BulkSql, withBulkTransaction } from "../store/sql";
 import type { FormatId } from "@/lib/formats/types";
+import { readDocument } from "./document";
 import { type DetectedLines, detectLines } from "./formats";
 import { SourceCapture } from "./source-capture";
 import { modelRef } from "@/lib/session/model-ref";
@@ -106,6 +108,8 @@ export interface ImportOptions {
   timeBudgetMs?: number;
   batchSize?: number;
   totalBytes?: number;
+  /** A Gemini CLI / opencode document without its last message (folder sync: it may still be written; import-document.ts). */
+  holdLastMessage?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: ImportProgress) => void;
 }
@@ -316,7 +320,14 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
   let lines: Lines = raw;
   const state = new ImportState(file, opts.maxSkippedLines ?? DEFAULT_MAX_SKIPPED_LINES);
   try {
-    const detected = await detectLines(raw, file);
+    // Gemini CLI and opencode files are one JSON document: read whole, before the line formats.
+    const doc = await readDocument(raw, file, {
+      widen: () => {
+        reader.maxLineLength = maxLineLength;
+      },
+      holdLast: opts.holdLastMessage ?? false,
+    });
+    const detected = "detected" in doc ? doc.detected : await detectLines(doc.lines, file);
     lines = detected.lines;
     const { header: fileHeader, line: headerLine } = await readHeader(lines, reader, file, state);
     checkVersion(file, headerLine, fileHeader);

@@ -198,3 +198,23 @@ export async function extendStoredSource(input: { sessionId: string; file: strin
     await setFacts(sql, sessionId, input);
   });
 }
+
+/**
+ * Replaces the session's stored original by `bytes` (a document format, rewritten whole by its
+ * agent, never appended: docs/formats.md "Single-document sessions"); no-op for a session
+ * imported before originals were kept.
+ */
+export async function replaceStoredSource(input: { sessionId: string; bytes: Buffer; records: number }): Promise<void> {
+  const { sessionId, bytes } = input;
+  await withTransaction(async (tx) => {
+    const sql = prismaSql(tx);
+    // Raw SQL: FOR UPDATE (a second sync of the session waits for this one) has no typed form.
+    const [src] = await sql.query<{ compression: string | null }>(`SELECT compression FROM session_sources WHERE session_id = $1 FOR UPDATE`, [sessionId]);
+    if (!src) return;
+    await tx.sessionSourceChunk.deleteMany({ where: { sessionId } });
+    for (let pos = 0, seq = 0; pos < bytes.length; pos += SOURCE_CHUNK_BYTES, seq++) {
+      await insertChunk(sql, sessionId, seq, await encodeSourceChunk(src.compression, bytes.subarray(pos, pos + SOURCE_CHUNK_BYTES)));
+    }
+    await setFacts(sql, sessionId, { bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), records: input.records });
+  });
+}

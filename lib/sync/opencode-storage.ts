@@ -1,0 +1,126 @@
+import "server-only";
+/**
+ * opencode's storage folder (`~/.local/share/opencode/storage`), read as a folder sync needs it:
+ * one session per session file, assembled into the document `opencode export` prints
+ * (docs/formats.md "opencode"), so it is mapped like an export.
+ *
+ * Layout: `session/<projectID>/<sessionID>.json` (the session's info),
+ * `message/<sessionID>/<messageID>.json` (each message's info) and
+ * `part/<messageID>/<partID>.json` (each part). opencode's ids sort in creation order, so
+ * messages and parts are ordered by file name.
+ *
+ * Contract:
+ * - `isStorageSessionFile(path)`: a `.json` file two levels below a `session` folder whose
+ *   storage folder also has a `message` folder.
+ * - `storageFingerprint(sessionFile)`: total size and newest mtime of the session's files (its
+ *   session file, message files and part files), read with stat only: what tells a sync that the
+ *   session changed, since opencode writes a new file per message and part.
+ * - `readStorageSession(sessionFile)`: `{ document, bytes }`, the export document and its
+ *   two-space JSON (what is imported and kept as the original). A file that is not valid JSON
+ *   (opencode is writing it) throws StorageFileError naming it, with line and column.
+ * - `storageSessionOf(changedPath)`: the session file a changed message or part file belongs to
+ *   (a watcher names those), or null.
+ */
+import { readFile, readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { locateJsonError } from "@/lib/formats/document";
+
+export class StorageFileError extends Error {
+  override name = "StorageFileError";
+}
+
+/** The storage folder of a session file, when `file` is one. */
+function storageRootOf(file: string): string | null {
+  const project = path.dirname(file);
+  const sessionDir = path.dirname(project);
+  if (!file.endsWith(".json") || path.basename(sessionDir) !== "session") return null;
+  return path.dirname(sessionDir);
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  return stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}
+
+export async function isStorageSessionFile(file: string): Promise<boolean> {
+  const root = storageRootOf(file);
+  return root !== null && (await isDirectory(path.join(root, "message")));
+}
+
+/** The `.json` files of a folder, sorted by name; none when the folder is missing. */
+async function jsonFiles(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names
+    .filter((n) => n.endsWith(".json"))
+    .sort()
+    .map((n) => path.join(dir, n));
+}
+
+/** The session's files: its session file, then per message its message file and part files. */
+async function filesOf(sessionFile: string): Promise<{ messages: { file: string; parts: string[] }[] }> {
+  const root = storageRootOf(sessionFile)!;
+  const sessionId = path.basename(sessionFile, ".json");
+  const messages = [];
+  for (const file of await jsonFiles(path.join(root, "message", sessionId))) {
+    messages.push({ file, parts: await jsonFiles(path.join(root, "part", path.basename(file, ".json"))) });
+  }
+  return { messages };
+}
+
+export async function storageFingerprint(sessionFile: string): Promise<{ size: number; mtimeMs: number }> {
+  const { messages } = await filesOf(sessionFile);
+  let size = 0;
+  let mtimeMs = 0;
+  for (const file of [sessionFile, ...messages.flatMap((m) => [m.file, ...m.parts])]) {
+    const s = await stat(file).catch(() => null);
+    if (!s) continue;
+    size += s.size;
+    mtimeMs = Math.max(mtimeMs, s.mtimeMs);
+  }
+  return { size, mtimeMs };
+}
+
+async function readJson(file: string): Promise<Record<string, unknown>> {
+  const text = await readFile(file, "utf8");
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    const at = locateJsonError(text, error);
+    throw new StorageFileError(`${file}:${at.line}:${at.column}: not valid JSON (${at.reason})`);
+  }
+}
+
+export async function readStorageSession(sessionFile: string): Promise<{ document: Record<string, unknown>; bytes: Buffer }> {
+  const info = await readJson(sessionFile);
+  const { messages: files } = await filesOf(sessionFile);
+  const messages = [];
+  for (const m of files) {
+    const parts = [];
+    for (const p of m.parts) parts.push(await readJson(p));
+    messages.push({ info: await readJson(m.file), parts });
+  }
+  const document = { info, messages };
+  return { document, bytes: Buffer.from(JSON.stringify(document, null, 2)) };
+}
+
+/** The session file a changed storage file belongs to (itself for a session file), or null. */
+export async function storageSessionOf(changed: string): Promise<string | null> {
+  if (await isStorageSessionFile(changed)) return changed;
+  const dir = path.dirname(changed);
+  const kind = path.basename(path.dirname(dir));
+  if (!changed.endsWith(".json") || (kind !== "message" && kind !== "part")) return null;
+  const root = path.dirname(path.dirname(dir));
+  let sessionId = path.basename(dir);
+  if (kind === "part") {
+    const part = await readJson(changed).catch(() => null);
+    if (typeof part?.sessionID !== "string") return null;
+    sessionId = part.sessionID;
+  }
+  for (const project of await readdir(path.join(root, "session")).catch(() => [] as string[])) {
+    const file = path.join(root, "session", project, `${sessionId}.json`);
+    if (await stat(file).then(() => true, () => false)) return file;
+  }
+  return null;
+}
