@@ -12,13 +12,20 @@ import { allowedRootsSetting } from "@/lib/chat/runtime-config";
 import { isInside } from "@/lib/tools/workspace";
 import { realFolder, SyncFolderError } from "./sync-folders";
 
+/** The real paths of the allowed roots that exist: every synced file must really lie in one (sync-file.ts). */
+export async function allowedRealRoots(roots: readonly string[] = allowedRootsSetting()): Promise<string[]> {
+  const real: string[] = [];
+  for (const root of roots) {
+    const r = await realpath(path.resolve(root)).catch(() => undefined);
+    if (r) real.push(r);
+  }
+  return real;
+}
+
 export async function allowedSyncFolder(folder: string, roots: readonly string[] = allowedRootsSetting()): Promise<string> {
   if (roots.length === 0) throw new SyncFolderError(`Folder ${folder} refused: ARBOR_ALLOWED_ROOTS is not set, so no folder may be synced from the web page`);
   if (!path.isAbsolute(folder)) throw new SyncFolderError(`Folder ${folder} must be an absolute path`);
   const real = await realFolder(folder);
-  for (const root of roots) {
-    const realRoot = await realpath(path.resolve(root)).catch(() => undefined);
-    if (realRoot && isInside(realRoot, real)) return real;
-  }
+  if ((await allowedRealRoots(roots)).some((root) => isInside(root, real))) return real;
   throw new SyncFolderError(`Folder ${folder} is not inside an allowed root (${roots.join(", ")})`);
 }

@@ -2,12 +2,12 @@
  * POST /api/sync on a real database and a real folder: folders outside ARBOR_ALLOWED_ROOTS are
  * refused before anything is read, a sync streams its events, and aborting the request stops it.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
-import { loadEntries } from "@/lib/db";
+import { getDb, loadEntries } from "@/lib/db";
 import { countEntries } from "@/lib/formats/count";
 import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
 import { useTestDatabase } from "@/test/db";
@@ -83,5 +83,32 @@ describe("POST /api/sync", () => {
     await until(/"kind":"imported"/);
     controller.abort();
     await reader.cancel().catch(() => undefined);
+  }, 30_000);
+
+  it("while watching, a *.jsonl link to a file outside the roots is refused and nothing of it is imported", async () => {
+    const dir = path.join(root, "watched-links");
+    mkdirSync(dir);
+    const gen = generateClaudeCodeSession({ seed: 53, turns: 3 });
+    const target = path.join(outside, "private.jsonl");
+    writeFileSync(target, gen.text);
+    const controller = new AbortController();
+    const response = await post({ folders: [dir], watch: true }, controller.signal);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    const until = async (re: RegExp) => {
+      while (!re.test(text)) {
+        const { done, value } = await reader.read();
+        if (done) throw new Error(`stream ended before ${re}: ${text}`);
+        text += value;
+      }
+    };
+    await until(/"type":"run"/);
+    symlinkSync(target, path.join(dir, "link.jsonl"));
+    await until(/"kind":"failed"/);
+    controller.abort();
+    await reader.cancel().catch(() => undefined);
+    const line = text.split("\n").find((l) => l.includes('"kind":"failed"'));
+    expect(JSON.parse(line!)).toMatchObject({ type: "file", outcome: { kind: "failed", message: "link.jsonl: refused: a link to a file outside the synced folders: not read" } });
+    expect(await getDb().session.count({ where: { id: gen.sessionId } })).toBe(0);
   }, 30_000);
 });
