@@ -30,7 +30,7 @@ import { lstat, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { findSessionMeta, findSessionSource, ImportError, type ImportProgress, importSession, isLiveSession, renameSession, scheduleSearchIndex } from "@/lib/db";
 import { FormatError, type FormatId } from "@/lib/formats/types";
-import { isInside } from "@/lib/tools/workspace";
+import { isInside } from "@/lib/tools/folder-in-roots";
 import { appendNewEntries, extendOriginal } from "./append";
 import { remapFile, withoutOpenResponse } from "./remap";
 import { findTracked, saveTracked, type TrackedFile } from "./tracked";

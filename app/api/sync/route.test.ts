@@ -49,6 +49,20 @@ describe("POST /api/sync", () => {
     expect(form.status).toBe(415);
   });
 
+  it("answers every folder outside the roots alike: it does not tell whether a path exists or is a file", async () => {
+    writeFileSync(path.join(outside, "file.txt"), "x");
+    symlinkSync(path.join(outside, "nothing"), path.join(root, "to-nowhere"));
+    symlinkSync(path.join(outside, "file.txt"), path.join(root, "to-file"));
+    const candidates = [outside, path.join(outside, "file.txt"), path.join(outside, "nothing"), "/nonexistent/deep/folder", path.join(root, "to-nowhere"), path.join(root, "to-file")];
+    for (const folder of candidates) {
+      const r = await post({ folders: [folder] });
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as { error: string }).error).toBe(`Folder ${folder} is not inside an allowed root (${root})`);
+    }
+    rmSync(path.join(root, "to-nowhere"));
+    rmSync(path.join(root, "to-file"));
+  });
+
   it("syncs a folder inside a root and streams one line per file and the run's counts", async () => {
     const gen = generateClaudeCodeSession({ seed: 51, turns: 4 });
     const file = path.join(root, "s.jsonl");
