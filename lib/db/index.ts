@@ -39,6 +39,7 @@ export {
   type AuthSessionRow,
   deleteAuthSession,
   deleteAuthSessionByToken,
+  deleteAuthSessionsOfOtherKeys,
   deleteOtherAuthSessions,
   insertAuthSession,
   listAuthSessions,
