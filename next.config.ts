@@ -1,5 +1,5 @@
 import type { NextConfig } from "next";
-import { securityHeaders } from "./lib/http/security-headers";
+import { downloadContentSecurityPolicy, securityHeaders } from "./lib/http/security-headers";
 
 /** `next dev` needs eval for React Refresh; the built app (`next build` / `next start`) never allows it. */
 const dev = process.env.NODE_ENV !== "production";
@@ -15,9 +15,9 @@ const nextConfig: NextConfig = {
   // `next build` type-checks (Next's default): a build never ships code that does not compile.
   // Server actions keep Next's 1 MB body limit: none takes a file (uploads are route handlers).
   // Every page, route, error page and static file, including the upload routes the proxy skips
-  // (lib/http/security-headers.ts). The one exception is the CSP of the session export
+  // (lib/http/security-headers.ts). The exceptions are the CSP of the session export
   // (/api/sessions/<id>?format=html): that route sends its own, stricter policy
-  // (lib/export-html), which this one would replace.
+  // (lib/export-html), which this one would replace; and the downloads' policy, with `sandbox`.
   // Browsers ask for /favicon.ico whatever the page links (Chromium does when it has not read the
   // page's icon link yet); it is the app's icon (app/icon.svg), not a 404 in the console.
   async rewrites() {
@@ -28,10 +28,16 @@ const nextConfig: NextConfig = {
     const list = (h: Record<string, string>) => Object.entries(h).map(([key, value]) => ({ key, value }));
     const { "content-security-policy": _csp, ...withoutCsp } = all;
     const exportQuery = [{ type: "query" as const, key: "format", value: "html" }];
+    // Downloads keep their sandbox: these come last, since the last rule that matches a path
+    // sets the header (lib/http/security-headers.ts downloadContentSecurityPolicy).
+    const download = [{ key: "content-security-policy", value: downloadContentSecurityPolicy(dev) }];
     return [
       { source: "/((?!api/sessions/[^/]+$).*)", headers: list(all) },
       { source: "/api/sessions/:id", missing: exportQuery, headers: list(all) },
       { source: "/api/sessions/:id", has: exportQuery, headers: list(withoutCsp) },
+      { source: "/api/sessions/:id", has: [{ type: "query" as const, key: "format", value: "jsonl" }], headers: download },
+      { source: "/api/sessions/:id/original", headers: download },
+      { source: "/api/sessions/:id/files/download", headers: download },
     ];
   },
 };

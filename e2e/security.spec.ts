@@ -107,6 +107,8 @@ test("security headers are on every page and route", async ({ request }) => {
     `/api/sessions/${sessionId}?format=jsonl`,
     `/api/sessions/${sessionId}?format=html`,
     `/api/sessions/${sessionId}/files`,
+    `/api/sessions/${sessionId}/original`,
+    `/api/sessions/${sessionId}/files/download?path=none.txt`,
     "/api/import",
     "/icon.svg",
   ];
@@ -120,6 +122,9 @@ test("security headers are on every page and route", async ({ request }) => {
       expect(csp, url).toContain("img-src data:");
     } else for (const part of ["img-src 'self' data: blob:", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'", "form-action 'self'"]) expect(csp, `${url}: ${csp}`).toContain(part);
     expect(csp, url).not.toContain("unsafe-eval");
+    // Downloads keep their sandbox under the app-wide policy (next.config.ts: the last rule wins).
+    const download = /format=jsonl|\/original$|\/files\/download/.test(url);
+    expect(csp.split(/;\s*/).includes("sandbox"), `${url}: ${csp}`).toBe(download);
     expect(h["x-content-type-options"], url).toBe("nosniff");
     expect(h["referrer-policy"], url).toBe("same-origin");
     expect(h["x-frame-options"], url).toBe("DENY");

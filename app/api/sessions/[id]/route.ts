@@ -15,6 +15,8 @@ import { exportSession, findLiveSession, NotFoundError, readSession } from "@/li
 import { CONTENT_SECURITY_POLICY, htmlExportFileName, renderSessionHtml } from "@/lib/export-html/render-session-html";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { invalid, sessionNotFound, sessionParamsSchema } from "./calls/params";
+import { downloadContentSecurityPolicy } from "@/lib/http/security-headers";
+import { env } from "@/lib/env";
 
 export const dynamic = "force-dynamic";
 
@@ -59,6 +61,7 @@ async function answer(id: string, format: z.output<typeof formatSchema>): Promis
         "content-disposition": attachmentHeader(file.fileName),
         "cache-control": "no-store",
         "x-content-type-options": "nosniff",
+        "content-security-policy": downloadContentSecurityPolicy(env.NODE_ENV !== "production"),
       },
     });
   } catch (error) {

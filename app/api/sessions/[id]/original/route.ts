@@ -9,6 +9,8 @@ import { jsonError, withDatabaseErrors } from "@/lib/http/route-helpers";
 import { findLiveSession, findSessionSource } from "@/lib/db";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { invalid, sessionNotFound, sessionParamsSchema } from "../calls/params";
+import { downloadContentSecurityPolicy } from "@/lib/http/security-headers";
+import { env } from "@/lib/env";
 
 export const dynamic = "force-dynamic";
 
@@ -31,6 +33,7 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
         "content-disposition": attachmentHeader(source.fileName),
         "cache-control": "no-store",
         "x-content-type-options": "nosniff",
+        "content-security-policy": downloadContentSecurityPolicy(env.NODE_ENV !== "production"),
       },
     });
   });

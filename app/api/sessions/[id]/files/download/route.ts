@@ -11,6 +11,8 @@ import { fileErrorResponse, sessionWorkspace } from "@/lib/chat/workspace-files"
 import { readForDownload } from "@/lib/tools/files";
 import { parseFilePath, parseSessionId } from "../params";
 import { refuseAnonymous } from "@/lib/auth/guard";
+import { downloadContentSecurityPolicy } from "@/lib/http/security-headers";
+import { env } from "@/lib/env";
 
 export const dynamic = "force-dynamic";
 
@@ -41,7 +43,7 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
         "content-disposition": attachmentHeader(file.name),
         "cache-control": "no-store",
         "x-content-type-options": "nosniff",
-        "content-security-policy": "sandbox",
+        "content-security-policy": downloadContentSecurityPolicy(env.NODE_ENV !== "production"),
       },
     });
   } catch (error) {
