@@ -23,6 +23,9 @@ import { quotePath, ToolError } from "./errors";
 import { folderInRoots, isInside } from "./folder-in-roots";
 
 export const MAX_PATH_BYTES = 4096;
+/** Workspaces and the folders and files uploads create are private to Arbor's user. */
+export const PRIVATE_FOLDER = 0o700;
+export const PRIVATE_FILE = 0o600;
 export const MAX_COMPONENT_BYTES = 255;
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -79,10 +82,13 @@ export async function resolveWorkspace(
   // Synchronous on purpose: this runs before every turn's model request, the workspaces folder
   // is local (the data dir), and five calls take tens of µs here, where five trips through
   // libuv's thread pool took milliseconds on a busy machine.
+  // Private to Arbor's user, like the database cluster (0700); only the folders made here: the
+  // parents (the data folder) keep the modes they have.
   const base = path.resolve(config.workspacesDir ?? defaultWorkspacesDir());
-  mkdirSync(base, { recursive: true });
+  mkdirSync(path.dirname(base), { recursive: true });
+  mkdirSync(base, { recursive: true, mode: PRIVATE_FOLDER });
   const dir = path.join(base, input.sessionId);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_FOLDER });
   const realBase = realpathSync(base);
   let real: string;
   try {
