@@ -101,6 +101,30 @@ export function entryError(file: string, line: number, field: string, what: stri
   return new ImportError({ code: "invalid_entry", file, line, field, message: `${file}:${line}: ${what} (field ${field})` });
 }
 
+/** The id fields of an entry and how an error names them. */
+const ID_FIELDS = [
+  ["id", "the entry id"],
+  ["parentId", "the parent id"],
+  ["targetId", "the target id"],
+  ["firstKeptEntryId", "the first kept entry id"],
+  ["fromId", "the from id"],
+] as const;
+
+/**
+ * An id with a NUL character (`\u0000` in the file) cannot be stored: PostgreSQL text holds no
+ * NUL, and replacing it (as in texts, lib/db/pg-json.ts) would make it another id, which entries
+ * that refer to it would no longer find. The import is refused at the line instead. `text` is the
+ * line: a NUL can only be there escaped, so lines without `\u0000` are not looked into.
+ */
+export function nulInIds(file: string, line: number, text: string, entry: Record<string, unknown>): ImportError | undefined {
+  if (!text.includes("\\u0000")) return undefined;
+  for (const [field, name] of ID_FIELDS) {
+    const v = entry[field];
+    if (typeof v === "string" && v.includes("\0")) return entryError(file, line, field, `${name} contains a NUL character`);
+  }
+  return undefined;
+}
+
 /** Control characters (other than whitespace) or U+FFFD (invalid UTF-8): not a text line. */
 const BINARY = /[\u0000-\u0008\u000e-\u001f\ufffd]/;
 const HEADER_START = /^\s*\{\s*"type"\s*:\s*"session"/;
@@ -152,6 +176,7 @@ export async function readHeader(lines: Lines, reader: LineReader, file: string,
         throw notSession(`line ${line}: the first JSON object is not a session header ({"type":"session","id":…})`);
       }
       if (value.id.trim() === "") throw notSession(`line ${line}: the session header has an empty id`);
+      if (value.id.includes("\0")) throw entryError(file, line, "id", "the session id contains a NUL character");
       return { header: value, line };
     }
   } catch (error) {
