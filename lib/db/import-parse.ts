@@ -7,6 +7,7 @@ import "server-only";
  */
 import { DEFAULT_MAX_SKIPPED_LINES, MAX_REPORTED_TRUNCATIONS } from "@/lib/import-limits";
 import { userMessageText } from "@/lib/session/display-name";
+import { idWithNul } from "@/lib/session/ids";
 import { isSessionHeader, parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
 import type { PersistCuts } from "@/lib/session/sanitize";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
@@ -101,28 +102,15 @@ export function entryError(file: string, line: number, field: string, what: stri
   return new ImportError({ code: "invalid_entry", file, line, field, message: `${file}:${line}: ${what} (field ${field})` });
 }
 
-/** The id fields of an entry and how an error names them. */
-const ID_FIELDS = [
-  ["id", "the entry id"],
-  ["parentId", "the parent id"],
-  ["targetId", "the target id"],
-  ["firstKeptEntryId", "the first kept entry id"],
-  ["fromId", "the from id"],
-] as const;
-
 /**
- * An id with a NUL character (`\u0000` in the file) cannot be stored: PostgreSQL text holds no
- * NUL, and replacing it (as in texts, lib/db/pg-json.ts) would make it another id, which entries
- * that refer to it would no longer find. The import is refused at the line instead. `text` is the
- * line: a NUL can only be there escaped, so lines without `\u0000` are not looked into.
+ * An id with a NUL character cannot be stored (lib/session/ids.ts idWithNul): the import is
+ * refused at the line. `text` is the line: a NUL can only be there escaped, so lines without
+ * `\\u0000` are not looked into.
  */
 export function nulInIds(file: string, line: number, text: string, entry: Record<string, unknown>): ImportError | undefined {
   if (!text.includes("\\u0000")) return undefined;
-  for (const [field, name] of ID_FIELDS) {
-    const v = entry[field];
-    if (typeof v === "string" && v.includes("\0")) return entryError(file, line, field, `${name} contains a NUL character`);
-  }
-  return undefined;
+  const bad = idWithNul(entry);
+  return bad && entryError(file, line, bad.field, `${bad.name} contains a NUL character`);
 }
 
 /** Control characters (other than whitespace) or U+FFFD (invalid UTF-8): not a text line. */
