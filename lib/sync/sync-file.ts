@@ -207,7 +207,7 @@ export async function syncFile(file: string, opts: SyncFileOptions = {}): Promis
     let st: { size: number; mtimeMs: number };
     try {
       if (read === null) throw Object.assign(new Error("the file does not exist"), { code: "ENOENT" });
-      const s = await stat(read);
+      const s = await stat(/*turbopackIgnore: true*/ read);
       st = { size: s.size, mtimeMs: s.mtimeMs };
     } catch (error) {
       if (isMissing(error) && tracked) return { kind: "gone", sessionId: tracked.sessionId };

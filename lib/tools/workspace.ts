@@ -40,7 +40,7 @@ export interface WorkspaceConfig {
 }
 
 export function defaultWorkspacesDir(): string {
-  return path.resolve(env.ARBOR_WORKSPACES ?? path.join(dataDir(), "workspaces"));
+  return path.resolve(/*turbopackIgnore: true*/ env.ARBOR_WORKSPACES ?? path.join(/*turbopackIgnore: true*/ dataDir(), "workspaces"));
 }
 
 export function defaultAllowedRoots(): string[] {
@@ -83,16 +83,17 @@ export async function resolveWorkspace(
   // is local (the data dir), and five calls take tens of µs here, where five trips through
   // libuv's thread pool took milliseconds on a busy machine.
   // Private to Arbor's user, like the database cluster (0700); only the folders made here: the
-  // parents (the data folder) keep the modes they have.
-  const base = path.resolve(config.workspacesDir ?? defaultWorkspacesDir());
+  // parents (the data folder) keep the modes they have. Paths known only at run time, which
+  // `next build` must not trace (they would take in the whole project and the data folder).
+  const base = path.resolve(/*turbopackIgnore: true*/ config.workspacesDir ?? defaultWorkspacesDir());
   mkdirSync(path.dirname(base), { recursive: true });
   mkdirSync(base, { recursive: true, mode: PRIVATE_FOLDER });
-  const dir = path.join(base, input.sessionId);
+  const dir = path.join(/*turbopackIgnore: true*/ base, input.sessionId);
   mkdirSync(dir, { recursive: true, mode: PRIVATE_FOLDER });
-  const realBase = realpathSync(base);
+  const realBase = realpathSync(/*turbopackIgnore: true*/ base);
   let real: string;
   try {
-    real = realpathSync(dir);
+    real = realpathSync(/*turbopackIgnore: true*/ dir);
   } catch {
     throw new ToolError(`Workspace ${quotePath(dir)} does not exist`, "not_found");
   }
