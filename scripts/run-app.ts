@@ -24,7 +24,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { checkBind } from "@/lib/auth/bind";
+import { checkBind, isLoopbackHost } from "@/lib/auth/bind";
 import { parseTrustedProxies } from "@/lib/auth/ip";
 import { formatPasswordHash, hashPassword, parsePasswordHash } from "@/lib/auth/password";
 import { sessionSecret } from "@/lib/auth/secret";
@@ -32,6 +32,7 @@ import { passwordSaltFrom } from "@/lib/auth/token";
 import { prepareDatabase } from "@/lib/db/bootstrap";
 import { superviseEmbedded } from "@/lib/db/embedded-supervisor";
 import { env } from "@/lib/env";
+import { OWN_LOOPBACK_NAME } from "@/lib/http/request-guard";
 import { createStopper } from "./run-app-stop";
 
 function fail(message: string): never {
@@ -100,6 +101,10 @@ const port = process.env.PORT ?? "3000";
 if (bind.auth) {
   const from = plaintext !== undefined ? "ARBOR_PASSWORD, passed on as its hash" : "ARBOR_PASSWORD_HASH";
   console.log(`arbor: sign-in is on (${from}); cookie key from ${env.ARBOR_SESSION_SECRET ? "ARBOR_SESSION_SECRET" : "the data folder's session-secret file"}`);
+}
+if (isLoopbackHost(host)) {
+  // Browsers resolve *.localhost to this machine and keep cookies apart by host name (not port).
+  console.log(`arbor: open http://${OWN_LOOPBACK_NAME}:${port} (its own name: other services on localhost / 127.0.0.1 never get its cookies; http://127.0.0.1:${port} works too)`);
 }
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 const preloads = ["peer-address.cjs", "request-abort.cjs", "server-exit.cjs"].map((f) => `--require ${JSON.stringify(path.join(import.meta.dirname, f))}`);
