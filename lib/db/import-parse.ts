@@ -8,9 +8,10 @@ import "server-only";
 import { DEFAULT_MAX_SKIPPED_LINES, MAX_REPORTED_TRUNCATIONS } from "@/lib/import-limits";
 import { userMessageText } from "@/lib/session/display-name";
 import { idWithNul } from "@/lib/session/ids";
+import { unsupportedVersion } from "@/lib/session/migrations";
 import { isSessionHeader, parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
 import type { PersistCuts } from "@/lib/session/sanitize";
-import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
+import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import { entryModel, type EntryRow } from "./entry-columns";
 import { formatBytes, ImportError, LimitError } from "./errors";
 import type { Line, LineReader } from "./line-reader";
@@ -179,21 +180,9 @@ export async function readHeader(lines: Lines, reader: LineReader, file: string,
   throw notSession(clues.reason("no JSON object found"));
 }
 
-/**
- * Refuses a header whose `version` Arbor cannot read. Versions 1–3 are read (session-engine.md §1.7;
- * absent = 1); a later version may change entries in ways the migrations do not know, so it is
- * refused rather than stored as if it were version 3.
- */
+/** Refuses a header whose `version` Arbor cannot read (lib/session/migrations.ts unsupportedVersion). */
 export function checkVersion(file: string, line: number, header: SessionHeader): void {
-  const version: unknown = header.version;
-  if (version === undefined || version === null) return;
-  if (typeof version === "number" && Number.isInteger(version) && version >= 1 && version <= CURRENT_SESSION_VERSION) return;
-  const shown = typeof version === "number" ? String(version) : JSON.stringify(version);
-  throw new ImportError({
-    code: "unsupported_version",
-    file,
-    line,
-    field: "version",
-    message: `${file}:${line}: unsupported session version ${shown} (Arbor reads versions 1 to ${CURRENT_SESSION_VERSION}); nothing was imported`,
-  });
+  const why = unsupportedVersion(header);
+  if (why === undefined) return;
+  throw new ImportError({ code: "unsupported_version", file, line, field: "version", message: `${file}:${line}: ${why}; nothing was imported` });
 }
