@@ -140,8 +140,9 @@ test("signed in at arbor.localhost, other local services on localhost / 127.0.0.
   // Another service on this machine that records the cookies browsers send it.
   const received: string[] = [];
   const neighbour = createServer((req, res) => {
-    received.push(req.headers.cookie ?? "");
-    res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>neighbour</title>");
+    if (req.url === "/") received.push(req.headers.cookie ?? "");
+    // A page with its own (empty) icon, so the browser asks for nothing else.
+    res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>neighbour</title><link rel="icon" href="data:,">');
   });
   await new Promise<void>((resolve) => neighbour.listen(0, "127.0.0.1", resolve));
   const other = (neighbour.address() as AddressInfo).port;
