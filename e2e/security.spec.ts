@@ -10,6 +10,7 @@
  *   upload routes; a name in ARBOR_ALLOWED_HOSTS (the offline app's) works.
  * - Security headers on pages, API JSON, the export, 404 and the upload routes.
  * - A remote image in a message is not fetched until "Load image" is clicked.
+ * - Server-action arguments nested too deeply are refused with 400 (proxy.ts), not a 500.
  */
 import { expect, test } from "./test";
 import { type Attacker, openAttackerPage, rawRequest, startAttacker } from "./attacker";
@@ -62,6 +63,15 @@ test("cross-origin and same-site cross-port posts are refused on every mutating 
   const sessionId = await importJsonl(request, `csrf-${RUN}.jsonl`, sessionWithImage(`csrf-${RUN}`, "http://example.invalid/x.png"));
   const action = await captureCreateSessionAction(page, APP);
   await assertCsrfRefused({ page, request, base: APP, sessionId, action, attackerOrigins: [`http://127.0.0.1:${ATTACKER_PORT}`, `http://localhost:${ATTACKER_PORT}`] });
+});
+
+test("a server action's arguments nested too deeply get 400 (Next's decoder would overflow its stack: 500); ordinary ones work", async ({ page, request }) => {
+  const action = await captureCreateSessionAction(page, APP);
+  const post = (body: string) => request.post(`${APP}${action.path}`, { headers: { ...action.headers, origin: APP }, data: body });
+  const deep = await post(`[${"[".repeat(20_000)}${"]".repeat(20_000)}]`);
+  expect(deep.status()).toBe(400);
+  expect(await deep.json()).toEqual({ error: "The action's arguments are nested too deeply (at most 256 levels)", code: "invalid_input" });
+  expect((await post(action.body)).status()).toBe(200);
 });
 
 test("a foreign or rebinding Host gets 421 everywhere; a name in ARBOR_ALLOWED_HOSTS works", async () => {
