@@ -39,6 +39,28 @@ async function events(response: Response): Promise<SyncStreamEvent[]> {
   return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as SyncStreamEvent);
 }
 
+/** A watching sync of `dir` over the route: `until` reads the stream until it matches (and returns all read so far). */
+async function watching(dir: string) {
+  const controller = new AbortController();
+  const response = await post({ folders: [dir], watch: true }, controller.signal);
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  return {
+    async until(re: RegExp): Promise<string> {
+      while (!re.test(text)) {
+        const { done, value } = await reader.read();
+        if (done) throw new Error(`stream ended before ${re}: ${text}`);
+        text += value;
+      }
+      return text;
+    },
+    async stop(): Promise<void> {
+      controller.abort();
+      await reader.cancel().catch(() => undefined);
+    },
+  };
+}
+
 describe("POST /api/sync", () => {
   it("refuses a folder outside the allowed roots, a relative path and a body that is not JSON", async () => {
     const r = await post({ folders: [outside] });
@@ -80,23 +102,12 @@ describe("POST /api/sync", () => {
   it("with watch, keeps the stream open and reports changes until the request is aborted", async () => {
     const dir = path.join(root, "watched");
     mkdirSync(dir);
-    const controller = new AbortController();
-    const response = await post({ folders: [dir], watch: true }, controller.signal);
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    const until = async (re: RegExp) => {
-      while (!re.test(text)) {
-        const { done, value } = await reader.read();
-        if (done) throw new Error(`stream ended before ${re}: ${text}`);
-        text += value;
-      }
-    };
-    await until(/"type":"run"/);
+    const watch = await watching(dir);
+    await watch.until(/"type":"run"/);
     const gen = generateClaudeCodeSession({ seed: 52, turns: 3 });
     writeFileSync(path.join(dir, "new.jsonl"), gen.text);
-    await until(/"kind":"imported"/);
-    controller.abort();
-    await reader.cancel().catch(() => undefined);
+    await watch.until(/"kind":"imported"/);
+    await watch.stop();
   }, 30_000);
 
   it("while watching, a *.jsonl link to a file outside the roots is refused and nothing of it is imported", async () => {
@@ -105,22 +116,11 @@ describe("POST /api/sync", () => {
     const gen = generateClaudeCodeSession({ seed: 53, turns: 3 });
     const target = path.join(outside, "private.jsonl");
     writeFileSync(target, gen.text);
-    const controller = new AbortController();
-    const response = await post({ folders: [dir], watch: true }, controller.signal);
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    const until = async (re: RegExp) => {
-      while (!re.test(text)) {
-        const { done, value } = await reader.read();
-        if (done) throw new Error(`stream ended before ${re}: ${text}`);
-        text += value;
-      }
-    };
-    await until(/"type":"run"/);
+    const watch = await watching(dir);
+    await watch.until(/"type":"run"/);
     symlinkSync(target, path.join(dir, "link.jsonl"));
-    await until(/"kind":"failed"/);
-    controller.abort();
-    await reader.cancel().catch(() => undefined);
+    const text = await watch.until(/"kind":"failed"/);
+    await watch.stop();
     const line = text.split("\n").find((l) => l.includes('"kind":"failed"'));
     expect(JSON.parse(line!)).toMatchObject({ type: "file", outcome: { kind: "failed", message: "link.jsonl: refused: a link to a file outside the synced folders: not read" } });
     expect(await getDb().session.count({ where: { id: gen.sessionId } })).toBe(0);
