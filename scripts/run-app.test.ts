@@ -7,7 +7,7 @@
  * every state, the database's start-up included.
  * Linux only (it reads /proc to find the processes); skipped elsewhere.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { chmod } from "node:fs/promises";
 import { createServer, connect } from "node:net";
@@ -107,7 +107,11 @@ async function expectStopped(l: Launcher, pids: number[], code: number, ms = 30_
   // A forked server whose `next dev` was killed goes a moment after its IPC channel closes.
   await until("every process to be gone", () => pids.every((pid) => !alive(pid)), 5000).catch(cleanUp);
   for (const pid of pids) expect(alive(pid), `process ${pid} is still running`).toBe(false);
-  expect(await listening(l.port)).toBe(false);
+  // Nothing of Next still holds the port. (Another test of a parallel run may take the freed
+  // port number for a server of its own: only a Next process there is a failure.)
+  await until("the port to close", async () => !(await listening(l.port)), 5000).catch(() => undefined);
+  const holder = execFileSync("ss", ["-ltnpH", `sport = :${l.port}`], { encoding: "utf8" }).trim();
+  expect(holder, `port ${l.port} is still Next's`).not.toMatch(/next-server/);
 }
 
 describe.skipIf(process.platform !== "linux")("the launcher", () => {

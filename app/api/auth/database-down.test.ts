@@ -5,8 +5,7 @@
  * for actions — never an empty 500. The "database" is a port where nothing listens.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { DATABASE_UNAVAILABLE_MESSAGE } from "@/lib/db";
-import { disconnectDb, useDatabase } from "@/lib/db/client";
+import { DATABASE_UNAVAILABLE_MESSAGE, disconnectDb, useDatabase } from "@/lib/db";
 
 vi.hoisted(() => {
   process.env.ARBOR_PASSWORD = "database down password";
