@@ -39,13 +39,14 @@ export default defineConfig({
   // the specs whose subject the theme cannot change and that cost the most: the security specs
   // (request-level CSRF, Host and header checks, ~1.5 min) and light-page (bytes on the wire of a
   // generated 10,000-entry session, ~2 min); the dark session page itself is e2e/screens.spec.ts's.
+  // build-trace.spec.ts reads the build's output, which no theme changes.
   // Both projects share one database, so specs that import generate per-project sessions.
   projects: [
     { name: "light", use: { colorScheme: "light" } },
     {
       name: "dark",
       use: { colorScheme: "dark" },
-      testIgnore: ["security.spec.ts", "security-auth.spec.ts", "light-page.spec.ts"],
+      testIgnore: ["security.spec.ts", "security-auth.spec.ts", "light-page.spec.ts", "build-trace.spec.ts"],
     },
   ],
   webServer: {

@@ -18,6 +18,7 @@ import { hasValidSignature } from "@/lib/auth/signature";
 import { authEnabled } from "@/lib/auth/state";
 import { env } from "@/lib/env";
 import { refuseForeign } from "@/lib/http/guard-request";
+import { MAX_ACTION_NESTING, nestsDeeperThan } from "@/lib/http/action-nesting";
 import { jsonError } from "@/lib/http/json-error";
 import { securityHeaders } from "@/lib/http/security-headers";
 
@@ -36,9 +37,19 @@ function answer<R extends Response>(request: NextRequest, response: R): R {
   return response;
 }
 
+/** A server action whose arguments nest too deeply for Next's decoder: 400 (lib/http/action-nesting.ts). */
+async function tooDeepAction(request: NextRequest): Promise<Response | undefined> {
+  if (request.method !== "POST" || !request.headers.has("next-action")) return undefined;
+  const text = await request.clone().text();
+  if (!nestsDeeperThan(text, MAX_ACTION_NESTING)) return undefined;
+  return withHeaders(jsonError(400, `The action's arguments are nested too deeply (at most ${MAX_ACTION_NESTING} levels)`, "invalid_input"));
+}
+
 export async function proxy(request: NextRequest) {
   const refused = refuseForeign(request);
   if (refused) return answer(request, refused);
+  const tooDeep = await tooDeepAction(request);
+  if (tooDeep) return answer(request, tooDeep);
   if (!authEnabled()) return NextResponse.next();
   const { pathname, search } = request.nextUrl;
   const decision = decideAccess({

@@ -60,6 +60,7 @@ beforeAll(() => {
   files.malformed = t.write("malformed.jsonl", lines.join("\n"));
   files.notSession = t.write("not-session.jsonl", '{"type":"message","id":"x"}\n');
   files.missing = `${t.dir}/missing.jsonl`;
+  files.future = t.write("future.jsonl", serializeSession({ ...basic.header, version: 99 }, basic.entries));
 });
 
 describe("help", () => {
@@ -87,6 +88,9 @@ describe("errors: one line on stderr, exit 2", () => {
     ["unknown --leaf", () => ["context", files.basic!, "--leaf", "nope1234"], 'no entry with id "nope1234"'],
     ["missing required option", () => ["cut-point", files.basic!], "missing required option --keep-recent-tokens"],
     ["unknown command", () => ["frob"], 'unknown command "frob"'],
+    // The words the import uses for it (lib/db/import-parse.ts checkVersion), for every command.
+    ["a future version (context)", () => ["context", files.future!], "future.jsonl:1: unsupported session version 99 (Arbor reads versions 1 to 3)"],
+    ["a future version (plan)", () => ["plan", files.future!], "future.jsonl:1: unsupported session version 99 (Arbor reads versions 1 to 3)"],
   ];
   it.each(cases)("%s", async (_name, argv, message) => {
     const r = await runInProcess(argv());

@@ -15,7 +15,7 @@
 import { readFileSync } from "node:fs";
 import { CliError, type CliIo } from "@/cli/command";
 import { Rng } from "@/lib/random";
-import { type LoadedSession, loadSession, NotASessionError } from "@/lib/session/load";
+import { type LoadedSession, loadSession, NotASessionError, UnsupportedVersionError } from "@/lib/session/load";
 import type { SessionEntry } from "@/lib/session/types";
 
 export interface SessionFile extends LoadedSession {
@@ -56,6 +56,7 @@ export function readSessionFile(file: string, io: CliIo): SessionFile {
       const where = /^line (\d+): (.*)$/.exec(err.reason);
       throw new CliError(where ? `${file}:${where[1]}: not a session file: ${where[2]}` : `${file}: not a session file: ${err.reason}`);
     }
+    if (err instanceof UnsupportedVersionError) throw new CliError(`${file}:${err.line}: ${err.reason}`);
     throw err;
   }
   for (const skip of loaded.skipped) io.err(`${file}:${skip.line}: ${skip.reason}\n`);

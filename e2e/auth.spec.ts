@@ -5,9 +5,12 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import type { Browser } from "@playwright/test";
 import { expect, test } from "./test";
+import { OWN_LOOPBACK_NAME } from "@/lib/http/request-guard";
 import { AUTH_APP_PASSWORD, AUTH_APP_PORT } from "./auth-ports";
 
 const BASE = `http://127.0.0.1:${AUTH_APP_PORT}`;
@@ -131,6 +134,49 @@ test("after signing in, the login page sends you on to where you were going", as
   await page.goto("/login");
   await expect(page).toHaveURL(`${BASE}/`);
   await context.close();
+});
+
+test("signed in at arbor.localhost, other local services on localhost / 127.0.0.1 never receive the cookies", async ({ browser }) => {
+  // Another service on this machine that records the cookies browsers send it.
+  const received: string[] = [];
+  const neighbour = createServer((req, res) => {
+    if (req.url === "/") received.push(req.headers.cookie ?? "");
+    // A page with its own (empty) icon, so the browser asks for nothing else.
+    res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>neighbour</title><link rel="icon" href="data:,">');
+  });
+  await new Promise<void>((resolve) => neighbour.listen(0, "127.0.0.1", resolve));
+  const other = (neighbour.address() as AddressInfo).port;
+  const visitNeighbour = async (page: import("@playwright/test").Page) => {
+    for (const host of ["127.0.0.1", "localhost"]) await page.goto(`http://${host}:${other}/`);
+  };
+  try {
+    // Arbor's own name (Chromium resolves *.localhost to this machine, as current browsers do).
+    const own = `http://${OWN_LOOPBACK_NAME}:${AUTH_APP_PORT}`;
+    const a = await browser.newContext({ baseURL: own });
+    const page = await a.newPage();
+    await page.goto("/login");
+    await signIn(page, AUTH_APP_PASSWORD);
+    await expect(page).toHaveURL(`${own}/`);
+    expect((await a.cookies()).map((c) => [c.name, c.domain])).toContainEqual([SESSION, OWN_LOOPBACK_NAME]);
+    await visitNeighbour(page);
+    expect(received).toHaveLength(2);
+    expect(received.join(" ")).not.toContain("arbor_");
+    await a.close();
+
+    // The same at 127.0.0.1: cookies are kept apart by host name, not by port, so the neighbour
+    // gets them (the reason for the name of its own; README "Sign-in").
+    received.length = 0;
+    const b = await browser.newContext({ baseURL: BASE });
+    const pageB = await b.newPage();
+    await pageB.goto("/login");
+    await signIn(pageB, AUTH_APP_PASSWORD);
+    await expect(pageB).toHaveURL(`${BASE}/`);
+    await visitNeighbour(pageB);
+    expect(received[0]).toContain(`${SESSION}=`);
+    await b.close();
+  } finally {
+    await new Promise((r) => neighbour.close(r));
+  }
 });
 
 test("Signed-in devices lists this device and signs another device out", async ({ browser }) => {

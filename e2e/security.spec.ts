@@ -10,6 +10,7 @@
  *   upload routes; a name in ARBOR_ALLOWED_HOSTS (the offline app's) works.
  * - Security headers on pages, API JSON, the export, 404 and the upload routes.
  * - A remote image in a message is not fetched until "Load image" is clicked.
+ * - Server-action arguments nested too deeply are refused with 400 (proxy.ts), not a 500.
  */
 import { expect, test } from "./test";
 import { type Attacker, openAttackerPage, rawRequest, startAttacker } from "./attacker";
@@ -64,6 +65,15 @@ test("cross-origin and same-site cross-port posts are refused on every mutating 
   await assertCsrfRefused({ page, request, base: APP, sessionId, action, attackerOrigins: [`http://127.0.0.1:${ATTACKER_PORT}`, `http://localhost:${ATTACKER_PORT}`] });
 });
 
+test("a server action's arguments nested too deeply get 400 (Next's decoder would overflow its stack: 500); ordinary ones work", async ({ page, request }) => {
+  const action = await captureCreateSessionAction(page, APP);
+  const post = (body: string) => request.post(`${APP}${action.path}`, { headers: { ...action.headers, origin: APP }, data: body });
+  const deep = await post(`[${"[".repeat(20_000)}${"]".repeat(20_000)}]`);
+  expect(deep.status()).toBe(400);
+  expect(await deep.json()).toEqual({ error: "The action's arguments are nested too deeply (at most 256 levels)", code: "invalid_input" });
+  expect((await post(action.body)).status()).toBe(200);
+});
+
 test("a foreign or rebinding Host gets 421 everywhere; a name in ARBOR_ALLOWED_HOSTS works", async () => {
   const port = E2E_PORTS.app;
   const targets: { method: string; path: string; headers?: Record<string, string>; body?: string }[] = [
@@ -107,6 +117,8 @@ test("security headers are on every page and route", async ({ request }) => {
     `/api/sessions/${sessionId}?format=jsonl`,
     `/api/sessions/${sessionId}?format=html`,
     `/api/sessions/${sessionId}/files`,
+    `/api/sessions/${sessionId}/original`,
+    `/api/sessions/${sessionId}/files/download?path=none.txt`,
     "/api/import",
     "/icon.svg",
   ];
@@ -120,6 +132,9 @@ test("security headers are on every page and route", async ({ request }) => {
       expect(csp, url).toContain("img-src data:");
     } else for (const part of ["img-src 'self' data: blob:", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'", "form-action 'self'"]) expect(csp, `${url}: ${csp}`).toContain(part);
     expect(csp, url).not.toContain("unsafe-eval");
+    // Downloads keep their sandbox under the app-wide policy (next.config.ts: the last rule wins).
+    const download = /format=jsonl|\/original$|\/files\/download/.test(url);
+    expect(csp.split(/;\s*/).includes("sandbox"), `${url}: ${csp}`).toBe(download);
     expect(h["x-content-type-options"], url).toBe("nosniff");
     expect(h["referrer-policy"], url).toBe("same-origin");
     expect(h["x-frame-options"], url).toBe("DENY");

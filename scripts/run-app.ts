@@ -13,18 +13,26 @@
  * and ARBOR_HOST set (the cookie names include the port on loopback).
  * An embedded database it started is supervised (lib/postgres/embedded-supervisor.ts): if it dies, it
  * is started again on the same socket / port and Next's pools reconnect.
- * On SIGINT/SIGTERM it stops Next, then the embedded database it started.
+ * Stopping (scripts/run-app-stop.ts): SIGINT/SIGTERM stop Next, then the embedded database it
+ * started, in every state (one during the database's start-up waits for it, then stops it; a
+ * second one does not wait for Next). When Next exits on its own — killed by a signal (kill -9,
+ * the OOM killer; in dev mode scripts/server-exit.cjs turns its server's death into `next dev`'s
+ * exit) or crashed — the launcher stops the database and exits with Next's code (128 + the
+ * signal's number). It does not restart Next: a supervisor (systemd, a container's restart
+ * policy) restarts the whole, and a restart loop here would hide the cause.
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { checkBind } from "@/lib/auth/bind";
+import { checkBind, isLoopbackHost } from "@/lib/auth/bind";
 import { parseTrustedProxies } from "@/lib/auth/ip";
 import { formatPasswordHash, hashPassword, parsePasswordHash } from "@/lib/auth/password";
 import { sessionSecret } from "@/lib/auth/secret";
 import { passwordSaltFrom } from "@/lib/auth/token";
 import { prepareDatabase, superviseEmbedded } from "@/lib/postgres";
 import { env } from "@/lib/env";
+import { OWN_LOOPBACK_NAME } from "@/lib/http/request-guard";
+import { createStopper } from "./run-app-stop";
 
 function fail(message: string): never {
   console.error(`arbor: ${message}`);
@@ -45,6 +53,10 @@ async function passwordFromStdin(): Promise<string | undefined> {
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8") || undefined;
 }
+
+const stopper = createStopper();
+process.on("SIGINT", () => stopper.stop(130));
+process.on("SIGTERM", () => stopper.stop(143));
 
 const host = env.ARBOR_HOST ?? "127.0.0.1";
 const plaintext = (await passwordFromStdin()) ?? env.ARBOR_PASSWORD;
@@ -73,6 +85,7 @@ if (bind.auth) {
 }
 
 const started = Date.now();
+stopper.databaseStarting();
 const db = await prepareDatabase().catch((error: Error) => {
   console.error(`arbor: ${error.message}`);
   process.exit(1);
@@ -81,14 +94,19 @@ const where = db.embedded ? `embedded PostgreSQL (${db.embedded.owned ? "started
 const applied = db.migrations.applied.length ? `, applied ${db.migrations.applied.join(", ")}` : "";
 console.log(`arbor: database ready on ${where} in ${Date.now() - started} ms${applied}`);
 const supervisor = db.embedded?.owned ? superviseEmbedded({ server: db.embedded }) : undefined;
+stopper.databaseReady(() => (supervisor ? supervisor.stop() : db.embedded?.stop()));
 
 const port = process.env.PORT ?? "3000";
 if (bind.auth) {
   const from = plaintext !== undefined ? "ARBOR_PASSWORD, passed on as its hash" : "ARBOR_PASSWORD_HASH";
   console.log(`arbor: sign-in is on (${from}); cookie key from ${env.ARBOR_SESSION_SECRET ? "ARBOR_SESSION_SECRET" : "the data folder's session-secret file"}`);
 }
+if (isLoopbackHost(host)) {
+  // Browsers resolve *.localhost to this machine and keep cookies apart by host name (not port).
+  console.log(`arbor: open http://${OWN_LOOPBACK_NAME}:${port} (its own name: other services on localhost / 127.0.0.1 never get its cookies; http://127.0.0.1:${port} works too)`);
+}
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const preloads = ["peer-address.cjs", "request-abort.cjs"].map((f) => `--require ${JSON.stringify(path.join(import.meta.dirname, f))}`);
+const preloads = ["peer-address.cjs", "request-abort.cjs", "server-exit.cjs"].map((f) => `--require ${JSON.stringify(path.join(import.meta.dirname, f))}`);
 const childEnv: NodeJS.ProcessEnv = {
   NEXT_TELEMETRY_DISABLED: "1",
   ...process.env,
@@ -101,19 +119,4 @@ const childEnv: NodeJS.ProcessEnv = {
 };
 delete childEnv.ARBOR_PASSWORD;
 if (passwordHash !== undefined) childEnv.ARBOR_PASSWORD_HASH = passwordHash;
-const child = spawn(process.execPath, [nextBin, mode, "--port", port, "--hostname", host], { stdio: "inherit", env: childEnv });
-
-let stopping = false;
-async function shutdown(code: number) {
-  if (stopping) return;
-  stopping = true;
-  if (child.exitCode === null) {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.once("exit", resolve));
-  }
-  await (supervisor ? supervisor.stop() : db.embedded?.stop());
-  process.exit(code);
-}
-process.on("SIGINT", () => void shutdown(130));
-process.on("SIGTERM", () => void shutdown(143));
-child.on("exit", (code) => void shutdown(code ?? 0));
+stopper.nextStarted(() => spawn(process.execPath, [nextBin, mode, "--port", port, "--hostname", host], { stdio: "inherit", env: childEnv }));

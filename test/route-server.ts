@@ -37,7 +37,8 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
   res.end();
 }
 
-export async function startRouteServer(handler: FetchHandler): Promise<RouteServer> {
+/** `host` is the listening address (default 127.0.0.1; "::" takes IPv4 and IPv6 clients alike). */
+export async function startRouteServer(handler: FetchHandler, { host = "127.0.0.1" }: { host?: string } = {}): Promise<RouteServer> {
   let base = "";
   const server = createServer((req, res) => {
     if (req.url === "/ping") return void res.end("pong");
@@ -46,7 +47,7 @@ export async function startRouteServer(handler: FetchHandler): Promise<RouteServ
       res.end(String(error));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: base,

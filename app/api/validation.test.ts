@@ -319,7 +319,7 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
       { name: "a session id with a NUL character", url: `${BASE}/api/sessions/x/compactions/e/again`, params: { id: NUL_ID, entryId: "e" }, init: jsonInit({}), expect: { status: 400, error: /session id/i } },
       { name: "focus of the wrong type", url: `${BASE}/api/sessions/s/compactions/u/again`, params: () => ({ id: fx.session, entryId: fx.user }), init: jsonInit({ focus: 3 }), expect: { status: 400, error: "focus: expected the focus as text" } },
       { name: "an unknown field", url: `${BASE}/api/sessions/s/compactions/u/again`, params: () => ({ id: fx.session, entryId: fx.user }), init: jsonInit({ focs: "typo" }), expect: { status: 400, error: /focs/ } },
-      { name: "an entry that is not a compaction", url: `${BASE}/api/sessions/s/compactions/u/again`, params: () => ({ id: fx.session, entryId: fx.user }), init: jsonInit({}), expect: { streamError: /is not a compaction/ } },
+      { name: "an entry that is not a compaction", url: `${BASE}/api/sessions/s/compactions/u/again`, params: () => ({ id: fx.session, entryId: fx.user }), init: jsonInit({}), expect: { status: 404, error: /is not a compaction of session/ } },
     ],
   },
   "sessions/[id]/compact/route.ts": {

@@ -61,6 +61,8 @@ export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCom
       "  one line per file.",
       "  PATH is a FILE, a DIRECTORY (every *.jsonl and session-*.json below it, recursively) or a quoted GLOB",
       "  expanded by the CLI itself, e.g. 'sessions/**/*.jsonl' (no argument-list limit).",
+      "  Thousands of file paths as arguments can pass the system's limit (E2BIG): npm then",
+      "  exits 249 without a word, before the CLI starts. Name their folder or a glob instead.",
       "  --title T   the session's title (one file only); default: the file's title or first message",
       "  --as-copy   import a session that is already in the database again, under a new id",
       "  --json      print { imported: [...], failed: [...] } on stdout",

@@ -6,7 +6,8 @@
  *   browser that signed in before, for the limiter (lib/auth/sign-in.ts).
  * - Bound to loopback, both names end in the port (`arbor_session_3000`): browsers do not keep
  *   cookies apart by port, so two local instances would otherwise overwrite each other's.
- *   (For the same reason any other service on 127.0.0.1/localhost can read these cookies.)
+ *   (For the same reason any other service on 127.0.0.1/localhost gets these cookies, unless
+ *   Arbor is opened by its own name, arbor.localhost: README "Sign-in".)
  */
 import { env } from "@/lib/env";
 import { isLoopbackHost } from "./bind";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressBucket, normalizeIp, parseTrustedProxies } from "./ip";
+import { addressBucket, LOOPBACK_BUCKET, normalizeIp, parseTrustedProxies } from "./ip";
 
 describe("ARBOR_TRUSTED_PROXIES", () => {
   it("matches addresses and CIDRs, IPv4-mapped IPv6 as IPv4", () => {
@@ -21,5 +21,9 @@ describe("addresses", () => {
     expect(addressBucket("203.0.113.9")).toBe("203.0.113.9");
     expect(addressBucket("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
     expect(addressBucket("2001:db8:1:2:bbbb::9")).toBe("2001:db8:1:2::/64");
+  });
+  it("put all of loopback (127/8, ::1, IPv4-mapped) in one bucket, and nothing else", () => {
+    for (const a of ["127.0.0.1", "127.0.0.2", "127.255.255.254", "::1", "[::1]", "::ffff:127.9.9.9", "0:0:0:0:0:0:0:1"]) expect(addressBucket(a)).toBe(LOOPBACK_BUCKET);
+    for (const a of ["128.0.0.1", "126.255.255.255", "::2", "::ffff:10.0.0.1"]) expect(addressBucket(a)).not.toBe(LOOPBACK_BUCKET);
   });
 });

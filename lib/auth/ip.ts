@@ -41,13 +41,23 @@ export function parseTrustedProxies(text: string | undefined): TrustedProxies {
   };
 }
 
+/** The limiter's one key for all of loopback. */
+export const LOOPBACK_BUCKET = "loopback";
+
+const loopback = new BlockList();
+loopback.addSubnet("127.0.0.0", 8, "ipv4");
+loopback.addAddress("::1", "ipv6");
+
 /**
- * The limiter's key for an address: IPv4 as is, IPv6 by its /64 (one host usually owns a whole
- * /64, so per-address keys would give it 2^64 buckets).
+ * The limiter's key for an address: loopback as ONE client (on Linux every 127.0.0.0/8 address,
+ * like ::1, reaches a server on 127.0.0.1, so a local process could otherwise take a new
+ * address, and a new allowance, for every guess); other IPv4 as is; IPv6 by its /64 (one host
+ * usually owns a whole /64, so per-address keys would give it 2^64 buckets).
  */
 export function addressBucket(address: string): string {
   const ip = normalizeIp(address);
   if (!ip) return address.slice(0, 100);
+  if (loopback.check(ip, isIP(ip) === 4 ? "ipv4" : "ipv6")) return LOOPBACK_BUCKET;
   if (isIP(ip) === 4) return ip;
   const [head = "", tail = ""] = ip.split("::");
   const left = head ? head.split(":") : [];

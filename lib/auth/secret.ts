@@ -24,8 +24,9 @@ export function fileSecret(file = secretFilePath()): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
-  if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
-  const secret = readFileSync(file, "utf8").trim();
+  // A path known only at run time: not for `next build` to trace (next.config.ts).
+  if ((statSync(/*turbopackIgnore: true*/ file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  const secret = readFileSync(/*turbopackIgnore: true*/ file, "utf8").trim();
   if (secret.length < 16) throw new Error(`${file} holds no usable secret (delete it and Arbor writes a new one)`);
   return secret;
 }

@@ -3,11 +3,15 @@
  * (lib/db/store/auth-sessions.ts). The signature is checked first (cheap, no database: what proxy.ts
  * uses); a cookie then counts only while its row exists, so logout, "sign out" in the devices
  * list and expiry hold across restarts. Rows store sha256 of the cookie's random id.
+ * A new password (or secret) ends every earlier session: the rows signed under any other key are
+ * deleted before this process trusts any row, not only filtered out by key, so switching back to
+ * an earlier password does not bring its unexpired cookies back.
  */
 import {
   type AuthSessionRow,
   deleteAuthSession,
   deleteAuthSessionByToken,
+  deleteAuthSessionsOfOtherKeys,
   deleteOtherAuthSessions,
   insertAuthSession,
   listAuthSessions,
@@ -15,10 +19,26 @@ import {
   touchAuthSession,
 } from "@/lib/db";
 import { SESSION_TTL_SECONDS } from "./cookie";
-import { type AuthUser, authKeys } from "./state";
+import { type AuthKeys, type AuthUser, authKeys as stateKeys } from "./state";
 import { signSessionToken, tokenHash, verifySessionToken } from "./token";
 
 export const USER_AGENT_MAX = 300;
+
+let ended: { keyId: string; done: Promise<unknown> } | undefined;
+
+/** The keys, once the rows of every other key are deleted (once per process and key; retried after a failure). */
+async function authKeys(): Promise<AuthKeys> {
+  const keys = await stateKeys();
+  if (ended?.keyId !== keys.keyId) {
+    const slot = { keyId: keys.keyId, done: deleteAuthSessionsOfOtherKeys(keys.keyId) };
+    ended = slot;
+    slot.done.catch(() => {
+      if (ended === slot) ended = undefined;
+    });
+  }
+  await ended?.done;
+  return keys;
+}
 
 /** Signs a new session and stores its row; expired rows are pruned on the way. */
 export async function issueSession({ userAgent, clientAddress, now = Date.now() }: { userAgent: string | null; clientAddress: string | null; now?: number }) {
@@ -39,8 +59,8 @@ export async function issueSession({ userAgent, clientAddress, now = Date.now() 
 
 /** The user a session cookie stands for, or null (missing, forged, expired, signed out, old password). */
 export async function userFromToken(token: string | undefined, now = Date.now()): Promise<AuthUser | null> {
+  const keys = await authKeys(); // first, even without a token: the login page ends earlier rows
   if (!token) return null;
-  const keys = await authKeys();
   const check = verifySessionToken(token, { key: keys.sessionKey, now });
   if (!check.ok) return null;
   const row = await touchAuthSession({ tokenHash: tokenHash(check.session.id), keyId: keys.keyId, now: new Date(now) });

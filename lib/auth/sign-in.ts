@@ -3,7 +3,7 @@
  * 1. Pick the limiter bucket: a valid device cookie (a browser that signed in here before) gets
  *    its own, keyed by the device id; every other attempt shares the bucket of its client address
  *    (lib/auth/client-address.ts). So strangers on the owner's address (on a local tool, every
- *    process is 127.0.0.1) only slow down each other and brand-new browsers, never the owner's
+ *    process is loopback, one bucket for all of it: lib/auth/ip.ts) only slow down each other and brand-new browsers, never the owner's
  *    known browser.
  * 2. Reserve an attempt (counted before the check: parallel bursts are limited as they arrive).
  * 3. Check the password (scrypt). A success gives the attempt back (a device bucket is cleared),

@@ -17,7 +17,7 @@ import "server-only";
  * `data-navigated` for the leaf restored.
  */
 import { linkedController } from "@/lib/agent/abort";
-import { branch, resetLeaf } from "@/lib/db";
+import { branch, readLiveSession, resetLeaf } from "@/lib/db";
 import { jsonError } from "@/lib/http/route-helpers";
 import { startOperation } from "./operation";
 
@@ -30,7 +30,11 @@ export interface CompactAgainInput {
   signal?: AbortSignal;
 }
 
-export function startCompactAgain(input: CompactAgainInput): Promise<Response> {
+/** 404 before anything starts when `compactionId` is not a compaction of this session (the stream's 200 would hide it). */
+export async function startCompactAgain(input: CompactAgainInput): Promise<Response> {
+  const loaded = await readLiveSession({ sessionId: input.sessionId });
+  // An unknown session is the operation's own 404.
+  if (loaded && loaded.tree.getEntry(input.compactionId)?.type !== "compaction") return notACompaction(input.compactionId, input.sessionId);
   const request = linkedController(input.signal);
   return startOperation({
     sessionId: input.sessionId,
@@ -71,4 +75,4 @@ export function startCompactAgain(input: CompactAgainInput): Promise<Response> {
   });
 }
 
-export const notACompaction = (id: string) => jsonError(404, `Entry ${id} is not a compaction`, "not_found");
+export const notACompaction = (id: string, sessionId: string) => jsonError(404, `Entry ${id} is not a compaction of session ${sessionId}`, "not_found");

@@ -4,6 +4,7 @@
  * pinned message survives two compactions verbatim; cited summaries name their entries.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { setPin as setPinAction } from "@/app/sessions/[id]/actions";
 import { CITE_INSTRUCTION } from "@/lib/compaction/citations";
 import { loadTree } from "@/lib/db";
 import { createProviderRegistry } from "@/lib/llm/providers";
@@ -103,6 +104,29 @@ describe("a pinned message", () => {
     expect(carried).toHaveLength(1);
     expect(carried[0]).toContain(`${PINNED_HEADER} (user message ${question0.id}):`);
     expect(sent.findIndex((t) => t.includes("Second summary."))).toBe(sent.indexOf(carried[0]!) - 1);
+  });
+});
+
+describe("what can be pinned", () => {
+  it("a compaction (or a label, or a pin) is refused with the reason and nothing is written; a message is pinned", async () => {
+    const s = await newSession(KEEP);
+    const seeded = await seedHistory(s.id, 4);
+    h.fake.script({ text: "## Goal\nAnswer the questions." }, { text: "I answered." });
+    await readAll(await compactRun(s.id));
+    const [compaction] = await compactions(s.id);
+    const before = await storedEntries(s.id);
+    const refused = await setPinAction({ sessionId: s.id, entryId: compaction!.id, pinned: true });
+    expect(refused).toEqual({
+      ok: false,
+      error: "invalid_input",
+      message: `Entry ${compaction!.id} is a compaction: only messages, custom messages and branch summaries can be pinned`,
+    });
+    expect(await storedEntries(s.id)).toEqual(before);
+    const pinned = await setPinAction({ sessionId: s.id, entryId: seeded[0]!.id, pinned: true });
+    expect(pinned.ok).toBe(true);
+    const pin = (await storedEntries(s.id)).at(-1)!;
+    const again = await setPinAction({ sessionId: s.id, entryId: pin.id, pinned: true });
+    expect(again).toMatchObject({ ok: false, error: "invalid_input", message: `Entry ${pin.id} is a pin: only messages, custom messages and branch summaries can be pinned` });
   });
 });
 

@@ -57,11 +57,21 @@ describe("compact again, compare, choose", () => {
     expect((await review(s.id, second.id)).alternatives.map((c) => c.active)).toEqual([false, true]);
   });
 
-  it("refuses an entry that is not a compaction and writes nothing", async () => {
+  it("answers 404 for an entry that is not a compaction, an unknown id and another session's compaction; writes nothing", async () => {
+    const other = await newSession(KEEP);
+    await seedHistory(other.id, 4);
+    h.fake.script({ text: "## Goal\nAnswer the questions." }, { text: "I answered." });
+    expect(dataOf(await readAll(await compactRun(other.id)), "error")).toEqual([]);
+    const [foreign] = await compactions(other.id);
     const s = await newSession(KEEP);
     const seeded = await seedHistory(s.id, 4);
-    const chunks = await readAll(await again(s.id, seeded[0]!.id, {}));
-    expect(dataOf<{ message: string }>(chunks, "error").map((e) => e.message)).toEqual([`Entry ${seeded[0]!.id} is not a compaction`]);
+    const modelCalls = h.fake.requests.length;
+    for (const id of [seeded[0]!.id, "no-such-entry", foreign!.id]) {
+      const res = await again(s.id, id, {});
+      expect(res.status, id).toBe(404);
+      expect(await res.json()).toEqual({ error: `Entry ${id} is not a compaction of session ${s.id}`, code: "not_found" });
+    }
+    expect(h.fake.requests.length).toBe(modelCalls);
     expect((await storedEntries(s.id)).length).toBe(seeded.length);
     const res = await reviewGet(new Request("http://arbor.test/x"), compactionCtx(s.id, seeded[0]!.id));
     expect(res.status).toBe(404);

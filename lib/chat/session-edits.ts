@@ -12,16 +12,21 @@ import "server-only";
  * - `failed`: the database is not reachable (the message says so; retrying may help).
  */
 import type { ActionResult } from "@/lib/action-result";
-import { branch, ConflictError, DATABASE_UNAVAILABLE_MESSAGE, findLiveSession, forkSession as forkStoredSession, isDatabaseUnavailable, NotFoundError, resetLeaf, type SessionMeta, setLabel as setStoredLabel, setPin as setStoredPin, writeSessionSettings } from "@/lib/db";
+import { branch, ConflictError, DATABASE_UNAVAILABLE_MESSAGE, findLiveSession, forkSession as forkStoredSession, isDatabaseUnavailable, NotFoundError, readLiveSession, resetLeaf, type SessionMeta, setLabel as setStoredLabel, setPin as setStoredPin, writeSessionSettings } from "@/lib/db";
+import { pinRefusal } from "@/lib/session/pins";
 import type { Settings } from "@/lib/settings";
 import { BusyError, withRun } from "@/lib/runs";
 import { resolveSessionRoot } from "./runtime-config";
 import { type AgentOptions, type SessionConfigUpdate, updateSessionConfig } from "@/lib/chat-protocol/session-config";
 
+/** An entry that cannot be pinned (lib/session/pins.ts pinRefusal). */
+class NotPinnable extends Error {}
+
 async function settle<T>(run: () => Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, data: await run() };
   } catch (err) {
+    if (err instanceof NotPinnable) return { ok: false, error: "invalid_input", message: err.message };
     if (err instanceof NotFoundError) return { ok: false, error: "not_found", message: err.message };
     if (err instanceof ConflictError || err instanceof BusyError) return { ok: false, error: "conflict", message: err.message };
     if (isDatabaseUnavailable(err)) return { ok: false, error: "failed", message: DATABASE_UNAVAILABLE_MESSAGE };
@@ -61,6 +66,10 @@ export function pinEntry(input: { sessionId: string; entryId: string; pinned: bo
   return settle(() =>
     withRun(input.sessionId, "edit", async () => {
       const meta = await liveMeta(input.sessionId);
+      // Unpinning stays possible for any entry (an imported file may pin anything).
+      const target = input.pinned ? (await readLiveSession({ sessionId: input.sessionId }))?.tree.getEntry(input.entryId) : undefined;
+      const refusal = target && pinRefusal(target);
+      if (refusal) throw new NotPinnable(refusal);
       const result = await setStoredPin({ sessionId: input.sessionId, expectedLeafId: meta.leafId, targetId: input.entryId, pinned: input.pinned });
       return { entryId: input.entryId, pinEntryId: result.entries[0]?.id ?? "", pinned: input.pinned, leafId: result.leafId };
     }),

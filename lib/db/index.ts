@@ -47,6 +47,7 @@ export {
   type AuthSessionRow,
   deleteAuthSession,
   deleteAuthSessionByToken,
+  deleteAuthSessionsOfOtherKeys,
   deleteOtherAuthSessions,
   insertAuthSession,
   listAuthSessions,

@@ -25,6 +25,12 @@ describe("checkHost (DNS rebinding)", () => {
   it("accepts the loopback names on the served port", () => {
     for (const host of ["localhost:3000", "127.0.0.1:3000", "[::1]:3000", "LOCALHOST:3000"]) expect(checkHost(host, policy)).toBeUndefined();
   });
+  it("accepts Arbor's own name, arbor.localhost, exactly and on the served port only", () => {
+    for (const host of ["arbor.localhost:3000", "ARBOR.localhost:3000"]) expect(checkHost(host, policy)).toBeUndefined();
+    for (const host of ["arbor.localhost:3001", "arbor.localhost", "x.arbor.localhost:3000", "arbor.localhost.evil.example:3000", "arbor-localhost:3000"]) {
+      expect(checkHost(host, policy)?.status, host).toBe(421);
+    }
+  });
   it("refuses loopback names on another port, and without a port", () => {
     expect(checkHost("127.0.0.1:3001", policy)?.status).toBe(421);
     expect(checkHost("localhost", policy)?.status).toBe(421);

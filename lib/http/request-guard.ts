@@ -5,8 +5,10 @@
  *
  * Contracts:
  * - Host (DNS rebinding): the `Host` header must name Arbor. By default that is a loopback name —
- *   `localhost`, `127.0.0.1`, `[::1]` — with the served port (any port when the port is not
- *   known). `*.localhost` is not accepted by default: list it if you use it. Each entry of
+ *   `localhost`, `127.0.0.1`, `[::1]`, and Arbor's own name `arbor.localhost` (browsers resolve
+ *   `*.localhost` to this machine; a name of its own keeps its cookies away from other local
+ *   services: README "Sign-in") — with the served port (any port when the port is not known).
+ *   Exactly these names: any other `*.localhost` is refused unless listed. Each entry of
  *   ARBOR_ALLOWED_HOSTS is `name` (that name on any port: behind a reverse proxy the public
  *   name usually comes without one) or `name:port`. Anything else: 421 Misdirected Request.
  * - Origin (CSRF), for every method but GET/HEAD/OPTIONS: when `Origin` is sent it must be this
@@ -24,7 +26,9 @@ import { type AllowedHost, parseHost } from "@/lib/host-name";
 export type Refusal = { status: 403 | 415 | 421; code: "forbidden_origin" | "unsupported_media_type" | "misdirected"; error: string };
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+/** The name Arbor is opened by in a browser (scripts/run-app.ts prints it): see the header. */
+export const OWN_LOOPBACK_NAME = "arbor.localhost";
+const LOOPBACK_NAMES = [OWN_LOOPBACK_NAME, "localhost", "127.0.0.1", "[::1]"];
 
 export interface HostPolicy {
   /** The port Arbor listens on (PORT); undefined = unknown, loopback names match any port. */
@@ -37,7 +41,7 @@ function misdirected(host: string | null): Refusal {
   return {
     status: 421,
     code: "misdirected",
-    error: `This Arbor does not serve ${shown}. Open it as http://localhost:<port> or http://127.0.0.1:<port>, or add the name to ARBOR_ALLOWED_HOSTS.`,
+    error: `This Arbor does not serve ${shown}. Open it as http://${OWN_LOOPBACK_NAME}:<port> or http://127.0.0.1:<port>, or add the name to ARBOR_ALLOWED_HOSTS.`,
   };
 }
 

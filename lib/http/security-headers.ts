@@ -33,6 +33,17 @@ export function contentSecurityPolicy(dev: boolean): string {
   ].join("; ");
 }
 
+/**
+ * Downloads (a workspace file, a session's original file, the JSONL export): the same policy
+ * plus `sandbox`, so a file that a browser shows after all (a type it renders inline, or opened
+ * from the downloads list on this origin) runs no script, submits no form and gets an opaque
+ * origin. next.config.ts sets it by path, after the app-wide policy (the last match wins there),
+ * and the routes set it too.
+ */
+export function downloadContentSecurityPolicy(dev: boolean): string {
+  return `${contentSecurityPolicy(dev)}; sandbox`;
+}
+
 const PERMISSIONS_POLICY = [
   "camera=()",
   "microphone=()",

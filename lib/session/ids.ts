@@ -36,3 +36,26 @@ export function generateEntryId(taken: TakenIds, uuid: () => string = () => cryp
 export function generateSessionId(): string {
   return crypto.randomUUID();
 }
+
+/** The id fields of an entry, and how an error names them. */
+const ID_FIELDS = [
+  ["id", "the entry id"],
+  ["parentId", "the parent id"],
+  ["targetId", "the target id"],
+  ["firstKeptEntryId", "the first kept entry id"],
+  ["fromId", "the from id"],
+] as const;
+
+/**
+ * The first id field of `entry` holding a NUL character, with its name for an error, or
+ * undefined. Such an id cannot be stored (PostgreSQL text holds no NUL), and replacing the NUL,
+ * as texts get (docs/engine.md), would make it another id that the entries referring to it would
+ * no longer find: importers refuse the line instead.
+ */
+export function idWithNul(entry: Record<string, unknown>): { field: string; name: string } | undefined {
+  for (const [field, name] of ID_FIELDS) {
+    const v = entry[field];
+    if (typeof v === "string" && v.includes("\0")) return { field, name };
+  }
+  return undefined;
+}

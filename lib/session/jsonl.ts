@@ -31,6 +31,8 @@ export interface ParsedSession {
   skipped: SkippedLine[];
   /** 1-based source line of each entry, parallel to `entries`. */
   entryLines: number[];
+  /** 1-based source line of the header (when there is one). */
+  headerLine?: number;
   reason?: string;
 }
 
@@ -111,6 +113,7 @@ export function parseSessionLines(lines: Iterable<string>): ParsedSession {
   const entries: SessionEntry[] = [];
   const entryLines: number[] = [];
   let header: SessionHeader | null = null;
+  let headerLine = 0;
   let sawObject = false;
   let lineNumber = 0;
   for (const line of lines) {
@@ -130,13 +133,14 @@ export function parseSessionLines(lines: Iterable<string>): ParsedSession {
         };
       }
       header = value;
+      headerLine = lineNumber;
       continue;
     }
     entries.push(value as SessionEntry);
     entryLines.push(lineNumber);
   }
   if (!header) return { header: null, entries: [], skipped, entryLines: [], reason: "no JSON object found" };
-  return { header, entries, skipped, entryLines };
+  return { header, entries, skipped, entryLines, headerLine };
 }
 
 /** Session-engine.md §1.8: split on "\n" (a trailing "\r" is trimmed with the line). */

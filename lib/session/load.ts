@@ -2,14 +2,15 @@
  * Loading a session from JSONL text: parse → migrate → index (session-engine.md §1.8).
  * Pure: no network, disk or database access. O(n) in the number of lines.
  *
- * Throws NotASessionError when the input is not a session (session-engine.md §1.8: import rejects it).
+ * Throws NotASessionError when the input is not a session (session-engine.md §1.8: import rejects it),
+ * UnsupportedVersionError for a version above 3 (the import refuses it too).
  * Otherwise it never throws: bad lines, and entries that cannot be tree nodes after migration
  * (no string id, or an id already used by an earlier entry), are dropped and reported in
  * `skipped` with their line numbers.
  */
 
 import { type ParsedSession, parseSessionLines, parseSessionText, type SkippedLine } from "@/lib/session/jsonl";
-import { type MigrateOptions, migrateToCurrentVersion } from "@/lib/session/migrations";
+import { type MigrateOptions, migrateToCurrentVersion, unsupportedVersion } from "@/lib/session/migrations";
 import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree";
 import type { FileEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
 
@@ -19,6 +20,17 @@ export class NotASessionError extends Error {
     super(`Not a session file: ${reason}`);
     this.name = "NotASessionError";
     this.reason = reason;
+  }
+}
+
+/** A session of a version Arbor cannot read (a later one: migrations.ts unsupportedVersion). */
+export class UnsupportedVersionError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly line: number,
+  ) {
+    super(`line ${line}: ${reason}`);
+    this.name = "UnsupportedVersionError";
   }
 }
 
@@ -38,6 +50,8 @@ export type LoadOptions = SessionTreeOptions & MigrateOptions;
 function finish(parsed: ParsedSession, opts?: LoadOptions): LoadedSession {
   const { header } = parsed;
   if (!header) throw new NotASessionError(parsed.reason ?? "no session header");
+  const unsupported = unsupportedVersion(header);
+  if (unsupported) throw new UnsupportedVersionError(unsupported, parsed.headerLine ?? 1);
 
   const fileEntries: FileEntry[] = [header, ...parsed.entries];
   const migrated = migrateToCurrentVersion(fileEntries, { uuid: opts?.uuid });

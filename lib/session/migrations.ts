@@ -12,6 +12,20 @@ import { CURRENT_SESSION_VERSION } from "@/lib/session/types";
 import type { FileEntry, SessionHeader } from "@/lib/session/types";
 
 /**
+ * Why Arbor cannot read a header's `version`, or undefined when it can. Versions 1–3 are read
+ * (session-engine.md §1.7; absent = 1); a later version may change entries in ways the
+ * migrations do not know, so it is refused rather than read as if it were version 3. The one
+ * wording for the import and the CLI: "unsupported session version 99 (Arbor reads versions 1 to 3)".
+ */
+export function unsupportedVersion(header: SessionHeader): string | undefined {
+  const version: unknown = header.version;
+  if (version === undefined || version === null) return undefined;
+  if (typeof version === "number" && Number.isInteger(version) && version >= 1 && version <= CURRENT_SESSION_VERSION) return undefined;
+  const shown = typeof version === "number" ? String(version) : JSON.stringify(version);
+  return `unsupported session version ${shown} (Arbor reads versions 1 to ${CURRENT_SESSION_VERSION})`;
+}
+
+/**
  * v1 → v2: fresh ids, a linear parent chain, and compaction `firstKeptEntryIndex` resolved
  * to `firstKeptEntryId`. The index counts the header as position 0, and the target precedes
  * the compaction, so it already carries its new id when the compaction is reached.

@@ -57,6 +57,23 @@ export function pinnableMessageOf(entry: SessionEntry): AgentMessage | undefined
   return messageOfEntry(entry);
 }
 
+/** How an error names an entry that cannot be pinned. */
+function kindOf(entry: SessionEntry): string {
+  if (pinOf(entry as { type: string; customType?: unknown; data?: unknown })) return "a pin";
+  const type = entry.type as string;
+  return `a${/^[aeiou]/.test(type) ? "n" : ""} ${type.replaceAll("_", " ")}`;
+}
+
+/**
+ * Why `entry` cannot be pinned, or undefined when it can: only entries that stand for a message
+ * (`message`, `custom_message`, `branch_summary`; session-engine.md §19.1). A compaction, a
+ * label or a pin carries nothing a summary could leave out.
+ */
+export function pinRefusal(entry: SessionEntry): string | undefined {
+  if (pinnableMessageOf(entry)) return undefined;
+  return `Entry ${entry.id} is ${kindOf(entry)}: only messages, custom messages and branch summaries can be pinned`;
+}
+
 type Block = TextContent | ImageContent;
 const text = (t: string): TextContent => ({ type: "text", text: t });
 

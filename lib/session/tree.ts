@@ -27,7 +27,7 @@ import { type ForkedSession, forkPath } from "@/lib/session/fork";
 import { generateEntryId, generateSessionId, type TakenIds } from "@/lib/session/ids";
 import { buildTreeNodes, type TreeNode } from "@/lib/session/tree-build";
 import { buildIndex, childrenOf, cloneIndex, hasChildren, indexEntry, layerIndex, type TreeIndex } from "@/lib/session/tree-index";
-import { pinEntryFields } from "@/lib/session/pins";
+import { pinEntryFields, pinRefusal } from "@/lib/session/pins";
 import type {
   AgentMessage,
   CustomMessageEntry,
@@ -363,7 +363,10 @@ export class SessionTree {
 
   /** Pins (or unpins) an entry: a `custom` "arbor.pin" entry that becomes the leaf (session-engine.md §19). */
   appendPinChange(targetId: string, pinned: boolean): string {
-    if (!this.index.byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
+    const target = this.index.byId.get(targetId);
+    if (!target) throw new Error(`Entry ${targetId} not found`);
+    const refusal = pinned ? pinRefusal(target) : undefined;
+    if (refusal) throw new Error(refusal);
     return this.appendEntry(pinEntryFields(targetId, pinned)).id;
   }
 

@@ -17,6 +17,7 @@ import "server-only";
  * counted, as the import does.
  */
 import { createMapper } from "@/lib/formats/map-lines";
+import { idWithNul } from "@/lib/session/ids";
 import { FormatError, type FormatId, isDocumentFormat, isObject } from "@/lib/formats/types";
 import { parseJsonlLine } from "@/lib/session/jsonl";
 import type { SessionEntry } from "@/lib/session/types";
@@ -66,6 +67,12 @@ export interface RemapInput {
   signal?: AbortSignal;
 }
 
+/** An id with a NUL character cannot be stored: the line is refused, as the import refuses it. */
+function refuseNulIds(entry: Record<string, unknown>, line: number): void {
+  const bad = idWithNul(entry);
+  if (bad) throw new FormatError(line, `${bad.name} contains a NUL character`, bad.field);
+}
+
 export async function remapFile(input: RemapInput): Promise<Remapped> {
   const reader = new WholeLineReader(input.file, { size: input.size, checkBytes: input.checkBytes, ...(input.signal ? { signal: input.signal } : {}) });
   const candidates: Candidate[] = [];
@@ -92,6 +99,7 @@ export async function remapFile(input: RemapInput): Promise<Remapped> {
       }
       if (typeof value.type !== "string" || value.type === "") throw new FormatError(line.number, "entry has no type", "type");
       if (typeof value.id !== "string" || value.id === "") throw new FormatError(line.number, "entry has no id", "id");
+      refuseNulIds(value, line.number);
       candidates.push({ entry: value as unknown as SessionEntry, at: line.number });
       pushed += 1;
       continue;
@@ -101,7 +109,10 @@ export async function remapFile(input: RemapInput): Promise<Remapped> {
     recordsBefore[line.number] = records - 1;
     for (const item of mapper.push(value, line.number)) {
       if (item.kind !== "entry") continue;
-      if (pushed >= input.settled) candidates.push({ entry: item.entry, at: line.number });
+      if (pushed >= input.settled) {
+        refuseNulIds(item.entry as unknown as Record<string, unknown>, line.number);
+        candidates.push({ entry: item.entry, at: line.number });
+      }
       pushed += 1;
     }
   }

@@ -20,10 +20,15 @@ import "server-only";
  * - A tracked file that is gone is reported ("gone"); its sessions stay in Arbor.
  * - A Gemini CLI recording or an opencode storage session is one document, rewritten rather than
  *   appended: document-sync.ts syncs it whole, by the same rules.
+ * - Confinement: with `roots`, the file's real path (symlinks resolved) must lie inside one of
+ *   them, checked on every sync of the file, not only when a folder is listed (a link may appear,
+ *   or replace a tracked file, at any time); the file is then read by that checked real path. A
+ *   link out of the roots, or one that leads nowhere, is "failed" with the same words either way
+ *   (they do not tell whether its target exists), and nothing is read.
  * Any other problem is "failed" with the import's message; the other files still sync.
  */
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { lstat, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import {
   extendStoredSource,
@@ -40,6 +45,7 @@ import {
   type TrackedFile,
 } from "@/lib/db";
 import { FormatError } from "@/lib/formats/types";
+import { isInside } from "@/lib/tools/folder-in-roots";
 import type { FileOutcome } from "@/lib/types/sync-events";
 import { appendNewEntries } from "./append";
 import { documentKindOf, syncDocument } from "./document-sync";
@@ -55,6 +61,27 @@ export interface SyncFileOptions {
   /** A file changed less than this long ago keeps its open last response for later (default DEFAULT_SETTLE_MS). */
   settleMs?: number;
   onProgress?: (p: ImportProgress) => void;
+  /** Real paths of the folders the file must really lie in (see the header); unset: not checked. */
+  roots?: readonly string[];
+}
+
+class OutsideRoots extends Error {}
+
+/**
+ * The path to read `file` by: its real path, inside `roots`; null when there is no such file
+ * (and it is no link). Throws OutsideRoots for a link out of the roots or to nowhere.
+ */
+async function confinedPath(file: string, roots: readonly string[] | undefined): Promise<string | null> {
+  let real: string;
+  try {
+    real = roots ? await realpath(file) : file;
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+    if (await lstat(file).then((s) => s.isSymbolicLink(), () => false)) throw new OutsideRoots();
+    return null;
+  }
+  if (roots && !roots.some((root) => isInside(root, real))) throw new OutsideRoots();
+  return real;
 }
 
 /** mtime stored for a file whose open response was held back: never equal, so it is read again. */
@@ -68,20 +95,26 @@ function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException)?.code === "ENOENT";
 }
 
+/** A synced file: `file` is tracked by its path in the folder, and read by `read` (its checked real path). */
+interface Source {
+  file: string;
+  read: string;
+}
+
 /** Imports the file's whole lines as a new session (version 1) or a new version of one. */
 async function importFile(
-  file: string,
+  { file, read }: Source,
   st: { size: number; mtimeMs: number },
   opts: SyncFileOptions & { version: number; asCopy: boolean },
 ): Promise<{ tracked: TrackedFile; entries: number; records: number; held: boolean } | { waiting: string }> {
-  const prefix = await lastNewlineOffset(file, st.size);
+  const prefix = await lastNewlineOffset(read, st.size);
   if (prefix === 0) return { waiting: st.size === 0 ? "the file is empty" : "no whole line yet" };
   // What no later line can change: every pi entry; for other formats, what the mapper's `push` gave.
   let cut = prefix;
   let settled: number | undefined;
-  const format = await detectFileFormat(file, prefix);
+  const format = await detectFileFormat(read, prefix);
   if (format !== null && format !== "pi") {
-    const r = await remapFile({ file, format, size: prefix, checkBytes: 0, settled: Number.MAX_SAFE_INTEGER, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const r = await remapFile({ file: read, format, size: prefix, checkBytes: 0, settled: Number.MAX_SAFE_INTEGER, ...(opts.signal ? { signal: opts.signal } : {}) });
     settled = r.settled;
     if (r.open && fresh(st, opts)) {
       cut = r.open.start;
@@ -90,7 +123,7 @@ async function importFile(
   }
   if (cut === 0) return { waiting: "its first response is still being written" };
   const result = await importSession({
-    source: createReadStream(file, { start: 0, end: cut - 1, highWaterMark: 1024 * 1024 }),
+    source: createReadStream(read, { start: 0, end: cut - 1, highWaterMark: 1024 * 1024 }),
     fileName: path.basename(file),
     totalBytes: cut,
     asCopy: opts.asCopy,
@@ -123,10 +156,11 @@ async function importFile(
 }
 
 /** A tracked file: append its new entries, or import it again when it was rewritten. */
-async function resync(file: string, st: { size: number; mtimeMs: number }, tracked: TrackedFile, opts: SyncFileOptions): Promise<FileOutcome> {
+async function resync(source: Source, st: { size: number; mtimeMs: number }, tracked: TrackedFile, opts: SyncFileOptions): Promise<FileOutcome> {
+  const file = source.read;
   const again = async (why: string): Promise<FileOutcome> => {
     const version = tracked.version + 1;
-    const r = await importFile(file, st, { ...opts, version, asCopy: true });
+    const r = await importFile(source, st, { ...opts, version, asCopy: true });
     if ("waiting" in r) return { kind: "waiting", why: r.waiting };
     return { kind: "rewritten", sessionId: r.tracked.sessionId, previousSessionId: tracked.sessionId, version, entries: r.entries, why };
   };
@@ -163,11 +197,11 @@ async function resync(file: string, st: { size: number; mtimeMs: number }, track
 }
 
 /** The stored original of an already-imported session, if it is the start of this file: then the file is tracked as that session. */
-async function adoption(file: string, st: { size: number; mtimeMs: number }, sessionId: string): Promise<TrackedFile | null> {
+async function adoption({ file, read }: Source, st: { size: number; mtimeMs: number }, sessionId: string): Promise<TrackedFile | null> {
   const source = await findSessionSource({ sessionId });
   const meta = await findSessionMeta({ id: sessionId });
   if (!source || !isLiveSession(meta) || source.bytes > st.size || source.bytes === 0) return null;
-  const probe = await remapFile({ file, format: source.format, size: source.bytes, checkBytes: source.bytes, settled: 0 });
+  const probe = await remapFile({ file: read, format: source.format, size: source.bytes, checkBytes: source.bytes, settled: 0 });
   if (probe.checkSha256 !== source.sha256) return null;
   // settled 0: the next step compares every mapped entry with the stored one, by id.
   return { path: file, sessionId, format: source.format, size: source.bytes, mtimeMs: 0, importedBytes: source.bytes, prefixSha256: source.sha256, settledEntries: 0, syncedLeafId: meta.leafId, version: 1 };
@@ -177,36 +211,40 @@ export async function syncFile(file: string, opts: SyncFileOptions = {}): Promis
   let tracked: TrackedFile | null = null;
   try {
     tracked = await findTrackedFile(file);
+    const read = await confinedPath(file, opts.roots);
     let st: { size: number; mtimeMs: number };
     try {
-      const s = await stat(file);
+      if (read === null) throw Object.assign(new Error("the file does not exist"), { code: "ENOENT" });
+      const s = await stat(/*turbopackIgnore: true*/ read);
       st = { size: s.size, mtimeMs: s.mtimeMs };
     } catch (error) {
       if (isMissing(error) && tracked) return { kind: "gone", sessionId: tracked.sessionId };
       throw error;
     }
     // Gemini CLI recordings and opencode storage sessions are documents, synced whole (document-sync.ts).
-    const document = await documentKindOf(file, tracked);
-    if (document) return await syncDocument(file, document, tracked, { ...opts, settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS });
+    const document = await documentKindOf(read, tracked);
+    if (document) return await syncDocument(read, document, tracked, { ...opts, settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS });
+    const source: Source = { file, read };
     if (tracked && tracked.size === st.size && tracked.mtimeMs === st.mtimeMs) return { kind: "unchanged", sessionId: tracked.sessionId };
-    if (tracked) return await resync(file, st, tracked, opts);
+    if (tracked) return await resync(source, st, tracked, opts);
     try {
-      const r = await importFile(file, st, { ...opts, version: 1, asCopy: false });
+      const r = await importFile(source, st, { ...opts, version: 1, asCopy: false });
       if ("waiting" in r) return { kind: "waiting", why: r.waiting };
       return { kind: "imported", sessionId: r.tracked.sessionId, format: r.tracked.format, entries: r.entries, records: r.records, ...(r.held ? { held: true as const } : {}) };
     } catch (error) {
       if (!(error instanceof ImportError && error.code === "exists" && error.existingSessionId)) throw error;
-      const adopted = await adoption(file, st, error.existingSessionId);
+      const adopted = await adoption(source, st, error.existingSessionId);
       if (!adopted) {
-        const r = await importFile(file, st, { ...opts, version: 1, asCopy: true });
+        const r = await importFile(source, st, { ...opts, version: 1, asCopy: true });
         if ("waiting" in r) return { kind: "waiting", why: r.waiting };
         return { kind: "imported", sessionId: r.tracked.sessionId, format: r.tracked.format, entries: r.entries, records: r.records, ...(r.held ? { held: true as const } : {}) };
       }
-      const out = await resync(file, st, adopted, opts);
+      const out = await resync(source, st, adopted, opts);
       return out.kind === "appended" || out.kind === "unchanged" ? { kind: "imported", sessionId: adopted.sessionId, format: adopted.format, entries: 0, records: 0, adopted: true } : out;
     }
   } catch (error) {
     opts.signal?.throwIfAborted();
+    if (error instanceof OutsideRoots) return { kind: "failed", message: `${path.basename(file)}: refused: a link to a file outside the synced folders: not read` };
     if (error instanceof FormatError) return { kind: "failed", message: `${path.basename(file)}:${error.line}: ${error.what}${error.field ? ` (field ${error.field})` : ""}` };
     if (error instanceof ImportError) return { kind: "failed", message: error.message };
     return { kind: "failed", message: `${path.basename(file)}: ${errorText(error)}` };

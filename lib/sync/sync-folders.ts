@@ -13,6 +13,8 @@ import "server-only";
  *   outcome "gone" (their sessions stay); finally the summary is returned.
  * - `only` (a watcher's changed paths) syncs just those files, present or deleted; a changed
  *   opencode message or part file stands for its session file.
+ * - Every file is read only when its real path lies inside `roots` (real paths; default: the
+ *   folders), checked each time it is synced (sync-file.ts): a link out of them is "failed".
  * - `signal` aborts the file being synced (an import rolls back; an append is committed batch
  *   by batch, each whole) and stops before the next file; the abort's reason is thrown.
  */
@@ -75,10 +77,11 @@ function emptyCounts(): SyncSummary["counts"] {
 
 export async function syncFolders(
   folders: readonly string[],
-  opts: { signal?: AbortSignal; settleMs?: number; onEvent?: (e: SyncEvent) => void; only?: ReadonlySet<string> } = {},
+  opts: { signal?: AbortSignal; settleMs?: number; onEvent?: (e: SyncEvent) => void; only?: ReadonlySet<string>; roots?: readonly string[] } = {},
 ): Promise<SyncSummary> {
   const real: string[] = [];
   for (const f of folders) real.push(await realFolder(f));
+  const roots = opts.roots ?? real;
   const files = new Set<string>();
   if (opts.only) {
     // Named files (a watcher's changes), present or deleted, inside the folders.
@@ -97,7 +100,7 @@ export async function syncFolders(
     summary.counts[outcome.kind] += 1;
     opts.onEvent?.({ type: "file", file, index, outcome });
   };
-  const fileOpts = { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}) };
+  const fileOpts = { roots, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}) };
   for (const [index, file] of list.entries()) {
     opts.signal?.throwIfAborted();
     const onProgress = (p: ImportProgress) => opts.onEvent?.({ type: "progress", file, index, bytes: p.bytes, entries: p.entries, ...(p.totalBytes ? { totalBytes: p.totalBytes } : {}) });

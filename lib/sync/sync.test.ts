@@ -213,6 +213,24 @@ describe("syncing a folder", () => {
   });
 });
 
+describe("NUL characters in ids", () => {
+  it("a line appended with a NUL in its entry id is a per-file error at that line; nothing of it is stored", async () => {
+    const pi = generateSessionJsonl({ seed: 5, entries: 6 });
+    const lines = pi.split("\n").filter((l) => l !== "");
+    const file = path.join(dir, "pi.jsonl");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    await syncFolders([dir], ALL);
+    const id = JSON.parse(lines[0]!).id as string;
+    const before = await loadEntries({ sessionId: id });
+    const last = JSON.parse(lines.at(-1)!) as { id: string };
+    const bad = JSON.stringify({ type: "message", id: "x\u0000y", parentId: last.id, timestamp: new Date().toISOString(), message: { role: "user", content: "hi", timestamp: 1 } });
+    appendFileSync(file, `${bad}\n`);
+    const r = await syncFolders([dir], ALL);
+    expect(r.files[0]!.outcome).toEqual({ kind: "failed", message: `pi.jsonl:${lines.length + 1}: the entry id contains a NUL character (field id)` });
+    expect(await loadEntries({ sessionId: id })).toEqual(before);
+  });
+});
+
 describe("subagent files", () => {
   it("a synced project folder imports the subagents as their own sessions, linked from the parent's Task result", async () => {
     const parent = generateClaudeCodeSession({ seed: 41, turns: 3, subagents: 2 });

@@ -29,6 +29,8 @@ export interface WatchOptions {
   /** After each run (the first full sync included). */
   onRun?: (summary: SyncSummary, kind: "initial" | "changes") => void;
   onError?: (error: unknown) => void;
+  /** Real paths every synced file must really lie in (sync-folders.ts); default: the folders as resolved at the start. */
+  roots?: readonly string[];
 }
 
 export interface FolderWatch {
@@ -40,6 +42,7 @@ export interface FolderWatch {
 export async function watchFolders(folders: readonly string[], opts: WatchOptions = {}): Promise<FolderWatch> {
   const real: string[] = [];
   for (const f of folders) real.push(await realFolder(f));
+  const roots = opts.roots ?? [...real];
   const debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS;
   const settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
   const controller = new AbortController();
@@ -53,7 +56,7 @@ export async function watchFolders(folders: readonly string[], opts: WatchOption
     running = running.then(async () => {
       if (signal.aborted) return;
       try {
-        const summary = await syncFolders(real, { signal, settleMs, ...(only ? { only } : {}), ...(opts.onEvent ? { onEvent: opts.onEvent } : {}) });
+        const summary = await syncFolders(real, { signal, settleMs, roots, ...(only ? { only } : {}), ...(opts.onEvent ? { onEvent: opts.onEvent } : {}) });
         for (const f of summary.files) if ((f.outcome.kind === "imported" || f.outcome.kind === "appended") && f.outcome.held) later(f.file);
         opts.onRun?.(summary, kind);
       } catch (error) {

@@ -20,7 +20,7 @@ import { asToolError, statOrUndefined } from "./file-io";
 import { formatBytes } from "@/lib/text/byte-size";
 import type { WorkspaceListing, WorkspaceNode } from "@/lib/types/workspace-files";
 import { walk } from "./walk";
-import { safePath, toRelative } from "./workspace";
+import { PRIVATE_FILE, PRIVATE_FOLDER, safePath, toRelative } from "./workspace";
 
 /** The workspace tree, at most `maxEntries` nodes. */
 export async function listWorkspace(
@@ -91,16 +91,19 @@ export async function writeUpload(
   const existing = await statOrUndefined(abs, relPath);
   if (existing && !existing.isFile()) throw new ToolError(`Path ${quotePath(relPath)} exists and is not a regular file`);
   try {
-    await mkdir(path.dirname(abs), { recursive: true });
+    await mkdir(path.dirname(abs), { recursive: true, mode: PRIVATE_FOLDER });
   } catch (error) {
     throw asToolError(error, relPath);
   }
 
   const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.upload-${randomBytes(6).toString("hex")}`);
-  const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  // A new file is private (0600); one that replaces a file keeps that file's mode.
+  const mode = existing ? existing.mode & 0o777 : PRIVATE_FILE;
+  const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
   let size = 0;
   let done = false;
   try {
+    await handle.chmod(mode); // open's mode is cut by the umask
     for await (const chunk of chunksOf(body)) {
       opts.signal?.throwIfAborted();
       size += chunk.byteLength;

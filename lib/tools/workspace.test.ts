@@ -99,6 +99,39 @@ describe("resolveWorkspace", () => {
   });
 });
 
+describe("resolveWorkspace: what a refusal tells about paths outside the roots", () => {
+  it("answers every path outside the roots alike, whether it exists, is a file or a folder, or is reached by a link", async () => {
+    const projects = path.join(sb.base, "projects");
+    await mkdir(projects);
+    await symlink(path.join(sb.outside, "secret.txt"), path.join(projects, "to-file"));
+    await symlink(path.join(sb.outside, "nothing-here"), path.join(projects, "to-nowhere"));
+    await symlink(sb.outside, path.join(projects, "to-folder"));
+    const candidates = [
+      sb.outside,
+      path.join(sb.outside, "secret.txt"),
+      path.join(sb.outside, "nothing-here"),
+      path.join(sb.outside, "nothing", "deeper"),
+      path.join(projects, "to-file"),
+      path.join(projects, "to-nowhere"),
+      path.join(projects, "to-folder", "nothing-here"),
+      path.join(projects, "to-folder", "secret.txt"),
+    ];
+    for (const projectDir of candidates) {
+      const msg = await refusal(resolveWorkspace({ sessionId: "s1", projectDir }, { allowedRoots: [projects] }));
+      expect(msg).toBe(`Project folder ${JSON.stringify(projectDir)} is not inside an allowed root (${projects})`);
+    }
+  });
+
+  it("inside a root, still says what is wrong", async () => {
+    const projects = path.join(sb.base, "projects");
+    await mkdir(projects);
+    await writeFile(path.join(projects, "notes.txt"), "x");
+    const msg = (projectDir: string) => refusal(resolveWorkspace({ sessionId: "s1", projectDir }, { allowedRoots: [projects] }));
+    expect(await msg(path.join(projects, "missing"))).toBe(`Project folder ${JSON.stringify(path.join(projects, "missing"))} does not exist`);
+    expect(await msg(path.join(projects, "notes.txt"))).toBe(`Project folder ${JSON.stringify(path.join(projects, "notes.txt"))} is not a folder`);
+  });
+});
+
 describe("safePath", () => {
   it("resolves plain relative paths, including ones that do not exist yet", async () => {
     await mkdir(path.join(sb.root, "src"));

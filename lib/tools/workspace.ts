@@ -3,7 +3,8 @@
  *
  * `resolveWorkspace` picks the folder a session's tools work in: `<ARBOR_WORKSPACES>/<sessionId>`
  * (created on first use), or an existing project folder whose real path lies inside one of
- * `ARBOR_ALLOWED_ROOTS`. It returns an absolute real path.
+ * `ARBOR_ALLOWED_ROOTS` (folder-in-roots.ts: a refusal tells nothing about paths outside them).
+ * It returns an absolute real path.
  *
  * `safePath(root, userPath)` is the only way a model-supplied path becomes a file-system path.
  * It refuses NUL bytes, overlong paths, absolute paths, `~` paths and `..` escapes, then resolves
@@ -19,17 +20,17 @@ import path from "node:path";
 import { dataDir } from "@/lib/data-dir";
 import { env } from "@/lib/env";
 import { quotePath, ToolError } from "./errors";
+import { folderInRoots, isInside } from "./folder-in-roots";
 
 export const MAX_PATH_BYTES = 4096;
+/** Workspaces and the folders and files uploads create are private to Arbor's user. */
+export const PRIVATE_FOLDER = 0o700;
+export const PRIVATE_FILE = 0o600;
 export const MAX_COMPONENT_BYTES = 255;
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-/** True when `child` is `parent` or lies below it (both absolute and normalised). */
-export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
+export { isInside };
 
 export interface WorkspaceConfig {
   /** Folder holding per-session workspaces; default ARBOR_WORKSPACES or `<data dir>/workspaces`. */
@@ -39,7 +40,7 @@ export interface WorkspaceConfig {
 }
 
 export function defaultWorkspacesDir(): string {
-  return path.resolve(env.ARBOR_WORKSPACES ?? path.join(dataDir(), "workspaces"));
+  return path.resolve(/*turbopackIgnore: true*/ env.ARBOR_WORKSPACES ?? path.join(/*turbopackIgnore: true*/ dataDir(), "workspaces"));
 }
 
 export function defaultAllowedRoots(): string[] {
@@ -47,18 +48,6 @@ export function defaultAllowedRoots(): string[] {
     .split(":")
     .map((s) => s.trim())
     .filter((s) => s !== "");
-}
-
-async function realDir(p: string, what: string): Promise<string> {
-  let real: string;
-  try {
-    real = await realpath(p);
-  } catch {
-    throw new ToolError(`${what} ${quotePath(p)} does not exist`, "not_found");
-  }
-  const st = await lstat(real);
-  if (!st.isDirectory()) throw new ToolError(`${what} ${quotePath(p)} is not a folder`);
-  return real;
 }
 
 /**
@@ -77,14 +66,13 @@ export async function resolveWorkspace(
     if (!path.isAbsolute(input.projectDir)) {
       throw new ToolError(`Project folder ${quotePath(input.projectDir)} must be an absolute path`);
     }
-    const real = await realDir(input.projectDir, "Project folder");
-    for (const root of roots) {
-      const realRoot = await realpath(path.resolve(root)).catch(() => undefined);
-      if (realRoot && isInside(realRoot, real)) return real;
-    }
-    throw new ToolError(
-      `Project folder ${quotePath(input.projectDir)} is not inside an allowed root (${roots.join(", ")})`,
-    );
+    // The roots are checked before anything about the path is told (folder-in-roots.ts).
+    const judged = await folderInRoots(input.projectDir, roots);
+    if (judged.ok) return judged.real;
+    const named = `Project folder ${quotePath(input.projectDir)}`;
+    if (judged.why === "missing") throw new ToolError(`${named} does not exist`, "not_found");
+    if (judged.why === "not_folder") throw new ToolError(`${named} is not a folder`);
+    throw new ToolError(`${named} is not inside an allowed root (${roots.join(", ")})`);
   }
   if (!SESSION_ID.test(input.sessionId)) {
     throw new ToolError(
@@ -94,14 +82,18 @@ export async function resolveWorkspace(
   // Synchronous on purpose: this runs before every turn's model request, the workspaces folder
   // is local (the data dir), and five calls take tens of µs here, where five trips through
   // libuv's thread pool took milliseconds on a busy machine.
-  const base = path.resolve(config.workspacesDir ?? defaultWorkspacesDir());
-  mkdirSync(base, { recursive: true });
-  const dir = path.join(base, input.sessionId);
-  mkdirSync(dir, { recursive: true });
-  const realBase = realpathSync(base);
+  // Private to Arbor's user, like the database cluster (0700); only the folders made here: the
+  // parents (the data folder) keep the modes they have. Paths known only at run time, which
+  // `next build` must not trace (they would take in the whole project and the data folder).
+  const base = path.resolve(/*turbopackIgnore: true*/ config.workspacesDir ?? defaultWorkspacesDir());
+  mkdirSync(path.dirname(base), { recursive: true });
+  mkdirSync(base, { recursive: true, mode: PRIVATE_FOLDER });
+  const dir = path.join(/*turbopackIgnore: true*/ base, input.sessionId);
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_FOLDER });
+  const realBase = realpathSync(/*turbopackIgnore: true*/ base);
   let real: string;
   try {
-    real = realpathSync(dir);
+    real = realpathSync(/*turbopackIgnore: true*/ dir);
   } catch {
     throw new ToolError(`Workspace ${quotePath(dir)} does not exist`, "not_found");
   }

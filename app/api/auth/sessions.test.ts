@@ -29,6 +29,7 @@ const { requireUser } = await import("@/lib/auth/guard");
 const { forgetAuthState } = await import("@/lib/auth/state");
 const { formatPasswordHash, hashPassword } = await import("@/lib/auth/password");
 const { env } = await import("@/lib/env");
+const { getDb } = await import("@/lib/db/client");
 
 afterAll(() => {
   delete process.env.ARBOR_PASSWORD;
@@ -100,7 +101,36 @@ describe("sessions live in the database", () => {
       env.ARBOR_PASSWORD = PASSWORD;
       forgetAuthState();
     }
-    expect((await api(before.session)).status).toBe(200); // the old password's key again
+    // Back to the earlier password: its cookies were ended with the change, not only filtered
+    // out, so they do not come back with it.
+    expect((await api(before.session)).status).toBe(401);
+    expect((await api((await signIn()).session)).status).toBe(200);
+  });
+
+  it("ends the rows of an earlier password when the new one is first used, on every switch", async () => {
+    const a = await signIn();
+    env.ARBOR_PASSWORD = "password b";
+    forgetAuthState();
+    let b = "";
+    try {
+      const res = await login(loginRequest({ password: "password b" }));
+      expect(res.status).toBe(200);
+      b = cookieOf(res, "arbor_session");
+      // Only b's row is left: every row of the earlier password was deleted.
+      expect(await getDb().authSession.count()).toBe(1);
+    } finally {
+      env.ARBOR_PASSWORD = PASSWORD;
+      forgetAuthState();
+    }
+    expect((await api(a.session)).status).toBe(401);
+    env.ARBOR_PASSWORD = "password b";
+    forgetAuthState();
+    try {
+      expect((await api(b)).status).toBe(401);
+    } finally {
+      env.ARBOR_PASSWORD = PASSWORD;
+      forgetAuthState();
+    }
   });
 
   it("accepts ARBOR_PASSWORD_HASH instead of the plaintext", async () => {

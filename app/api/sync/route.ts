@@ -6,7 +6,8 @@
  * Aborting the request (the page's Cancel / Stop) aborts the file being imported (it rolls
  * back) and stops the sync.
  * Folders must lie inside ARBOR_ALLOWED_ROOTS (lib/sync/allowed.ts): 400 `{ error }` naming the
- * folder otherwise, and for a bad body; 415 for a body that is not JSON.
+ * folder otherwise, and for a bad body; 415 for a body that is not JSON. Each file's real path
+ * is checked against the roots every time it is read: a link out of them is a per-file error.
  */
 import { z } from "zod";
 import { refuseAnonymous } from "@/lib/auth/guard";
@@ -14,7 +15,7 @@ import { ndjsonResponse } from "@/lib/http/ndjson-response";
 import { jsonError, parseJsonBody } from "@/lib/http/route-helpers";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "@/lib/db";
 import { refuseForeign } from "@/lib/http/guard-request";
-import { allowedSyncFolder } from "@/lib/sync/allowed";
+import { allowedRealRoots, allowedSyncFolder } from "@/lib/sync/allowed";
 import { describeOutcome, type SyncEvent, SyncFolderError, syncFolders } from "@/lib/sync/sync-folders";
 import { watchFolders } from "@/lib/sync/watch";
 import type { SyncStreamEvent } from "@/lib/types/sync-events";
@@ -57,6 +58,8 @@ export async function POST(request: Request): Promise<Response> {
       throw error;
     }
   }
+  // Every file is checked against the roots again each time it is read (a link may appear later).
+  const roots = await allowedRealRoots();
   const watch = body.value.watch === true;
   return ndjsonResponse<SyncStreamEvent>(request, async (send, signal) => {
     let lastProgress = 0;
@@ -71,12 +74,13 @@ export async function POST(request: Request): Promise<Response> {
     };
     try {
       if (!watch) {
-        const summary = await syncFolders(folders, { signal, onEvent });
+        const summary = await syncFolders(folders, { signal, onEvent, roots });
         send({ type: "run", kind: "initial", counts: summary.counts, watching: false });
         return;
       }
       const watcher = await watchFolders(folders, {
         signal,
+        roots,
         onEvent,
         onRun: (summary, kind) => send({ type: "run", kind, counts: summary.counts, watching: true }),
         onError: (error) => send({ type: "error", message: message(error) }),

@@ -161,6 +161,29 @@ describe("a binary file", () => {
   });
 });
 
+describe("NUL characters in ids", () => {
+  it("an entry id with a NUL character fails the import at its line, in words, and keeps nothing", async () => {
+    const id = freshId();
+    const lines = sessionText(id, 3).trimEnd().split("\n");
+    lines.splice(3, 0, user("bad\u0000id", "m1", "hello", 9));
+    const error = await refused("nul-id.jsonl", `${lines.join("\n")}\n`);
+    expect(error.line).toBe(4);
+    expect(error.message).toBe("nul-id.jsonl:4: the entry id contains a NUL character (field id)");
+  });
+
+  it("so does a NUL in a parent id, in the session id and in a Claude Code record's uuid", async () => {
+    const id = freshId();
+    const lines = sessionText(id, 2).trimEnd().split("\n");
+    lines.push(user("m9", "m1\u0000", "hello", 9));
+    expect((await refused("nul-parent.jsonl", `${lines.join("\n")}\n`)).message).toBe("nul-parent.jsonl:4: the parent id contains a NUL character (field parentId)");
+    expect((await refused("nul-session.jsonl", sessionText(`${id}\u0000`, 2))).message).toBe("nul-session.jsonl:1: the session id contains a NUL character (field id)");
+    const record = (uuid: string, parentUuid: string | null, i: number) =>
+      JSON.stringify({ type: "user", uuid, parentUuid, sessionId: `cc-${id}`, timestamp: ts(i), cwd: "/w", message: { role: "user", content: `prompt ${i}` } });
+    const cc = `${record("u1", null, 1)}\n${record("u\u00002", "u1", 2)}\n${record("u3", "u\u00002", 3)}\n`;
+    expect((await refused("nul-claude.jsonl", cc)).message).toBe("nul-claude.jsonl:2: the entry id contains a NUL character (field id)");
+  });
+});
+
 describe("a huge line", () => {
   it("an entry over the line limit fails the import naming file, line and limit; nothing is kept", async () => {
     const id = freshId();

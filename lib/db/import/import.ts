@@ -52,6 +52,7 @@ import {
   HEADER_SCAN_BYTES,
   ImportState,
   type Lines,
+  nulInIds,
   readHeader,
   type TruncatedEntry,
   truncationNote,
@@ -181,6 +182,8 @@ async function importEntries(loader: EntryLoader, lines: Lines, reader: LineRead
       throw entryError(file, number, "id", "entry has no id");
     }
     const entry = migrator.migrate(value);
+    const nul = nulInIds(file, number, text, entry as unknown as Record<string, unknown>);
+    if (nul) throw nul;
     const first = state.firstLine.get(entry.id);
     if (first !== undefined) {
       throw new ImportError({

@@ -7,9 +7,11 @@ import "server-only";
  */
 import { DEFAULT_MAX_SKIPPED_LINES, MAX_REPORTED_TRUNCATIONS } from "@/lib/import-limits";
 import { userMessageText } from "@/lib/session/display-name";
+import { idWithNul } from "@/lib/session/ids";
+import { unsupportedVersion } from "@/lib/session/migrations";
 import { isSessionHeader, parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
 import type { PersistCuts } from "@/lib/session/sanitize";
-import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
+import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import { entryModel, type EntryRow } from "../store/entry-columns";
 import { formatBytes } from "@/lib/text/byte-size";
 import { ImportError, LimitError } from "../errors";
@@ -102,6 +104,17 @@ export function entryError(file: string, line: number, field: string, what: stri
   return new ImportError({ code: "invalid_entry", file, line, field, message: `${file}:${line}: ${what} (field ${field})` });
 }
 
+/**
+ * An id with a NUL character cannot be stored (lib/session/ids.ts idWithNul): the import is
+ * refused at the line. `text` is the line: a NUL can only be there escaped, so lines without
+ * `\\u0000` are not looked into.
+ */
+export function nulInIds(file: string, line: number, text: string, entry: Record<string, unknown>): ImportError | undefined {
+  if (!text.includes("\\u0000")) return undefined;
+  const bad = idWithNul(entry);
+  return bad && entryError(file, line, bad.field, `${bad.name} contains a NUL character`);
+}
+
 /** Control characters (other than whitespace) or U+FFFD (invalid UTF-8): not a text line. */
 const BINARY = /[\u0000-\u0008\u000e-\u001f\ufffd]/;
 const HEADER_START = /^\s*\{\s*"type"\s*:\s*"session"/;
@@ -153,6 +166,7 @@ export async function readHeader(lines: Lines, reader: LineReader, file: string,
         throw notSession(`line ${line}: the first JSON object is not a session header ({"type":"session","id":…})`);
       }
       if (value.id.trim() === "") throw notSession(`line ${line}: the session header has an empty id`);
+      if (value.id.includes("\0")) throw entryError(file, line, "id", "the session id contains a NUL character");
       return { header: value, line };
     }
   } catch (error) {
@@ -167,21 +181,9 @@ export async function readHeader(lines: Lines, reader: LineReader, file: string,
   throw notSession(clues.reason("no JSON object found"));
 }
 
-/**
- * Refuses a header whose `version` Arbor cannot read. Versions 1–3 are read (session-engine.md §1.7;
- * absent = 1); a later version may change entries in ways the migrations do not know, so it is
- * refused rather than stored as if it were version 3.
- */
+/** Refuses a header whose `version` Arbor cannot read (lib/session/migrations.ts unsupportedVersion). */
 export function checkVersion(file: string, line: number, header: SessionHeader): void {
-  const version: unknown = header.version;
-  if (version === undefined || version === null) return;
-  if (typeof version === "number" && Number.isInteger(version) && version >= 1 && version <= CURRENT_SESSION_VERSION) return;
-  const shown = typeof version === "number" ? String(version) : JSON.stringify(version);
-  throw new ImportError({
-    code: "unsupported_version",
-    file,
-    line,
-    field: "version",
-    message: `${file}:${line}: unsupported session version ${shown} (Arbor reads versions 1 to ${CURRENT_SESSION_VERSION}); nothing was imported`,
-  });
+  const why = unsupportedVersion(header);
+  if (why === undefined) return;
+  throw new ImportError({ code: "unsupported_version", file, line, field: "version", message: `${file}:${line}: ${why}; nothing was imported` });
 }

@@ -87,6 +87,12 @@ export async function deleteOtherAuthSessions({ keepId, keyId }: { keepId: strin
   return count;
 }
 
+/** Deletes every session signed under another key (an earlier password or secret); returns how many. */
+export async function deleteAuthSessionsOfOtherKeys(keyId: string): Promise<number> {
+  const { count } = await getDb().authSession.deleteMany({ where: { keyId: { not: keyId } } });
+  return count;
+}
+
 /** Deletes expired sessions (of any key); returns how many. */
 export async function pruneAuthSessions(now: Date): Promise<number> {
   const { count } = await getDb().authSession.deleteMany({ where: { expiresAt: { lte: now } } });

@@ -4,16 +4,16 @@
  * (no JavaScript). JSON answers: 200 `{ ok: true, next }` with the `arbor_session` cookie,
  * and errors as `{ error, code }` (lib/http/json-error.ts): 401 "Wrong password", 429 "Too many
  * attempts — try again in N seconds" with Retry-After: N, 400 bad body, 403 cross-site, 404 when
- * sign-in is off.
+ * sign-in is off, 503 with Retry-After when the database cannot be reached.
  * A form post is answered with a 303 to `next` or back to /login?error=…
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { jsonError } from "@/lib/http/json-error";
+import { databaseUnavailable, jsonError } from "@/lib/http/route-helpers";
 import { LOGIN_PATH, safeNextPath } from "@/lib/auth/access";
 import { clientAddress } from "@/lib/auth/client-address";
 import { deviceCookie, deviceCookieName, isHttps, isSameOrigin, readCookie, SESSION_TTL_SECONDS, sessionCookie } from "@/lib/auth/cookie";
-import { signIn } from "@/lib/auth/sign-in";
+import { type SignInResult, signIn } from "@/lib/auth/sign-in";
 import { authEnabled } from "@/lib/auth/state";
 
 export const dynamic = "force-dynamic";
@@ -66,12 +66,20 @@ export async function POST(request: Request): Promise<Response> {
   if (!parsed.success) return isForm ? back({ error: "empty" }) : jsonError(400, parsed.error.issues[0]?.message ?? "Bad request", "invalid_input");
 
   const address = clientAddress(request);
-  const result = await signIn({
-    password: parsed.data.password,
-    address,
-    deviceToken: readCookie(request.headers.get("cookie"), deviceCookieName()),
-    userAgent: request.headers.get("user-agent"),
-  });
+  let result: SignInResult;
+  try {
+    result = await signIn({
+      password: parsed.data.password,
+      address,
+      deviceToken: readCookie(request.headers.get("cookie"), deviceCookieName()),
+      userAgent: request.headers.get("user-agent"),
+    });
+  } catch (error) {
+    // The session row is written (and expired ones pruned) in PostgreSQL: unreachable, a 503.
+    const unavailable = databaseUnavailable(error);
+    if (unavailable) return unavailable;
+    throw error;
+  }
   if (!result.ok) {
     if (result.status === 429) {
       const retry = String(result.retryAfterSeconds);

@@ -18,6 +18,8 @@ import { CONTENT_SECURITY_POLICY, htmlExportFileName } from "@/lib/export-html/r
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { invalid, sessionParamsSchema, sessionRoute } from "./preamble";
 import { sessionNotFound } from "@/lib/http/route-helpers";
+import { downloadContentSecurityPolicy } from "@/lib/http/security-headers";
+import { env } from "@/lib/env";
 
 export const dynamic = "force-dynamic";
 
@@ -65,6 +67,7 @@ async function answer(id: string, format: z.output<typeof formatSchema>, include
         "content-disposition": attachmentHeader(file.fileName),
         "cache-control": "no-store",
         "x-content-type-options": "nosniff",
+        "content-security-policy": downloadContentSecurityPolicy(env.NODE_ENV !== "production"),
       },
     });
   } catch (error) {

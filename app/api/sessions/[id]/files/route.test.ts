@@ -2,7 +2,7 @@
  * The session file routes on the real database and a real temporary workspaces folder: list,
  * upload, download, and the 4xx answers (never a 500) for refused paths, sizes and sessions.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,6 +65,28 @@ describe("GET/POST /api/sessions/[id]/files", () => {
     // Re-uploading replaces the file.
     expect((await put(s.id, "notes.txt", "v2")).status).toBe(201);
     expect(await readFile(path.join(workspaces, s.id, "notes.txt"), "utf8")).toBe("v2");
+  });
+
+  it("keeps the workspace and uploads private to Arbor's user: folders 0700, new files 0600, a replaced file keeps its mode", async () => {
+    const own = path.join(base, "fresh-workspaces");
+    configureChatRuntime({ workspacesDir: own });
+    try {
+      const s = await createSession({});
+      expect((await put(s.id, "docs/deep/upload.txt", "secret notes")).status).toBe(201);
+      const mode = async (p: string) => (await stat(path.join(own, p))).mode & 0o777;
+      expect(await mode("")).toBe(0o700);
+      expect(await mode(s.id)).toBe(0o700);
+      expect(await mode(`${s.id}/docs`)).toBe(0o700);
+      expect(await mode(`${s.id}/docs/deep`)).toBe(0o700);
+      expect(await mode(`${s.id}/docs/deep/upload.txt`)).toBe(0o600);
+      // A file the user made readable on purpose stays so when an upload replaces it.
+      await chmod(path.join(own, s.id, "docs/deep/upload.txt"), 0o644);
+      expect((await put(s.id, "docs/deep/upload.txt", "new content")).status).toBe(201);
+      expect(await mode(`${s.id}/docs/deep/upload.txt`)).toBe(0o644);
+    } finally {
+      configureChatRuntime({ workspacesDir: workspaces });
+      await rm(own, { recursive: true, force: true });
+    }
   });
 
   it("400 with the path named for escapes, absolute and ~ paths, the root and a missing path; nothing written outside", async () => {

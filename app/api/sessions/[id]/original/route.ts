@@ -15,6 +15,8 @@ import { NextResponse } from "next/server";
 import { countSecretsInBytes } from "@/lib/secrets";
 import { sessionNotFound } from "@/lib/http/route-helpers";
 import { sessionParamsSchema, sessionRoute } from "../preamble";
+import { downloadContentSecurityPolicy } from "@/lib/http/security-headers";
+import { env } from "@/lib/env";
 
 export const dynamic = "force-dynamic";
 
@@ -39,6 +41,7 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
         "content-disposition": attachmentHeader(source.fileName),
         "cache-control": "no-store",
         "x-content-type-options": "nosniff",
+        "content-security-policy": downloadContentSecurityPolicy(env.NODE_ENV !== "production"),
       },
     });
   });

@@ -12,6 +12,8 @@ import { readForDownload } from "@/lib/tools/files";
 import { attachmentHeader } from "@/lib/http/attachment";
 import { parseFilePath, sessionParamsSchema, sessionRoute } from "../../preamble";
 import { refuseAnonymous } from "@/lib/auth/guard";
+import { downloadContentSecurityPolicy } from "@/lib/http/security-headers";
+import { env } from "@/lib/env";
 
 export const dynamic = "force-dynamic";
 
@@ -35,7 +37,7 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
           "content-disposition": attachmentHeader(file.name),
           "cache-control": "no-store",
           "x-content-type-options": "nosniff",
-          "content-security-policy": "sandbox",
+          "content-security-policy": downloadContentSecurityPolicy(env.NODE_ENV !== "production"),
         },
       });
     } catch (error) {

@@ -4,7 +4,8 @@
  * `entryId`, with body `{ focus?, prompt?, model? }` (prompt replaces the summary prompt; model is
  * "provider/modelId" and must be configured); the leaf returns to where it was. Streams like POST …/compact
  * (`data-compaction`, `data-entry`, `data-navigated`, `data-error`); aborting the request cancels
- * it and nothing is written. 400 bad body or ids, 404 unknown session, 409 when something runs,
+ * it and nothing is written. 400 bad body or ids, 404 unknown session or an entry that is not a
+ * compaction of this session (checked before the stream starts), 409 when something runs,
  * 415 a body that is not JSON, 503 when the database is unreachable.
  */
 import { z } from "zod";
