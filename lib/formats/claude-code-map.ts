@@ -153,6 +153,10 @@ export class ClaudeCodeMapper implements FormatMapper {
     const chained = type === "user" || type === "assistant";
     if (chained && typeof record.uuid !== "string") throw new FormatError(line, `Claude Code ${type} record has no uuid`, "uuid");
     const message = record.message;
+    if (chained && !isObject(message)) {
+      // A known record in a shape Claude Code does not write: kept whole, and said.
+      this.repaired.push({ line, message: `${type} record's message is ${message === undefined ? "missing" : `not an object (${typeof message})`}: kept as a custom entry` });
+    }
     if (type === "assistant" && isObject(message) && record.isMeta !== true) {
       this.mapAssistant(record, line, message);
       return;
