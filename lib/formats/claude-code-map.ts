@@ -202,7 +202,7 @@ export class ClaudeCodeMapper implements FormatMapper {
       return;
     }
     this.flushGroup();
-    const piece = assistantPiece(record, line, this.session, this.fallbackTs);
+    const piece = assistantPiece(record, line, this.session, this.fallbackTs, this.lastModel);
     if (piece.message.model !== "unknown") this.lastModel = piece.message.model;
     this.noteToolNames(piece);
     this.group = { piece, messageId, uuids: new Set([record.uuid as string]), laterUuids: [], held: [] };
@@ -318,10 +318,10 @@ export class ClaudeCodeMapper implements FormatMapper {
     if (parentId !== undefined) entry.parentId = parentId;
     else if (parent.kind === "uuid") entry.parentId = parent.uuid === null ? this.leadingTail : this.parentOf(parent.uuid, piece.line);
     else if (parent.kind === "previous") entry.parentId = this.lastId;
-    else {
-      entry.parentId = this.lastId === null ? null : this.resolve(this.lastId);
-      if (entry.parentId !== null) this.after.set(entry.parentId, entry.id);
-    }
+    else entry.parentId = this.lastId === null ? null : this.resolve(this.lastId);
+    // A record without a uuid goes after the tail; what names the tail later hangs under it
+    // instead (also when it was held with a response and placed after it), so no false branch.
+    if (parent.kind === "inline" && entry.parentId !== null) this.after.set(entry.parentId, entry.id);
     for (const u of piece.aliases ?? []) if (u !== entry.id) this.alias.set(u, entry.id);
     // Records before the first conversation record (a leading snapshot) head the first root.
     this.leadingTail = parent.kind === "inline" && (this.leadingTail !== null || this.lastId === null) ? entry.id : null;

@@ -62,16 +62,26 @@ export interface AssistantPiece extends Piece {
   source: JsonObject;
 }
 
-export function assistantPiece(record: JsonObject, line: number, session: JsonObject, fallbackTs: string): AssistantPiece {
+/** Claude Code's name for the model of messages it writes itself ("No response requested."). */
+export const SYNTHETIC_MODEL = "<synthetic>";
+
+/**
+ * An assistant record. One Claude Code wrote itself (model `<synthetic>`) is given the last real
+ * model (`lastModel`), so the session's model stays one a turn can use; `source.model` keeps
+ * `<synthetic>`. An API error Claude Code showed as a message (`isApiErrorMessage`) keeps its text
+ * as `errorMessage` only: with no content it is never sent to a model.
+ */
+export function assistantPiece(record: JsonObject, line: number, session: JsonObject, fallbackTs: string, lastModel?: string): AssistantPiece {
   const message = record.message as JsonObject;
   const { parts, unmodelled } = assistantContent(message.content);
   const ts = str(record.timestamp) ?? fallbackTs;
+  const model = str(message.model);
   const assistant: AssistantMessage = {
     role: "assistant",
     content: parts,
     api: "anthropic-messages",
     provider: "anthropic",
-    model: str(message.model) ?? "unknown",
+    model: model === SYNTHETIC_MODEL ? (lastModel ?? "unknown") : (model ?? "unknown"),
     usage: claudeUsage(message.usage),
     stopReason: claudeStopReason(message.stop_reason, parts.some((p) => p.type === "toolCall")),
     timestamp: epochMs(ts, 0),
@@ -79,8 +89,10 @@ export function assistantPiece(record: JsonObject, line: number, session: JsonOb
   if (record.isApiErrorMessage === true) {
     assistant.stopReason = "error";
     assistant.errorMessage = parts.map((p) => (p.type === "text" ? p.text : "")).join("") || "API error";
+    assistant.content = [];
   }
   const source = sourceOf(record, session);
+  if (model === SYNTHETIC_MODEL) source.model = model;
   if (unmodelled.length > 0) source.unmodelledContent = unmodelled;
   const entry: MessageEntry & { source: JsonObject } = { type: "message", id: record.uuid as string, parentId: null, timestamp: ts, message: assistant, source };
   return { entry: entry as unknown as SessionEntry, parent: parentRef(record), line, message: assistant, source };

@@ -6,7 +6,8 @@
  * - Synthetic user messages (written by the agent, not typed) are passed over.
  * - Left out of a prompt's text: agent preambles and environment blocks (Codex's
  *   `<permissions instructions>`, `<environment_context>`, `<user_instructions>`, AGENTS.md
- *   `<INSTRUCTIONS>`; `<system-reminder>`, `<skill>`, `<task-notification>`), a command's output
+ *   `<INSTRUCTIONS>`; `<system-reminder>`, `<skill>`, `<task-notification>`, Claude Code's IDE context
+ *   `<ide_selection>` / `<ide_opened_file>`), a command's output
  *   (`<local-command-stdout>` / `-stderr` / `-caveat`) and command markup: Claude Code's
  *   `<command-name>/x</command-name><command-args>a</command-args>` reads "/x a",
  *   `<command-message>` is dropped. Whitespace runs become one space.
@@ -35,6 +36,8 @@ const BLOCKS = [
   "local-command-stderr",
   "local-command-caveat",
   "command-message",
+  "ide_selection",
+  "ide_opened_file",
 ];
 const BLOCK_RES = BLOCKS.map((tag) => new RegExp(`<${tag}(?:\\s[^>]*)?>[\\s\\S]*?(?:</${tag}>|$)`, "g"));
 
