@@ -9,7 +9,8 @@ import { countEntries } from "@/lib/formats/count";
 import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
 import { useTestDatabase } from "@/test/db";
 import { chunked, counts, failure } from "@/test/import-helpers";
-import { getSessionMeta, importSession, loadEntries } from ".";
+import { buildSessionContext } from "@/lib/session/context";
+import { exportSession, getSessionMeta, importSession, loadEntries } from ".";
 
 useTestDatabase();
 
@@ -70,6 +71,38 @@ describe("pi's two objects on one line", () => {
     expect(r.skippedCount).toBe(0);
     expect(r.repairs).toEqual([{ line: 3, message: "2 JSON objects on one line with no newline between them (a writer's bug): all 2 were read" }]);
     expect((await loadEntries({ sessionId: "pi-joined" })).map((e) => e.id)).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("pi ≥ 0.84", () => {
+  it("keeps the usage on compaction and branch_summary entries through import and export, and a compaction between the turns of one run", async () => {
+    const usage = { input: 1200, output: 300, cacheRead: 0, cacheWrite: 0, totalTokens: 1500, cost: { input: 0.01, output: 0.02, cacheRead: 0, cacheWrite: 0, total: 0.03 } };
+    const ts = (i: number) => `2026-03-01T00:00:0${i}.000Z`;
+    const lines = [
+      { type: "session", version: 3, id: "pi-084", timestamp: ts(0), cwd: "/w" },
+      { type: "message", id: "u", parentId: null, timestamp: ts(1), message: { role: "user", content: "fix it", timestamp: 1 } },
+      { type: "message", id: "a1", parentId: "u", timestamp: ts(2), message: { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "make" } }], provider: "anthropic", model: "claude-sonnet-4-5", usage, stopReason: "toolUse", timestamp: 2 } },
+      { type: "message", id: "r1", parentId: "a1", timestamp: ts(3), message: { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: "ok" }], isError: false, timestamp: 3 } },
+      // The run goes on after a compaction between two of its turns.
+      { type: "compaction", id: "k", parentId: "r1", timestamp: ts(4), summary: "Fixing the build.", firstKeptEntryId: "a1", tokensBefore: 180000, usage },
+      { type: "message", id: "a2", parentId: "k", timestamp: ts(5), message: { role: "assistant", content: [{ type: "text", text: "done" }], provider: "anthropic", model: "claude-sonnet-4-5", usage, stopReason: "stop", timestamp: 5 } },
+      { type: "branch_summary", id: "b", parentId: "u", timestamp: ts(6), fromId: "u", summary: "Tried another way.", usage },
+    ];
+    const text = `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
+    const r = await importSession({ source: chunked(text, CHUNK), fileName: "pi084.jsonl" });
+    expect(r.entryCount).toBe(6);
+    const entries = await loadEntries({ sessionId: "pi-084" });
+    expect(entries.find((e) => e.id === "k")).toMatchObject({ type: "compaction", usage });
+    expect(entries.find((e) => e.id === "b")).toMatchObject({ type: "branch_summary", usage });
+    const exported = await exportSession({ sessionId: "pi-084" });
+    let out = "";
+    for await (const line of exported.lines()) out += line;
+    const back = out.trim().split("\n").map((l) => JSON.parse(l) as { id?: string; usage?: unknown });
+    expect(back.find((e) => e.id === "k")?.usage).toEqual(usage);
+    expect(back.find((e) => e.id === "b")?.usage).toEqual(usage);
+    // The context after the mid-run compaction: its summary, then the kept turn, then the run's next turn.
+    const ctx = buildSessionContext(entries, "a2");
+    expect(ctx.messages.map((m) => m.role)).toEqual(["compactionSummary", "assistant", "toolResult", "assistant"]);
   });
 });
 
