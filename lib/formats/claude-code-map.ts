@@ -18,8 +18,10 @@
  *   compaction entry: the boundary's uuid, hung under `logicalParentUuid`, summary = the
  *   summary record's text, `tokensBefore` = `compactMetadata.preTokens`, `firstKeptEntryId` =
  *   the first entry placed after it (nothing before the boundary is kept, as in Claude Code).
- * - `summary` records (`leafUuid`) become label entries on the entry they name, appended at the
- *   end; one naming an entry of another file is kept as a custom entry.
+ * - `summary` records (`leafUuid`) become, where they stand, a label on the entry they name, or
+ *   a custom entry when it is not placed yet (another file's, or a later one: its label is
+ *   added at the end). `ai-title` / `custom-title` become `session_info` entries (the title);
+ *   `system` / `api_error` records failed assistant calls.
  * - Everything else (`file-history-snapshot`, `queue-operation`, `attachment`, `progress`, other
  *   `system` subtypes, `isMeta` user records, unknown types) becomes a `custom` entry
  *   (`claude-code/<type>[/<subtype>]`) holding the record: never sent to a model. Records
@@ -107,7 +109,7 @@ export class ClaudeCodeMapper implements FormatMapper {
 
   end(): MappedItem[] {
     this.flushGroup();
-    for (const s of this.summaries) this.placeSummary(s);
+    for (const s of this.summaries) this.lateSummary(s);
     if (this.compaction) this.releaseCompaction(this.compaction.held[0]?.kind === "entry" ? this.compaction.held[0].entry.id : this.compaction.entry.id);
     if (!this.header) this.makeHeader({});
     return this.drain();
@@ -174,7 +176,7 @@ export class ClaudeCodeMapper implements FormatMapper {
       return;
     }
     if (type === "summary" && typeof record.leafUuid === "string") {
-      this.summaries.push({ leafUuid: record.leafUuid, summary: str(record.summary) ?? "", record, line });
+      this.mapSummary({ leafUuid: record.leafUuid, summary: str(record.summary) ?? "", record, line });
       return;
     }
     const title = titleOf(record);
@@ -344,11 +346,29 @@ export class ClaudeCodeMapper implements FormatMapper {
     this.queue.push({ kind: "entry", entry: c.entry as SessionEntry, line: c.line }, ...c.held);
   }
 
-  private placeSummary(s: { leafUuid: string; summary: string; record: JsonObject; line: number }): void {
+  /**
+   * A `summary` names a conversation by its last record. Where it stands in the file: a label on
+   * that record when it is already placed, else a custom entry (a record of another file, or one
+   * still to come); both go after the tail like any record without a uuid, so nothing branches
+   * when the file grows. A summary whose record came later gets its label at the end
+   * (`L<line>+label`).
+   */
+  private mapSummary(s: { leafUuid: string; summary: string; record: JsonObject; line: number }): void {
     const target = this.resolve(s.leafUuid);
-    const entry: SessionEntry = this.ids.has(target)
-      ? ({ type: "label", id: `L${s.line}`, parentId: null, timestamp: str(s.record.timestamp) ?? this.fallbackTs, targetId: target, label: s.summary, source: s.record } as SessionEntry)
-      : (customPiece(s.record, s.line, this.fallbackTs).entry as SessionEntry);
-    this.place({ entry, parent: { kind: "previous" }, line: s.line });
+    if (!this.ids.has(target)) {
+      this.summaries.push(s);
+      this.offer(customPiece(s.record, s.line, this.fallbackTs));
+      return;
+    }
+    this.offer({ entry: this.summaryLabel(s, `L${s.line}`, target), parent: { kind: "inline" }, line: s.line });
+  }
+
+  private lateSummary(s: { leafUuid: string; summary: string; record: JsonObject; line: number }): void {
+    const target = this.resolve(s.leafUuid);
+    if (this.ids.has(target)) this.place({ entry: this.summaryLabel(s, `L${s.line}+label`, target), parent: { kind: "previous" }, line: s.line });
+  }
+
+  private summaryLabel(s: { summary: string; record: JsonObject }, id: string, targetId: string): SessionEntry {
+    return { type: "label", id, parentId: null, timestamp: str(s.record.timestamp) ?? this.fallbackTs, targetId, label: s.summary, source: s.record } as SessionEntry;
   }
 }

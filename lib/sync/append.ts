@@ -37,20 +37,6 @@ async function storedData(sessionId: string, ids: string[]): Promise<Map<string,
   return new Map(rows.map((r) => [r.id, r.data]));
 }
 
-/**
- * A Claude Code `summary` record names the leaf it titles; stored while that leaf was not in the
- * file yet, it became a custom entry. Once the leaf has arrived it is added as a label entry
- * under a derived id (the custom entry stays: entries are never changed).
- */
-function isLateLabel(stored: unknown, mapped: SessionEntry): boolean {
-  const s = stored as { type?: unknown; customType?: unknown };
-  return mapped.type === "label" && s.type === "custom" && s.customType === "claude-code/summary";
-}
-
-function lateLabelId(id: string): string {
-  return `${id}+label`;
-}
-
 /** Commits one batch; true when the leaf followed the file (it was where the last sync left it). */
 async function commitBatch(sessionId: string, entries: SessionEntry[], syncedLeafId: string | null, fileLeaf: string): Promise<boolean> {
   for (let attempt = 0; ; attempt++) {
@@ -68,15 +54,13 @@ async function commitBatch(sessionId: string, entries: SessionEntry[], syncedLea
 export async function appendNewEntries(tracked: TrackedFile, remapped: Remapped, signal?: AbortSignal): Promise<AppendOutcome> {
   const stored = await storedData(
     tracked.sessionId,
-    remapped.candidates.flatMap((c) => [c.entry.id, lateLabelId(c.entry.id)]),
+    remapped.candidates.map((c) => c.entry.id),
   );
   const fresh: SessionEntry[] = [];
   for (const { entry } of remapped.candidates) {
     const before = stored.get(entry.id);
     if (before === undefined) fresh.push(entry);
-    else if (isLateLabel(before, entry)) {
-      if (!stored.has(lateLabelId(entry.id))) fresh.push({ ...entry, id: lateLabelId(entry.id) });
-    } else if (!sameEntry(before, toEntryRow(entry).data)) return { kind: "changed", entryId: entry.id };
+    else if (!sameEntry(before, toEntryRow(entry).data)) return { kind: "changed", entryId: entry.id };
   }
   let syncedLeafId = tracked.syncedLeafId;
   for (let i = 0; i < fresh.length; i += COMMIT_BATCH) {
