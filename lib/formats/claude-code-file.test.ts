@@ -3,6 +3,7 @@
  * sidechain runs as sessions of their own, 2.1.x records, and what the mapping repairs.
  */
 import { describe, expect, it } from "vitest";
+import { buildChatItems } from "@/components/chat/chat-items";
 import { toProviderPrompt } from "@/lib/llm/provider-prompt";
 import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
@@ -91,6 +92,22 @@ describe("Claude Code 2.1.x records", () => {
     for (const t of ["last-prompt", "permission-mode", "mode", "bridge-session", "pr-link", "attachment", "progress", "system/turn_duration", "system/away_summary"]) {
       expect(customTypes, t).toContain(`claude-code/${t}`);
     }
+  });
+
+  it("what Claude Code showed its user is a notice in the chat: the away recap, a turn's duration; never in a request", () => {
+    const away = mapped.entries.find((e) => e.type === "custom" && e.customType === "claude-code/system/away_summary");
+    expect(away?.type === "custom" && away.notice).toMatch(/^While you were away: /);
+    const turn = mapped.entries.find((e) => e.type === "custom" && e.customType === "claude-code/system/turn_duration");
+    expect(turn?.type === "custom" && turn.notice).toMatch(/^Turn took \d+ (s|min \d+ s)$/);
+    const leaf = mapped.entries.filter((e) => e.type === "message").at(-1)!;
+    const byId = new Map(mapped.entries.map((e) => [e.id, e]));
+    const path: SessionEntry[] = [];
+    for (let e = byId.get(leaf.id); e; e = e.parentId ? byId.get(e.parentId) : undefined) path.unshift(e);
+    const notices = buildChatItems(path).items.filter((i) => i.kind === "notice");
+    expect(notices.length).toBeGreaterThanOrEqual(2);
+    expect(notices.every((n) => !n.inContext)).toBe(true);
+    const sent = JSON.stringify(buildSessionContext(mapped.entries, leaf.id).messages);
+    expect(sent).not.toContain("While you were away");
   });
 
   it("ai-title records name the session (session_info entries: the last one is the title)", () => {

@@ -53,7 +53,30 @@ export function customPiece(record: JsonObject, line: number, fallbackTs: string
     customType,
     data: rest(record, ["uuid", "parentUuid", "timestamp"]),
   };
+  const notice = noticeOf(record);
+  if (notice) entry.notice = notice;
   return { entry: entry as SessionEntry, parent: parentRef(record), line };
+}
+
+/** "5 min 38 s" */
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/**
+ * The line the chat shows for a record Claude Code showed its user (custom entries, never sent to
+ * a model): the "while you were away" recap, how long a turn took, a hook's message to the user.
+ */
+function noticeOf(record: JsonObject): string | undefined {
+  if (record.type === "system" && record.subtype === "away_summary") return str(record.content);
+  if (record.type === "system" && record.subtype === "turn_duration" && typeof record.durationMs === "number") return `Turn took ${duration(record.durationMs)}`;
+  const attachment = record.type === "attachment" && isObject(record.attachment) ? record.attachment : undefined;
+  if (attachment?.type === "hook_system_message") {
+    const text = str(attachment.content)?.trim();
+    return text ? `${str(attachment.hookName) ?? "hook"}: ${text}` : undefined;
+  }
+  return undefined;
 }
 
 /** A Piece whose entry is an assistant message; `message` and `source` are that entry's own objects. */

@@ -214,6 +214,8 @@ export interface CustomEntry extends SessionEntryBase {
   type: "custom";
   customType: string;
   data?: unknown;
+  /** Arbor: one line the chat shows for this entry, muted (an imported record a person reads); never in context (§1.4). */
+  notice?: string;
 }
 export interface CustomMessageEntry extends SessionEntryBase {
   type: "custom_message";
