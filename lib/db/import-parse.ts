@@ -60,7 +60,7 @@ export class ImportState {
   sessionInfoName: string | undefined;
   /** A Claude Code `summary` record's label (docs/formats.md): the title when nothing names the session. */
   summaryTitle: string | undefined;
-  /** Custom entries (records kept, not shown) per customType. */
+  /** Custom entries without a notice (records kept, not shown) per customType. */
   readonly kept = new Map<string, number>();
   /** Links the file names for the session page (a Claude Code `pr-link`), by URL. */
   readonly links = new Map<string, string>();
@@ -107,7 +107,8 @@ export class ImportState {
     if (e.type === "message" && e.message?.role === "user") this.prompts.offer(e.message);
     if (e.type === "label" && isSummaryRecord(e.source)) this.summaryTitle = normalizeTitle(e.label) ?? this.summaryTitle;
     if (e.type === "custom") {
-      this.kept.set(e.customType, (this.kept.get(e.customType) ?? 0) + 1);
+      // A custom entry with a notice is shown in the chat: not "kept, not shown".
+      if (typeof e.notice !== "string") this.kept.set(e.customType, (this.kept.get(e.customType) ?? 0) + 1);
       const link = linkOf(e.data);
       if (link) this.links.set(link.url, link.title);
     }
