@@ -47,21 +47,24 @@ test.describe.serial("real session logs of other agents", () => {
   });
 
   test("dropped, they open with their format, records, report, tree, title and prompts", async ({ page, request }) => {
+    test.setTimeout(180_000);
     const files = FILES.map((f) => ({ ...f, text: readFileSync(path.join(DIR, f.folder, f.name), "utf8") }));
     await page.goto("/");
     await dropFiles(page, files);
+    const opened: { href: string; text: string; folder: string }[] = [];
     for (const f of files) {
       const row = page.getByRole("list", { name: "Imports" }).getByRole("listitem", { name: f.name }).first();
       const records = jsonObjects(f.text).length;
       await expect(row).toContainText(`(${f.label}, ${records.toLocaleString("en-US")} records → `, { timeout: 60_000 });
       await expect(row).toContainText(f.row);
-      const href = (await row.getByRole("link", { name: "Open" }).getAttribute("href"))!;
+      opened.push({ href: (await row.getByRole("link", { name: "Open" }).getAttribute("href"))!, text: f.text, folder: f.folder });
+    }
+    for (const { href, text, folder } of opened) {
       const sessionId = decodeURIComponent(href.split("/").pop()!);
-      const raw = CORPUS_FORMATS.find((c) => c.folder === f.folder)!.count(f.text);
+      const raw = CORPUS_FORMATS.find((c) => c.folder === folder)!.count(text);
       const tree = await readTree(request, sessionId);
       const prompts = tree.entries.filter((e) => e.type === "message" && e.message?.role === "user" && !(e.message as { synthetic?: boolean }).synthetic);
       expect(prompts).toHaveLength(raw.main.prompts);
-
       await page.goto(href);
       await expect(page.getByRole("region", { name: "Session tree" }).locator('[aria-roledescription="node"]').first()).toBeVisible();
       if (raw.title) {
@@ -69,7 +72,6 @@ test.describe.serial("real session logs of other agents", () => {
         expect(heading).not.toBe("");
         expect(oneLine(raw.title).startsWith(heading), `${heading} for ${raw.title}`).toBe(true);
       }
-      await page.goto("/");
     }
   });
 

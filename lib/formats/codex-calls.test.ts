@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "@/lib/session/context";
 import type { ToolResultMessage } from "@/lib/session/types";
-import { NO_RESULT_RECORDED } from "./codex-map";
+import { NO_RESULT_RECORDED } from "./codex-calls";
 import { countEntries } from "./count";
 import { generateCodexSession } from "./generate-codex";
 import { mapSessionText } from "./map-lines";

@@ -23,6 +23,7 @@
  *   model saw next) in `preserveData.codexReplacementHistory`.
  */
 import type { AssistantMessage, CompactionEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
+import { CodexCalls } from "./codex-calls";
 import {
   isCodexContextText,
   isOutputItem,
@@ -37,9 +38,6 @@ import {
   usageOfTokenCount,
 } from "./codex-items";
 import { epochMs, FormatError, type FormatMapper, type FormatNote, isObject, type JsonObject, type MappedItem, rest, str } from "./types";
-
-/** The text of the result Arbor gives a call the rollout never answered. */
-export const NO_RESULT_RECORDED = "No result recorded: the Codex rollout has no output for this call";
 
 /** Events that end a turn: a call of the turn still without an output will get none. */
 const TURN_END_EVENTS = new Set(["task_complete", "turn_aborted"]);
@@ -73,16 +71,10 @@ class CodexMapper implements FormatMapper {
   private compaction: CompactionEntry | null = null;
   private line = 0;
   private sub = 0;
-  /** Calls without an output yet, in call order: their name and line. */
-  private readonly pending = new Map<string, { name: string; line: number }>();
-  /** Calls answered so far (an output, or Arbor's "no result recorded"). */
-  private readonly answered = new Set<string>();
-  /** `mcp_tool_call_end` results of pending calls: the answer if no output item comes. */
-  private readonly mcpResults = new Map<string, ToolOutput>();
-  private readonly repaired: FormatNote[] = [];
+  private readonly calls = new CodexCalls();
 
   notes(): FormatNote[] {
-    return this.repaired;
+    return this.calls.notes;
   }
 
   push(record: JsonObject, line: number): MappedItem[] {
@@ -180,13 +172,9 @@ class CodexMapper implements FormatMapper {
    * record some MCP calls only as events) becomes a tool call and its result here.
    */
   private mapMcpEnd(payload: JsonObject, ts: string, record: JsonObject): void {
-    const callId = str(payload.call_id);
     this.offer(this.custom("event/mcp_tool_call_end", ts, record));
-    if (callId === undefined || this.answered.has(callId)) return;
-    if (this.pending.has(callId)) {
-      this.mcpResults.set(callId, mcpResultOf(payload));
-      return;
-    }
+    if (this.calls.mcpEnd(payload) !== "unknown") return;
+    const callId = payload.call_id as string;
     const invocation = isObject(payload.invocation) ? payload.invocation : {};
     const name = `mcp__${str(invocation.server) ?? "server"}__${str(invocation.tool) ?? "tool"}`;
     const args = isObject(invocation.arguments) ? invocation.arguments : {};
@@ -196,7 +184,7 @@ class CodexMapper implements FormatMapper {
     g.entry.message.stopReason = "toolUse";
     (g.entry.source.items as JsonObject[]).push({ line: this.line, type: "mcp_tool_call_end", call_id: callId });
     this.toolNames.set(callId, name);
-    this.answered.add(callId);
+    this.calls.answeredBy(callId);
     g.sawOutput = true;
     g.held.push(this.resultEntry(callId, mcpResultOf(payload), ts, { itemType: "mcp_tool_call_end" }));
   }
@@ -219,22 +207,15 @@ class CodexMapper implements FormatMapper {
 
   /**
    * The turn has moved on (a new response, prompt, turn, compaction, or the turn's end event):
-   * every call still without an output is answered now — by its MCP end event's result, else by
-   * an explicit error result "no result recorded" — so every call in the context has its
-   * result (docs/formats.md "Codex CLI"). Ids `L<call line>.r`.
+   * every call still without an output is answered now (codex-calls.ts), so every call in the
+   * context has its result. Ids `L<call line>.r`.
    */
   private answerPending(ts: string): void {
-    for (const [callId, call] of this.pending) {
-      const mcp = this.mcpResults.get(callId);
-      const out: ToolOutput = mcp ?? { content: [{ type: "text", text: NO_RESULT_RECORDED }], isError: true };
-      const entry = this.resultEntry(callId, out, ts, { synthetic: mcp ? "mcp_tool_call_end" : "no output in the rollout" });
-      entry.id = `L${call.line}.r`;
-      if (!mcp) this.repaired.push({ line: call.line, message: `call ${callId} (${call.name}) has no output in the rollout: answered "no result recorded"` });
-      this.answered.add(callId);
+    for (const s of this.calls.settle()) {
+      const entry = this.resultEntry(s.callId, s.output, ts, { synthetic: s.by });
+      entry.id = `L${s.line}.r`;
       this.place(entry);
     }
-    this.pending.clear();
-    this.mcpResults.clear();
   }
 
   private mapItem(payload: JsonObject, ts: string, record: JsonObject): void {
@@ -258,9 +239,7 @@ class CodexMapper implements FormatMapper {
     if (isOutputItem(payload)) {
       const callId = payload.call_id as string;
       const out = itemType === "tool_search_output" ? toolSearchOutputOf(payload) : toolOutputOf(payload.output);
-      this.pending.delete(callId);
-      this.mcpResults.delete(callId);
-      this.answered.add(callId);
+      this.calls.answeredBy(callId);
       const entry = this.resultEntry(callId, out, ts, { itemType });
       if (this.group) {
         this.group.sawOutput = true;
@@ -278,7 +257,7 @@ class CodexMapper implements FormatMapper {
     const g = this.group!;
     if (call) {
       this.toolNames.set(call.id, call.name);
-      if (!this.answered.has(call.id)) this.pending.set(call.id, { name: call.name, line: this.line });
+      this.calls.called(call.id, call.name, this.line);
       g.entry.message.content.push(call);
       g.entry.message.stopReason = "toolUse";
     } else if (itemType === "reasoning") {
