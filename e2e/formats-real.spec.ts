@@ -9,9 +9,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
 import { CORPUS_FORMATS, jsonObjects } from "@/test/corpus-counters";
-import { FIXTURES, readTree } from "./session-helpers";
+import { dropFiles, FIXTURES, readTree } from "./session-helpers";
 import { expect, test } from "./test";
 
 const DIR = path.join(FIXTURES, "formats");
@@ -25,18 +24,6 @@ const FILES = [
 ];
 
 const present = FILES.every((f) => existsSync(path.join(DIR, f.folder, f.name)));
-
-async function dropFiles(page: Page, files: { name: string; text: string }[]) {
-  const zone = page.getByRole("region", { name: "Import session" });
-  const data = await page.evaluateHandle((list) => {
-    const dt = new DataTransfer();
-    for (const f of list) dt.items.add(new File([f.text], f.name, { type: "application/jsonl" }));
-    return dt;
-  }, files);
-  await zone.dispatchEvent("dragenter", { dataTransfer: data });
-  await zone.dispatchEvent("dragover", { dataTransfer: data });
-  await zone.dispatchEvent("drop", { dataTransfer: data });
-}
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 
