@@ -15,7 +15,7 @@ import { generateGeminiSession } from "@/test/generators/gemini";
 import { generateOpencodeSession } from "@/test/generators/opencode";
 import { fakeLlm } from "./fake-llm";
 import { E2E_SYNC_ROOT } from "./ports";
-import { chatTurn, readTree, type StoredEntry } from "./session-helpers";
+import { chatTurn, dropFiles, readTree, type StoredEntry } from "./session-helpers";
 
 const treeRegion = (page: Page) => page.getByRole("region", { name: "Session tree" });
 const canvasNodes = (page: Page) => treeRegion(page).locator('[aria-roledescription="node"]');
@@ -30,19 +30,6 @@ test.beforeAll(() => {
   claude = generateClaudeCodeSession({ seed: 61 + shift, turns: 6, compactions: 1, branches: 1 });
   codex = generateCodexSession({ seed: 62 + shift, turns: 6, compactions: 1 });
 });
-
-/** Drops files on the "Import session" zone the way a browser does (a DataTransfer of Files). */
-async function dropFiles(page: Page, files: { name: string; text: string }[]) {
-  const zone = page.getByRole("region", { name: "Import session" });
-  const data = await page.evaluateHandle((list) => {
-    const dt = new DataTransfer();
-    for (const f of list) dt.items.add(new File([f.text], f.name, { type: "application/jsonl" }));
-    return dt;
-  }, files);
-  await zone.dispatchEvent("dragenter", { dataTransfer: data });
-  await zone.dispatchEvent("dragover", { dataTransfer: data });
-  await zone.dispatchEvent("drop", { dataTransfer: data });
-}
 
 function importRow(page: Page, fileName: string) {
   return page.getByRole("list", { name: "Imports" }).getByRole("listitem", { name: fileName }).first();

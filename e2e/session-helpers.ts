@@ -154,3 +154,16 @@ export async function deleteFromList(page: Page, request: APIRequestContext, ses
   await expect(page.getByRole("status").filter({ hasText: "Session deleted" })).toBeVisible();
   await expect.poll(async () => (await request.get(`/api/sessions/${sessionId}`)).status()).toBe(404);
 }
+
+/** Drops files on the home page's "Import session" zone the way a browser does (a DataTransfer of Files). */
+export async function dropFiles(page: Page, files: { name: string; text: string }[]) {
+  const zone = page.getByRole("region", { name: "Import session" });
+  const data = await page.evaluateHandle((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) dt.items.add(new File([f.text], f.name, { type: "application/jsonl" }));
+    return dt;
+  }, files);
+  await zone.dispatchEvent("dragenter", { dataTransfer: data });
+  await zone.dispatchEvent("dragover", { dataTransfer: data });
+  await zone.dispatchEvent("drop", { dataTransfer: data });
+}

@@ -1,7 +1,8 @@
 /**
  * Words for what an import changed on the way in, shared by the CLI and the import row (pure,
  * browser-safe). Strings over 500,000 characters are cut before they are stored (session-engine.md §1.9);
- * the user must learn which entries lost content, and how much.
+ * the user must learn which entries lost content, and how much. Records of another agent's file
+ * that Arbor keeps without showing them are counted per kind (docs/formats.md).
  */
 import { groupDigits } from "@/lib/text/group-digits";
 
@@ -24,4 +25,19 @@ export function truncationHeadline(truncatedCount: number): string | undefined {
   if (truncatedCount === 0) return undefined;
   const what = truncatedCount === 1 ? "1 entry was" : `${groupDigits(truncatedCount)} entries were`;
   return `${what} cut to 500,000 characters per text`;
+}
+
+/** Records of a foreign format kept as custom entries (not shown by default, never sent to a model), per kind. */
+export interface KeptRecords {
+  /** The entry's customType without the format's prefix: "progress", "system/turn_duration", "event/task_started". */
+  kind: string;
+  count: number;
+}
+
+/** "3 records kept, not shown (the “all” filter shows them): 2 `progress`, 1 `system/turn_duration`", or undefined. */
+export function describeKept(kept: readonly KeptRecords[]): string | undefined {
+  if (kept.length === 0) return undefined;
+  const total = kept.reduce((n, k) => n + k.count, 0);
+  const list = kept.map((k) => `${groupDigits(k.count)} \`${k.kind}\``).join(", ");
+  return `${groupDigits(total)} ${total === 1 ? "record" : "records"} kept, not shown (the “all” filter shows them): ${list}`;
 }

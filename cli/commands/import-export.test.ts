@@ -68,7 +68,11 @@ describe("import", () => {
     t.write("gemini-tmp/abc123/logs.json", "[]");
     const exportFile = t.write("my-opencode-session.json", opencode.text);
     const r = await runCommand(importCmd, [path.join(t.dir, "gemini-tmp"), exportFile]);
-    expect(r.err).toBe("");
+    // The records kept but not shown (info, error, warning, unknown types and parts) are reported per file, nothing else.
+    const err = r.err.trimEnd().split("\n");
+    expect(err).toHaveLength(2);
+    expect(err[0]).toMatch(/session-2026-01-10T20-25-0a1b2c3d\.json: \d+ records kept, not shown .*`info`/);
+    expect(err[1]).toMatch(/my-opencode-session\.json: \d+ records kept, not shown .*`patch`/);
     expect(r.code).toBe(0);
     const out = r.out.trimEnd().split("\n");
     expect(out[0]).toMatch(new RegExp(`→ ${gemini.sessionId} "Gemini in a folder" \\(Gemini CLI session, ${gemini.records} records, \\d+ entries\\)$`));

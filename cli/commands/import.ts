@@ -18,7 +18,7 @@ import { type DbRuntime, processDbRuntime, withDatabase } from "@/cli/commands/d
 import { expandImportPaths } from "@/cli/commands/import-paths";
 import type { ImportProgress, ImportResult } from "@/lib/db";
 import { FORMAT_LABELS } from "@/lib/formats/types";
-import { describeTruncation, truncationHeadline } from "@/lib/import-report";
+import { describeKept, describeTruncation, truncationHeadline } from "@/lib/import-report";
 import { formatBytes } from "@/lib/text/byte-size";
 
 const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;
@@ -97,6 +97,11 @@ export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCom
             if (cut) io.err(`${file}: ${cut}:\n`);
             for (const t of r.truncated) io.err(`${file}: ${describeTruncation(t)}\n`);
             if (r.truncatedCount > r.truncated.length) io.err(`${file}: … and ${r.truncatedCount - r.truncated.length} more cut entries\n`);
+            for (const n of r.repairs) io.err(`${file}:${n.line}: repaired: ${n.message}\n`);
+            if (r.repairCount > r.repairs.length) io.err(`${file}: … and ${r.repairCount - r.repairs.length} more repaired lines\n`);
+            const kept = describeKept(r.kept);
+            if (kept) io.err(`${file}: ${kept}\n`);
+            for (const s of r.sidechains) io.out(`  with subagent session ${s.sessionId}${s.title ? ` "${s.title}"` : ""} (${s.entryCount} entries)\n`);
             if (!values.json) io.out(`${resultLine(file, r)}\n`);
           } catch (error) {
             if (!(error instanceof ImportError)) throw error;

@@ -1,6 +1,7 @@
 /**
  * What the chat pane shows for the active path (ui.md "Chat"): every entry on the root → leaf
- * path that a person reads (messages, custom messages, compactions, branch summaries), in order,
+ * path that a person reads (messages, custom messages, compactions, branch summaries, the notice
+ * of an imported record), in order,
  * each marked with whether the model still sees it. Entries before the latest compaction's
  * `firstKeptEntryId` were summarised away (session-engine.md §2 step 7): they stay visible, muted.
  * Which entries are chat rows is decided on the skeleton (lib/session-view/chat-plan.ts); the
@@ -14,7 +15,9 @@ export type ChatItem =
   | { kind: "message"; entry: SessionEntry & { type: "message" }; inContext: boolean }
   | { kind: "custom"; entry: SessionEntry & { type: "custom_message" }; inContext: boolean }
   | { kind: "compaction"; entry: SessionEntry & { type: "compaction" }; inContext: boolean }
-  | { kind: "branchSummary"; entry: SessionEntry & { type: "branch_summary" }; inContext: boolean };
+  | { kind: "branchSummary"; entry: SessionEntry & { type: "branch_summary" }; inContext: boolean }
+  /** A custom entry's notice (an imported record a person reads): never in context. */
+  | { kind: "notice"; entry: SessionEntry & { type: "custom" }; inContext: false };
 
 export interface ChatItems {
   items: ChatItem[];
@@ -62,6 +65,9 @@ export function chatItemsOf(plan: readonly ChatPlanItem[], entryOf: (id: string)
         break;
       case "branch_summary":
         items.push({ kind: "branchSummary", entry, inContext });
+        break;
+      case "custom":
+        if (typeof entry.notice === "string") items.push({ kind: "notice", entry, inContext: false });
         break;
       default:
         break;

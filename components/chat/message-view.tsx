@@ -166,6 +166,12 @@ export const MessageView = memo(function MessageView({
     );
   } else if (item.kind === "branchSummary") {
     body = <SummaryRow tag="[branch]" tone="branch" collapsed="Branch summary" expanded={`**Branch Summary**\n\n${item.entry.summary}`} />;
+  } else if (item.kind === "notice") {
+    body = (
+      <p className="px-3 text-xs text-muted">
+        <span className="font-semibold">[{item.entry.customType.replace(/^[^/]*\//, "")}]</span> {item.entry.notice}
+      </p>
+    );
   } else if (item.kind === "custom") {
     body = (
       <div className="rounded border border-line px-3 py-2 text-sm">

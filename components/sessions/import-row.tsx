@@ -1,7 +1,7 @@
 "use client";
 /** One file of the import drop zone: its progress, outcome and the buttons that fit its state. */
 import Link from "next/link";
-import { describeTruncation, truncationHeadline } from "@/lib/import-report";
+import { describeKept, describeTruncation, truncationHeadline } from "@/lib/import-report";
 import { formatBytes } from "@/lib/text/byte-size";
 import { formatCount } from "./format";
 import type { ImportItem } from "./use-imports";
@@ -62,6 +62,56 @@ function Truncated({ item }: { item: ImportItem }) {
         {more > 0 && <li>… and {formatCount(more, "more entry", "more entries")}</li>}
       </ul>
     </details>
+  );
+}
+
+/** What the import repaired, nothing lost, by line (docs/formats.md). */
+function Repaired({ item }: { item: ImportItem }) {
+  const r = item.result;
+  const count = r?.repairCount ?? 0;
+  if (!r || count === 0) return null;
+  const list = r.repairs ?? [];
+  return (
+    <details className="mt-1 text-sm">
+      <summary className="cursor-pointer text-muted">
+        Repaired {formatCount(count, "line", "lines")}
+        {list[0] ? `: line ${list[0].line}: ${list[0].message}${count > 1 ? " …" : ""}` : ""}
+      </summary>
+      <ul className="mt-1 max-h-40 list-disc overflow-auto pl-6 font-mono text-xs">
+        {list.map((n) => (
+          <li key={`${n.line}:${n.message}`}>
+            line {n.line}: {n.message}
+          </li>
+        ))}
+        {count > list.length && <li>… and {formatCount(count - list.length, "more", "more")}</li>}
+      </ul>
+    </details>
+  );
+}
+
+/** Records of another agent's file kept without being shown, per kind (docs/formats.md), and the sidechain sessions it held. */
+function Kept({ item }: { item: ImportItem }) {
+  const r = item.result;
+  const kept = r?.kept ? describeKept(r.kept) : undefined;
+  const sidechains = r?.sidechains ?? [];
+  if (!kept && sidechains.length === 0) return null;
+  return (
+    <div className="mt-1 text-sm text-muted">
+      {kept && <p>{kept}</p>}
+      {sidechains.length > 0 && (
+        <p>
+          {formatCount(sidechains.length, "subagent session", "subagent sessions")} imported with it:{" "}
+          {sidechains.map((s, i) => (
+            <span key={s.sessionId}>
+              {i > 0 && ", "}
+              <Link href={`/sessions/${encodeURIComponent(s.sessionId)}`} className="underline">
+                {s.title ?? s.sessionId}
+              </Link>
+            </span>
+          ))}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -158,6 +208,8 @@ export function ImportRow({ item, actions }: { item: ImportItem; actions: Import
         </p>
       )}
       <Truncated item={item} />
+      <Kept item={item} />
+      <Repaired item={item} />
       <Skipped item={item} />
     </li>
   );

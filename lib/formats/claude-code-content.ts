@@ -135,3 +135,15 @@ export function claudeStopReason(reason: unknown, hasToolCall: boolean): StopRea
       return hasToolCall ? "toolUse" : "stop";
   }
 }
+
+/**
+ * User records Claude Code writes itself, not typed by a person: a local command's output or
+ * caveat, a background task's notification, the interruption note, bash-mode output. Mapped as
+ * synthetic user messages (still sent to a model, as Claude Code sent them).
+ */
+const MACHINE_TEXT = /^\s*(?:<local-command-(?:stdout|stderr|caveat)>|<task-notification>|<bash-(?:stdout|stderr)>|\[Request interrupted by user)/;
+
+export function isClaudeMachineText(parts: readonly (TextContent | ImageContent)[]): boolean {
+  const first = parts.find((p) => p.type === "text");
+  return first !== undefined && first.type === "text" && MACHINE_TEXT.test(first.text) && parts.every((p) => p.type === "text");
+}

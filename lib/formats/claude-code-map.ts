@@ -18,8 +18,10 @@
  *   compaction entry: the boundary's uuid, hung under `logicalParentUuid`, summary = the
  *   summary record's text, `tokensBefore` = `compactMetadata.preTokens`, `firstKeptEntryId` =
  *   the first entry placed after it (nothing before the boundary is kept, as in Claude Code).
- * - `summary` records (`leafUuid`) become label entries on the entry they name, appended at the
- *   end; one naming an entry of another file is kept as a custom entry.
+ * - `summary` records (`leafUuid`) become, where they stand, a label on the entry they name, or
+ *   a custom entry when it is not placed yet (another file's, or a later one: its label is
+ *   added at the end). `ai-title` / `custom-title` become `session_info` entries (the title);
+ *   `system` / `api_error` records failed assistant calls.
  * - Everything else (`file-history-snapshot`, `queue-operation`, `attachment`, `progress`, other
  *   `system` subtypes, `isMeta` user records, unknown types) becomes a `custom` entry
  *   (`claude-code/<type>[/<subtype>]`) holding the record: never sent to a model. Records
@@ -28,9 +30,22 @@
  * - A uuid seen twice keeps both records: the second becomes `<uuid>~<line>`.
  */
 import type { CompactionEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
-import { type AssistantPiece, assistantPiece, customPiece, mergeAssistant, type Piece, SESSION_KEYS, subagentSessionId, userPieces } from "./claude-code-records";
+import {
+  type AssistantPiece,
+  apiErrorPiece,
+  assistantPiece,
+  customPiece,
+  mergeAssistant,
+  NO_LINKS,
+  type Piece,
+  SESSION_KEYS,
+  subagentSessionId,
+  titleOf,
+  titlePiece,
+  userPieces,
+} from "./claude-code-records";
 import { userContent } from "./claude-code-content";
-import { FormatError, type FormatMapper, isObject, type JsonObject, type MappedItem, num, str } from "./types";
+import { FormatError, type FormatMapper, type FormatNote, isObject, type JsonObject, type MappedItem, num, str } from "./types";
 
 /** Records read without finding a sessionId before a header is made up from what is known. */
 const HEADER_WAIT_RECORDS = 200;
@@ -44,18 +59,25 @@ interface Group {
   held: Piece[];
 }
 
-export function createClaudeCodeMapper(): FormatMapper {
-  return new ClaudeCodeMapper();
+export interface ClaudeMapperOptions {
+  /** A sidechain run of another file (claude-code-file.ts): its session id and parent, fixed. */
+  sidechain?: { id: string; parentSession: string; rootUuid: string };
+  /** Task tool-use ids → the session of the sidechain run that answered them. */
+  links?: ReadonlyMap<string, string>;
 }
 
-class ClaudeCodeMapper implements FormatMapper {
+/** One conversation thread's mapper; files go through createClaudeCodeMapper (claude-code-file.ts), which splits off inline sidechains. */
+export class ClaudeCodeMapper implements FormatMapper {
   readonly format = "claude-code" as const;
   private header: SessionHeader | null = null;
   private session: JsonObject = {};
   private queue: MappedItem[] = [];
   private waited = 0;
   private firstTimestamp: string | undefined;
-  private readonly ids = new Set<string>();
+  /** Placed entry ids → the line of their record. */
+  private readonly ids = new Map<string, number>();
+  /** What the mapping had to repair, by line (the import reports them). */
+  private readonly repaired: FormatNote[] = [];
   private readonly alias = new Map<string, string>();
   private readonly after = new Map<string, string>();
   private readonly toolNames = new Map<string, string>();
@@ -65,6 +87,15 @@ class ClaudeCodeMapper implements FormatMapper {
   private group: Group | null = null;
   private compaction: { entry: CompactionEntry; line: number; awaitingSummary: boolean; held: MappedItem[] } | null = null;
   private readonly summaries: { leafUuid: string; summary: string; record: JsonObject; line: number }[] = [];
+  /** The kind of the last title record placed: a `custom-title` (the user's) outranks later `ai-title`s. */
+  private titled: "custom" | "ai" | undefined;
+  private lastModel: string | undefined;
+
+  constructor(private readonly opts: ClaudeMapperOptions = {}) {}
+
+  notes(): FormatNote[] {
+    return this.repaired;
+  }
 
   push(record: JsonObject, line: number): MappedItem[] {
     const type = record.type;
@@ -78,7 +109,7 @@ class ClaudeCodeMapper implements FormatMapper {
 
   end(): MappedItem[] {
     this.flushGroup();
-    for (const s of this.summaries) this.placeSummary(s);
+    for (const s of this.summaries) this.lateSummary(s);
     if (this.compaction) this.releaseCompaction(this.compaction.held[0]?.kind === "entry" ? this.compaction.held[0].entry.id : this.compaction.entry.id);
     if (!this.header) this.makeHeader({});
     return this.drain();
@@ -99,11 +130,15 @@ class ClaudeCodeMapper implements FormatMapper {
     const parent = str(record.sessionId);
     const agentId = record.isSidechain === true ? str(record.agentId) : undefined;
     if (agentId) claudeCode.agentId = agentId;
+    const side = this.opts.sidechain;
+    if (side) claudeCode.sidechainRootUuid = side.rootUuid;
+    const id = side?.id ?? (parent && agentId ? subagentSessionId(parent, agentId) : (parent ?? "claude-code-session"));
+    const parentSession = side?.parentSession ?? (parent && agentId ? parent : undefined);
     this.header = {
       type: "session",
       version: 3,
-      id: parent && agentId ? subagentSessionId(parent, agentId) : (parent ?? "claude-code-session"),
-      ...(parent && agentId ? { parentSession: parent } : {}),
+      id,
+      ...(parentSession ? { parentSession } : {}),
       timestamp: str(record.timestamp) ?? this.firstTimestamp ?? new Date(0).toISOString(),
       cwd: str(record.cwd) ?? "",
       sourceFormat: "claude-code",
@@ -120,6 +155,10 @@ class ClaudeCodeMapper implements FormatMapper {
     const chained = type === "user" || type === "assistant";
     if (chained && typeof record.uuid !== "string") throw new FormatError(line, `Claude Code ${type} record has no uuid`, "uuid");
     const message = record.message;
+    if (chained && !isObject(message)) {
+      // A known record in a shape Claude Code does not write: kept whole, and said.
+      this.repaired.push({ line, message: `${type} record's message is ${message === undefined ? "missing" : `not an object (${typeof message})`}: kept as a custom entry` });
+    }
     if (type === "assistant" && isObject(message) && record.isMeta !== true) {
       this.mapAssistant(record, line, message);
       return;
@@ -137,7 +176,18 @@ class ClaudeCodeMapper implements FormatMapper {
       return;
     }
     if (type === "summary" && typeof record.leafUuid === "string") {
-      this.summaries.push({ leafUuid: record.leafUuid, summary: str(record.summary) ?? "", record, line });
+      this.mapSummary({ leafUuid: record.leafUuid, summary: str(record.summary) ?? "", record, line });
+      return;
+    }
+    const title = titleOf(record);
+    if (title && (title.kind === "custom" || this.titled !== "custom")) {
+      this.titled = title.kind;
+      this.offer(titlePiece(record, title.name, line, this.fallbackTs));
+      return;
+    }
+    if (type === "system" && record.subtype === "api_error" && typeof record.uuid === "string") {
+      this.flushGroup();
+      this.place(apiErrorPiece(record, line, this.session, this.lastModel, this.fallbackTs));
       return;
     }
     this.offer(customPiece(record, line, this.fallbackTs));
@@ -154,7 +204,8 @@ class ClaudeCodeMapper implements FormatMapper {
       return;
     }
     this.flushGroup();
-    const piece = assistantPiece(record, line, this.session, this.fallbackTs);
+    const piece = assistantPiece(record, line, this.session, this.fallbackTs, this.lastModel);
+    if (piece.message.model !== "unknown") this.lastModel = piece.message.model;
     this.noteToolNames(piece);
     this.group = { piece, messageId, uuids: new Set([record.uuid as string]), laterUuids: [], held: [] };
   }
@@ -164,7 +215,7 @@ class ClaudeCodeMapper implements FormatMapper {
   }
 
   private mapUser(record: JsonObject, line: number, message: JsonObject): void {
-    const pieces = userPieces(record, line, this.session, this.toolNames, this.fallbackTs);
+    const pieces = userPieces(record, line, this.session, { toolNames: this.toolNames, links: this.opts.links ?? NO_LINKS }, this.fallbackTs);
     const g = this.group;
     const onlyResults = userContent(message.content).parts.length === 0;
     if (g && onlyResults && g.uuids.has(str(record.parentUuid) ?? "")) {
@@ -193,7 +244,7 @@ class ClaudeCodeMapper implements FormatMapper {
     if (typeof entry.id !== "string") entry.id = `L${line}`;
     const parentUuid = str(record.logicalParentUuid) ?? str(record.parentUuid) ?? null;
     this.assignId(entry as SessionEntry, line);
-    entry.parentId = parentUuid === null ? null : this.resolve(parentUuid);
+    entry.parentId = parentUuid === null ? null : this.parentOf(parentUuid, line);
     this.lastId = entry.id;
     this.compaction = { entry, line, awaitingSummary: true, held: [] };
   }
@@ -240,13 +291,26 @@ class ClaudeCodeMapper implements FormatMapper {
 
   private assignId(entry: SessionEntry, line: number): void {
     const original = entry.id;
-    if (this.ids.has(entry.id)) {
+    const first = this.ids.get(original);
+    if (first !== undefined) {
       let id = `${original}~${line}`;
       for (let k = 2; this.ids.has(id); k++) id = `${original}~${line}.${k}`;
       entry.id = id;
       this.alias.set(original, id);
+      this.repaired.push({ line, message: `uuid ${original} is used again (first on line ${first}): this record is kept as ${id}` });
     }
-    this.ids.add(entry.id);
+    this.ids.set(entry.id, line);
+  }
+
+  /**
+   * The entry a parentUuid names; one that names no record before it (another file's record, a
+   * later one, a cycle) cannot be a parent: the entry starts a root, and that is reported.
+   */
+  private parentOf(uuid: string, line: number): string | null {
+    const id = this.resolve(uuid);
+    if (this.ids.has(id)) return id;
+    this.repaired.push({ line, message: `parentUuid ${uuid} names no record before this one: it starts a new root` });
+    return this.leadingTail;
   }
 
   /** Places `piece` under `parentId` (default: from its ParentRef) and queues it. */
@@ -254,12 +318,12 @@ class ClaudeCodeMapper implements FormatMapper {
     const { entry, parent } = piece;
     this.assignId(entry, piece.line);
     if (parentId !== undefined) entry.parentId = parentId;
-    else if (parent.kind === "uuid") entry.parentId = parent.uuid === null ? this.leadingTail : this.resolve(parent.uuid);
+    else if (parent.kind === "uuid") entry.parentId = parent.uuid === null ? this.leadingTail : this.parentOf(parent.uuid, piece.line);
     else if (parent.kind === "previous") entry.parentId = this.lastId;
-    else {
-      entry.parentId = this.lastId === null ? null : this.resolve(this.lastId);
-      if (entry.parentId !== null) this.after.set(entry.parentId, entry.id);
-    }
+    else entry.parentId = this.lastId === null ? null : this.resolve(this.lastId);
+    // A record without a uuid goes after the tail; what names the tail later hangs under it
+    // instead (also when it was held with a response and placed after it), so no false branch.
+    if (parent.kind === "inline" && entry.parentId !== null) this.after.set(entry.parentId, entry.id);
     for (const u of piece.aliases ?? []) if (u !== entry.id) this.alias.set(u, entry.id);
     // Records before the first conversation record (a leading snapshot) head the first root.
     this.leadingTail = parent.kind === "inline" && (this.leadingTail !== null || this.lastId === null) ? entry.id : null;
@@ -282,11 +346,29 @@ class ClaudeCodeMapper implements FormatMapper {
     this.queue.push({ kind: "entry", entry: c.entry as SessionEntry, line: c.line }, ...c.held);
   }
 
-  private placeSummary(s: { leafUuid: string; summary: string; record: JsonObject; line: number }): void {
+  /**
+   * A `summary` names a conversation by its last record. Where it stands in the file: a label on
+   * that record when it is already placed, else a custom entry (a record of another file, or one
+   * still to come); both go after the tail like any record without a uuid, so nothing branches
+   * when the file grows. A summary whose record came later gets its label at the end
+   * (`L<line>+label`).
+   */
+  private mapSummary(s: { leafUuid: string; summary: string; record: JsonObject; line: number }): void {
     const target = this.resolve(s.leafUuid);
-    const entry: SessionEntry = this.ids.has(target)
-      ? ({ type: "label", id: `L${s.line}`, parentId: null, timestamp: str(s.record.timestamp) ?? this.fallbackTs, targetId: target, label: s.summary, source: s.record } as SessionEntry)
-      : (customPiece(s.record, s.line, this.fallbackTs).entry as SessionEntry);
-    this.place({ entry, parent: { kind: "previous" }, line: s.line });
+    if (!this.ids.has(target)) {
+      this.summaries.push(s);
+      this.offer(customPiece(s.record, s.line, this.fallbackTs));
+      return;
+    }
+    this.offer({ entry: this.summaryLabel(s, `L${s.line}`, target), parent: { kind: "inline" }, line: s.line });
+  }
+
+  private lateSummary(s: { leafUuid: string; summary: string; record: JsonObject; line: number }): void {
+    const target = this.resolve(s.leafUuid);
+    if (this.ids.has(target)) this.place({ entry: this.summaryLabel(s, `L${s.line}+label`, target), parent: { kind: "previous" }, line: s.line });
+  }
+
+  private summaryLabel(s: { summary: string; record: JsonObject }, id: string, targetId: string): SessionEntry {
+    return { type: "label", id, parentId: null, timestamp: str(s.record.timestamp) ?? this.fallbackTs, targetId, label: s.summary, source: s.record } as SessionEntry;
   }
 }

@@ -8,8 +8,11 @@
  *   `encryptedContent` on the block and never passed as `thinkingSignature`.
  * - `function_call`: `arguments` is a JSON string; an object is used as is, anything else becomes
  *   `{ arguments: <the string> }`. `custom_tool_call`: `{ input: <the string> }`.
- *   `local_shell_call`: its `action` object.
- * - Outputs: a string (often JSON `{ output, metadata: { exit_code } }`) or content items.
+ *   `local_shell_call`: its `action` object. `tool_search_call` (a client-side search of deferred
+ *   tools): a `tool_search` call with its `arguments`; its `tool_search_output` names the tools found.
+ * - `mcp_tool_call_end` events carry an MCP call's result (`Ok` content or `Err` text).
+ * - Outputs: a string (often JSON `{ output, metadata: { exit_code } }`) or a list of content
+ *   items (`input_text`, `input_image` with a data: URL; MCP's `text` / `image`).
  *   `isError` is true when the exit code is non-zero or `success` is false: Codex has no
  *   `is_error`, so this is approximated.
  */
@@ -29,6 +32,7 @@ export function messageParts(content: unknown): (TextContent | ImageContent)[] {
     if (!isObject(c)) continue;
     if (typeof c.text === "string") out.push({ type: "text", text: c.text });
     else if (c.type === "input_image" && typeof c.image_url === "string") out.push(imageFromUrl(c.image_url));
+    else if (c.type === "image" && typeof c.data === "string") out.push({ type: "image", data: c.data, mimeType: str(c.mimeType) ?? "image/png" });
     else out.push({ type: "text", text: JSON.stringify(c) });
   }
   return out;
@@ -38,9 +42,9 @@ export function textOf(parts: readonly (TextContent | ImageContent)[]): string {
   return parts.map((p) => (p.type === "text" ? p.text : "")).join("");
 }
 
-/** Codex wraps its own context (environment, AGENTS.md instructions) as user messages. */
+/** Codex wraps its own context (environment, AGENTS.md instructions, a skill's text, an aborted turn's note) as user messages. */
 export function isCodexContextText(text: string): boolean {
-  return /^\s*<(environment_context|user_instructions|permissions instructions|INSTRUCTIONS)\b/.test(text) || text.startsWith("# AGENTS.md instructions");
+  return /^\s*<(environment_context|user_instructions|permissions instructions|INSTRUCTIONS|skill|turn_aborted)\b/.test(text) || text.startsWith("# AGENTS.md instructions");
 }
 
 export function reasoningPart(payload: JsonObject): ThinkingContent {
@@ -73,7 +77,35 @@ export function toolCallOf(payload: JsonObject): ToolCall | undefined {
   if (payload.type === "function_call") return { type: "toolCall", id, name: str(payload.name) ?? "unknown", arguments: parseArguments(payload.arguments) };
   if (payload.type === "custom_tool_call") return { type: "toolCall", id, name: str(payload.name) ?? "unknown", arguments: { input: payload.input } };
   if (payload.type === "local_shell_call") return { type: "toolCall", id, name: "local_shell", arguments: isObject(payload.action) ? payload.action : {} };
+  if (payload.type === "tool_search_call") return { type: "toolCall", id, name: "tool_search", arguments: parseArguments(payload.arguments) };
   return undefined;
+}
+
+/** A `tool_search_output`: the tool definitions found, named in the text; the definitions as details. */
+export function toolSearchOutputOf(payload: JsonObject): ToolOutput {
+  const tools = Array.isArray(payload.tools) ? payload.tools : [];
+  const names: string[] = [];
+  for (const t of tools) {
+    if (!isObject(t)) continue;
+    const inner = Array.isArray(t.tools) ? t.tools.filter(isObject).map((x) => `${str(t.name) ?? ""}.${str(x.name) ?? "?"}`) : [str(t.name) ?? "?"];
+    names.push(...inner);
+  }
+  const text = names.length > 0 ? `Found ${names.length} ${names.length === 1 ? "tool" : "tools"}: ${names.join(", ")}` : "No tools found";
+  return { content: [{ type: "text", text }], isError: payload.status === "failed", details: { tools } };
+}
+
+/**
+ * An `mcp_tool_call_end` event's result: `{ Ok: { content, isError } }` or `{ Err: "…" }` (also
+ * seen: the result object itself, or an `error` string beside it).
+ */
+export function mcpResultOf(payload: JsonObject): ToolOutput {
+  const result = payload.result;
+  const err = isObject(result) && "Err" in result ? result.Err : payload.error;
+  if (typeof err === "string" && err !== "") return { content: [{ type: "text", text: err }], isError: true };
+  const ok = isObject(result) && isObject(result.Ok) ? result.Ok : isObject(result) ? result : {};
+  const content = Array.isArray(ok.content) ? messageParts(ok.content) : [];
+  const isError = ok.isError === true || ok.is_error === true;
+  return { content, isError, ...(ok.structuredContent !== undefined ? { details: { structuredContent: ok.structuredContent } } : {}) };
 }
 
 export function isOutputItem(payload: JsonObject): boolean {

@@ -23,9 +23,25 @@
  *   model saw next) in `preserveData.codexReplacementHistory`.
  */
 import type { AssistantMessage, CompactionEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
-import { isCodexContextText, isOutputItem, messageParts, reasoningPart, textOf, toolCallOf, toolOutputOf, usageOfTokenCount } from "./codex-items";
-import { epochMs, FormatError, type FormatMapper, isObject, type JsonObject, type MappedItem, rest, str } from "./types";
+import { CodexCalls } from "./codex-calls";
+import {
+  isCodexContextText,
+  isOutputItem,
+  mcpResultOf,
+  messageParts,
+  reasoningPart,
+  textOf,
+  type ToolOutput,
+  toolCallOf,
+  toolOutputOf,
+  toolSearchOutputOf,
+  usageOfTokenCount,
+} from "./codex-items";
+import { epochMs, FormatError, type FormatMapper, type FormatNote, isObject, type JsonObject, type MappedItem, rest, str } from "./types";
 import { modelRef } from "@/lib/session/model-ref";
+
+/** Events that end a turn: a call of the turn still without an output will get none. */
+const TURN_END_EVENTS = new Set(["task_complete", "turn_aborted"]);
 
 const HEADER_WAIT_RECORDS = 200;
 
@@ -56,6 +72,11 @@ class CodexMapper implements FormatMapper {
   private compaction: CompactionEntry | null = null;
   private line = 0;
   private sub = 0;
+  private readonly calls = new CodexCalls();
+
+  notes(): FormatNote[] {
+    return this.calls.notes;
+  }
 
   push(record: JsonObject, line: number): MappedItem[] {
     this.line = line;
@@ -133,7 +154,69 @@ class CodexMapper implements FormatMapper {
       return;
     }
     const kind = type === "event_msg" ? `event/${str(payload.type) ?? "unknown"}` : type;
+    if (type === "event_msg" && payload.type === "mcp_tool_call_end") {
+      this.mapMcpEnd(payload, ts, record);
+      return;
+    }
+    if (type === "event_msg" && TURN_END_EVENTS.has(str(payload.type) ?? "")) {
+      this.flushGroup();
+      this.place(this.custom(kind, ts, record));
+      this.answerPending(ts);
+      return;
+    }
     this.offer(this.custom(kind, ts, record));
+  }
+
+  /**
+   * An MCP call's end event: kept as a custom entry. Its result answers the call if the rollout
+   * records no output item for it; a call the rollout has no item for at all (newer rollouts
+   * record some MCP calls only as events) becomes a tool call and its result here.
+   */
+  private mapMcpEnd(payload: JsonObject, ts: string, record: JsonObject): void {
+    this.offer(this.custom("event/mcp_tool_call_end", ts, record));
+    if (this.calls.mcpEnd(payload) !== "unknown") return;
+    const callId = payload.call_id as string;
+    const invocation = isObject(payload.invocation) ? payload.invocation : {};
+    const name = `mcp__${str(invocation.server) ?? "server"}__${str(invocation.tool) ?? "tool"}`;
+    const args = isObject(invocation.arguments) ? invocation.arguments : {};
+    if (!this.group || this.group.sawOutput) this.openGroup(ts, epochMs(ts, 0));
+    const g = this.group!;
+    g.entry.message.content.push({ type: "toolCall", id: callId, name, arguments: args });
+    g.entry.message.stopReason = "toolUse";
+    (g.entry.source.items as JsonObject[]).push({ line: this.line, type: "mcp_tool_call_end", call_id: callId });
+    this.toolNames.set(callId, name);
+    this.calls.answeredBy(callId);
+    g.sawOutput = true;
+    g.held.push(this.resultEntry(callId, mcpResultOf(payload), ts, { itemType: "mcp_tool_call_end" }));
+  }
+
+  private resultEntry(callId: string, out: ToolOutput, ts: string, source: JsonObject): SessionEntry {
+    return {
+      ...this.base("message", ts),
+      message: {
+        role: "toolResult",
+        toolCallId: callId,
+        toolName: this.toolNames.get(callId) ?? "unknown",
+        content: out.content,
+        isError: out.isError,
+        ...(out.details !== undefined ? { details: out.details } : {}),
+        timestamp: epochMs(ts, 0),
+      },
+      source,
+    } as SessionEntry;
+  }
+
+  /**
+   * The turn has moved on (a new response, prompt, turn, compaction, or the turn's end event):
+   * every call still without an output is answered now (codex-calls.ts), so every call in the
+   * context has its result. Ids `L<call line>.r`.
+   */
+  private answerPending(ts: string): void {
+    for (const s of this.calls.settle()) {
+      const entry = this.resultEntry(s.callId, s.output, ts, { synthetic: s.by });
+      entry.id = `L${s.line}.r`;
+      this.place(entry);
+    }
   }
 
   private mapItem(payload: JsonObject, ts: string, record: JsonObject): void {
@@ -141,6 +224,7 @@ class CodexMapper implements FormatMapper {
     const itemType = str(payload.type) ?? "unknown";
     if (itemType === "message" && payload.role !== "assistant") {
       this.flushGroup();
+      this.answerPending(ts);
       const content = messageParts(payload.content);
       const role = str(payload.role) ?? "user";
       const synthetic = role !== "user" || isCodexContextText(textOf(content));
@@ -155,20 +239,9 @@ class CodexMapper implements FormatMapper {
     }
     if (isOutputItem(payload)) {
       const callId = payload.call_id as string;
-      const out = toolOutputOf(payload.output);
-      const entry = {
-        ...this.base("message", ts),
-        message: {
-          role: "toolResult",
-          toolCallId: callId,
-          toolName: this.toolNames.get(callId) ?? "unknown",
-          content: out.content,
-          isError: out.isError,
-          ...(out.details !== undefined ? { details: out.details } : {}),
-          timestamp: time,
-        },
-        source: { itemType },
-      } as SessionEntry;
+      const out = itemType === "tool_search_output" ? toolSearchOutputOf(payload) : toolOutputOf(payload.output);
+      this.calls.answeredBy(callId);
+      const entry = this.resultEntry(callId, out, ts, { itemType });
       if (this.group) {
         this.group.sawOutput = true;
         this.group.held.push(entry);
@@ -185,6 +258,7 @@ class CodexMapper implements FormatMapper {
     const g = this.group!;
     if (call) {
       this.toolNames.set(call.id, call.name);
+      this.calls.called(call.id, call.name, this.line);
       g.entry.message.content.push(call);
       g.entry.message.stopReason = "toolUse";
     } else if (itemType === "reasoning") {
@@ -198,6 +272,7 @@ class CodexMapper implements FormatMapper {
 
   private openGroup(ts: string, time: number): void {
     this.flushGroup();
+    this.answerPending(ts);
     const message: AssistantMessage = {
       role: "assistant",
       content: [],
@@ -227,6 +302,7 @@ class CodexMapper implements FormatMapper {
 
   private mapTurnContext(payload: JsonObject, ts: string, record: JsonObject): void {
     this.flushGroup();
+    this.answerPending(ts);
     const model = str(payload.model);
     const effort = str(payload.effort) ?? (isObject(payload.reasoning) ? str(payload.reasoning.effort) : undefined);
     const entries: SessionEntry[] = [];
@@ -248,6 +324,7 @@ class CodexMapper implements FormatMapper {
 
   private mapCompacted(payload: JsonObject, ts: string): void {
     this.flushGroup();
+    this.answerPending(ts);
     if (this.compaction) this.releaseCompaction(this.compaction.id);
     const history = payload.replacement_history;
     const entry = {

@@ -5,7 +5,8 @@
  *
  * Mapper contract:
  * - `push(record, line)` takes one parsed JSON object of the file (1-based source line) and
- *   returns what is ready, in file order: first the header (exactly once), then entries. It may
+ *   returns what is ready, in file order: first the header (exactly once), then entries (and
+ *   `side` items of other sessions the file holds, each with its own header first). It may
  *   hold a few records back (the parts of one assistant response, a compaction waiting for the
  *   entry it keeps from); `end()` returns whatever is still held. Memory stays bounded by one
  *   model response plus one short string per id that needs renaming.
@@ -37,14 +38,28 @@ export function isDocumentFormat(format: FormatId): format is DocumentFormatId {
   return format === "gemini" || format === "opencode";
 }
 
-export type MappedItem =
-  | { kind: "header"; header: SessionHeader; line: number }
-  | { kind: "entry"; entry: SessionEntry; line: number };
+/** What a thread of a file maps to: its header (once, first), then its entries. */
+export type ThreadItem = { kind: "header"; header: SessionHeader; line: number } | { kind: "entry"; entry: SessionEntry; line: number };
+
+/**
+ * A file's mapped items: its main thread's, and those of threads it holds that are sessions of
+ * their own (`side`: a Claude Code sidechain run written inline, keyed by that session's id).
+ * Consumers that only want the main thread skip `side` items.
+ */
+export type MappedItem = ThreadItem | { kind: "side"; session: string; item: ThreadItem };
 
 export interface FormatMapper {
   readonly format: LineFormatId;
   push(record: Record<string, unknown>, line: number): MappedItem[];
   end(): MappedItem[];
+  /** What the mapping repaired so far (a uuid used twice, a parent that is not there, a call without its output), by line. */
+  notes(): FormatNote[];
+}
+
+/** Something a mapper repaired and the import reports: "line 12: uuid … is used again …". */
+export interface FormatNote {
+  line: number;
+  message: string;
 }
 
 export class FormatError extends Error {

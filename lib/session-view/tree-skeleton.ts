@@ -33,7 +33,7 @@ export const FLAG = {
   toolStep: 2,
   /** An assistant that ended with stopReason "error" (or carries an errorMessage). */
   error: 4,
-  /** Not shown in the chat (custom_message with display false, empty branch summary, settings). */
+  /** Not shown in the chat (custom_message with display false, empty branch summary, settings, custom entries without a notice). */
   notInChat: 8,
   /** An assistant message with provider-reported usage (context meter, §4). */
   usage: 16,
@@ -144,7 +144,7 @@ const CHAT_TYPES = new Set(["message", "custom_message", "compaction", "branch_s
 /** FLAG.notInChat of an entry (a cheap check of its own fields). */
 function notInChat(entry: SessionEntry): boolean {
   return (
-    !CHAT_TYPES.has(entry.type) ||
+    (!CHAT_TYPES.has(entry.type) && !(entry.type === "custom" && typeof entry.notice === "string" && entry.notice !== "")) ||
     (entry.type === "custom_message" && entry.display === false) ||
     (entry.type === "branch_summary" && !entry.summary)
   );

@@ -35,7 +35,28 @@ describe("sessionDisplayName (session-engine.md §1.2)", () => {
       messageEntry("1", null, userMsg([image()])),
       messageEntry("2", null, userMsg([text("Look"), image(), text("here")])),
     );
-    expect(sessionDisplayName(header(), blocks)).toBe("Look\nhere");
+    expect(sessionDisplayName(header(), blocks)).toBe("Look here");
+  });
+
+  it("takes the first prompt a person typed: synthetic messages, agent preambles and command markup left out", () => {
+    const codex = chain(
+      messageEntry("1", null, { ...userMsg("<permissions instructions>\nFilesystem sandboxing defines…</permissions instructions>"), synthetic: true }),
+      userEntry("2", null, "# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\nBe brief.\n</INSTRUCTIONS>"),
+      userEntry("3", null, "<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>\nwhy is the build red?"),
+    );
+    expect(sessionDisplayName(header(), codex)).toBe("why is the build red?");
+    const claude = chain(
+      userEntry("1", null, "<command-message>review-pr is running…</command-message>\n<command-name>/review-pr</command-name>\n<command-args>42</command-args>"),
+    );
+    expect(sessionDisplayName(header(), claude)).toBe("/review-pr 42");
+    const stdout = chain(userEntry("1", null, "<local-command-stdout>(no content)</local-command-stdout>"), userEntry("2", null, "now fix it"));
+    expect(sessionDisplayName(header(), stdout)).toBe("now fix it");
+  });
+
+  it("a lone slash command is the title only when no real prompt follows", () => {
+    expect(sessionDisplayName(header(), chain(userEntry("1", null, "/mode"), userEntry("2", null, "Plan the release")))).toBe("Plan the release");
+    expect(sessionDisplayName(header(), chain(userEntry("1", null, "/mode"), assistantEntry("2", null, "ok")))).toBe("/mode");
+    expect(sessionDisplayName(header(), chain(userEntry("1", null, "/home/me/notes.txt: summarise")))).toBe("/home/me/notes.txt: summarise");
   });
 
   it("is undefined when nothing applies", () => {

@@ -3,22 +3,19 @@
  * Pure: no network, disk or database access. O(n) worst case.
  *
  * Order: the header `title` (oh-my-pi), else the `name` of the last `session_info` entry (pi;
- * a last entry without a name clears earlier names), else the text of the first user message
- * that has any. `undefined` when none applies; the caller picks its own placeholder.
+ * a last entry without a name clears earlier names), else the first prompt a person typed
+ * (prompt-title.ts: synthetic messages passed over, agent markup left out, a lone slash command
+ * only when no other prompt follows). `undefined` when none applies; the caller picks its own
+ * placeholder.
  */
 
-import type { SessionEntry, SessionHeader, UserMessage } from "@/lib/session/types";
+import { PromptTitle } from "@/lib/session/prompt-title";
+import type { SessionEntry, SessionHeader } from "@/lib/session/types";
+
+export { userMessageText } from "@/lib/session/prompt-title";
 
 function nonEmpty(v: unknown): string | undefined {
   return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
-}
-
-/** A user message's text: the string content, or its text blocks joined with "\n". */
-export function userMessageText(message: UserMessage): string {
-  if (typeof message.content === "string") return message.content;
-  const parts: string[] = [];
-  for (const block of message.content) if (block.type === "text") parts.push(block.text);
-  return parts.join("\n");
 }
 
 export function sessionDisplayName(header: SessionHeader, entries: readonly SessionEntry[]): string | undefined {
@@ -33,10 +30,10 @@ export function sessionDisplayName(header: SessionHeader, entries: readonly Sess
     break;
   }
 
+  const prompts = new PromptTitle();
   for (const entry of entries) {
-    if (entry.type !== "message" || entry.message.role !== "user") continue;
-    const text = nonEmpty(userMessageText(entry.message));
-    if (text) return text;
+    if (entry.type === "message" && entry.message.role === "user") prompts.offer(entry.message);
+    if (prompts.done) break;
   }
-  return undefined;
+  return prompts.title;
 }

@@ -107,6 +107,41 @@ export function parseJsonlLine(line: string, lineNumber: number): ParsedLine {
   return { value };
 }
 
+/**
+ * The texts of the JSON objects on a line that holds two or more of them with no newline
+ * between them (`{…}{…}`: a write bug pi has shown, session-engine.md §1.8), else undefined —
+ * also when anything but blanks lies between or after them, or a piece is not a JSON object.
+ * One pass over the line, aware of strings and escapes.
+ */
+export function splitJoinedObjects(line: string): string[] | undefined {
+  const pieces: string[] = [];
+  let depth = 0;
+  let inString = false;
+  let start = -1;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i += 1;
+      else if (c === 34 /* " */) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (depth === 0) {
+        if (c !== 123) return undefined;
+        start = i;
+      }
+      depth += 1;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      depth -= 1;
+      if (depth < 0) return undefined;
+      if (depth === 0) pieces.push(line.slice(start, i + 1));
+    } else if (depth === 0 && c !== 32 && c !== 9 && c !== 13) return undefined;
+  }
+  if (depth !== 0 || inString || pieces.length < 2) return undefined;
+  return pieces.every((p) => parseJsonlLine(p, 0).value !== undefined) ? pieces : undefined;
+}
+
 /** Parses a session from its lines (split on "\n"); line numbers count from 1. */
 export function parseSessionLines(lines: Iterable<string>): ParsedSession {
   const skipped: SkippedLine[] = [];
@@ -119,6 +154,15 @@ export function parseSessionLines(lines: Iterable<string>): ParsedSession {
   for (const line of lines) {
     lineNumber += 1;
     const { value, skip } = parseJsonlLine(line, lineNumber);
+    const joined = skip ? splitJoinedObjects(line) : undefined;
+    if (joined && sawObject) {
+      // Two entries written on one line: both are read (lib/db/import.ts reports it).
+      for (const piece of joined) {
+        entries.push(parseJsonlLine(piece, lineNumber).value as unknown as SessionEntry);
+        entryLines.push(lineNumber);
+      }
+      continue;
+    }
     if (skip) skipped.push(skip);
     if (!value) continue;
     if (!sawObject) {

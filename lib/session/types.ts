@@ -196,6 +196,8 @@ export interface CompactionEntry extends SessionEntryBase {
   fromHook?: boolean;
   /** Arbor (§19): pinned entries before the cut, carried verbatim after the summary. */
   pinnedEntryIds?: string[];
+  /** pi ≥ 0.84: the usage of the call that wrote the summary (§1.4). */
+  usage?: Usage;
 }
 export interface BranchSummaryEntry extends SessionEntryBase {
   type: "branch_summary";
@@ -205,11 +207,15 @@ export interface BranchSummaryEntry extends SessionEntryBase {
   details?: unknown;
   fromExtension?: boolean;
   fromHook?: boolean;
+  /** pi ≥ 0.84: the usage of the call that wrote the summary (§1.4). */
+  usage?: Usage;
 }
 export interface CustomEntry extends SessionEntryBase {
   type: "custom";
   customType: string;
   data?: unknown;
+  /** Arbor: one line the chat shows for this entry, muted (an imported record a person reads); never in context (§1.4). */
+  notice?: string;
 }
 export interface CustomMessageEntry extends SessionEntryBase {
   type: "custom_message";

@@ -19,7 +19,7 @@ import "server-only";
 import { createMapper } from "@/lib/formats/map-lines";
 import { idWithNul } from "@/lib/session/ids";
 import { FormatError, type FormatId, isDocumentFormat, isObject } from "@/lib/formats/types";
-import { parseJsonlLine } from "@/lib/session/jsonl";
+import { parseJsonlLine, splitJoinedObjects } from "@/lib/session/jsonl";
 import type { SessionEntry } from "@/lib/session/types";
 import { sha256Prefix, WholeLineReader } from "./whole-lines";
 
@@ -88,32 +88,36 @@ export async function remapFile(input: RemapInput): Promise<Remapped> {
   if (isDocumentFormat(format)) throw new Error(`${input.file}: a ${format} document is not read line by line`);
   const mapper = format === "pi" ? null : createMapper(format);
   for await (const line of reader.lines()) {
-    const { value, skip } = parseJsonlLine(line.text, line.number);
-    if (skip) skippedLines += 1;
-    if (!value) continue;
-    records += 1;
-    if (!mapper) {
-      if (line.start < input.checkBytes) {
-        if (value.type !== "session") pushed += 1;
+    const { value: one, skip } = parseJsonlLine(line.text, line.number);
+    // Two records written on one line are both read, as the import reads them.
+    const joined = skip ? splitJoinedObjects(line.text) : undefined;
+    if (skip && !joined) skippedLines += 1;
+    for (const value of joined ? joined.map((p) => parseJsonlLine(p, line.number).value!) : one ? [one] : []) {
+      records += 1;
+      if (!mapper) {
+        if (line.start < input.checkBytes) {
+          if (value.type !== "session") pushed += 1;
+          continue;
+        }
+        if (typeof value.type !== "string" || value.type === "") throw new FormatError(line.number, "entry has no type", "type");
+        if (typeof value.id !== "string" || value.id === "") throw new FormatError(line.number, "entry has no id", "id");
+        refuseNulIds(value, line.number);
+        candidates.push({ entry: value as unknown as SessionEntry, at: line.number });
+        pushed += 1;
         continue;
       }
-      if (typeof value.type !== "string" || value.type === "") throw new FormatError(line.number, "entry has no type", "type");
-      if (typeof value.id !== "string" || value.id === "") throw new FormatError(line.number, "entry has no id", "id");
-      refuseNulIds(value, line.number);
-      candidates.push({ entry: value as unknown as SessionEntry, at: line.number });
-      pushed += 1;
-      continue;
-    }
-    starts[line.number] = line.start;
-    before[line.number] = pushed;
-    recordsBefore[line.number] = records - 1;
-    for (const item of mapper.push(value, line.number)) {
-      if (item.kind !== "entry") continue;
-      if (pushed >= input.settled) {
-        refuseNulIds(item.entry as unknown as Record<string, unknown>, line.number);
-        candidates.push({ entry: item.entry, at: line.number });
+      // A line's facts before its first record (a line may hold two).
+      starts[line.number] ??= line.start;
+      before[line.number] ??= pushed;
+      recordsBefore[line.number] ??= records - 1;
+      for (const item of mapper.push(value, line.number)) {
+        if (item.kind !== "entry") continue;
+        if (pushed >= input.settled) {
+          refuseNulIds(item.entry as unknown as Record<string, unknown>, line.number);
+          candidates.push({ entry: item.entry, at: line.number });
+        }
+        pushed += 1;
       }
-      pushed += 1;
     }
   }
   let open: OpenResponse | null = null;

@@ -49,7 +49,7 @@ import { isInside } from "@/lib/tools/folder-in-roots";
 import type { FileOutcome } from "@/lib/types/sync-events";
 import { appendNewEntries } from "./append";
 import { documentKindOf, syncDocument } from "./document-sync";
-import { remapFile, withoutOpenResponse } from "./remap";
+import { type Remapped, remapFile, withoutOpenResponse } from "./remap";
 import { detectFileFormat, lastNewlineOffset } from "./whole-lines";
 import { errorText } from "@/lib/text/error-text";
 
@@ -165,14 +165,22 @@ async function resync(source: Source, st: { size: number; mtimeMs: number }, tra
     return { kind: "rewritten", sessionId: r.tracked.sessionId, previousSessionId: tracked.sessionId, version, entries: r.entries, why };
   };
   if (st.size < tracked.importedBytes) return again("the file is shorter than what was imported");
-  let remapped = await remapFile({
-    file,
-    format: tracked.format,
-    size: st.size,
-    checkBytes: tracked.importedBytes,
-    settled: tracked.settledEntries,
-    ...(opts.signal ? { signal: opts.signal } : {}),
-  });
+  let remapped: Remapped;
+  try {
+    remapped = await remapFile({
+      file,
+      format: tracked.format,
+      size: st.size,
+      checkBytes: tracked.importedBytes,
+      settled: tracked.settledEntries,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+  } catch (error) {
+    // A pi version 1 file's entries get their ids on import (session-engine.md §1.7): new lines
+    // cannot be matched to what is stored, so the file is imported again.
+    if (tracked.format === "pi" && error instanceof FormatError && error.field === "id") return again("its entries have no ids (a pi version 1 file)");
+    throw error;
+  }
   if (remapped.checkSha256 !== tracked.prefixSha256) return again("the lines imported before have changed");
   const held = remapped.open !== null && remapped.open.start > tracked.importedBytes && fresh(st, opts);
   if (held && remapped.open) remapped = await withoutOpenResponse(file, { ...remapped, open: remapped.open });

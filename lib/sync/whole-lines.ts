@@ -18,7 +18,7 @@ import "server-only";
 import { createHash, type Hash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import { DETECT_OBJECTS, detectFormat } from "@/lib/formats/detect";
+import { FormatDetector } from "@/lib/formats/detect";
 import type { FormatId } from "@/lib/formats/types";
 import { parseJsonlLine } from "@/lib/session/jsonl";
 
@@ -111,12 +111,11 @@ export async function sha256Prefix(file: string, bytes: number): Promise<string>
 
 /** The format of the file's first whole lines (lib/formats/detect.ts); null when none matches. */
 export async function detectFileFormat(file: string, size: number): Promise<FormatId | null> {
-  const objects: Record<string, unknown>[] = [];
+  const detector = new FormatDetector();
   const reader = new WholeLineReader(file, { size, checkBytes: 0 });
   for await (const line of reader.lines()) {
     const { value } = parseJsonlLine(line.text, line.number);
-    if (value) objects.push(value);
-    if (objects.length >= DETECT_OBJECTS) break;
+    if (value && detector.push(value, line.number, line.text.length)) break;
   }
-  return detectFormat(objects);
+  return detector.result().format;
 }

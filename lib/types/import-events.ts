@@ -3,6 +3,7 @@
  * (app/api/import/route.ts), the browser and tests (browser-safe, types only). Order: `progress`* then exactly one `done` or `error`.
  */
 import type { FormatId } from "@/lib/formats/types";
+import type { KeptRecords } from "@/lib/import-report";
 
 export interface ImportProgressEvent {
   type: "progress";
@@ -34,6 +35,13 @@ export interface ImportDoneEvent {
   formatLabel: string;
   /** JSON records in the file. */
   records: number;
+  /** A Claude Code or Codex file's records kept as custom entries (not shown by default), per kind. */
+  kept: KeptRecords[];
+  /** What was repaired on the way in, nothing lost (two objects on one line both read, a uuid used twice renamed, …): the first 1000; `repairCount` counts all. */
+  repairs: { line: number; message: string }[];
+  repairCount: number;
+  /** Sessions of their own the file held (Claude Code sidechain runs), imported with it. */
+  sidechains: { sessionId: string; title: string | null; entryCount: number }[];
 }
 
 /**

@@ -22,6 +22,13 @@ export interface GenerateCodexOptions {
   compactions?: number;
   forkedFrom?: string;
   cutLastLine?: boolean;
+  /**
+   * A last turn with what newer rollouts (0.14x) write: a `<skill>` message, `tool_search_call` /
+   * `tool_search_output`, an output that is a list with an `input_image`, an MCP call answered only
+   * by its `mcp_tool_call_end` event, an MCP call recorded only as that event, a call that never
+   * gets an output, and `task_complete`.
+   */
+  newer?: boolean;
 }
 
 type Rec = Record<string, unknown>;
@@ -107,6 +114,51 @@ export function generateCodexSession(opts: GenerateCodexOptions): GeneratedFile 
       }
     }
     if (turn === 1) custom("mystery_kind", { anything: true });
+  }
+  if (opts.newer) newerTurn();
+  function newerTurn() {
+    const text = "Find the GitHub tools and show me the screenshot";
+    add("turn_context", { cwd: "/home/dev/app", approval_policy: "on-request", sandbox_policy: { mode: "workspace-write" }, model, effort, summary: "auto" });
+    expected.custom += 1;
+    add("response_item", { type: "message", role: "user", content: [{ type: "input_text", text }] });
+    expected.prompts += 1;
+    add("response_item", { type: "message", role: "user", content: [{ type: "input_text", text: "<skill>\n<name>screens</name>\n</skill>" }] });
+    custom("event_msg", { type: "user_message", message: text, images: [] });
+    const tokens = () => add("event_msg", { type: "token_count", info: { last_token_usage: { input_tokens: 900, cached_input_tokens: 400, output_tokens: 50, total_tokens: 950 } } });
+    // Response 1: a tool search and a screenshot call.
+    const search = `call_${rng.hex(24)}`;
+    const shot = `call_${rng.hex(24)}`;
+    add("response_item", { type: "tool_search_call", call_id: search, status: "completed", execution: "client", arguments: { query: "github issues", limit: 8 } });
+    add("response_item", { type: "function_call", name: "screenshot", arguments: "{}", call_id: shot });
+    tokens();
+    add("response_item", { type: "tool_search_output", call_id: search, status: "completed", execution: "client", tools: [{ type: "namespace", name: "mcp__github", tools: [{ type: "function", name: "list_issues" }, { type: "function", name: "get_issue" }] }] });
+    add("response_item", { type: "function_call_output", call_id: shot, output: [{ type: "input_text", text: "Screenshot:" }, { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" }] });
+    expected.assistants += 1;
+    expected.toolCalls += 2;
+    expected.toolResults += 2;
+    // Response 2: an MCP call whose only answer is its end event, and one that never gets an answer.
+    const mcp = `call_${rng.hex(24)}`;
+    const lost = `call_${rng.hex(24)}`;
+    add("response_item", { type: "reasoning", summary: [{ type: "summary_text", text: "Listing issues" }], content: null });
+    add("response_item", { type: "function_call", name: "mcp__github__list_issues", arguments: "{}", call_id: mcp });
+    add("response_item", { type: "function_call", name: "shell", arguments: JSON.stringify({ command: ["sleep", "600"] }), call_id: lost });
+    tokens();
+    custom("event_msg", { type: "mcp_tool_call_end", call_id: mcp, invocation: { server: "github", tool: "list_issues", arguments: {} }, duration: { secs: 1, nanos: 0 }, result: { Ok: { content: [{ type: "text", text: "#12 Crash on start" }] } } });
+    expected.assistants += 1;
+    expected.toolCalls += 2;
+    expected.toolResults += 2;
+    expected.toolErrors += 1;
+    // Response 3: an MCP call recorded only as its event; the answer after it is the next response.
+    const only = `call_${rng.hex(24)}`;
+    add("response_item", { type: "reasoning", summary: [{ type: "summary_text", text: "Reading the issue" }], content: null });
+    custom("event_msg", { type: "mcp_tool_call_end", call_id: only, invocation: { server: "github", tool: "get_issue", arguments: { number: 12 } }, result: { Err: "tool call failed: 404" } });
+    add("response_item", { type: "message", role: "assistant", content: [{ type: "output_text", text: "Issue 12 could not be read." }] });
+    tokens();
+    expected.assistants += 2;
+    expected.toolCalls += 1;
+    expected.toolResults += 1;
+    expected.toolErrors += 1;
+    custom("event_msg", { type: "task_complete", last_agent_message: "Issue 12 could not be read." });
   }
   void contextChanges;
   let text = `${lines.join("\n")}\n`;

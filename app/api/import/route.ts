@@ -90,7 +90,7 @@ function drainableSource(body: ReadableStream<Uint8Array>) {
 }
 
 function doneEvent(r: ImportResult): ImportEvent {
-  const { sessionId, title, entryCount, skipped, skippedCount, truncated, truncatedCount, migrated, format, records } = r;
+  const { sessionId, title, entryCount, skipped, skippedCount, truncated, truncatedCount, migrated, format, records, kept, sidechains, repairs, repairCount } = r;
   return {
     type: "done",
     sessionId,
@@ -104,6 +104,10 @@ function doneEvent(r: ImportResult): ImportEvent {
     format,
     formatLabel: FORMAT_LABELS[format],
     records,
+    kept,
+    sidechains,
+    repairs,
+    repairCount,
   };
 }
 

@@ -21,12 +21,22 @@ import { latestChatEntries, pagePayload } from "@/lib/session-view/server";
 export const dynamic = "force-dynamic";
 
 /**
- * A Claude Code subagent file's session (lib/formats/claude-code-map.ts), or an opencode child
- * session (its only parent is the session whose task ran it: lib/formats/opencode-map.ts), rather than a fork.
+ * A subagent's session rather than a fork: a Claude Code subagent file or a sidechain run of its
+ * parent's file (lib/formats/claude-code-file.ts), or an opencode child session (its only parent
+ * is the session whose task ran it: lib/formats/opencode-map.ts).
  */
 function isSubagent(header: Record<string, unknown>): boolean {
-  const cc = header.claudeCode as { agentId?: unknown } | undefined;
-  return typeof cc?.agentId === "string" || header.sourceFormat === "opencode";
+  const cc = header.claudeCode as { agentId?: unknown; sidechainRootUuid?: unknown } | undefined;
+  return typeof cc?.agentId === "string" || typeof cc?.sidechainRootUuid === "string" || header.sourceFormat === "opencode";
+}
+
+/** Links the session's file named (a Claude Code pull request: `header.links`, lib/db/store/session.ts), http(s) only. */
+function headerLinks(header: Record<string, unknown>): { url: string; title: string }[] {
+  const links = header.links;
+  if (!Array.isArray(links)) return [];
+  return links.filter(
+    (l): l is { url: string; title: string } => typeof l?.url === "string" && typeof l?.title === "string" && /^https?:\/\//.test(l.url),
+  );
 }
 
 /**
@@ -87,6 +97,11 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
               {isSubagent(session.header) ? "Subagent of" : "Forked from"} {session.parentSession}
             </Link>
           )}
+          {headerLinks(session.header).map((l) => (
+            <a key={l.url} href={l.url} className="truncate text-sm text-muted underline" rel="noopener noreferrer" target="_blank">
+              {l.title}
+            </a>
+          ))}
           <SessionSecrets sessionId={id} />
           <SessionDownloads sessionId={id} hasOriginal={Boolean(session.sourceFileName)} />
         </div>

@@ -80,7 +80,7 @@ function asDetected(ctx: Ctx, format: DocumentFormatId, value: JsonObject, line:
     yield* skipped;
     for (const entry of mapped.entries) yield { text: JSON.stringify(entry), number: line };
   }
-  return { format, lines: lines(), records: () => mapped.records };
+  return { format, lines: lines(), records: () => mapped.records, sidechains: () => [], notes: () => [] };
 }
 
 /** The first few KB of the lines, enough to tell what a document was meant to be. */

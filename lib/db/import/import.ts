@@ -39,7 +39,7 @@ import "server-only";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { generateSessionId } from "@/lib/session/ids";
-import { parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
+import { parseJsonlLine, type SkippedLine, splitJoinedObjects } from "@/lib/session/jsonl";
 import { createStreamMigrator, type StreamMigrator } from "@/lib/session/migrate-stream";
 import type { SessionHeader } from "@/lib/session/types";
 import { MAX_PERSIST_CHARS, type PersistCuts } from "@/lib/session/sanitize";
@@ -51,6 +51,7 @@ import {
   entryError,
   HEADER_SCAN_BYTES,
   ImportState,
+  joinedNote,
   type Lines,
   nulInIds,
   readHeader,
@@ -69,9 +70,10 @@ import {
 } from "@/lib/import-limits";
 import { findSessionMeta } from "../store/read";
 import { attachPartition, insertDetached, partitionOf } from "../store/entry-partitions";
-import { finishSessionRow, insertSessionRow } from "../store/session";
+import { finishSessionRow, insertSessionRow, setHeaderLinks } from "../store/session";
 import { applyLabels, type BulkSql, withBulkTransaction } from "../store/sql";
 import type { FormatId } from "@/lib/formats/types";
+import type { KeptRecords } from "@/lib/import-report";
 import { readDocument } from "./document";
 import { type DetectedLines, detectLines } from "./formats";
 import { SourceCapture } from "./source-capture";
@@ -134,6 +136,23 @@ export interface ImportResult {
   format: FormatId;
   /** JSON records in the file (the header and entries of a pi file). */
   records: number;
+  /** Sessions of their own the file held, imported with it (Claude Code sidechain runs; docs/formats.md "Subagents"). */
+  sidechains: ImportedSidechain[];
+  /** A Claude Code or Codex file's records kept as custom entries, per kind, most first (none for pi files). */
+  kept: KeptRecords[];
+  /**
+   * What was repaired on the way in, nothing lost (two objects on one line both read, a uuid
+   * used twice renamed, a parent not in the file, a Codex call without an output answered), by
+   * line: the first 1000; `repairCount` counts all.
+   */
+  repairs: { line: number; message: string }[];
+  repairCount: number;
+}
+
+export interface ImportedSidechain {
+  sessionId: string;
+  title: string | null;
+  entryCount: number;
 }
 
 interface Plan {
@@ -170,48 +189,57 @@ function storableLine(text: string, migrated: boolean): string | undefined {
   return text;
 }
 
-async function importEntries(loader: EntryLoader, lines: Lines, reader: LineReader, plan: Plan, state: ImportState): Promise<void> {
+/** Adds one entry (JSON object `value`, whose text is `text`, from line `number`) to the COPY. */
+async function addEntry(loader: EntryLoader, value: Record<string, unknown>, text: string, number: number, plan: Plan, state: ImportState): Promise<void> {
   const { file, migrator } = plan;
+  if (typeof value.type !== "string" || value.type === "") throw entryError(file, number, "type", "entry has no type");
+  if (migrator.fromVersion >= 2 && (typeof value.id !== "string" || value.id === "")) {
+    throw entryError(file, number, "id", "entry has no id");
+  }
+  const entry = migrator.migrate(value);
+  const nul = nulInIds(file, number, text, entry as unknown as Record<string, unknown>);
+  if (nul) throw nul;
+  const first = state.firstLine.get(entry.id);
+  if (first !== undefined) {
+    throw new ImportError({
+      code: "duplicate_id",
+      file,
+      line: number,
+      field: "id",
+      message: `${file}:${number}: duplicate entry id ${entry.id} (first used on line ${first})`,
+    });
+  }
+  // A line sanitizing cannot change is stored as the file wrote it (no cuts to report); any
+  // other entry is sanitized, and what the sanitizing cut is reported.
+  const json = storableLine(text, migrator.changed);
+  let row: ReturnType<typeof toEntryRow>;
+  if (json === undefined) {
+    const cuts: PersistCuts = { strings: 0, charsRemoved: 0, longest: 0 };
+    row = toEntryRow(entry, cuts);
+    state.noteCuts(number, row.id, cuts);
+  } else {
+    row = rowOfSanitized(entry);
+  }
+  loader.add(row, state.count, json);
+  // The scan of the import's stream (docs/secrets.md): the pre-filter on the line as read, the
+  // scanner on the stored entry only when it may hold a credential.
+  if (mayHoldSecret(text)) plan.secrets.push(...(await findingRowsOf(row.data, state.count)));
+  state.count += 1;
+  state.add(row, text.length);
+  state.firstLine.set(entry.id, number);
+}
+
+async function importEntries(loader: EntryLoader, lines: Lines, reader: LineReader, plan: Plan, state: ImportState): Promise<void> {
   for await (const line of lines) {
     const { text, number } = line;
     const { value, skip } = parseJsonlLine(text, number);
-    if (skip) state.skip(line.unterminated ? { ...skip, reason: `${skip.reason}${truncationNote(line)}` } : skip);
-    if (!value) continue;
-    if (typeof value.type !== "string" || value.type === "") throw entryError(file, number, "type", "entry has no type");
-    if (migrator.fromVersion >= 2 && (typeof value.id !== "string" || value.id === "")) {
-      throw entryError(file, number, "id", "entry has no id");
-    }
-    const entry = migrator.migrate(value);
-    const nul = nulInIds(file, number, text, entry as unknown as Record<string, unknown>);
-    if (nul) throw nul;
-    const first = state.firstLine.get(entry.id);
-    if (first !== undefined) {
-      throw new ImportError({
-        code: "duplicate_id",
-        file,
-        line: number,
-        field: "id",
-        message: `${file}:${number}: duplicate entry id ${entry.id} (first used on line ${first})`,
-      });
-    }
-    // A line sanitizing cannot change is stored as the file wrote it (no cuts to report); any
-    // other entry is sanitized, and what the sanitizing cut is reported.
-    const json = storableLine(text, migrator.changed);
-    let row: ReturnType<typeof toEntryRow>;
-    if (json === undefined) {
-      const cuts: PersistCuts = { strings: 0, charsRemoved: 0, longest: 0 };
-      row = toEntryRow(entry, cuts);
-      state.noteCuts(number, row.id, cuts);
-    } else {
-      row = rowOfSanitized(entry);
-    }
-    loader.add(row, state.count, json);
-    // The scan of the import's stream (docs/secrets.md): the pre-filter on the line as read, the
-    // scanner on the stored entry only when it may hold a credential.
-    if (mayHoldSecret(text)) plan.secrets.push(...(await findingRowsOf(row.data, state.count)));
-    state.count += 1;
-    state.add(row, text.length);
-    state.firstLine.set(entry.id, number);
+    // Two objects written on one line (a pi write bug): both are entries, and the report says so.
+    const joined = skip ? splitJoinedObjects(text) : undefined;
+    if (joined) {
+      state.repair({ line: number, message: joinedNote(joined.length) });
+      for (const piece of joined) await addEntry(loader, parseJsonlLine(piece, number).value!, piece, number, plan, state);
+    } else if (skip) state.skip(line.unterminated ? { ...skip, reason: `${skip.reason}${truncationNote(line)}` } : skip);
+    if (value) await addEntry(loader, value, text, number, plan, state);
     if (state.batchCount >= plan.batchSize || state.batchBytes >= BATCH_BYTES) await flush(loader, state, plan, reader);
   }
   await flush(loader, state, plan, reader);
@@ -259,28 +287,59 @@ async function sizeOfPath(file: string, source: string, maxBytes: number): Promi
 }
 
 /** Inside the transaction: the session row, every entry, then the session's bookkeeping. */
-async function writeSession(
-  sql: BulkSql,
-  ctx: { plan: Plan; state: ImportState; lines: Lines; reader: LineReader; header: SessionHeader; sessionId: string; givenTitle?: string },
-): Promise<{ leafId: string | null; title: string | null }> {
+/** Inside the transaction: the file's session (below), then the sessions it holds of their own. */
+async function writeFile(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: string | null; title: string | null; sidechains: ImportedSidechain[] }> {
+  const main = await writeSession(sql, ctx);
+  const sidechains: ImportedSidechain[] = [];
+  for (const side of ctx.plan.detected.sidechains()) {
+    const sessionId = toPgText(side.header.id);
+    // Imported before (the file imported again as a copy): its Task links already lead there.
+    if (await findSessionMeta({ id: sessionId })) continue;
+    const migrator = createStreamMigrator(side.header);
+    // No progress events of its own: the file's progress has been reported.
+    const { onProgress: _progress, ...opts } = ctx.plan.opts;
+    const plan: Plan = { ...ctx.plan, migrator, arborLeafId: undefined, secrets: [], opts: { ...opts, asCopy: false } };
+    const state = new ImportState(ctx.plan.file, ctx.plan.opts.maxSkippedLines ?? DEFAULT_MAX_SKIPPED_LINES);
+    const lines = (async function* () {
+      yield* side.lines;
+    })();
+    const r = await writeSession(sql, { ...ctx, plan, state, lines, header: migrator.header, sessionId, side: true });
+    sidechains.push({ sessionId, title: r.title, entryCount: state.count });
+  }
+  return { ...main, sidechains };
+}
+
+interface WriteContext {
+  plan: Plan;
+  state: ImportState;
+  lines: Lines;
+  reader: LineReader;
+  header: SessionHeader;
+  sessionId: string;
+  givenTitle?: string;
+  /** A session the file holds (a sidechain run): the file's original is kept with the main one only. */
+  side?: true;
+}
+
+async function writeSession(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: string | null; title: string | null }> {
   const { plan, state, header, sessionId, givenTitle } = ctx;
   const created = Date.parse(header.timestamp);
   const storedHeader: SessionHeader = { ...header, id: sessionId, ...(givenTitle ? { title: givenTitle } : {}) };
   // The entries go into the session's own table while it stands alone (no index to update per
   // row); attached below, once they are all in (lib/db/store/entry-partitions.ts).
   await insertDetached(sql, () =>
-    insertSessionRow(sql, { header: storedHeader, sourceFileName: plan.file, ...(Number.isNaN(created) ? {} : { createdAt: new Date(created) }) }),
+    insertSessionRow(sql, { header: storedHeader, ...(ctx.side ? {} : { sourceFileName: plan.file }), ...(Number.isNaN(created) ? {} : { createdAt: new Date(created) }) }),
   );
   const table = await partitionOf(sql, sessionId);
-  await plan.capture.attach(sql, { sessionId, format: plan.detected.format, fileName: plan.file });
+  if (!ctx.side) await plan.capture.attach(sql, { sessionId, format: plan.detected.format, fileName: plan.file });
   plan.opts.onProgress?.({ bytes: ctx.reader.bytesRead, entries: 0, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
   await loadEntries(sql, ctx.lines, ctx.reader, plan, state, { sessionId, table });
   // The COPY is over, so the connection is free for the original file's chunks.
-  await plan.capture.finish(recordsOf(plan, state));
+  if (!ctx.side) await plan.capture.finish(recordsOf(plan, state));
   await insertFindings(sql, sessionId, plan.secrets);
 
   const leafId = leafOf(plan, state);
-  const derived = givenTitle ?? normalizeTitle(header.title) ?? state.sessionInfoName ?? state.firstUserText;
+  const derived = givenTitle ?? normalizeTitle(header.title) ?? state.sessionInfoName ?? state.summaryTitle ?? normalizeTitle(state.prompts.title);
   const title = (plan.opts.asCopy && !givenTitle && derived ? normalizeTitle(`${derived} (copy)`) : derived) ?? null;
   const latest = Math.max(state.latest, Number.isNaN(created) ? Number.NEGATIVE_INFINITY : created);
   await finishSessionRow(sql, {
@@ -293,6 +352,7 @@ async function writeSession(
   });
   await attachPartition(sql, sessionId);
   await applyLabels(sql, { sessionId, labels: state.labels });
+  if (state.links.size > 0) await setHeaderLinks(sql, sessionId, [...state.links].map(([url, title]) => ({ url, title })));
   return { leafId, title };
 }
 
@@ -315,7 +375,10 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
     source: capture.source,
     file,
     maxBytes,
-    maxLineLength: Math.min(maxLineLength, HEADER_SCAN_BYTES),
+    maxLineLength,
+    // Until the format and header are known, a line that does not start with "{" is not read
+    // past this (a binary file fails fast); a large first record still is (docs/formats.md).
+    maxOpaqueLineLength: HEADER_SCAN_BYTES,
     maxBlankLines: opts.maxBlankLines ?? DEFAULT_MAX_BLANK_LINES,
     signal: opts.signal,
   });
@@ -332,9 +395,9 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
     });
     const detected = "detected" in doc ? doc.detected : await detectLines(doc.lines, file);
     lines = detected.lines;
-    const { header: fileHeader, line: headerLine } = await readHeader(lines, reader, file, state);
+    const { header: fileHeader, line: headerLine } = await readHeader(lines, reader, file, state, detected.tried);
     checkVersion(file, headerLine, fileHeader);
-    reader.maxLineLength = maxLineLength;
+    reader.maxOpaqueLineLength = undefined;
     const migrator = createStreamMigrator(fileHeader);
     const { arborLeafId, ...header } = migrator.header;
     const sessionId = opts.asCopy ? generateSessionId() : toPgText(header.id);
@@ -351,8 +414,10 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
       secrets: [],
     };
     const result = await withBulkTransaction((sql) =>
-      writeSession(sql, { plan, state, lines, reader, header, sessionId, ...(givenTitle ? { givenTitle } : {}) }),
+      writeFile(sql, { plan, state, lines, reader, header, sessionId, ...(givenTitle ? { givenTitle } : {}) }),
     );
+    for (const note of detected.notes()) state.repair(note);
+    state.repairs.sort((a, b) => a.line - b.line);
     return {
       sessionId,
       title: result.title,
@@ -367,6 +432,10 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
       bytes: reader.bytesRead,
       format: detected.format,
       records: recordsOf(plan, state),
+      sidechains: result.sidechains,
+      kept: detected.format === "pi" ? [] : keptRecords(state),
+      repairs: state.repairs,
+      repairCount: state.repairCount,
     };
   } catch (error) {
     throw asImportError(error, file, opts.signal, callerSignal);
@@ -375,6 +444,13 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
     await raw.return(undefined).catch(() => undefined);
     await capture.dispose().catch(() => undefined);
   }
+}
+
+/** The custom entries per kind, most first ("claude-code/progress" → "progress"). */
+function keptRecords(state: ImportState): KeptRecords[] {
+  return [...state.kept]
+    .map(([type, count]) => ({ kind: type.replace(/^[^/]*\//, ""), count }))
+    .sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
 }
 
 /** pi files are not re-parsed to count: their records are the header and the entries. */

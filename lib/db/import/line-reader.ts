@@ -14,7 +14,8 @@ import "server-only";
  *   count them. Callers that find more blank lines (e.g. other Unicode whitespace) report them
  *   through `noteBlank`, so they count toward the same limit.
  * - Limits: more than `maxBytes` in total (every byte counts, whatever it is), a line longer than
- *   `maxLineLength` bytes (checked while the line is still being read), or more than
+ *   `maxLineLength` bytes (checked while the line is still being read; while
+ *   `maxOpaqueLineLength` is set, a line not starting with "{" gets that lower limit), or more than
  *   `maxBlankLines` blank lines throws LimitError naming the file (and line).
  * - `signal` is checked between chunks and also ends a wait for the next chunk (a source that
  *   stalls cannot outlive an import's time budget); on abort the source is closed and the
@@ -98,8 +99,15 @@ export class LineReader {
   bytesRead = 0;
   /** Blank lines seen so far (never yielded), including those reported through `noteBlank`. */
   blankLines = 0;
-  /** May be changed between lines (imports use a small limit until the header is found). */
+  /** May be changed between lines. */
   maxLineLength: number;
+  /**
+   * While set, a lower limit for lines that do not start with "{" (after blanks): what a session
+   * file cannot hold before its format is known, so a binary file without newlines is refused
+   * after this many bytes, while a first record of any size (a pasted prompt with images) is
+   * still read whole. Imports clear it once the format and header are known.
+   */
+  maxOpaqueLineLength: number | undefined;
   private readonly file: string;
   private readonly maxBytes: number;
   private readonly maxBlankLines: number;
@@ -111,6 +119,7 @@ export class LineReader {
     file: string;
     maxBytes: number;
     maxLineLength: number;
+    maxOpaqueLineLength?: number;
     /** Default: unlimited. */
     maxBlankLines?: number;
     signal?: AbortSignal;
@@ -120,16 +129,30 @@ export class LineReader {
     this.maxBytes = input.maxBytes;
     this.maxBlankLines = input.maxBlankLines ?? Number.POSITIVE_INFINITY;
     this.maxLineLength = input.maxLineLength;
+    this.maxOpaqueLineLength = input.maxOpaqueLineLength;
     this.signal = input.signal;
   }
 
-  private tooLong(line: number): LimitError {
+  /** The limit for the line whose first bytes are `head` (see maxOpaqueLineLength). */
+  private limitFor(head: Buffer): number {
+    const opaque = this.maxOpaqueLineLength;
+    if (opaque === undefined || opaque >= this.maxLineLength) return this.maxLineLength;
+    for (const b of head.subarray(0, 64)) {
+      if (b === 32 || b === 9 || b === 13) continue;
+      // A BOM (EF BB BF) may precede the first line's "{".
+      if (b === 0xef || b === 0xbb || b === 0xbf) continue;
+      return b === 0x7b ? this.maxLineLength : opaque;
+    }
+    return opaque;
+  }
+
+  private tooLong(line: number, limit: number): LimitError {
     return new LimitError({
       code: "line_too_long",
       file: this.file,
       line,
-      limit: this.maxLineLength,
-      message: `${this.file}:${line}: line is longer than the ${formatBytes(this.maxLineLength)} line limit`,
+      limit,
+      message: `${this.file}:${line}: line is longer than the ${formatBytes(limit)} line limit`,
     });
   }
 
@@ -169,7 +192,8 @@ export class LineReader {
         this.countBytes(buf.length);
         let start = 0;
         for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
-          if (pendingLength + (nl - start) > this.maxLineLength) throw this.tooLong(number + 1);
+          const lineLimit = this.limitFor(pendingLength > 0 ? pending[0]! : buf.subarray(start, nl));
+          if (pendingLength + (nl - start) > lineLimit) throw this.tooLong(number + 1, lineLimit);
           number += 1;
           if (pendingLength === 0 && isBlankBytes(buf, start, nl)) {
             // The fast path of a newline flood: no decoding, no yield.
@@ -186,7 +210,8 @@ export class LineReader {
           const rest = Buffer.from(buf.subarray(start));
           pending.push(rest);
           pendingLength += rest.length;
-          if (pendingLength > this.maxLineLength) throw this.tooLong(number + 1);
+          const lineLimit = this.limitFor(pending[0]!);
+          if (pendingLength > lineLimit) throw this.tooLong(number + 1, lineLimit);
         }
       }
       finished = true;

@@ -6,9 +6,9 @@ import "server-only";
  * rows are encoded for the COPY as they come, so their parsed objects die young).
  */
 import { DEFAULT_MAX_SKIPPED_LINES, MAX_REPORTED_TRUNCATIONS } from "@/lib/import-limits";
-import { userMessageText } from "@/lib/session/display-name";
 import { idWithNul } from "@/lib/session/ids";
 import { unsupportedVersion } from "@/lib/session/migrations";
+import { PromptTitle } from "@/lib/session/prompt-title";
 import { isSessionHeader, parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
 import type { PersistCuts } from "@/lib/session/sanitize";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
@@ -43,6 +43,9 @@ export interface TruncatedEntry {
 export class ImportState {
   readonly skipped: SkippedLine[] = [];
   skippedCount = 0;
+  /** What was repaired on the way in (two objects on one line read, a uuid used twice renamed, …), by line: the first 1000; `repairCount` counts all. */
+  readonly repairs: { line: number; message: string }[] = [];
+  repairCount = 0;
   /** The first MAX_REPORTED_TRUNCATIONS entries that were cut; `truncatedCount` counts all. */
   readonly truncated: TruncatedEntry[] = [];
   truncatedCount = 0;
@@ -55,8 +58,15 @@ export class ImportState {
   lastId: string | null = null;
   model: string | null = null;
   latest = Number.NEGATIVE_INFINITY;
-  firstUserText: string | undefined;
+  /** The first prompt a person typed (session-engine.md §1.2). */
+  readonly prompts = new PromptTitle();
   sessionInfoName: string | undefined;
+  /** A Claude Code `summary` record's label (docs/formats.md): the title when nothing names the session. */
+  summaryTitle: string | undefined;
+  /** Custom entries without a notice (records kept, not shown) per customType. */
+  readonly kept = new Map<string, number>();
+  /** Links the file names for the session page (a Claude Code `pr-link`), by URL. */
+  readonly links = new Map<string, string>();
 
   constructor(
     private readonly file: string,
@@ -77,6 +87,11 @@ export class ImportState {
     });
   }
 
+  repair(note: { line: number; message: string }): void {
+    this.repairCount += 1;
+    if (this.repairs.length < MAX_REPORTED_SKIPS) this.repairs.push(note);
+  }
+
   /** Records that the entry on `line` had strings cut (no-op when `cuts` is empty). */
   noteCuts(line: number, id: string, cuts: PersistCuts): void {
     if (cuts.strings === 0) return;
@@ -92,12 +107,35 @@ export class ImportState {
     if (t > this.latest) this.latest = t;
     if (e.type === "label") labelChanges([e], this.labels);
     if (e.type === "session_info") this.sessionInfoName = normalizeTitle(typeof e.name === "string" ? e.name : undefined);
-    if (this.firstUserText === undefined && e.type === "message" && e.message?.role === "user") {
-      this.firstUserText = normalizeTitle(userMessageText(e.message));
+    if (e.type === "message" && e.message?.role === "user") this.prompts.offer(e.message);
+    if (e.type === "label" && isSummaryRecord(e.source)) this.summaryTitle = normalizeTitle(e.label) ?? this.summaryTitle;
+    if (e.type === "custom") {
+      // A custom entry with a notice is shown in the chat: not "kept, not shown".
+      if (typeof e.notice !== "string") this.kept.set(e.customType, (this.kept.get(e.customType) ?? 0) + 1);
+      const link = linkOf(e.data);
+      if (link) this.links.set(link.url, link.title);
     }
     this.batchCount += 1;
     this.batchBytes += approxBytes;
   }
+}
+
+function isSummaryRecord(source: unknown): boolean {
+  return typeof source === "object" && source !== null && (source as { type?: unknown }).type === "summary";
+}
+
+/** A Claude Code `pr-link` record's pull request (`prUrl`, `prNumber`, `prRepository`). */
+function linkOf(data: unknown): { url: string; title: string } | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const d = data as Record<string, unknown>;
+  if (d.type !== "pr-link" || typeof d.prUrl !== "string" || !/^https?:\/\//.test(d.prUrl)) return undefined;
+  const repo = typeof d.prRepository === "string" ? `${d.prRepository} ` : "";
+  return { url: d.prUrl, title: typeof d.prNumber === "number" ? `PR ${repo}#${d.prNumber}` : "Pull request" };
+}
+
+/** The report's words for a line that held `n` JSON objects with no newline between them. */
+export function joinedNote(n: number): string {
+  return `${n} JSON objects on one line with no newline between them (a writer's bug): all ${n} were read`;
 }
 
 export function entryError(file: string, line: number, field: string, what: string): ImportError {
@@ -145,7 +183,17 @@ class HeaderClues {
   }
 }
 
-export async function readHeader(lines: Lines, reader: LineReader, file: string, state: ImportState): Promise<{ header: SessionHeader; line: number }> {
+/**
+ * The session header: the first JSON object. `tried` (from detection: why the file is none of
+ * the formats) replaces the plain "not a session header" reason when the first object is not one.
+ */
+export async function readHeader(
+  lines: Lines,
+  reader: LineReader,
+  file: string,
+  state: ImportState,
+  tried?: readonly string[],
+): Promise<{ header: SessionHeader; line: number }> {
   const notSession = (detail: string) => new ImportError({ code: "not_session", file, message: `${file}: not a session file (${detail})` });
   const clues = new HeaderClues();
   try {
@@ -163,7 +211,7 @@ export async function readHeader(lines: Lines, reader: LineReader, file: string,
       }
       const line = next.value.number;
       if (!isSessionHeader(value)) {
-        throw notSession(`line ${line}: the first JSON object is not a session header ({"type":"session","id":…})`);
+        throw notSession(tried?.length ? tried.join("; ") : `line ${line}: the first JSON object is not a session header ({"type":"session","id":…})`);
       }
       if (value.id.trim() === "") throw notSession(`line ${line}: the session header has an empty id`);
       if (value.id.includes("\0")) throw entryError(file, line, "id", "the session id contains a NUL character");

@@ -91,6 +91,14 @@ export async function finishSessionRow(
   );
 }
 
+/**
+ * Links the session's file names (a Claude Code `pr-link`: the pull request the session made),
+ * kept in the header as `links` (shown on the session page; pi ignores unknown header fields).
+ */
+export async function setHeaderLinks(sql: Sql, id: string, links: { url: string; title: string }[]): Promise<void> {
+  await sql.query(`UPDATE sessions SET header = jsonb_set(header::jsonb, '{links}', $2::jsonb) WHERE id = $1`, [id, toPgJson(links)]);
+}
+
 export async function createSession(
   input: { title?: string; cwd?: string; header?: Partial<SessionHeader> } = {},
 ): Promise<SessionMeta> {
