@@ -96,5 +96,5 @@ export function clipText(text: string, room: number): string {
 /** The tool result: the (already masked and bounded) value as JSON text. */
 export async function answer(value: object): Promise<CallToolResult> {
   const masked = await maskSecrets(value);
-  return { content: [{ type: "text", text: JSON.stringify(masked, null, 1) }] };
+  return { content: [{ type: "text", text: JSON.stringify(masked) }] };
 }
