@@ -101,6 +101,33 @@ describe("tools", () => {
     await expect(callJson(client, "read_session", { session: s.generated.id, limit: 100_000 })).rejects.toThrow(/limit/);
   });
 
+  it("search_sessions pages its hits by cursor within the byte cap, each session once", async () => {
+    const all = await callJson<{ hits: { session: string }[]; next: string | null }>(client, "search_sessions", { query: "the", maxBytes: 200_000 });
+    expect(all.hits.length).toBeGreaterThan(1);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const { text } = await callText(client, "search_sessions", { query: "the", maxBytes: 1000, ...(cursor ? { cursor } : {}) });
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(1000);
+      const r = JSON.parse(text) as { hits: { session: string }[]; next: string | null; truncated: boolean };
+      expect(r.truncated).toBe(r.next !== null);
+      seen.push(...r.hits.map((h) => h.session));
+      cursor = r.next;
+    } while (cursor);
+    expect(seen).toEqual(all.hits.map((h) => h.session));
+  });
+
+  it("an entry larger than the cap comes alone, its text clipped and marked", async () => {
+    const big = s.generated.entries.find((e) => Buffer.byteLength(JSON.stringify(e)) > 3000);
+    expect(big, "the generated session has an entry over 3 kB").toBeDefined();
+    const { text } = await callText(client, "read_session", { session: s.generated.id, leaf: big!.id, fromEntry: big!.id, maxBytes: 1000 });
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(1000);
+    const r = JSON.parse(text) as Paged<{ id: string; text: string; clipped?: boolean }>;
+    expect(r.items).toHaveLength(1);
+    expect(r.items[0]).toMatchObject({ id: big!.id, clipped: true });
+    expect(r.items[0]!.text).toMatch(/… \[clipped: \d+ more characters\]$/);
+  });
+
   it("session_context shows what the turn's model saw: the compaction summary and the kept messages", async () => {
     const r = await callJson<Paged<{ role: string; text: string }> & { compaction: { entryId: string } }>(client, "session_context", { session: "mcp-compacted", entry: "a5" });
     expect(r.compaction).toMatchObject({ entryId: "k1", firstKeptEntryId: "u2" });
