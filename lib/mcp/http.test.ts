@@ -38,7 +38,8 @@ describe("/mcp over HTTP", () => {
   });
 
   it("refuses a request without the token, or with another, on loopback too", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: TOKEN }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: "Bearer wrong" }, { authorization: TOKEN }];
+    for (const headers of attempts) {
       const r = await post(on.url, headers);
       expect(r.status).toBe(401);
       expect(r.headers.get("www-authenticate")).toMatch(/^Bearer/);
