@@ -51,6 +51,8 @@ export interface McpSessions {
   generated: { id: string; header: SessionHeader; entries: SessionEntry[] };
   compacted: { id: string; entries: SessionEntry[] };
   secret: ReturnType<typeof secretSession>;
+  /** A long branch without compactions: its last turn sent more messages than the inspector's window. */
+  long: { id: string; entries: SessionEntry[] };
 }
 
 export async function seedMcpSessions(): Promise<McpSessions> {
@@ -60,7 +62,9 @@ export async function seedMcpSessions(): Promise<McpSessions> {
   await importSession({ source: bytesOf(serializeSession(c.header, c.entries)), fileName: "compacted.jsonl" });
   const s = secretSession(7, "mcp-secret");
   await importSession({ source: bytesOf(secretSessionJsonl(s)), fileName: "secret.jsonl" });
-  return { generated: { id: g.header.id, header: g.header, entries: g.entries }, compacted: { id: c.header.id, entries: c.entries }, secret: s };
+  const l = generateSession({ seed: 34, entries: 1200 });
+  await importSession({ source: bytesOf(serializeSession(l.header, l.entries)), fileName: "long.jsonl" });
+  return { long: { id: l.header.id, entries: l.entries }, generated: { id: g.header.id, header: g.header, entries: g.entries }, compacted: { id: c.header.id, entries: c.entries }, secret: s };
 }
 
 /** Calls a tool; its JSON answer, or throws with the tool's error text. */

@@ -138,6 +138,24 @@ describe("tools", () => {
     await expect(callJson(client, "session_context", { session: "mcp-compacted", entry: "u3" })).rejects.toThrow(/not an assistant message/);
   });
 
+  it("session_context pages through a long turn's whole context, past the inspector's window", async () => {
+    // The last assistant entry of a long compaction-free branch: its context is the branch before it.
+    const path = leafPath(s.long.entries);
+    const lastAssistant = path.findLast((e) => e.type === "message" && e.message.role === "assistant")!;
+    const indices: number[] = [];
+    let offset: number | null = 0;
+    let total = 0;
+    while (offset !== null) {
+      const { text } = await callText(client, "session_context", { session: s.long.id, entry: lastAssistant.id, offset, maxBytes: 200_000 });
+      const r = JSON.parse(text) as Paged<{ index: number }> & { messageCount: number };
+      indices.push(...r.items.map((m) => m.index));
+      total = r.messageCount;
+      offset = r.next;
+    }
+    expect(total).toBeGreaterThan(400);
+    expect(indices).toEqual(Array.from({ length: total }, (_, i) => i));
+  });
+
   it("list_compactions lists every compaction of the session", async () => {
     const ids = s.generated.entries.filter((e) => e.type === "compaction").map((e) => e.id);
     expect(ids.length).toBeGreaterThan(0);
