@@ -179,10 +179,27 @@ describe("tools", () => {
     const calls = s.generated.entries.flatMap((e) =>
       e.type === "message" && e.message.role === "assistant" ? e.message.content.flatMap((b) => (b.type === "toolCall" && ["read", "write", "edit"].includes(b.name) && typeof b.arguments.path === "string" ? [{ entry: e.id, path: b.arguments.path as string }] : [])) : [],
     );
-    const target = calls[0]!.path;
+    // The path touched most often, so that small caps need several pages.
+    const counts = new Map<string, number>();
+    for (const c of calls) counts.set(c.path, (counts.get(c.path) ?? 0) + 1);
+    const target = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
     const expected = [...new Set(calls.filter((c) => c.path === target).map((c) => c.entry))];
     const g = await callJson<{ touches: { session: string; entry: string }[] }>(client, "files_touched", { path: target, session: s.generated.id, maxBytes: 200_000 });
     expect([...new Set(g.touches.map((t) => t.entry))]).toEqual(expected);
+    // Small caps: the cursor resumes inside the session, and the pages add up to the whole answer.
+    const paged: { entry: string }[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      pages++;
+      const { text } = await callText(client, "files_touched", { path: target, session: s.generated.id, maxBytes: 1000, ...(cursor ? { cursor } : {}) });
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(1000);
+      const r = JSON.parse(text) as { touches: { entry: string }[]; next: string | null };
+      paged.push(...r.touches);
+      cursor = r.next;
+    } while (cursor);
+    expect(pages).toBeGreaterThan(1);
+    expect(paged).toEqual(g.touches);
   });
 });
 

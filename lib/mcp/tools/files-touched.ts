@@ -2,7 +2,8 @@
  * `files_touched`: which sessions and turns read or modified a path, from the tool calls'
  * file operations (lib/compaction/file-ops.ts: the `path` argument of read, write and edit calls,
  * session-engine.md §10). A path matches when it is the one given or ends with "/" + it. Scans
- * the session list newest first, SCAN sessions per call; `next` is the cursor to continue.
+ * the session list newest first, SCAN sessions per call; `next` is the cursor to continue (it
+ * also resumes inside a session when the byte cap cut its touches).
  */
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -12,6 +13,25 @@ import { answer, DEFAULT_MAX_BYTES, maxBytesSchema, ToolInputError } from "../bo
 import { sessionMeta } from "../sessions";
 
 const SCAN = 20;
+
+/** Where a call resumes: the session list's page, the session in it, the touch in that session. */
+interface Cursor {
+  list: string | null;
+  session: number;
+  touch: number;
+}
+
+const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.list, c.session, c.touch])).toString("base64url");
+
+function decodeCursor(raw: string | undefined): Cursor {
+  if (!raw) return { list: null, session: 0, touch: 0 };
+  try {
+    const v: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    const whole = (n: unknown) => Number.isInteger(n) && (n as number) >= 0;
+    if (Array.isArray(v) && (typeof v[0] === "string" || v[0] === null) && whole(v[1]) && whole(v[2])) return { list: v[0], session: v[1], touch: v[2] };
+  } catch {}
+  throw new ToolInputError(`cursor "${raw}" is not one this server gave`);
+}
 
 interface Touch {
   session: string;
@@ -60,35 +80,36 @@ export function registerFilesTouched(server: McpServer): void {
     async ({ path, session, cursor, maxBytes }) => {
       const cap = maxBytes ?? DEFAULT_MAX_BYTES;
       const wanted = path.replace(/^\.\//, "");
+      const at = decodeCursor(cursor);
       let sessions: { id: string; title: string | null }[];
-      let next: string | null = null;
+      let pageNext: string | null = null;
       if (session) {
-        if (cursor) throw new ToolInputError("a cursor pages over sessions: not with `session`");
         const meta = await sessionMeta(session);
         sessions = [{ id: meta.id, title: meta.title }];
       } else {
-        const page = await listSessions({ cursor: cursor ?? null, limit: SCAN });
+        const page = await listSessions({ cursor: at.list, limit: SCAN });
         sessions = page.sessions;
-        next = page.nextCursor;
+        pageNext = page.nextCursor;
       }
+      if (at.session > sessions.length) throw new ToolInputError(`cursor "${cursor}" points past its batch`);
       const touches: Touch[] = [];
-      let used = 300;
-      let truncated = false;
-      for (const s of sessions) {
-        for (const t of await touchesIn(s, wanted)) {
-          const size = Buffer.byteLength(JSON.stringify(t)) + 4;
+      let used = 400;
+      let next: string | null = null;
+      scan: for (let i = at.session; i < sessions.length; i++) {
+        const found = await touchesIn(sessions[i]!, wanted);
+        for (let j = i === at.session ? at.touch : 0; j < found.length; j++) {
+          const size = Buffer.byteLength(JSON.stringify(found[j])) + 4;
           if (used + size > cap) {
-            truncated = true;
-            break;
+            // A cut inside a batch resumes at this touch of this session.
+            next = encodeCursor({ list: at.list, session: i, touch: j });
+            break scan;
           }
-          touches.push(t);
+          touches.push(found[j]!);
           used += size;
         }
-        if (truncated) break;
       }
-      // A cut inside a batch has no resume point: the answer says so, and how to see the rest.
-      const note = truncated ? "byte cap reached inside this batch: ask again with `session` or a larger maxBytes for the rest" : undefined;
-      return answer({ path: wanted, scannedSessions: sessions.length, touches, truncated, next, ...(note ? { note } : {}) });
+      if (next === null && pageNext !== null) next = encodeCursor({ list: pageNext, session: 0, touch: 0 });
+      return answer({ path: wanted, scannedSessions: sessions.length - at.session, touches, truncated: next !== null, next });
     },
   );
 }
