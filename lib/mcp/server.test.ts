@@ -62,6 +62,7 @@ describe("tools", () => {
   it("search_sessions inside one session lists every matching entry", async () => {
     const r = await callJson<Paged<{ entry: string; snippet: string }>>(client, "search_sessions", { query: "suite", session: "mcp-compacted" });
     expect(r.items.map((h) => h.entry)).toEqual(["a3", "a5"]);
+    expect(r.items[0]!.snippet).toContain("Next: run the full suite.");
   });
 
   it("refuses a regex, an unknown session and a bad cursor, saying what is wrong", async () => {

@@ -8,7 +8,8 @@
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { findSessionSource, listSessions, type SessionSummary } from "@/lib/db";
-import { entrySearchText, matchingIds } from "@/lib/session/search-text";
+import { matchingIds } from "@/lib/session/search-text";
+import { searchableText } from "@/lib/session/tree-row-text";
 import { answer, clipText, DEFAULT_MAX_BYTES, maxBytesSchema, offsetSchema, pageOf, ToolInputError } from "../bounded";
 import { allEntries, findSession, sessionMeta } from "../sessions";
 
@@ -105,8 +106,12 @@ async function searchOne(input: Input, id: string) {
   const byId = new Map(entries.map((e) => [e.id, e]));
   const words = input.query.toLowerCase().split(/\s+/).filter(Boolean);
   const hits = ids.map((entryId) => {
-    const text = entrySearchText(byId.get(entryId)!);
-    const at = Math.max(0, Math.min(...words.map((w) => text.indexOf(w)).filter((n) => n >= 0)) - 60);
+    // The snippet keeps the entry's own case; the words are found in its lowercased form.
+    const text = searchableText(byId.get(entryId)!, undefined);
+    const lower = text.toLowerCase();
+    // A match by the label alone has no word in the text: the snippet is its start.
+    const first = Math.min(...words.map((w) => lower.indexOf(w)).filter((n) => n >= 0));
+    const at = Number.isFinite(first) ? Math.max(0, first - 60) : 0;
     return { session: id, entry: entryId, snippet: text.slice(at, at + SNIPPET).replace(/\s+/g, " ").trim() };
   });
   return answer(await pageOf(hits, { offset: input.offset, maxBytes: input.maxBytes, head: { query: input.query, session: id }, what: "hits" }));
