@@ -10,6 +10,7 @@ import { exportCommand } from "@/cli/commands/export";
 import { factcheckCommand } from "@/cli/commands/factcheck";
 import { hashPasswordCommand } from "@/cli/commands/hash-password";
 import { importCommand } from "@/cli/commands/import";
+import { mcpCommand } from "@/cli/commands/mcp";
 import { planCommand } from "@/cli/commands/plan";
 import { pruneCommand } from "@/cli/commands/prune";
 import { syncCommand } from "@/cli/commands/sync";
@@ -22,6 +23,6 @@ export function registerCommand(command: CliCommand): void {
   commands.set(command.name, command);
 }
 
-for (const command of [contextCommand, cutPointCommand, planCommand, pruneCommand, treeCommand, factcheckCommand, importCommand, syncCommand, exportCommand, hashPasswordCommand]) {
+for (const command of [contextCommand, cutPointCommand, planCommand, pruneCommand, treeCommand, factcheckCommand, importCommand, syncCommand, exportCommand, hashPasswordCommand, mcpCommand]) {
   registerCommand(command);
 }

@@ -91,6 +91,11 @@ const envSchema = z.object({
    * (lib/auth/client-address.ts). Unset: X-Forwarded-For is never believed.
    */
   ARBOR_TRUSTED_PROXIES: optionalString,
+  /**
+   * Turns on the MCP endpoint `/mcp` (docs/mcp.md "Over HTTP"): callers send it as
+   * `Authorization: Bearer <token>`. Unset: `/mcp` answers 404. At least 32 characters.
+   */
+  ARBOR_MCP_TOKEN: optionalString.refine((t) => t === undefined || t.length >= 32, "ARBOR_MCP_TOKEN must be at least 32 characters"),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,7 +1,7 @@
 /**
  * What the proxy does with a request when sign-in is on (proxy.ts applies it).
- * Pure: no framework imports. Public: the login page, /api/auth/*, Next's static assets and
- * the favicon. Everything else needs a valid session: pages redirect to /login?next=…, API
+ * Pure: no framework imports. Public: the login page, /api/auth/*, Next's static assets,
+ * the favicon and /mcp (guarded by its bearer token instead). Everything else needs a valid session: pages redirect to /login?next=…, API
  * routes and any other non-GET request (server actions are POSTs to a page path with a
  * `next-action` header) get 401 JSON.
  */
@@ -17,6 +17,8 @@ export function isPublicPath(pathname: string): boolean {
     pathname.startsWith("/_next/static/") ||
     pathname.startsWith("/_next/image") ||
     pathname === "/favicon.ico" ||
+    // The MCP endpoint has its own guard, a bearer token (lib/mcp/http.ts), never a cookie.
+    pathname === "/mcp" ||
     pathname === "/icon.svg"
   );
 }

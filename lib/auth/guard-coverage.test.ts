@@ -1,7 +1,7 @@
 /**
  * Every route handler, server action and page checks the session itself (lib/auth/guard.ts),
  * not only proxy.ts: a new handler without the check fails here. Public by design: /login and
- * /api/auth/*.
+ * /api/auth/*; /mcp is guarded by its bearer token instead of a cookie, checked below.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -9,7 +9,14 @@ import { describe, expect, it } from "vitest";
 
 const appDir = path.resolve(import.meta.dirname, "../../app");
 const files = (readdirSync(appDir, { recursive: true }) as string[]).map((f) => f.split(path.sep).join("/"));
-const isPublic = (f: string) => f.startsWith("api/auth/") || f.startsWith("login/");
+const isPublic = (f: string) => f.startsWith("api/auth/") || f.startsWith("login/") || f === "mcp/route.ts";
+
+it("app/mcp/route.ts answers only through handleMcpHttp, which requires the bearer token (lib/mcp/http.test.ts)", () => {
+  const source = readFileSync(path.join(appDir, "mcp/route.ts"), "utf8");
+  expect(source).toMatch(/handleMcpHttp\(request, env\.ARBOR_MCP_TOKEN\)/);
+  expect([...source.matchAll(/^export const (\w+) = handle;$/gm)].map((m) => m[1])).toEqual(["GET", "POST", "DELETE"]);
+  expect(source).not.toMatch(/^export (async )?function/m);
+});
 
 /** The text of each exported function, keyed by name. */
 function exportedFunctions(source: string): Map<string, string> {
