@@ -105,8 +105,16 @@ async function expectStopped(l: Launcher, pids: number[], code: number, ms = 30_
   if (result === "still running") cleanUp();
   expect(result, l.output().slice(-3000)).toBe(code);
   // A forked server whose `next dev` was killed goes a moment after its IPC channel closes.
-  await until("every process to be gone", () => pids.every((pid) => !alive(pid)), 5000).catch(cleanUp);
-  for (const pid of pids) expect(alive(pid), `process ${pid} is still running`).toBe(false);
+  // On a loaded machine (the whole suite on two cores) a fast shutdown can take seconds.
+  const stillAlive = await until("every process to be gone", () => pids.every((pid) => !alive(pid)), 20_000).then(
+    () => [],
+    () => pids.filter(alive),
+  );
+  if (stillAlive.length > 0) {
+    cleanUp();
+    await until("the leftovers to be killed", () => pids.every((pid) => !alive(pid)), 5000).catch(() => undefined);
+  }
+  expect(stillAlive, "processes left running by the launcher").toEqual([]);
   // Nothing of Next still holds the port. (Another test of a parallel run may take the freed
   // port number for a server of its own: only a Next process there is a failure.)
   await until("the port to close", async () => !(await listening(l.port)), 5000).catch(() => undefined);

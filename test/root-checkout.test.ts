@@ -109,7 +109,7 @@ describe.skipIf(!isRoot || !hasGit)("as root, from a checkout inside a 0700 fold
   });
 
   it("the test suite's set-up starts its embedded server, with the data linked from .data", () => {
-    const result = run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "lib/group-digits.test.ts"], 240_000);
+    const result = run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "lib/text/group-digits.test.ts"], 240_000);
     expect(result.output).toMatch(/1 passed/);
     expect(result.code).toBe(0);
     const link = path.join(checkout, ".data", "postgres-test");
