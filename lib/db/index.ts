@@ -55,7 +55,7 @@ export {
 export { listSessions, type ListSessionsInput, type SessionPage } from "./search/session-list";
 export { buildSearchIndex, scheduleSearchIndex, type SearchIndexProgress } from "./search/search-index";
 export { DEFAULT_MAX_IMPORT_BYTES, type ImportOptions, type ImportProgress, type ImportResult, importSession } from "./import/import";
-export { findSessionSource, type SessionSourceInfo } from "./import/source-read";
+export { findSessionSource, type SessionSourceInfo, storedSourcePrefixSha256 } from "./import/source-read";
 export { extendStoredSource } from "./import/source-capture";
 export { findTrackedFile, listTrackedFiles, saveTrackedFile, type TrackedFile } from "./import/tracked-files";
 export { type CallBodies, type CallRow, readCallBodies, readPrunedOriginals, readSessionCalls, type SessionCalls } from "./model-calls/read";
