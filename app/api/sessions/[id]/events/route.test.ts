@@ -14,6 +14,7 @@ import { PROJECT_ROOT } from "@/test/cli-helpers";
 import { useTestDatabase } from "@/test/db";
 import { GET } from "./route";
 
+// biome-ignore lint/correctness/useHookAtTopLevel: a Vitest fixture (test/db.ts), not a React hook
 const db = useTestDatabase();
 const dir = mkdtempSync(path.join(tmpdir(), "arbor-events-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
