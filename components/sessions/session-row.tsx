@@ -10,6 +10,7 @@ import Link from "next/link";
 import { memo, useEffect, useRef, useState } from "react";
 import type { SessionSummary } from "@/lib/types/session";
 import { formatCount, formatFullDate, formatWhen } from "./format";
+import { LiveBadge } from "./live-badge";
 import { SessionActionsMenu } from "./session-actions-menu";
 
 export interface SessionRowProps {
@@ -83,7 +84,8 @@ export const SessionRow = memo(function SessionRow({ session: s, now, onRename, 
           {formatCount(s.entryCount, "entry", "entries")} ·{" "}
           <time dateTime={s.lastActivityAt} title={now === null ? undefined : formatFullDate(s.lastActivityAt)}>
             {now === null ? "" : formatWhen(s.lastActivityAt, now)}
-          </time>
+          </time>{" "}
+          <LiveBadge lastActivityAt={s.lastActivityAt} />
         </p>
         {s.match && s.match.snippet !== "" && (
           <p className="mt-1 line-clamp-2 text-sm text-muted">
