@@ -29,6 +29,9 @@ export interface AgentFolder {
   syncable: boolean;
 }
 
+/** The variables read (process.env, or a test's own). */
+export type AgentEnv = Readonly<Record<string, string | undefined>>;
+
 interface Place {
   agent: AgentFolder["agent"];
   label: string;
@@ -37,7 +40,7 @@ interface Place {
 }
 
 /** The places to look, from the environment (`env`, `home`: tests pass a fake home). */
-export function agentPlaces(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): Place[] {
+export function agentPlaces(env: AgentEnv = process.env, home: string = os.homedir()): Place[] {
   const under = (variable: string | undefined, fallback: string, ...rest: string[]) => path.join(variable && variable !== "" ? variable : path.join(home, fallback), ...rest);
   return [
     { agent: "claude-code", label: "Claude Code", path: under(env.CLAUDE_CONFIG_DIR, ".claude", "projects"), ext: ".jsonl" },
@@ -70,7 +73,7 @@ async function tally(folder: string, ext: string): Promise<{ files: number; byte
 }
 
 /** The agent folders that exist (a folder, not a file), with their counts. */
-export async function discoverAgentFolders(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): Promise<AgentFolder[]> {
+export async function discoverAgentFolders(env: AgentEnv = process.env, home: string = os.homedir()): Promise<AgentFolder[]> {
   const found: AgentFolder[] = [];
   for (const place of agentPlaces(env, home)) {
     const st = await stat(place.path).catch(() => null);
