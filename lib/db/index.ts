@@ -38,6 +38,7 @@ export { findLiveSession, isLiveSession, readLiveSession } from "./store/live-se
 export { findSessionMeta, findStoredEntries, getSessionMeta, type LoadedTree, loadEntries, loadPath, loadTree } from "./store/read";
 export { type CommitInput, type CommitResult, commitEntries } from "./store/commit";
 export { SESSION_CHANNEL } from "./store/commit-sql";
+export { allowRoots, listAllowedRoots } from "./import/allowed-roots";
 export { appendCompaction, appendEntries, branch, branchWithSummary, resetLeaf, setLabel, setPin } from "./store/write";
 export { createSession, type ForkResult, forkSession, renameSession, restoreSession, softDeleteSession } from "./store/session";
 export { applyPrune, getPrunedOriginals, type PrunedEntry, undoPrune } from "./store/prune";

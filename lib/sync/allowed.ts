@@ -2,18 +2,26 @@ import "server-only";
 /**
  * Which folders the "Sync folder" page may sync: the rule of the project-folder setting
  * (lib/tools/workspace.ts resolveWorkspace, roots from lib/chat/runtime-config.ts): an absolute path to an existing folder whose real
- * path (symlinks resolved) lies inside one of ARBOR_ALLOWED_ROOTS; none when it is not set.
+ * path (symlinks resolved) lies inside one of ARBOR_ALLOWED_ROOTS or of the folders the user
+ * allowed on the first start (the `allowed_roots` rows, lib/db); none when there are neither.
  * Returns the real path, or throws SyncFolderError saying why. (The CLI is not limited: it runs
  * as the user, who can read the folder anyway.)
  */
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { allowedRootsSetting } from "@/lib/chat/runtime-config";
+import { listAllowedRoots } from "@/lib/db";
 import { isInside } from "@/lib/tools/workspace";
 import { realFolder, SyncFolderError } from "./sync-folders";
 
-export async function allowedSyncFolder(folder: string, roots: readonly string[] = allowedRootsSetting()): Promise<string> {
-  if (roots.length === 0) throw new SyncFolderError(`Folder ${folder} refused: ARBOR_ALLOWED_ROOTS is not set, so no folder may be synced from the web page`);
+/** ARBOR_ALLOWED_ROOTS and the folders the user allowed. */
+export async function syncRoots(): Promise<string[]> {
+  return [...allowedRootsSetting(), ...(await listAllowedRoots())];
+}
+
+export async function allowedSyncFolder(folder: string, given?: readonly string[]): Promise<string> {
+  const roots = given ?? (await syncRoots());
+  if (roots.length === 0) throw new SyncFolderError(`Folder ${folder} refused: ARBOR_ALLOWED_ROOTS is not set and no folder was allowed on the home page, so no folder may be synced from the web page`);
   if (!path.isAbsolute(folder)) throw new SyncFolderError(`Folder ${folder} must be an absolute path`);
   const real = await realFolder(folder);
   for (const root of roots) {
