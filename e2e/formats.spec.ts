@@ -129,6 +129,8 @@ test.describe.serial("Claude Code and Codex files", () => {
     await expect(page.getByText(/^Synced: 0 imported, 1 appended, 0 new versions, 1 unchanged/)).toBeVisible({ timeout: 30_000 });
     const after = await readTree(request, gen.sessionId);
     expect(after.entries.slice(0, before.entries.length).map((e) => e.id)).toEqual(before.entries.map((e) => e.id));
+    // Only this run's row: the first run's two rows are gone.
+    await expect(synced.getByRole("listitem")).toHaveCount(1);
     await expect(synced.getByRole("listitem").first()).toContainText(`${after.entries.length - before.entries.length} new entries → ${gen.sessionId}`);
 
     // The parent's Task call links to the subagent's session, which names its parent.

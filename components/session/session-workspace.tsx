@@ -23,6 +23,7 @@ import { LabelDialog } from "./label-dialog";
 import { NavigateDialog, type NavigationOutcome, runNavigation } from "./navigate-dialog";
 import { initialSelection, selectionReducer } from "./selection-reducer";
 import { type SessionControls, useSessionControls } from "./session-controls";
+import { useLiveSession } from "./use-live-session";
 import { useStreamedSkeleton } from "./use-streamed-skeleton";
 import { StatusToast, type Toast } from "./status-toast";
 import { WorkspaceLayout } from "./workspace-layout";
@@ -56,6 +57,7 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
   // A large session's page brings only the tail of the current path; the tree streams in.
   const pending = data.pending === true;
   const streamed = useStreamedSkeleton(sessionId, pending);
+  useLiveSession(sessionId);
 
   const [selection, dispatchSelection] = useReducer(selectionReducer, leafId, initialSelection);
   const { selectedId } = selection;

@@ -12,6 +12,7 @@ import { createSession } from "@/app/actions";
 import { useTypedBeforeHydration } from "@/components/ui-hooks/use-typed-before-hydration";
 import type { SessionSummary } from "@/lib/types/session";
 import { sessionListOptions } from "@/lib/query/keys";
+import { FirstStart } from "./first-start";
 import { useNow } from "./format";
 import { ImportDropZone } from "./import-drop-zone";
 import { SessionRow } from "./session-row";
@@ -136,10 +137,13 @@ export function SessionList() {
         settledQuery ? (
           <p className="text-muted">No sessions match “{settledQuery}”.</p>
         ) : (
-          <p className="text-muted">
-            Arbor shows agent sessions as trees you can chat in, compact and branch: start a new session, or import a
-            pi / oh-my-pi session file (.jsonl).
-          </p>
+          <>
+            <p className="text-muted">
+              Arbor shows agent sessions as trees you can chat in, compact and branch: start a new session, or import a
+              pi / oh-my-pi session file (.jsonl).
+            </p>
+            <FirstStart />
+          </>
         )
       ) : (
         sessions.length > 0 && (

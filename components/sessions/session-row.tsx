@@ -11,6 +11,7 @@ import Link from "next/link";
 import { memo, useEffect, useRef, useState } from "react";
 import type { SessionSummary } from "@/lib/types/session";
 import { formatCount, formatFullDate, formatWhen } from "./format";
+import { LiveBadge } from "./live-badge";
 import { SessionActionsMenu } from "./session-actions-menu";
 
 export interface SessionRowProps {
@@ -84,7 +85,8 @@ export const SessionRow = memo(function SessionRow({ session: s, now, onRename, 
           {formatCount(s.entryCount, "entry", "entries")} ·{" "}
           <time dateTime={s.lastActivityAt} title={now === null ? undefined : formatFullDate(s.lastActivityAt)}>
             {now === null ? "" : formatWhen(s.lastActivityAt, now)}
-          </time>
+          </time>{" "}
+          <LiveBadge lastActivityAt={s.lastActivityAt} />
           {s.secrets ? (
             <>
               {" "}

@@ -35,8 +35,11 @@ export function SyncPanel({ roots }: { roots: string[] }) {
 
   const onEvent = (e: SyncStreamEvent) => {
     if (e.type === "start") {
+      // The list shows the run the summary below speaks of: a new run (a sync, or a change a
+      // watch saw) starts it afresh.
       files.current = e.files;
       setProgress(null);
+      setLines([]);
     } else if (e.type === "progress") setProgress({ ...e, files: files.current });
     else if (e.type === "file") {
       setProgress(null);

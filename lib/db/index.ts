@@ -37,6 +37,8 @@ export type { SessionMeta, SessionSummary } from "./store/session-rows";
 export { findLiveSession, isLiveSession, readLiveSession } from "./store/live-session";
 export { findSessionMeta, findStoredEntries, getSessionMeta, type LoadedTree, loadEntries, loadPath, loadTree } from "./store/read";
 export { type CommitInput, type CommitResult, commitEntries } from "./store/commit";
+export { SESSION_CHANNEL } from "./store/commit-sql";
+export { allowRoots, listAllowedRoots } from "./import/allowed-roots";
 export { appendCompaction, appendEntries, branch, branchWithSummary, resetLeaf, setLabel, setPin } from "./store/write";
 export { createSession, type ForkResult, forkSession, renameSession, restoreSession, softDeleteSession } from "./store/session";
 export { applyPrune, getPrunedOriginals, type PrunedEntry, undoPrune } from "./store/prune";
@@ -57,7 +59,7 @@ export {
 export { listSessions, type ListSessionsInput, type SessionPage } from "./search/session-list";
 export { buildSearchIndex, scheduleSearchIndex, type SearchIndexProgress } from "./search/search-index";
 export { DEFAULT_MAX_IMPORT_BYTES, type ImportOptions, type ImportProgress, type ImportResult, importSession } from "./import/import";
-export { findSessionSource, type SessionSourceInfo } from "./import/source-read";
+export { findSessionSource, type SessionSourceInfo, storedSourcePrefixSha256 } from "./import/source-read";
 export { extendStoredSource, replaceStoredSource } from "./import/source-capture";
 export { findTrackedFile, listTrackedFiles, saveTrackedFile, type TrackedFile } from "./import/tracked-files";
 export { type CallBodies, type CallRow, readCallBodies, readPrunedOriginals, readSessionCalls, type SessionCalls } from "./model-calls/read";

@@ -20,9 +20,12 @@ import "server-only";
  *   (250 ms … 5 s) and then calls the `onRunReconnect` hooks (which take the locks again);
  *   without runs it stays closed until the next use, so an idle process never retries forever.
  * - `onRunNotification` handlers get every payload of the channel, including this process's own.
+ * - The same connection LISTENs on SESSION_CHANNEL (every commit's session id and rev, from any
+ *   process): `onSessionNotification` handlers get those payloads (session-events.ts). While
+ *   `addChannelDemand` holders say so (open live pages), a lost connection is restored too.
  */
 import pg from "pg";
-import { DatabaseUnavailableError, databaseUrl, isDatabaseUnavailable } from "@/lib/db";
+import { DatabaseUnavailableError, databaseUrl, isDatabaseUnavailable, SESSION_CHANNEL } from "@/lib/db";
 
 export const RUN_CHANNEL = "arbor_runs";
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -39,6 +42,10 @@ interface ChannelState {
   connecting?: { url: string; promise: Promise<pg.Client> };
   /** By name, so a module evaluated again (dev reloads) replaces its handler instead of adding one. */
   notified: Map<string, NotificationHandler>;
+  /** Handlers of SESSION_CHANNEL payloads, by name. */
+  sessionNotified?: Map<string, NotificationHandler>;
+  /** Further reasons to keep the connection (open live pages), by name. */
+  demands?: Map<string, () => boolean>;
   reconnected: Map<string, ReconnectHook>;
   demand: () => boolean;
   retry?: ReturnType<typeof setTimeout>;
@@ -64,8 +71,14 @@ export function runChannelError(error: unknown): unknown {
   return isDatabaseUnavailable(error, { fromDriver: true }) ? new DatabaseUnavailableError({ cause: error }) : error;
 }
 
+function wanted(s: ChannelState): boolean {
+  if (s.demand()) return true;
+  for (const d of s.demands?.values() ?? []) if (d()) return true;
+  return false;
+}
+
 function scheduleRetry(s: ChannelState): void {
-  if (s.retry || !s.demand()) return;
+  if (s.retry || !wanted(s)) return;
   const delay = RETRY_MS[Math.min(s.attempt, RETRY_MS.length - 1)] ?? 5_000;
   s.attempt += 1;
   s.retry = setTimeout(() => {
@@ -97,12 +110,14 @@ async function connect(s: ChannelState, url: string): Promise<pg.Client> {
   client.on("error", (error) => lose(s, client, error));
   client.on("end", () => lose(s, client));
   client.on("notification", (msg) => {
-    if (msg.channel !== RUN_CHANNEL || msg.payload === undefined) return;
-    for (const handler of s.notified.values()) handler(msg.payload);
+    if (msg.payload === undefined) return;
+    const handlers = msg.channel === RUN_CHANNEL ? s.notified : msg.channel === SESSION_CHANNEL ? s.sessionNotified : undefined;
+    for (const handler of handlers?.values() ?? []) handler(msg.payload);
   });
   try {
     await client.connect();
     await client.query(`LISTEN ${RUN_CHANNEL}`);
+    await client.query(`LISTEN ${SESSION_CHANNEL}`);
   } catch (error) {
     client.removeAllListeners("end");
     await client.end().catch(() => undefined);
@@ -201,6 +216,20 @@ export function connectedRunClient(): pg.Client | undefined {
 
 export function onRunNotification(name: string, handler: NotificationHandler): void {
   state().notified.set(name, handler);
+}
+
+/** Every payload of SESSION_CHANNEL (a commit in any process: `{"id","rev"}` JSON). */
+export function onSessionNotification(name: string, handler: NotificationHandler): void {
+  const s = state();
+  s.sessionNotified ??= new Map();
+  s.sessionNotified.set(name, handler);
+}
+
+/** Another reason to restore a lost connection without waiting for the next use. */
+export function addChannelDemand(name: string, demand: () => boolean): void {
+  const s = state();
+  s.demands ??= new Map();
+  s.demands.set(name, demand);
 }
 
 /** Called with the new client after a lost connection is restored. */

@@ -7,3 +7,4 @@ import "server-only";
  * requests between processes (stop.ts) stay inside; tests may import them directly.
  */
 export { abortRun, BusyError, claimRun, claimRunPreempting, type RunHandle, type RunKind, runningKind, waitForRun, withRun } from "./running";
+export { watchSession } from "./session-events";

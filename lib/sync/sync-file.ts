@@ -42,6 +42,7 @@ import {
   renameSession,
   saveTrackedFile,
   scheduleSearchIndex,
+  storedSourcePrefixSha256,
   type TrackedFile,
 } from "@/lib/db";
 import { FormatError } from "@/lib/formats/types";
@@ -50,7 +51,7 @@ import type { FileOutcome } from "@/lib/types/sync-events";
 import { appendNewEntries } from "./append";
 import { documentKindOf, syncDocument } from "./document-sync";
 import { type Remapped, remapFile, withoutOpenResponse } from "./remap";
-import { detectFileFormat, lastNewlineOffset } from "./whole-lines";
+import { detectFileFormat, lastNewlineOffset, sha256Prefix } from "./whole-lines";
 import { errorText } from "@/lib/text/error-text";
 
 /** Default quiet time before a file's last, open response is taken. */
@@ -191,7 +192,9 @@ async function resync(source: Source, st: { size: number; mtimeMs: number }, tra
   }
   const outcome = await appendNewEntries(tracked, remapped, opts.signal);
   if (outcome.kind === "changed") return again(`entry ${outcome.entryId} changed after it was imported (it was still being written)`);
-  await extendStoredSource({ sessionId: tracked.sessionId, file, bytes: remapped.prefixBytes, sha256: remapped.prefixSha256, records: remapped.records });
+  if (await extendsStoredOriginal(file, tracked)) {
+    await extendStoredSource({ sessionId: tracked.sessionId, file, bytes: remapped.prefixBytes, sha256: remapped.prefixSha256, records: remapped.records });
+  }
   await saveTrackedFile({
     ...tracked,
     size: st.size,
@@ -204,15 +207,34 @@ async function resync(source: Source, st: { size: number; mtimeMs: number }, tra
   return { kind: "appended", sessionId: tracked.sessionId, added: outcome.added, ...(held ? { held: true as const } : {}) };
 }
 
-/** The stored original of an already-imported session, if it is the start of this file: then the file is tracked as that session. */
+/**
+ * A file whose session is already in Arbor (imported through the page, the API, the CLI or
+ * another synced file) is tracked as that session when their bytes agree: the stored original
+ * is the start of the file (the file may have grown), or the file's whole lines are the start of
+ * the stored original (a copy taken earlier). Either way no second session is made.
+ */
 async function adoption({ file, read }: Source, st: { size: number; mtimeMs: number }, sessionId: string): Promise<TrackedFile | null> {
   const source = await findSessionSource({ sessionId });
   const meta = await findSessionMeta({ id: sessionId });
-  if (!source || !isLiveSession(meta) || source.bytes > st.size || source.bytes === 0) return null;
-  const probe = await remapFile({ file: read, format: source.format, size: source.bytes, checkBytes: source.bytes, settled: 0 });
-  if (probe.checkSha256 !== source.sha256) return null;
+  if (!source || !isLiveSession(meta) || source.bytes === 0) return null;
   // settled 0: the next step compares every mapped entry with the stored one, by id.
-  return { path: file, sessionId, format: source.format, size: source.bytes, mtimeMs: 0, importedBytes: source.bytes, prefixSha256: source.sha256, settledEntries: 0, syncedLeafId: meta.leafId, version: 1 };
+  const track = (bytes: number, sha256: string): TrackedFile => ({ path: file, sessionId, format: source.format, size: bytes, mtimeMs: 0, importedBytes: bytes, prefixSha256: sha256, settledEntries: 0, syncedLeafId: meta.leafId, version: 1 });
+  if (source.bytes <= st.size) {
+    const probe = await remapFile({ file: read, format: source.format, size: source.bytes, checkBytes: source.bytes, settled: 0 });
+    return probe.checkSha256 === source.sha256 ? track(source.bytes, source.sha256) : null;
+  }
+  const whole = await lastNewlineOffset(read, st.size);
+  if (whole === 0) return null;
+  const mine = await sha256Prefix(read, whole);
+  return mine === (await storedSourcePrefixSha256({ sessionId, bytes: whole })) ? track(whole, mine) : null;
+}
+
+/** Whether the session's stored original is the start of `file` (then the file's new bytes extend it). */
+async function extendsStoredOriginal(file: string, tracked: TrackedFile): Promise<boolean> {
+  const source = await findSessionSource({ sessionId: tracked.sessionId });
+  if (!source) return false;
+  if (source.bytes === tracked.importedBytes) return source.sha256 === tracked.prefixSha256;
+  return (await sha256Prefix(file, source.bytes)) === source.sha256;
 }
 
 export async function syncFile(file: string, opts: SyncFileOptions = {}): Promise<FileOutcome> {

@@ -22,7 +22,8 @@ import "server-only";
  * `extendStoredSource` appends bytes [stored size, `bytes`) of the file to the session's stored
  * original, in ~1 MB chunks compressed the way the import stored the rest, and sets the
  * original's size, sha256 and record count: all in one transaction. A session imported before
- * originals were kept has none, and gets none.
+ * originals were kept has none, and gets none; a file no longer than the stored original adds
+ * nothing (the caller checked that the stored original is the file's start).
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -181,6 +182,7 @@ export async function extendStoredSource(input: { sessionId: string; file: strin
       [sessionId],
     );
     if (!src) return; // imported before originals were kept
+    if (input.bytes <= src.bytes) return; // a shorter copy of what is stored adds nothing
     const handle = await open(file, "r");
     try {
       let seq = src.chunks;

@@ -7,6 +7,7 @@ import "server-only";
  * `findSessionSource` gives null for a session with no stored original (created in Arbor, or
  * imported before originals were kept).
  */
+import { createHash } from "node:crypto";
 import type { FormatId } from "@/lib/formats/types";
 import { getDb } from "../client";
 import { decodeSourceChunk } from "./source-codec";
@@ -75,3 +76,22 @@ export async function findSessionSource(input: { sessionId: string }): Promise<S
     },
   };
 }
+
+/**
+ * The sha256 of the first `bytes` bytes of the session's stored original (null: no original, or
+ * it is shorter). Sync uses it to recognise a file that is a start of what Arbor already holds.
+ */
+export async function storedSourcePrefixSha256(input: { sessionId: string; bytes: number }): Promise<string | null> {
+  const source = await findSessionSource({ sessionId: input.sessionId });
+  if (!source || source.bytes < input.bytes) return null;
+  const hash = createHash("sha256");
+  let left = input.bytes;
+  for await (const chunk of source.chunks()) {
+    if (left <= 0) break;
+    const part = chunk.byteLength > left ? chunk.subarray(0, left) : chunk;
+    hash.update(part);
+    left -= part.byteLength;
+  }
+  return left === 0 ? hash.digest("hex") : null;
+}
+

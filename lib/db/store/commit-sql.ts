@@ -58,6 +58,13 @@ export interface CommitStatementRow {
   missing: string[];
 }
 
+/**
+ * The PostgreSQL channel a commit notifies (payload `{"id":session id,"rev":new rev}`, JSON).
+ * NOTIFY is delivered when the transaction commits, to every listening connection, so every app
+ * process and a CLI sync reach every open page (lib/runs/session-events.ts listens).
+ */
+export const SESSION_CHANNEL = "arbor_sessions";
+
 const SQL = `
 WITH input AS (
   SELECT x.* FROM json_to_recordset($2::json)
@@ -101,10 +108,12 @@ WITH input AS (
   UPDATE entries AS e SET label = l.label FROM labels l, upd
   WHERE e.session_id = $1 AND e.id = l.target AND NOT (l.target = ANY($4::text[]))
   RETURNING 1
+), ntf AS (
+  SELECT pg_notify('${SESSION_CHANNEL}', json_build_object('id', $1::text, 'rev', upd.rev)::text) FROM upd
 )
 SELECT upd.entry_count, upd.rev, s.leaf_id, s.id IS NOT NULL AS exists, s.deleted_at IS NOT NULL AS deleted,
   v.collisions, v.missing
-FROM verdict v LEFT JOIN upd ON true LEFT JOIN sessions s ON s.id = $1`;
+FROM verdict v LEFT JOIN upd ON true LEFT JOIN ntf ON true LEFT JOIN sessions s ON s.id = $1`;
 
 /** The statement's text and parameters. */
 export function commitStatement(input: CommitStatementInput): { text: string; params: unknown[] } {

@@ -20,6 +20,8 @@ import "server-only";
  *    last assistant's provider/model, or a model_change) are updated; an untitled session takes
  *    its first user message as title. The result carries the new `rev`, and this process's
  *    read model is told (noteCommitted: it adds the entries only if it was at rev − 1).
+ * 5. On commit, `NOTIFY arbor_sessions` with the session id and new rev (commit-sql.ts
+ *    SESSION_CHANNEL): open pages of the session, in any process, fetch the delta.
  * Entries are never updated or deleted here; a soft-deleted session refuses writes (NotFoundError).
  */
 import { sessionDisplayName } from "@/lib/session/display-name";
