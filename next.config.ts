@@ -10,7 +10,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Each module keeps its own function in the browser's chunks. Hoisted, the session page's client
   // code was one function of ~1 MB that V8 compiled in full when hydration first required it:
-  // ~200 ms of one task on the bench machine (issue #12: no stall over 200 ms), for any session.
+  // ~200 ms of one task on the bench machine (docs/benchmarks.md: no main-thread task over 200 ms), for any session.
   experimental: { turbopackScopeHoisting: false },
   // `next build` type-checks (Next's default): a build never ships code that does not compile.
   // Server actions keep Next's 1 MB body limit: none takes a file (uploads are route handlers).

@@ -34,7 +34,7 @@ export default defineConfig({
         }
       : {},
   },
-  // Every flow runs in the light and in the dark colour scheme (issue #13: no console errors or
+  // Every flow runs in the light and in the dark colour scheme (no console errors or
   // hydration warnings in either); e2e/test.ts fails a test on any console error. Dark leaves out
   // the specs whose subject the theme cannot change and that cost the most: the security specs
   // (request-level CSRF, Host and header checks, ~1.5 min) and light-page (bytes on the wire of a

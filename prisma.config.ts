@@ -1,5 +1,5 @@
 // Prisma CLI configuration. The app itself never runs the Prisma CLI at run time: migrations are
-// applied by lib/db/migrate.ts, which keeps `_prisma_migrations` compatible with `prisma migrate deploy`.
+// applied by lib/postgres/migrate.ts, which keeps `_prisma_migrations` compatible with `prisma migrate deploy`.
 import { defineConfig } from "prisma/config";
 
 export default defineConfig({

@@ -16,7 +16,7 @@
  * - 100k (imported for this section too): one load, then pans (mouse drags)
  *   and zooms (wheel) on the canvas; a PerformanceObserver records every long task (> 50 ms)
  *   from navigation start, and the report gives the longest while opening and while panning
- *   and zooming (target: none over 200 ms, issue #12).
+ *   and zooming (target: none over 200 ms, docs/benchmarks.md).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -163,7 +163,7 @@ export async function canvasBench(db: BenchDatabase, dir: string, imported: Impo
       await context.close();
     }
   };
-  /** 100k entries: open, then pan and zoom, recording long tasks (issue #12: none over 200 ms). */
+  /** 100k entries: open, then pan and zoom, recording long tasks (docs/benchmarks.md: none over 200 ms). */
   const hugeSession = async (sessionId: string) => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     try {
@@ -241,7 +241,7 @@ export async function canvasBench(db: BenchDatabase, dir: string, imported: Impo
           name: "statements per page load (pg_stat_statements)",
           n: label(n),
           value: String(counted.total),
-          baseline: "target ≤ 4 (issue #12)",
+          baseline: "target ≤ 4",
           ratio: counted.total / 4,
           note: top,
         });

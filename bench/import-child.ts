@@ -5,7 +5,7 @@
  *   tsx --conditions=react-server bench/import-child.ts <mode> <file> [<database url> <warm-up file> [copy]]
  *
  * Modes (each prints ONE JSON line, the last line of stdout):
- * - `import`: imports <file> with lib/db/import.ts into <database url> (as a copy with `copy`),
+ * - `import`: imports <file> with lib/db/import/import.ts into <database url> (as a copy with `copy`),
  *   after importing the small <warm-up file> once (connection, JIT), sampling
  *   process.memoryUsage() every 20 ms, with a forced full GC every 5 batches (the memory figures).
  * - `time`:   the same import as a copy, after the same warm-up, with nothing else running (the
@@ -75,7 +75,7 @@ async function run(): Promise<Record<string, unknown>> {
     return {};
   }
   if (mode === "parse") {
-    const { LineReader } = await import("@/lib/db/line-reader");
+    const { LineReader } = await import("@/lib/db/import/line-reader");
     const mem = sampler();
     const t = performance.now();
     let entries = 0;

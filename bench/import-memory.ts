@@ -4,10 +4,10 @@
  *   (`--write F N` only writes a synthetic file of N entries; `--file F` imports F instead of
  *   generating one, e.g. to run the import alone under NODE_OPTIONS=--max-old-space-size=128.)
  *
- * 1. A child process writes a synthetic session of about `--mb` MB (lib/session/generate.ts,
+ * 1. A child process writes a synthetic session of about `--mb` MB (test/generators/session.ts,
  *    with branches, labels and compactions) to a temp folder, so generating it does not count
  *    against this process's memory.
- * 2. This process imports it (lib/db/import.ts) while sampling process.memoryUsage() every
+ * 2. This process imports it (lib/db/import/import.ts) while sampling process.memoryUsage() every
  *    20 ms, and prints peak RSS / heap / external against the baseline: with streaming they
  *    follow the batch size, not the file size.
  * 3. It times imports of the shared 1 MB fixture (../shared/fixtures/large-session.jsonl),
@@ -31,7 +31,7 @@ const option = (name: string, fallback: number) => {
 };
 
 async function writeSynthetic(file: string, entries: number): Promise<void> {
-  const { generateSession } = await import("@/lib/session/generate");
+  const { generateSession } = await import("@/test/generators/session");
   const session = generateSession({ seed: 42, entries, branches: 50, labels: 40, compactions: true });
   const out = createWriteStream(file);
   const write = (line: string) =>
@@ -77,16 +77,14 @@ async function main(): Promise<void> {
   const size = (await stat(file)).size;
 
   const { env } = await import("@/lib/env");
-  const { startEmbeddedPostgres, ensureDatabase } = await import("@/lib/db/embedded");
-  const { prepareAppDatabase } = await import("@/lib/db/bootstrap");
-  const { migrate } = await import("@/lib/db/migrate");
+  const { startEmbeddedPostgres, ensureDatabase, migrate, prepareAppDatabase } = await import("@/lib/postgres");
   const { useDatabase, disconnectDb, importSession, loadPath, loadEntries, exportSession } = await import("@/lib/db");
   const { LARGE_SESSION } = await import("@/test/fixtures");
 
   const server = env.DATABASE_URL ? undefined : await startEmbeddedPostgres();
   const adminUrl = env.DATABASE_URL ? withDatabaseName(env.DATABASE_URL, "postgres") : server!.adminUrl;
   const name = `arbor_bench_${process.pid}`;
-  // Embedded: the app role, as the app connects (lib/db/app-role.ts); DATABASE_URL: as given.
+  // Embedded: the app role, as the app connects (lib/postgres/app-role.ts); DATABASE_URL: as given.
   let url = withDatabaseName(adminUrl, name);
   if (server) url = (await prepareAppDatabase(server, name)).url;
   else {

@@ -1,5 +1,5 @@
 /**
- * Where an import's time goes (not part of `npm run bench`): each stage of lib/db/import.ts
+ * Where an import's time goes (not part of `npm run bench`): each stage of lib/db/import/import.ts
  * timed on its own, on the bench's 100k-entry session (or `--n N`).
  *
  *   tsx --conditions=react-server bench/import-profile.ts [--n 100000] [--only js|db|live]
@@ -8,7 +8,7 @@
  * stages load the prepared rows into scratch copies of `entries` (CREATE TABLE … LIKE), one
  * transaction each, rolled back, so only the server's share is timed: the current
  * jsonb_to_recordset insert, COPY, and COPY with the former generated full-text column, without
- * compression, without an index, and followed by the set-based full-text build (search-index.ts).
+ * compression, without an index, and followed by the set-based full-text build (lib/db/search/search-index.ts).
  * `--variants 0,4` runs only those database stages (by index, see `variants`).
  * `--only live` (embedded server only) runs the real importSession three times and splits each
  * one's time: wall, this process's CPU (the thread pool's gzip included), the server's CPU
@@ -23,7 +23,10 @@ import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { ENTRY_COPY_COLUMNS, EntryCopyEncoder, type EntryRow, LineReader, toEntryRow, toPgJson } from "@/lib/db";
+import { ENTRY_COPY_COLUMNS, EntryCopyEncoder } from "@/lib/db/import/entry-copy";
+import { type EntryRow, toEntryRow } from "@/lib/db/store/entry-columns";
+import { LineReader } from "@/lib/db/import/line-reader";
+import { toPgJson } from "@/lib/db/pg-json";
 import { parseJsonlLine } from "@/lib/session/jsonl";
 import { createStreamMigrator } from "@/lib/session/migrate-stream";
 import type { SessionHeader } from "@/lib/session/types";

@@ -1,5 +1,5 @@
 /**
- * Import benchmark (lib/db/import.ts), and the imports the later sections need.
+ * Import benchmark (lib/db/import/import.ts), and the imports the later sections need.
  *
  * - Throughput at 10k entries: median of 5 imports (as copies) against the median of 5 passes
  *   that only stream the same file through the import's LineReader and JSON.parse each line,
@@ -11,14 +11,15 @@
  *   samples nothing (the memory child's forced GCs cost ~0.3 s), against the median of three
  *   read + parse children.
  * - `--big`: the same for a ~100 MB file with compactions, branches and labels (the issue's size).
- * - The full-text rows an import leaves to a later step (lib/db/search-index.ts, run by the app in
+ * - The full-text rows an import leaves to a later step (lib/db/search/search-index.ts, run by the app in
  *   the background and by the CLI right after) are timed on their own, and with the import.
  */
 import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildSearchIndex, importSession, LineReader } from "@/lib/db";
+import { buildSearchIndex, importSession } from "@/lib/db";
+import { LineReader } from "@/lib/db/import/line-reader";
 import type { BenchDatabase } from "./lib/database";
 import { type BenchSession, benchSession, label } from "./lib/sessions";
 import { addRow, formatMb, formatMs, formatRatio, MB, median } from "./lib/stats";

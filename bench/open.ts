@@ -1,5 +1,5 @@
 /**
- * Opening and appending, against PostgreSQL (lib/db/store-read.ts, store-commit.ts).
+ * Opening and appending, against PostgreSQL (lib/db/store/read.ts, lib/db/store/commit.ts).
  *
  * - Open: `loadPath` (one recursive CTE) + buildSessionContext, the context a turn starts from,
  *   against buildSessionContext on the same entries already in memory, rounds interleaved. The page's own reads
@@ -20,7 +20,8 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { commitEntries, configureReadModel, findSessionMeta, loadEntries, loadPath, readSession } from "@/lib/db";
+import { commitEntries, findSessionMeta, loadEntries, loadPath, readSession } from "@/lib/db";
+import { configureReadModel } from "@/lib/db/read-model";
 import { buildSessionContext } from "@/lib/session/context";
 import type { SessionEntry } from "@/lib/session/types";
 import type { Imported } from "./import";

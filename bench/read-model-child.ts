@@ -27,7 +27,8 @@ function live(): number {
 async function main(): Promise<void> {
   const [url, sessionId] = process.argv.slice(2);
   if (!url || !sessionId) throw new Error("usage: read-model-child.ts <database url> <session id>");
-  const { useDatabase, disconnectDb, configureReadModel, readModelStats, readSession } = await import("@/lib/db");
+  const { useDatabase, disconnectDb, readSession } = await import("@/lib/db");
+  const { configureReadModel, readModelStats } = await import("@/lib/db/read-model");
   await useDatabase(url);
   configureReadModel({ maxBytes: 4 * 1024 * 1024 * 1024 });
   await readSession({ sessionId: "no-such-session" }).catch(() => undefined);

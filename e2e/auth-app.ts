@@ -9,16 +9,14 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import pg from "pg";
-import { prepareAppDatabase } from "@/lib/db/bootstrap";
-import { ensureDatabase, startEmbeddedPostgres } from "@/lib/db/embedded";
-import { migrate } from "@/lib/db/migrate";
+import { ensureDatabase, migrate, prepareAppDatabase, startEmbeddedPostgres } from "@/lib/postgres";
 import { AUTH_APP_PASSWORD, AUTH_APP_PORT } from "./auth-ports";
 
 const server = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(path.join(process.cwd(), ".data", "postgres-e2e"));
 const adminUrl = process.env.DATABASE_URL ?? server!.adminUrl;
 // The arbor_e2e_ prefix lets e2e/server.ts drop it if this process is ever killed before cleaning up.
 const db = `arbor_e2e_auth_${Date.now().toString(36)}`;
-// The embedded server: given to its app role, which the app connects as (lib/db/app-role.ts).
+// The embedded server: given to its app role, which the app connects as (lib/postgres/app-role.ts).
 const url = server ? new URL((await prepareAppDatabase(server, db)).url) : new URL(adminUrl);
 if (!server) {
   await ensureDatabase(adminUrl, db);

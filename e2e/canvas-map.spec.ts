@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./test";
-import { generateSession, generateSessionJsonl } from "@/lib/session/generate";
+import { generateSession, generateSessionJsonl } from "@/test/generators/session";
 import { importJsonl, readTree } from "./session-helpers";
 
 /**

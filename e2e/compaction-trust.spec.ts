@@ -4,7 +4,7 @@ import { fakeLlm } from "./fake-llm";
 import { chatTurn, editSettings, isSummarization, messagesLog, newSession, readTree } from "./session-helpers";
 
 /**
- * Compaction you can trust (issue #16) in the browser: the fact check beside a compaction's
+ * Compaction you can trust (docs/engine.md "Arbor extensions around compaction") in the browser: the fact check beside a compaction's
  * summary, a click on a dropped fact selecting its source node, Undo compaction with Redo, and
  * Compact again with another focus, compared side by side, then "Use this one"; from the canvas:
  * pin an entry and see it survive a compaction verbatim, and compact again with another model,

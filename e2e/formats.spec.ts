@@ -1,5 +1,5 @@
 /**
- * Claude Code and Codex CLI sessions in the browser (issue #15): files made by our own generators
+ * Claude Code and Codex CLI sessions in the browser (docs/formats.md): files made by our own generators
  * (lib/formats) are dropped on the import zone, their rows name the format, their trees show the
  * compaction boundary and the first-kept marker, a session is continued in Arbor with the fake
  * model, and the "Sync folder" page imports a folder (a session and its subagent), appends new
@@ -9,8 +9,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } fro
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./test";
-import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
-import { generateCodexSession } from "@/lib/formats/generate-codex";
+import { generateClaudeCodeSession } from "@/test/generators/claude-code";
+import { generateCodexSession } from "@/test/generators/codex";
 import { fakeLlm } from "./fake-llm";
 import { E2E_SYNC_ROOT } from "./ports";
 import { chatTurn, readTree, type StoredEntry } from "./session-helpers";

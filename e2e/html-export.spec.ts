@@ -4,7 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "./test";
 import { renderSessionHtml } from "@/lib/export-html/render-session-html";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { SessionTree } from "@/lib/session/tree";
 import type { SessionEntry } from "@/lib/session/types";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { generateSessionJsonl } from "@/lib/session/generate";
-import type { InspectedMessagesPage, TurnView } from "@/lib/inspector/types";
+import { generateSessionJsonl } from "@/test/generators/session";
+import type { InspectedMessagesPage, TurnView } from "@/lib/types/inspector";
 import { expect, test } from "./test";
 import { fakeLlm } from "./fake-llm";
 import {
@@ -23,7 +23,7 @@ import {
  * turn" shows what the model saw — the compaction summary first, then the kept messages from
  * the compaction's firstKeptEntryId, the token bar with the provider-reported prompt tokens,
  * and the compacted messages listed as removed; an imported session's turn is reconstructed.
- * On open (issue #13) the inspector already shows the latest turn, with no click.
+ * On open (docs/ui.md "The session workspace") the inspector already shows the latest turn, with no click.
  */
 
 test.beforeEach(async () => {

@@ -1,9 +1,9 @@
 import { expect, test } from "./test";
-import { generateSessionJsonl } from "@/lib/session/generate";
+import { generateSessionJsonl } from "@/test/generators/session";
 import { deleteFromList, importJsonl, readTree, type StoredEntry } from "./session-helpers";
 
 /**
- * The light session page (issue #12): the page embeds the tree's skeleton and the newest chat
+ * The light session page: the page embeds the tree's skeleton and the newest chat
  * page, not the entries, so a 10,000-entry session's HTML stays small; an entry's contents
  * (its raw JSON, a tool's output) load on demand when it is selected.
  */

@@ -1,5 +1,5 @@
 /**
- * The session page on every screen size and theme (issue #13): under 900 px the panes are tabs
+ * The session page on every screen size and theme (docs/ui.md "The session workspace"): under 900 px the panes are tabs
  * (Chat, Tree, Inspector) with a full-width composer; header and composer stay in view and only
  * the panes scroll, also while the compact dialog is open; the dark page hydrates without a
  * warning (the console guard of ./test fails any test that logs one); the model picker and the

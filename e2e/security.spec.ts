@@ -1,5 +1,5 @@
 /**
- * Issue #17 against the built app (e2e/server.ts), real browser, real HTTP, real database:
+ * What the README's "Security" promises, against the built app (e2e/server.ts), real browser, real HTTP, real database:
  * - CSRF: from an attacker page on another port of 127.0.0.1 (same site) and on localhost
  *   (another site), a no-cors `text/plain` fetch and urlencoded, text/plain and multipart form
  *   posts to EVERY mutating route (found by globbing app/api/**\/route.ts, so a new route cannot

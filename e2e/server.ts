@@ -7,7 +7,7 @@
  * so browser tests never touch a developer's sessions.
  * With DATABASE_URL set the databases are created on that server; otherwise on the embedded
  * server in .data/postgres-e2e (each database given to and migrated as its app role, which the
- * apps then connect as: lib/db/app-role.ts). Playwright waits for the main app's URL, which
+ * apps then connect as: lib/postgres/app-role.ts). Playwright waits for the main app's URL, which
  * starts last.
  * Usage: tsx --conditions=react-server e2e/server.ts
  */
@@ -16,9 +16,7 @@ import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
-import { prepareAppDatabase } from "@/lib/db/bootstrap";
-import { type EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from "@/lib/db/embedded";
-import { migrate } from "@/lib/db/migrate";
+import { type EmbeddedServer, ensureDatabase, migrate, prepareAppDatabase, startEmbeddedPostgres } from "@/lib/postgres";
 import { startFakeLlmServer } from "@/test/fake-llm-server";
 import { E2E_ALLOWED_HOST, E2E_PORTS, E2E_SYNC_ROOT, FAKE_CONTEXT_WINDOW, FAKE_MODELS } from "./ports";
 

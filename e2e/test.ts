@@ -1,6 +1,6 @@
 /**
  * The e2e suite's `test` and `expect` (every spec imports them from "./test"): Playwright's, plus
- * an automatic console guard (issue #13: no console errors or hydration warnings on any page).
+ * an automatic console guard (no console errors or hydration warnings on any page).
  *
  * For every page of the test — the default context's, popups, and pages of contexts the test
  * makes with `browser.newContext()` — the guard records console errors, console warnings that

@@ -4,7 +4,24 @@
  * database with the offline model.
  */
 import { z } from "zod";
-import { parseAllowedHosts } from "./http/request-guard";
+import { type AllowedHost, parseHost } from "@/lib/host-name";
+
+/**
+ * ARBOR_ALLOWED_HOSTS (`a.example, b.example:8443`) as a list; throws with the bad entry named,
+ * so a typo stops the server instead of locking everyone out.
+ */
+export function parseAllowedHosts(raw: string | undefined): AllowedHost[] {
+  if (!raw) return [];
+  return raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
+    .map((entry) => {
+      const host = parseHost(entry);
+      if (!host) throw new Error(`ARBOR_ALLOWED_HOSTS: "${entry}" is not a host name or host:port (no scheme, no path)`);
+      return host;
+    });
+}
 
 const optionalString = z
   .string()

@@ -1,5 +1,5 @@
 /**
- * Import limits shared by the server (lib/db/import.ts) and the browser (which checks a file's
+ * Import limits shared by the server (lib/db/import/import.ts) and the browser (which checks a file's
  * size before uploading, because an early 413 reaches a browser as a dropped connection).
  * Every byte counts toward the size limit, blank lines included.
  */

@@ -3,7 +3,7 @@
  * browser-safe). Strings over 500,000 characters are cut before they are stored (session-engine.md §1.9);
  * the user must learn which entries lost content, and how much.
  */
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 export interface TruncationReport {
   line: number;

@@ -11,7 +11,7 @@
  * scripts/peer-address.cjs (the socket address for the sign-in limiter) and
  * scripts/request-abort.cjs (a client that goes away is not an uncaught error) preloaded, with PORT
  * and ARBOR_HOST set (the cookie names include the port on loopback).
- * An embedded database it started is supervised (lib/db/embedded-supervisor.ts): if it dies, it
+ * An embedded database it started is supervised (lib/postgres/embedded-supervisor.ts): if it dies, it
  * is started again on the same socket / port and Next's pools reconnect.
  * On SIGINT/SIGTERM it stops Next, then the embedded database it started.
  */
@@ -23,8 +23,7 @@ import { parseTrustedProxies } from "@/lib/auth/ip";
 import { formatPasswordHash, hashPassword, parsePasswordHash } from "@/lib/auth/password";
 import { sessionSecret } from "@/lib/auth/secret";
 import { passwordSaltFrom } from "@/lib/auth/token";
-import { prepareDatabase } from "@/lib/db/bootstrap";
-import { superviseEmbedded } from "@/lib/db/embedded-supervisor";
+import { prepareDatabase, superviseEmbedded } from "@/lib/postgres";
 import { env } from "@/lib/env";
 
 function fail(message: string): never {

@@ -14,7 +14,7 @@ import { POST as chatPost } from "@/app/api/chat/route";
 import { POST as stopPost } from "@/app/api/chat/stop/route";
 import { GET as compactGet, POST as compactPost } from "@/app/api/sessions/[id]/compact/route";
 import { POST as navigatePost } from "@/app/api/sessions/[id]/navigate/route";
-import { writeSessionSettings } from "@/lib/db/agent-store";
+import { writeSessionSettings } from "@/lib/db/store/agent-store";
 import { appendEntries, createSession, loadEntries, loadPath, type SessionMeta } from "@/lib/db";
 import { createProviderRegistry } from "@/lib/llm/providers";
 import { assistantMsg, userMsg } from "@/test/session-factories";

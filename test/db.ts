@@ -2,15 +2,15 @@
  * Integration tests get an isolated database: `useTestDatabase()` (call it at the top of a test
  * file) clones the migrated template into a fresh database before the file's tests, points the
  * lib/db singleton at it, and drops it afterwards. Real PostgreSQL, never a mock.
- * `url` connects as the app would (on the embedded server: the app role, lib/db/app-role.ts);
+ * `url` connects as the app would (on the embedded server: the app role, lib/postgres/app-role.ts);
  * `adminUrl` as the superuser, for set-up that the app itself may not do.
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
-import { giveDatabaseToApp } from "@/lib/db/app-role";
+import { giveDatabaseToApp } from "@/lib/postgres";
 import { disconnectDb, useDatabase } from "@/lib/db/client";
-import { closeRunChannel } from "@/lib/db/run-channel";
+import { closeRunChannel } from "@/lib/runs/channel";
 
 export interface TestDatabase {
   /** The app's connection string of this file's database. */

@@ -10,6 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import { type FakeStep, startFakeLlmServer } from "./fake-llm-server";
+import { errorText } from "@/lib/text/error-text";
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -42,6 +43,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`fake-llm failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`fake-llm failed: ${errorText(err)}\n`);
   process.exit(1);
 });

@@ -3,14 +3,12 @@
  * embedded server in .data/postgres-test, separate from the dev data), with a freshly migrated
  * template database. Each integration test file clones the template (test/db.ts).
  * On the embedded server the template is owned and migrated the way the app's database is
- * (lib/db/app-role.ts), and tests connect as the app role, so a missing privilege fails a test.
+ * (lib/postgres/app-role.ts), and tests connect as the app role, so a missing privilege fails a test.
  */
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { APP_ROLE, giveDatabaseToApp } from "@/lib/db/app-role";
-import { startEmbeddedPostgres } from "@/lib/db/embedded";
-import { migrate } from "@/lib/db/migrate";
+import { APP_ROLE, giveDatabaseToApp, migrate, startEmbeddedPostgres } from "@/lib/postgres";
 import { writePageScript } from "@/scripts/build-page-script";
 
 export const TEMPLATE_DB = `arbor_template_${process.pid}`;

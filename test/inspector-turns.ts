@@ -4,7 +4,7 @@
  */
 import type { AgentModelInfo, ModelCallRecord } from "@/lib/agent/ports";
 import { TEST_PROMPTS } from "@/test/compaction-helpers";
-import { recordModelCall } from "@/lib/db/model-calls";
+import { recordModelCall } from "@/lib/db/model-calls/model-calls";
 import { appendEntries, loadEntries } from "@/lib/db";
 import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";

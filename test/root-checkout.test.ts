@@ -1,7 +1,7 @@
 /**
  * The README's commands as root from a checkout inside a 0700 folder (as `/root` is in most
  * container images): the embedded server runs as `postgres`, which cannot enter that folder, so
- * its programs and cluster must be placed where it can (lib/db/embedded-place.ts).
+ * its programs and cluster must be placed where it can (lib/postgres/embedded-place.ts).
  *
  * The checkout is a `git clone` of this repository into a new 0700 folder, with the working tree's
  * uncommitted files laid over it (so the test checks the code as it is), and node_modules as hard
@@ -51,14 +51,17 @@ beforeAll(async () => {
   await chmod(stage, 0o755);
   checkout = path.join(home, "arbor");
   execFileSync("git", ["clone", "--quiet", PROJECT_ROOT, checkout]);
-  const changed = execFileSync("git", ["ls-files", "-z", "--modified", "--others", "--exclude-standard"], { cwd: PROJECT_ROOT })
-    .toString()
-    .split("\0")
-    .filter(Boolean);
+  // What differs from HEAD (staged or not, moves included) and what git does not track yet.
+  const list = (args: string[]) => execFileSync("git", args, { cwd: PROJECT_ROOT }).toString().split("\0").filter(Boolean);
+  const changed = [...list(["diff", "--name-only", "-z", "HEAD"]), ...list(["ls-files", "-z", "--others", "--exclude-standard"])];
   for (const file of changed) {
-    if (!existsSync(path.join(PROJECT_ROOT, file))) continue;
-    await mkdir(path.dirname(path.join(checkout, file)), { recursive: true });
-    await cp(path.join(PROJECT_ROOT, file), path.join(checkout, file));
+    const target = path.join(checkout, file);
+    if (!existsSync(path.join(PROJECT_ROOT, file))) {
+      await rm(target, { force: true });
+      continue;
+    }
+    await mkdir(path.dirname(target), { recursive: true });
+    await cp(path.join(PROJECT_ROOT, file), target);
   }
   execFileSync("cp", ["-al", path.join(PROJECT_ROOT, "node_modules"), path.join(checkout, "node_modules")]);
   execFileSync("cp", ["-a", path.join(PROJECT_ROOT, "generated"), path.join(checkout, "generated")]);
@@ -137,8 +140,11 @@ describe.skipIf(!isRoot || !hasGit)("as root, from a checkout inside a 0700 fold
       expect(output).toMatch(/embedded database runs as "postgres"/);
       expect(output).not.toMatch(/EACCES|Unhandled 'error' event/);
     } finally {
-      if (child.pid) process.kill(-child.pid, "SIGINT");
-      await new Promise((resolve) => child.once("exit", resolve));
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        if (child.pid) process.kill(-child.pid, "SIGINT");
+        await exited;
+      }
     }
     const cluster = readlinkSync(path.join(checkout, ".data", "postgres"));
     // Ctrl-C stops the server too: no postmaster is left on that cluster (PostgreSQL removes its

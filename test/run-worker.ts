@@ -1,6 +1,6 @@
 /**
- * A second app process for the multi-process integration tests (lib/chat/running-multi.test.ts):
- * the REAL run registry (lib/chat/running.ts) and store on the database named by DATABASE_URL,
+ * A second app process for the multi-process integration tests (lib/runs/running-multi.test.ts):
+ * the REAL run registry (lib/runs/running.ts) and store on the database named by DATABASE_URL,
  * driven over stdio. Run it as `tsx --conditions=react-server test/run-worker.ts`.
  *
  * stdin: one JSON command per line, `{ id, op, ... }`:
@@ -15,8 +15,8 @@
  * is `{ event: "ready", pid }`.
  */
 import { createInterface } from "node:readline";
-import { claimRun, claimRunPreempting, type RunHandle, type RunKind, abortRun } from "@/lib/chat/running";
-import { connectedRunClient, runQuery } from "@/lib/db/run-channel";
+import { claimRun, claimRunPreempting, type RunHandle, type RunKind, abortRun } from "@/lib/runs";
+import { connectedRunClient, runQuery } from "@/lib/runs/channel";
 import { commitEntries } from "@/lib/db";
 
 interface Command {

@@ -15,6 +15,7 @@ import { useDatabase } from "@/lib/db/client";
 import { readSession } from "@/lib/db/read-model";
 import { appendEntries, applyPrune, getSessionMeta } from "@/lib/db";
 import type { ToolResultMessage } from "@/lib/session/types";
+import { errorText } from "@/lib/text/error-text";
 
 type Command =
   | { op: "append"; sessionId: string; texts: string[] }
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
     try {
       process.stdout.write(`${JSON.stringify({ ok: true, value: await run(JSON.parse(line) as Command) })}\n`);
     } catch (error) {
-      process.stdout.write(`${JSON.stringify({ ok: false, error: error instanceof Error ? error.message : String(error) })}\n`);
+      process.stdout.write(`${JSON.stringify({ ok: false, error: errorText(error) })}\n`);
     }
   }
   process.exit(0);

@@ -1,7 +1,7 @@
 /**
  * The two upload routes the proxy skips (/api/import, /api/sessions/[id]/files: proxy.ts cuts
  * bodies at 10 MB) run the Host and Origin checks and their own content-type check themselves
- * (issue #17). Real handlers, real database, real workspace folder; `new Request` with the
+ * (README "Security"). Real handlers, real database, real workspace folder; `new Request` with the
  * headers a browser or an attacker would send. Nothing is written when a request is refused.
  */
 import { mkdtemp, readdir, rm } from "node:fs/promises";

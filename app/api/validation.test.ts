@@ -100,7 +100,7 @@ function jsonBodyCases(url: () => string, params?: () => Record<string, string>)
       init: textInit("id=x&message=hi", "application/x-www-form-urlencoded"),
       expect: { status: 415, code: "unsupported_media_type" },
     },
-    { name: "a body over 1 MB", url, params, init: oversized, expect: { status: 413, error: "The request body is larger than 1024 KB", code: "too_large" } },
+    { name: "a body over 1 MB", url, params, init: oversized, expect: { status: 413, error: "The request body is larger than 1 MB", code: "too_large" } },
   ];
 }
 

@@ -7,7 +7,7 @@
  * `pg_stat_statements` preloaded so statements can be counted for a page load served by another
  * process (the `next start` of the canvas benchmark). A server already running on that folder is
  * reused; statement counting then works only if it was started with the library. On the embedded
- * server the app (and `url`) connects as the app role (lib/db/app-role.ts); the extension and
+ * server the app (and `url`) connects as the app role (lib/postgres/app-role.ts); the extension and
  * statistics go through the superuser's `statsUrl`.
  *
  * In-process statements are counted by wrapping `pg.Client.prototype.query`, which both Prisma's
@@ -35,7 +35,7 @@ function withDatabase(url: string, name: string): string {
 
 /** The embedded server on the bench's own folder, with pg_stat_statements preloaded when this starts it. */
 async function embeddedServer(dir: string) {
-  const { startEmbeddedPostgres } = await import("@/lib/db/embedded");
+  const { startEmbeddedPostgres } = await import("@/lib/postgres");
   const server = await startEmbeddedPostgres(dir, { extraFlags: ["-c", "shared_preload_libraries=pg_stat_statements"] });
   return { adminUrl: server.adminUrl, embedded: server, ...(server.owned ? { stop: server.stop } : {}) };
 }
@@ -61,8 +61,7 @@ async function dropLeftovers(adminUrl: string): Promise<void> {
 
 export async function openBenchDatabase(): Promise<BenchDatabase> {
   const { env } = await import("@/lib/env");
-  const { migrate } = await import("@/lib/db/migrate");
-  const { prepareAppDatabase } = await import("@/lib/db/bootstrap");
+  const { migrate, prepareAppDatabase } = await import("@/lib/postgres");
   const { useDatabase, disconnectDb } = await import("@/lib/db");
   const server = env.DATABASE_URL
     ? { adminUrl: withDatabase(env.DATABASE_URL, "postgres"), stop: undefined, embedded: undefined }

@@ -1,5 +1,5 @@
 /**
- * The sessions every benchmark uses: lib/session/generate.ts with one seed, shaped like the
+ * The sessions every benchmark uses: test/generators/session.ts with one seed, shaped like the
  * shared real fixture (turns of user / assistant / tool calls and results, thinking-level and
  * model changes, no compactions: the fixture has none, and without them every engine pass
  * walks the whole branch, the worst case) plus one side branch and one label per 1000 entries.
@@ -9,7 +9,7 @@
 import { createWriteStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 
 export const SEED = 20_261_202;

@@ -12,6 +12,7 @@ import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
 import { contentText, normalizeRowText } from "@/lib/session/tree-row-text";
 import type { AgentMessage, PromptSet } from "@/lib/session/types";
+import { errorText } from "@/lib/text/error-text";
 
 const spec = {
   positionals: ["FILE"],
@@ -25,7 +26,7 @@ function prompts(): PromptSet {
   try {
     return loadPrompts(PROMPTS_DIR);
   } catch (err) {
-    const first = (err instanceof Error ? err.message : String(err)).split("\n")[0];
+    const first = errorText(err).split("\n")[0];
     throw new CliError(`cannot load prompt templates: ${first}`, EXIT_FAILURE);
   }
 }

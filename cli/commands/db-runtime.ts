@@ -1,6 +1,6 @@
 /**
  * The database side of the `import` and `export` commands: open the database the way the app
- * does (DATABASE_URL, or the embedded server with migrations applied: lib/db/bootstrap.ts), and
+ * does (DATABASE_URL, or the embedded server with migrations applied: lib/postgres/bootstrap.ts), and
  * close it afterwards, stopping the embedded server only if this process started it.
  *
  * lib/db is loaded lazily (dynamic import) so the file-only commands keep starting without the
@@ -20,7 +20,7 @@ export interface DbRuntime {
 
 export const processDbRuntime: DbRuntime = {
   async open() {
-    const { prepareDatabase } = await import("@/lib/db/bootstrap");
+    const { prepareDatabase } = await import("@/lib/postgres");
     const { useDatabase, disconnectDb } = await import("@/lib/db");
     const db = await prepareDatabase();
     await useDatabase(db.url);

@@ -1,6 +1,6 @@
 /**
  * `export SESSION_ID [-o FILE] [--format jsonl|html]`: writes a session as a v3 JSONL file that
- * pi and oh-my-pi load (lib/db/export.ts; the header carries `arborLeafId` when the current
+ * pi and oh-my-pi load (lib/db/store/export.ts; the header carries `arborLeafId` when the current
  * leaf is not the last entry, so `import` restores it), or with `--format html` as one
  * self-contained HTML page (lib/export-html: tree, filters, search, root → entry paths).
  *

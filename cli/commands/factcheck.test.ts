@@ -1,7 +1,7 @@
-/** `factcheck` (issue #16): default entry, --entry, --json, and one-line errors with exit code 2. */
+/** `factcheck` (docs/engine.md "Arbor extensions around compaction"): default entry, --entry, --json, and one-line errors with exit code 2. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { runInProcess, tempDir } from "@/test/cli-helpers";
-import { generateSessionJsonl } from "@/lib/session/generate";
+import { generateSessionJsonl } from "@/test/generators/session";
 
 const files: Record<string, string> = {};
 

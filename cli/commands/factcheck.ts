@@ -1,6 +1,6 @@
 /**
  * `factcheck FILE [--entry COMPACTION_ID] [--json]`: which facts of the span a compaction
- * summarised its summary carried (lib/compaction/fact-check.ts, issue #16). Default entry: the
+ * summarised its summary carried (lib/compaction/fact-check.ts, docs/engine.md "Arbor extensions around compaction"). Default entry: the
  * last compaction on the current branch (the path to the last entry, session-engine.md §1.6). Facts are
  * grouped by kind, each with its source entry id (and file index).
  */

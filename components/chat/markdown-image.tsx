@@ -3,7 +3,7 @@
  * as an image; any other URL — remote or relative — is never fetched by the page. It shows as a
  * placeholder naming the alt text and the address, with a "Load image" link that opens the
  * image in a new tab (`noopener noreferrer`: no opener, no Referer), so a message such as
- * `![x](http://host/p.png?secret=…)` calls out only when the reader asks (issue #17). The CSP's
+ * `![x](http://host/p.png?secret=…)` calls out only when the reader asks (README "Security"). The CSP's
  * `img-src 'self' data: blob:` backs this up.
  */
 

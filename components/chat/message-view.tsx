@@ -16,7 +16,7 @@ import type { ChatItem, ChatItems } from "./chat-items";
 import { Markdown } from "./markdown";
 import { ToolCallView } from "./tool-call-view";
 import { citedIds } from "@/lib/compaction/citations";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 function textOf(content: string | (TextContent | ImageContent)[]): string {
   return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");

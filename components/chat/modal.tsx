@@ -3,7 +3,7 @@
  * A modal dialog on the native <dialog> element (focus trap, Esc to close, labelled by its title).
  * It is portalled to <body> and the document does not scroll while it is open: showModal() focuses
  * inside the dialog, and as a descendant of the workspace's panes that focus scrolled those
- * overflow-hidden panes and the page, taking the header out of view (issue #13).
+ * overflow-hidden panes and the page, taking the header out of view (docs/ui.md "The session workspace").
  */
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { createPortal } from "react-dom";

@@ -15,7 +15,7 @@ import { invalidateSession } from "@/lib/query/keys";
 import { invalidateEntries } from "@/lib/query/entries";
 import { requestFullRefresh } from "@/lib/query/session";
 import { applySavedEntry } from "@/lib/query/session-cache";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 export interface CompactionStatus {
   reason: CompactionReason;

@@ -12,10 +12,10 @@ import { useFileDrop } from "@/components/ui-hooks/use-file-drop";
 import { MAX_UPLOAD_BYTES } from "@/lib/chat-protocol/workspace-limits";
 import { workspaceFilesOptions } from "@/lib/query/files";
 import { FileTree } from "./file-tree";
-import { formatSize } from "./format";
+import { formatBytes } from "@/lib/text/byte-size";
 import { UploadList } from "./upload-list";
 import { useUploads } from "./use-uploads";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 export function FilePanel({ sessionId }: { sessionId: string }) {
   const files = useQuery(workspaceFilesOptions(sessionId));
@@ -58,7 +58,7 @@ export function FilePanel({ sessionId }: { sessionId: string }) {
           Refresh
         </button>
         <span className="text-xs text-muted">
-          {files.isFetching ? "Refreshing…" : `Drop files here to upload (up to ${formatSize(MAX_UPLOAD_BYTES)} each)`}
+          {files.isFetching ? "Refreshing…" : `Drop files here to upload (up to ${formatBytes(MAX_UPLOAD_BYTES)} each)`}
         </span>
       </div>
 

@@ -6,8 +6,8 @@
  */
 import { memo } from "react";
 import { downloadUrl } from "@/lib/query/files";
-import type { WorkspaceNode } from "@/lib/tools/files";
-import { formatSize } from "./format";
+import type { WorkspaceNode } from "@/lib/types/workspace-files";
+import { formatBytes } from "@/lib/text/byte-size";
 
 function FileRow({ sessionId, node }: { sessionId: string; node: WorkspaceNode }) {
   return (
@@ -20,7 +20,7 @@ function FileRow({ sessionId, node }: { sessionId: string; node: WorkspaceNode }
       >
         {node.name}
       </a>
-      <span className="shrink-0 text-xs text-muted tabular-nums">{node.size === undefined ? "" : formatSize(node.size)}</span>
+      <span className="shrink-0 text-xs text-muted tabular-nums">{node.size === undefined ? "" : formatBytes(node.size)}</span>
     </li>
   );
 }

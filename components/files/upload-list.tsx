@@ -4,7 +4,7 @@
  * upload, then one line per finished upload ("Uploaded notes.txt (12 B)", or the server's
  * error in an alert). The list is a polite live region, so screen readers hear the outcomes.
  */
-import { formatSize } from "./format";
+import { formatBytes } from "@/lib/text/byte-size";
 import type { UploadItem, Uploads } from "./use-uploads";
 
 function Row({ item, onCancel }: { item: UploadItem; onCancel(): void }) {
@@ -14,7 +14,7 @@ function Row({ item, onCancel }: { item: UploadItem; onCancel(): void }) {
         <span className="min-w-0 truncate font-mono">{item.name}</span>
         <progress aria-label={`Uploading ${item.name}`} max={Math.max(1, item.size)} value={item.sent} className="h-2 w-24" />
         <span className="text-muted tabular-nums">
-          {item.status === "queued" ? "waiting" : `${formatSize(item.sent)} / ${formatSize(item.size)}`}
+          {item.status === "queued" ? "waiting" : `${formatBytes(item.sent)} / ${formatBytes(item.size)}`}
         </span>
         <button type="button" onClick={onCancel} className="underline">
           Cancel

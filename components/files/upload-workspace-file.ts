@@ -7,7 +7,7 @@
  * "… over the 50 MB limit") or a plain network message; it rejects only with an AbortError when
  * `signal` aborts (the server then discards the partial upload).
  */
-import { errorOfBody } from "@/lib/http/json-error";
+import { errorOfBody } from "@/lib/text/error-text";
 import { uploadUrl } from "@/lib/query/files";
 
 export type UploadOutcome = { ok: true; path: string; size: number } | { ok: false; message: string };

@@ -10,7 +10,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
 import { MAX_UPLOAD_BYTES } from "@/lib/chat-protocol/workspace-limits";
 import { filesKeys } from "@/lib/query/files";
-import { formatSize } from "./format";
+import { formatBytes } from "@/lib/text/byte-size";
 import { uploadWorkspaceFile } from "./upload-workspace-file";
 
 export type UploadStatus = "queued" | "uploading" | "done" | "error" | "cancelled";
@@ -59,7 +59,7 @@ export function useUploads(sessionId: string): Uploads {
           signal: controller.signal,
           onProgress: (sent) => patch(id, { sent }),
         });
-        if (r.ok) patch(id, { status: "done", sent: r.size, message: `Uploaded ${r.path} (${formatSize(r.size)})` });
+        if (r.ok) patch(id, { status: "done", sent: r.size, message: `Uploaded ${r.path} (${formatBytes(r.size)})` });
         else patch(id, { status: "error", message: r.message });
       } catch {
         patch(id, { status: "cancelled", message: `Cancelled ${file.name}; nothing was saved` });
@@ -84,7 +84,7 @@ export function useUploads(sessionId: string): Uploads {
             size: file.size,
             sent: 0,
             status: "error",
-            message: `${file.name} is ${formatSize(file.size)}, over the ${formatSize(MAX_UPLOAD_BYTES)} upload limit`,
+            message: `${file.name} is ${formatBytes(file.size)}, over the ${formatBytes(MAX_UPLOAD_BYTES)} upload limit`,
           });
           continue;
         }

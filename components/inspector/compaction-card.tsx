@@ -1,5 +1,5 @@
 "use client";
-/** One compaction's summary and fact check, as the review and the comparison show it (issue #16). */
+/** One compaction's summary and fact check, as the review and the comparison show it (docs/engine.md "Arbor extensions around compaction"). */
 import type { CompactionCard } from "@/lib/compaction/compaction-review";
 import { scoreText } from "@/lib/compaction/fact-check";
 import { CitedText } from "./cited-text";

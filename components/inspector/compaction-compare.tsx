@@ -1,6 +1,6 @@
 "use client";
 /**
- * Compare compactions of the same span (issue #16): "Compact again with…" runs another one with
+ * Compare compactions of the same span (docs/engine.md "Arbor extensions around compaction"): "Compact again with…" runs another one with
  * another focus, prompt (it replaces the summary prompt) or model as a sibling (the summary
  * streams in; Cancel writes nothing), and the summaries of
  * every sibling are shown side by side with their fact checks and token counts; "Use this one"

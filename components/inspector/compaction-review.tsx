@@ -1,6 +1,6 @@
 "use client";
 /**
- * Beside a selected compaction in the inspector (issue #16): its summary with the fact check
+ * Beside a selected compaction in the inspector (docs/engine.md "Arbor extensions around compaction"): its summary with the fact check
  * ("38 of 45 facts carried", facts grouped by kind, each linking to its source entry), "Undo
  * compaction" (the leaf moves back to the entry before it; the compaction stays as a branch and a
  * toast offers Redo), and, when the span was summarised more than once, the summaries side by

@@ -8,7 +8,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { type InspectTarget, inspectTurnOptions } from "@/lib/query/inspector";
-import type { TurnView } from "@/lib/inspector/types";
+import type { TurnView } from "@/lib/types/inspector";
 import { DiffView } from "./diff-view";
 import { CALL_KIND_LABELS, formatDuration, formatTime, formatTokens } from "./format";
 import { MessageList, type MessageSource } from "./message-list";

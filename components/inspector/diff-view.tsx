@@ -5,7 +5,7 @@
  * its role, position, tokens and source entry (a link that centres the canvas).
  */
 import { type ReactNode, useState } from "react";
-import type { CallDiff, DiffItem, TurnView } from "@/lib/inspector/types";
+import type { CallDiff, DiffItem, TurnView } from "@/lib/types/inspector";
 import { formatTokens, ROLE_LABELS } from "./format";
 import { EntryLink } from "./message-list";
 

@@ -1,6 +1,6 @@
 "use client";
 /**
- * A compaction's fact check as a list grouped by kind (issue #16): each fact says in words
+ * A compaction's fact check as a list grouped by kind (docs/engine.md "Arbor extensions around compaction"): each fact says in words
  * whether the summary carried or dropped it (never by colour alone, ui.md) and links to the entry
  * it came from; the link selects that node on the canvas.
  */

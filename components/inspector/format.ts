@@ -3,9 +3,9 @@
  * accessible label, and message text for display. Nothing here is told by colour alone: every
  * colour has a word beside it (ui.md).
  */
-import type { ModelCallKind, Segment, SegmentKind } from "@/lib/inspector/types";
+import type { ModelCallKind, Segment, SegmentKind } from "@/lib/types/inspector";
 import type { LlmMessage } from "@/lib/session/types";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 export const ROLE_LABELS: Record<LlmMessage["role"], string> = {
   user: "User",

@@ -7,7 +7,7 @@
  * the list then says how many are shown, and loads the rest on demand (paged-messages.tsx).
  */
 import { memo } from "react";
-import type { InspectedMessage, TurnView } from "@/lib/inspector/types";
+import type { InspectedMessage, TurnView } from "@/lib/types/inspector";
 import { type InspectTarget, inspectorKeys } from "@/lib/query/inspector";
 import { SubagentLink } from "@/components/chat/subagent-link";
 import { formatNumber, formatTokens, messagePreview, messageText, ROLE_LABELS } from "./format";

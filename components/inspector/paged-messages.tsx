@@ -10,7 +10,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { hiddenRange, mergeMessages } from "@/lib/inspector/message-window";
-import type { InspectedMessage, TurnView } from "@/lib/inspector/types";
+import type { InspectedMessage, TurnView } from "@/lib/types/inspector";
 import { type InspectTarget, turnMessagesOptions } from "@/lib/query/inspector";
 import { formatNumber } from "./format";
 

@@ -1,6 +1,6 @@
 /** The panel's pure parts: which turn a selection shows, and the token bar's words and widths. */
 import { describe, expect, it } from "vitest";
-import type { ModelCallSummary, Segment } from "@/lib/inspector/types";
+import type { ModelCallSummary, Segment } from "@/lib/types/inspector";
 import {
   assistantEntry,
   assistantMsg,
@@ -86,7 +86,7 @@ describe("resolveSelection given the caller's index (a session view's byId)", ()
   const pick = (entryId: string) => resolveSelection({ entryId, entries, activePath: active, calls: undefined });
 });
 
-describe("resolveSelection with nothing selected (the pane opening, issue #13)", () => {
+describe("resolveSelection with nothing selected (the pane opening, docs/ui.md 'The session workspace')", () => {
   const open = (leafId: string | null, list = entries, calls?: ModelCallSummary[]) =>
     resolveSelection({ entryId: null, entries: list, activePath: active, calls, leafId });
 

@@ -9,10 +9,10 @@
  * - No selection (the pane just opened): the latest turn, i.e. the current leaf — skipping
  *   labels and settings entries at the end of the path — resolved by the rules above.
  * - A turn nobody answered yet, or a summary no recorded call wrote: the next-turn preview,
- *   with a note saying why. So the pane is never empty on open (issue #13).
+ *   with a note saying why. So the pane is never empty on open (docs/ui.md "The session workspace").
  * - An entry that is not in the session: a hint in words.
  */
-import type { ModelCallSummary } from "@/lib/inspector/types";
+import type { ModelCallSummary } from "@/lib/types/inspector";
 import type { InspectTarget } from "@/lib/query/inspector";
 import type { SessionEntry } from "@/lib/session/types";
 

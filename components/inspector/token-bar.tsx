@@ -4,7 +4,7 @@
  * tool results, new message), as an image with a label that lists every segment's tokens, plus
  * a legend in words, and the provider-reported prompt tokens beside our estimate.
  */
-import type { TurnView } from "@/lib/inspector/types";
+import type { TurnView } from "@/lib/types/inspector";
 import { formatNumber, formatTokens, SEGMENT_COLORS, segmentWidths, tokenBarLabel } from "./format";
 
 export function TokenBar({ turn }: { turn: TurnView }) {

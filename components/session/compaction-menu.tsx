@@ -1,6 +1,6 @@
 "use client";
 /**
- * The canvas's compaction items (issue #16): "Compact again with…" and "Compare and choose…" open
+ * The canvas's compaction items (docs/engine.md "Arbor extensions around compaction"): "Compact again with…" and "Compare and choose…" open
  * the compaction review (fact check, the form, the summaries side by side, "Use this one") in a
  * dialog; "Undo compaction" moves the leaf back to the entry before it (a toast offers Redo);
  * "Redo compaction" on a compaction off the current path moves the leaf back under it, to the
@@ -11,7 +11,7 @@ import { useCallback, useMemo } from "react";
 import { Modal } from "@/components/chat/modal";
 import { CompactionReviewPanel, useCompactionUndo, useLeafMove } from "@/components/inspector/compaction-review";
 import { compactionReviewOptions } from "@/lib/query/compaction-review";
-import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
+import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 import type { Toast } from "./status-toast";
 
 export function CompactionDialog({

@@ -4,7 +4,7 @@
  *
  * In a Suspense boundary of its own, memoised (its props are stable between selections): when
  * the page hydrates, React leaves the inspector for a time-sliced pass after the page's first
- * task instead of rendering it inside that task (issue #12: no stall over 200 ms), and the
+ * task instead of rendering it inside that task (docs/benchmarks.md: no main-thread task over 200 ms), and the
  * workspace re-rendering meanwhile (a large session's tree streaming in) does not make it
  * hydrate at once.
  */

@@ -8,7 +8,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { Modal } from "@/components/chat/modal";
-import { errorText, readUIStream } from "@/lib/chat-protocol/read-ui-stream";
+import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
+import { readErrorMessage } from "@/lib/text/error-text";
 import type { ArborDataParts } from "@/lib/chat-protocol/ui-types";
 import { invalidateSession, keys } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
@@ -45,7 +46,7 @@ export async function runNavigation(opts: {
     body: JSON.stringify({ targetId: opts.targetId, summarize: opts.summarize, customInstructions: opts.customInstructions || undefined }),
     signal: opts.signal,
   });
-  if (!res.ok) throw new Error(await errorText(res));
+  if (!res.ok) throw new Error(await readErrorMessage(res));
   let result: NavigatedPart | undefined;
   let failure: string | undefined;
   for await (const chunk of readUIStream(res)) {

@@ -12,9 +12,9 @@ import type { ActionResult } from "@/lib/action-result";
 import { readSessionConfig, type SessionConfig } from "@/lib/chat-protocol/session-config";
 import { invalidateSession } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
-import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
+import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 import { FALLBACK_CONTEXT_WINDOW, type Settings } from "@/lib/settings";
-import type { NextTurnModel } from "@/lib/session-view/types";
+import type { NextTurnModel } from "@/lib/types/session-page";
 import { modelsOptions } from "./models-query";
 
 export interface SessionControls {

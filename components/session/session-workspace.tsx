@@ -31,7 +31,7 @@ import { WorkspaceLayout } from "./workspace-layout";
  * The three panes are code-split (rendered on the server all the same). Their modules then load
  * and run when React hydrates each pane, in a pass of its own, instead of inside the page's one
  * hydration task: on the bench machine that task held ~300 ms of module initialisation (the AI
- * SDK's schemas, highlight.js, React Flow, compiling it all), over the 200 ms bound of issue #12
+ * SDK's schemas, highlight.js, React Flow, compiling it all), over the 200 ms bound of docs/benchmarks.md
  * for any session. Text typed into a field before its pane hydrates is adopted when it does
  * (useTypedBeforeHydration).
  */
@@ -83,7 +83,7 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
     dispatchSelection({ type: "leaf", leafId, leafType: leafId ? view.byId.get(leafId)?.type : undefined });
   }
 
-  // Measured against the window of the model the next turn uses, named in the meter (issue #13).
+  // Measured against the window of the model the next turn uses, named in the meter (docs/ui.md "The session workspace").
   const meter = useMemo(
     () => meterReading(data.meter, controls.contextWindow, controls.settings.compaction.reserveTokens, controls.nextModel),
     [data.meter, controls.contextWindow, controls.settings.compaction.reserveTokens, controls.nextModel],

@@ -1,6 +1,6 @@
 "use client";
 /**
- * Completes the page of a large session (SessionData `pending`, issue #12): streams the whole
+ * Completes the page of a large session (SessionData `pending`): streams the whole
  * skeleton (lib/query/skeleton-stream.ts) once per mount and puts it in the cache, where it
  * replaces the tail of the current path the page came with (a refetch still in flight is
  * cancelled first, so it cannot put the tail back). Meanwhile it reports the share loaded; a
@@ -11,6 +11,7 @@ import { useEffect, useState } from "react";
 import { invalidateSession, keys } from "@/lib/query/keys";
 import { type SessionData, seedSessionView } from "@/lib/query/session";
 import { streamSkeleton } from "@/lib/query/skeleton-stream";
+import { errorText } from "@/lib/text/error-text";
 
 export interface StreamedSkeleton {
   /** Share of the entries loaded (0–1). */
@@ -49,7 +50,7 @@ export function useStreamedSkeleton(sessionId: string, pending: boolean): Stream
         if (before && before.count + before.live.length > full.count) void invalidateSession(qc, sessionId);
       },
       (e: unknown) => {
-        if (!ac.signal.aborted) setError(e instanceof Error ? e.message : String(e));
+        if (!ac.signal.aborted) setError(errorText(e));
       },
     );
     return () => ac.abort();

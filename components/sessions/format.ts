@@ -3,23 +3,10 @@
  * the "en-US" format on the server and in every browser alike (no hydration mismatches).
  */
 import { useSyncExternalStore } from "react";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 export function formatCount(n: number, one: string, many: string): string {
   return `${groupDigits(n)} ${n === 1 ? one : many}`;
-}
-
-/** "512 bytes", "94.2 KB", "1.3 MB". */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${groupDigits(bytes)} bytes`;
-  const units = ["KB", "MB", "GB"] as const;
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value >= 100 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }
 
 const relative = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });

@@ -2,7 +2,8 @@
 /** One file of the import drop zone: its progress, outcome and the buttons that fit its state. */
 import Link from "next/link";
 import { describeTruncation, truncationHeadline } from "@/lib/import-report";
-import { formatCount, formatSize } from "./format";
+import { formatBytes } from "@/lib/text/byte-size";
+import { formatCount } from "./format";
 import type { ImportItem } from "./use-imports";
 
 export interface ImportRowActions {
@@ -74,7 +75,7 @@ function Progress({ item }: { item: ImportItem }) {
       ? "Waiting…"
       : saving
         ? `Saving…${entries ? ` ${entries} imported` : ""}`
-        : `${formatSize(sent)} of ${formatSize(total)} uploaded${entries ? ` · ${entries} imported` : ""}`;
+        : `${formatBytes(sent)} of ${formatBytes(total)} uploaded${entries ? ` · ${entries} imported` : ""}`;
   const percent = total > 0 ? Math.round((sent / total) * 100) : 0;
   return (
     <div className="mt-1">

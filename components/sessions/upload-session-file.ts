@@ -8,7 +8,7 @@
  * `error` events too. Aborting `signal` aborts the request (the server rolls back) and rejects
  * with an AbortError.
  */
-import { errorOfBody } from "@/lib/http/json-error";
+import { errorOfBody } from "@/lib/text/error-text";
 import { DEFAULT_MAX_IMPORT_BYTES } from "@/lib/import-limits";
 import type { ImportDoneEvent, ImportErrorEvent, ImportEvent, ImportProgressEvent } from "@/lib/types/import-events";
 

@@ -8,7 +8,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ImportDoneEvent } from "@/lib/types/import-events";
 import { keys } from "@/lib/query/keys";
-import { formatSize } from "./format";
+import { formatBytes } from "@/lib/text/byte-size";
 import { IMPORT_LIMIT_BYTES, uploadSessionFile } from "./upload-session-file";
 
 const MAX_PARALLEL = 3;
@@ -95,7 +95,7 @@ export function useImports() {
       if (!/\.jsonl$/i.test(file.name)) {
         added.push({ ...base, status: "failed", error: `${file.name}: not a .jsonl file — choose a session file saved by pi, oh-my-pi, Claude Code or Codex` });
       } else if (file.size > IMPORT_LIMIT_BYTES) {
-        added.push({ ...base, status: "failed", error: `${file.name}: file is larger than the ${formatSize(IMPORT_LIMIT_BYTES)} import limit` });
+        added.push({ ...base, status: "failed", error: `${file.name}: file is larger than the ${formatBytes(IMPORT_LIMIT_BYTES)} import limit` });
       } else {
         added.push({ ...base, status: "queued" });
       }

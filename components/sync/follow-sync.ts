@@ -1,10 +1,10 @@
 /**
- * Starts `POST /api/sync` and hands each NDJSON event (app/api/sync/events.ts) to `onEvent` as
+ * Starts `POST /api/sync` and hands each NDJSON event (lib/types/sync-events.ts) to `onEvent` as
  * it arrives. Resolves when the stream ends; an HTTP refusal becomes one `error` event (its
  * `{ error }` message). Aborting `signal` aborts the request — the server stops the sync and
  * rolls back the file being imported — and rejects with an AbortError.
  */
-import type { SyncStreamEvent } from "@/app/api/sync/events";
+import type { SyncStreamEvent } from "@/lib/types/sync-events";
 
 export async function followSync(input: { folders: string[]; watch: boolean; signal: AbortSignal; onEvent: (e: SyncStreamEvent) => void }): Promise<void> {
   const response = await fetch("/api/sync", {

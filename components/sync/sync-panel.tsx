@@ -7,8 +7,9 @@
  */
 import Link from "next/link";
 import { useRef, useState } from "react";
-import type { SyncStreamEvent } from "@/app/api/sync/events";
-import { formatCount, formatSize } from "@/components/sessions/format";
+import type { SyncStreamEvent } from "@/lib/types/sync-events";
+import { formatCount } from "@/components/sessions/format";
+import { formatBytes } from "@/lib/text/byte-size";
 import { followSync } from "./follow-sync";
 
 type FileLine = { key: string; file: string; text: string; sessionId: string | null; failed: boolean };
@@ -123,8 +124,8 @@ export function SyncPanel({ roots }: { roots: string[] }) {
             <div className="h-full rounded-full bg-[var(--color-accent)]" style={{ width: `${percent}%` }} />
           </div>
           <p className="mt-0.5 text-sm text-muted">
-            File {progress.index + 1} of {progress.files}: {progress.file} — {formatSize(progress.bytes)}
-            {progress.totalBytes ? ` of ${formatSize(progress.totalBytes)}` : ""} · {formatCount(progress.entries, "entry", "entries")} imported
+            File {progress.index + 1} of {progress.files}: {progress.file} — {formatBytes(progress.bytes)}
+            {progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ""} · {formatCount(progress.entries, "entry", "entries")} imported
           </p>
         </div>
       )}

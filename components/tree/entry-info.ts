@@ -1,6 +1,6 @@
 /**
  * Per-entry facts for canvas nodes: role mark, labels from label entries (the token estimate
- * lives in lib/session/tree-skeleton),
+ * lives in lib/session-view/tree-skeleton),
  * and the static handle positions every node declares. Pure: no React, no DOM.
  */
 import type { Position } from "@xyflow/react";
@@ -42,7 +42,7 @@ export function roleMark(entry: { type: string; role?: string }): RoleMark {
   }
 }
 
-export { entryTokens } from "@/lib/session/tree-skeleton";
+export { entryTokens } from "@/lib/session-view/tree-skeleton";
 
 type Handles = NonNullable<TreeNode["handles"]>;
 

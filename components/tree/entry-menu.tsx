@@ -4,7 +4,7 @@
  * button or by right-clicking a node. Items: "Inspect", "Label…", "Pin" / "Unpin" (messages,
  * custom messages and branch summaries, session-engine.md §19), "Edit and resend" (user messages only), "Fork
  * to new session", "Copy link"; on compactions also "Compact again with…", "Compare and
- * choose…" and "Undo compaction" (on the current path) or "Redo compaction" (issue #16).
+ * choose…" and "Undo compaction" (on the current path) or "Redo compaction" (docs/engine.md "Arbor extensions around compaction").
  *
  * ARIA menu pattern: focus moves to the first item; ↑/↓ (wrapping), Home and End move;
  * Enter/Space or a click runs an item; Esc, Tab or a click outside closes it, and focus

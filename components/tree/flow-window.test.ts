@@ -4,7 +4,7 @@
  * show in the view.
  */
 import { describe, expect, it } from "vitest";
-import { createRng } from "@/lib/session/generate-text";
+import { createRng } from "@/lib/random";
 import { windowKeyOf, windowOf, windowRectOf } from "./flow-window";
 
 const W = 1200;

@@ -1,6 +1,6 @@
 /**
  * The part of a large canvas React Flow is given: the nodes and edges near the viewport, not the
- * whole layout (issue #12: cost what is on screen). React Flow indexes every node and edge it is
+ * whole layout (cost what is on screen). React Flow indexes every node and edge it is
  * handed (its lookups, connection maps) whenever the arrays change — a selection, a zoom that
  * expands turns, a new model — and at 100k entries (~10k turn nodes) that alone made tasks of
  * 100–250 ms. Its `onlyRenderVisibleElements` limits the DOM, not that indexing.

@@ -15,7 +15,7 @@
 export const MIN_FOLD_RUN = 3;
 
 /** Whether an entry is a tool step (see the contract above); the skeleton carries it as FLAG.toolStep. */
-export { isToolStepEntry } from "@/lib/session/tree-skeleton";
+export { isToolStepEntry } from "@/lib/session-view/tree-skeleton";
 
 /** The visible graph, nodes in display (pre-)order; parents precede their children. */
 export interface FoldGraph {

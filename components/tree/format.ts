@@ -20,4 +20,4 @@ export function bodyText(text: string, role: RoleMark): string {
   return (role === "user" || role === "assistant") && text.startsWith(prefix) ? text.slice(prefix.length) : text;
 }
 
-export { plainLine, previewLines } from "@/lib/session/tree-skeleton";
+export { plainLine, previewLines } from "@/lib/session-view/tree-skeleton";

@@ -4,7 +4,7 @@ import { layoutTree } from "@/components/tree/layout";
 import { compactedSession } from "@/test/tree-sessions";
 import { toFlow } from "@/components/tree/to-flow";
 import { collapseTurns, groupTurns } from "@/components/tree/turns";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import type { SessionEntry } from "@/lib/session/types";
 
 function overviewLandmarks(entries: SessionEntry[], leafId: string, labels?: Map<string, string>) {

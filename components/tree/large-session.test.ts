@@ -9,9 +9,9 @@ import { overlappingPairs } from "@/components/tree/layout-check";
 import { toFlow } from "@/components/tree/to-flow";
 import { groupTurns, groupTurnsSteps } from "@/components/tree/turns";
 import { entryGraph, entryGraphSteps, viewModel, viewModelSteps } from "@/components/tree/use-tree-model";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { runSliced } from "@/lib/session/stepwise";
-import { resolveSkeleton, skeletonLabels } from "@/lib/session/tree-skeleton";
+import { resolveSkeleton, skeletonLabels } from "@/lib/session-view/tree-skeleton";
 
 describe("10,000-entry generated session", () => {
   const { entries } = generateSession({ seed: 7, entries: 10_000, branches: 12, compactions: true, labels: 8 });

@@ -1,5 +1,5 @@
 /**
- * The canvas side of pins and of the compaction items (issue #16): the pin mark on the node and
+ * The canvas side of pins and of the compaction items (docs/engine.md "Arbor extensions around compaction"): the pin mark on the node and
  * what the entry menu offers per node, and where "Redo compaction" returns.
  */
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { menuFacts } from "@/components/tree/tree-context";
 import { toFlow } from "@/components/tree/to-flow";
 import type { TreeNode } from "@/components/tree/types";
 import { pinEntryFields } from "@/lib/session/pins";
-import { resolveSkeleton } from "@/lib/session/tree-skeleton";
+import { resolveSkeleton } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 
 const pin = (id: string, parentId: string, targetId: string, pinned: boolean) =>

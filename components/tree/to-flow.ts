@@ -4,7 +4,7 @@
  * compaction regions, see compaction-regions.ts); every walk is iterative, and the long ones
  * yield at checkpoints (`skeletonToFlowSteps`, lib/session/stepwise.ts).
  *
- * The canvas's one data input is the session's skeleton (lib/session/tree-skeleton: no entry
+ * The canvas's one data input is the session's skeleton (lib/session-view/tree-skeleton: no entry
  * contents) plus the leaf, labels, filter, the search's matching ids and the unfolded runs:
  * `skeletonToFlow`. `toFlow` is the same over full entries (tests, tools): it derives the
  * skeleton and runs the search locally.
@@ -32,8 +32,8 @@ import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
 import type { TreeFilter } from "@/lib/session/tree-filter";
 import { nearestVisibleAncestors } from "@/lib/session/tree-graph";
 import { displayText } from "@/lib/session/tree-row-text";
-import { FLAG, resolveSkeleton, type SkeletonEntry, skeletonPins } from "@/lib/session/tree-skeleton";
-import { flattenSkeletonSteps, type SkeletonRow } from "@/lib/session/tree-skeleton-view";
+import { FLAG, resolveSkeleton, type SkeletonEntry, skeletonPins } from "@/lib/session-view/tree-skeleton";
+import { flattenSkeletonSteps, type SkeletonRow } from "@/lib/session-view/tree-skeleton-view";
 import type { SessionEntry } from "@/lib/session/types";
 
 export interface ToFlowOptions {

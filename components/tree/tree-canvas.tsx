@@ -7,7 +7,7 @@
  * Props (the session page owns the state; the canvas owns only view state — canvas or list,
  * minimap, unfolded runs, the semantic-zoom level and expanded turns (use-semantic-zoom.ts),
  * the open menu):
- * - `skeleton`: every entry's skeleton row (lib/session/tree-skeleton; all branches, file
+ * - `skeleton`: every entry's skeleton row (lib/session-view/tree-skeleton; all branches, file
  *   order, no contents). Pass a stable array (a new identity re-lays out the tree).
  * - `leafId`: the current leaf (null after resetLeaf). When it changes, the canvas scrolls to it.
  * - `labels`: resolved labels (`skeletonLabels`); memoise it.
@@ -58,9 +58,9 @@ import type { TreeModel } from "@/components/tree/use-tree-model";
 import { useTypedBeforeHydration } from "@/components/ui-hooks/use-typed-before-hydration";
 import { emptyText, formatFooter, type TreeFilter } from "@/lib/session/tree-filter";
 import { initialSelection } from "@/lib/session/tree-graph";
-import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
+import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 import type { NodeMouseHandler, ReactFlowInstance } from "@xyflow/react";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 export interface TreeCanvasProps {
   skeleton: readonly SkeletonEntry[];

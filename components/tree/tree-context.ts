@@ -7,7 +7,7 @@
 import { createContext, useContext } from "react";
 import type { CommonData, ContextAction } from "@/components/tree/types";
 
-/** What the entry menu offers beyond the common items (issue #16). */
+/** What the entry menu offers beyond the common items (docs/engine.md "Arbor extensions around compaction"). */
 export interface MenuFacts {
   /** A pinnable entry (a message, custom message or branch summary): offer "Pin" or "Unpin". */
   pin?: "pin" | "unpin";

@@ -1,5 +1,5 @@
 /**
- * The tree pane while its data loads or its layout is built (a large session, issue #12):
+ * The tree pane while its data loads or its layout is built (a large session):
  * the same "Session tree" region as the canvas, holding one status line with the progress
  * ("Loading tree… 40%"), or an alert when that failed. The chat and the inspector work
  * meanwhile.

@@ -5,7 +5,7 @@ import { compactedSession, compaction, reply, toolRunSession, toolStep, user } f
 import { type FlowGraph, toFlow } from "@/components/tree/to-flow";
 import { collapseTurns, filesTouched, groupTurns } from "@/components/tree/turns";
 import type { TurnNodeType } from "@/components/tree/types";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { assistantEntry, messageEntry } from "@/test/session-factories";
 import { toolCall, toolResultMsg } from "@/test/session-messages";
 import type { SessionEntry } from "@/lib/session/types";

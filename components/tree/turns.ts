@@ -24,7 +24,7 @@ import { HANDLES } from "@/components/tree/entry-info";
 import type { FlowGraph } from "@/components/tree/to-flow";
 import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
 import { type TreeEdge, type TreeNode, type TurnNodeType, turnId } from "@/components/tree/types";
-import { FLAG } from "@/lib/session/tree-skeleton";
+import { FLAG } from "@/lib/session-view/tree-skeleton";
 
 export interface Turn {
   id: string;

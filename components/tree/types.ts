@@ -19,7 +19,7 @@ export type ContextAction =
   | "edit-resend"
   | "fork"
   | "copy-link"
-  // Pins (session-engine.md §19) and the compaction items of issue #16.
+  // Pins (session-engine.md §19) and the compaction items (docs/ui.md "The session workspace").
   | "pin"
   | "unpin"
   | "compact-again"

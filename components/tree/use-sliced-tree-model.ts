@@ -1,6 +1,6 @@
 "use client";
 /**
- * The canvas model of a large session, built without a main-thread stall (issue #12: a
+ * The canvas model of a large session, built without a main-thread stall (docs/benchmarks.md: a
  * 100k-entry session opens, pans and zooms with no task over 200 ms).
  *
  * Up to SLICED_ABOVE entries the model is built while rendering (useTreeModel). The server
@@ -24,6 +24,7 @@ import { useLatestBuild } from "@/components/tree/use-latest-build";
 import { groupTurnsSteps, type TurnGrouping } from "@/components/tree/turns";
 import { entryGraphSteps, type TreeModel, type TreeModelInput, useTreeModel, viewModelSteps } from "@/components/tree/use-tree-model";
 import { CHECK_EVERY, runSliced, type Steps } from "@/lib/session/stepwise";
+import { errorText } from "@/lib/text/error-text";
 
 /** Skeletons of more entries than this build their model in slices. */
 export const SLICED_ABOVE = 20_000;
@@ -93,7 +94,7 @@ function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<Canva
     p.shown = share;
     setBuilding(share);
   }).current;
-  const fail = useRef((e: unknown) => setError(e instanceof Error ? e.message : String(e))).current;
+  const fail = useRef((e: unknown) => setError(errorText(e))).current;
 
   const graphInputs = useMemo(
     () => ({ skeleton, leafId, filter, matches, expanded, labels }),

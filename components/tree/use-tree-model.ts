@@ -19,8 +19,8 @@ import { runSteps, type Steps } from "@/lib/session/stepwise";
 import type { BandNodeType, TreeEdge } from "@/components/tree/types";
 import type { TreeFilter } from "@/lib/session/tree-filter";
 import { visibleRows } from "@/lib/session/tree-flatten";
-import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
-import type { SkeletonRow } from "@/lib/session/tree-skeleton-view";
+import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
+import type { SkeletonRow } from "@/lib/session-view/tree-skeleton-view";
 
 export interface TreeModelInput {
   /** Every entry's skeleton row (all branches), file order. */

@@ -58,8 +58,3 @@ export function linkedController(...parents: (AbortSignal | undefined)[]): Linke
     },
   };
 }
-
-export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return typeof err === "string" ? err : String(err);
-}

@@ -19,7 +19,8 @@
  * nothing (`allowContinue: false`) — the user's prompt that follows is the continuation.
  * A store ConflictError is reported like any failure and then rethrown, so it surfaces.
  */
-import { errorMessage, linkedController } from "@/lib/agent/abort";
+import { linkedController } from "@/lib/agent/abort";
+import { errorText } from "@/lib/text/error-text";
 import { compactionCandidates } from "@/lib/agent/model-candidates";
 import { isConflictError, type SummaryTextListener } from "@/lib/agent/ports";
 import { type CompactionPlan, compactOptions, runCompactionHooks, storeCompaction } from "@/lib/agent/compaction-steps";
@@ -28,7 +29,7 @@ import { compact } from "@/lib/compaction/compact";
 import { type CompactionPreparation, prepareCompaction } from "@/lib/compaction/prepare";
 import type { CompactionResult } from "@/lib/compaction/summarize-types";
 import { pinnedIds } from "@/lib/session/pins";
-import { isRetryableErrorMessage, parseRetryAfter } from "@/lib/llm/overflow";
+import { isRetryableErrorMessage, parseRetryAfter } from "@/lib/agent/overflow";
 import { CONTINUATION_DELAY_MS, MAX_RETRY_DELAY_MS } from "@/lib/settings/schema";
 
 export const CONTINUE_PROMPT = "Continue if you have next steps.";
@@ -95,7 +96,7 @@ async function compactOnce(
     return true;
   } catch (err) {
     if (signal.aborted) return await aborted();
-    const message = errorMessage(err) || "compaction failed";
+    const message = errorText(err) || "compaction failed";
     const text =
       reason === "overflow" ? `Context overflow recovery failed: ${message}` : `Auto-compaction failed: ${message}`;
     rt.emit({ type: "compaction_end", reason, aborted: false, errorMessage: text });
@@ -124,7 +125,7 @@ async function compactWithCandidates(
         return await compact(preparation, { summarize, prompts: rt.prompts }, compactOptions(plan, signal));
       } catch (err) {
         if (signal.aborted) throw err;
-        const message = errorMessage(err);
+        const message = errorText(err);
         const retryAfterMs = parseRetryAfter(message);
         const retryable =
           retry.enabled &&

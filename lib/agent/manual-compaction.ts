@@ -23,11 +23,12 @@ import { type NothingToCompactReason, nothingToCompactReason, prepareCompaction 
 import type { CompactionResult } from "@/lib/compaction/summarize-types";
 import { estimateTokens } from "@/lib/compaction/tokens";
 import type { AgentMessage } from "@/lib/session/types";
+import { errorText } from "@/lib/text/error-text";
 
 export const COMPACTION_CANCELLED = "Compaction cancelled";
 
 /**
- * Arbor extras of one manual compaction ("Compact again with…", issue #16): a prompt that
+ * Arbor extras of one manual compaction ("Compact again with…", session-engine.md §19.3): a prompt that
  * replaces the summary prompt (it wins over a hook's), and fields merged into `details`.
  */
 export interface ManualExtras {
@@ -86,7 +87,7 @@ export async function compactManually(
     rt.emit({ type: "compaction_end", reason: "manual", result: stored.result, entryId: stored.entry.id, aborted: false });
     return stored.result;
   } catch (err) {
-    const info = failure ?? { aborted: false, errorMessage: err instanceof Error ? err.message : String(err) };
+    const info = failure ?? { aborted: false, errorMessage: errorText(err) };
     rt.emit({ type: "compaction_end", reason: "manual", ...info });
     throw err;
   }

@@ -8,9 +8,10 @@
  * "not already listed" test happen before the key filter, as the spec orders them.
  */
 import type { AgentModel, ModelResolver } from "@/lib/agent/ports";
+import { modelRef } from "@/lib/session/model-ref";
 import { MODEL_ROLES, type ModelRoles } from "@/lib/settings/schema";
 
-const keyOf = (m: AgentModel) => `${m.info.provider}/${m.info.id}`;
+const keyOf = (m: AgentModel) => modelRef(m.info.provider, m.info.id);
 
 export async function compactionCandidates(
   current: AgentModel | undefined,

@@ -92,28 +92,8 @@ export function isConflictError(err: unknown): err is ConflictError {
 
 // ── Model ──────────────────────────────────────────────────────────────────
 
-/** What the agent reads about a model (lib/llm `ModelInfo` satisfies it). */
-export interface AgentModelInfo {
-  provider: string;
-  id: string;
-  /** "provider/modelId". */
-  ref: string;
-  label?: string;
-  /** Tokens; 0 or less means unknown (no threshold compaction, no usage gauge). */
-  contextWindow: number;
-  maxOutputTokens: number;
-  /** Whether the model accepts reasoning settings (session-engine.md §6.3). */
-  reasoning: boolean;
-  /** The labelled offline model (conventions rule 6). */
-  offline?: boolean;
-}
-
-/** A tool the model may call (session-engine.md §3 hand-off). `inputSchema` is a JSON Schema object. */
-export interface AgentToolDefinition {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-}
+export type { AgentModelInfo, AgentToolDefinition, ModelCallKind } from "@/lib/types/model-call";
+import type { AgentModelInfo, AgentToolDefinition, ModelCallKind } from "@/lib/types/model-call";
 
 /**
  * Streaming increments of the assistant message being generated. Structurally the same as
@@ -179,7 +159,6 @@ export interface AgentTools {
 
 // ── Model-call recording (context inspector) ───────────────────────────────
 
-export type ModelCallKind = "chat" | SummarizeRequest["kind"];
 
 export interface ModelCallRecord {
   kind: ModelCallKind;

@@ -7,7 +7,7 @@
  * rethrown unchanged, so the §13.3 retry logic still sees it). A recorder that throws or
  * rejects is logged and ignored: observing must never break a turn.
  */
-import { errorMessage } from "@/lib/agent/abort";
+import { errorText } from "@/lib/text/error-text";
 import type {
   AgentLogger,
   AgentModel,
@@ -22,10 +22,10 @@ export function safeRecord(recorder: ModelCallRecorder | undefined, call: ModelC
   try {
     const pending = recorder.record(call);
     if (pending && typeof pending.then === "function") {
-      pending.then(undefined, (err: unknown) => log.warn("Model call recorder failed", { error: errorMessage(err) }));
+      pending.then(undefined, (err: unknown) => log.warn("Model call recorder failed", { error: errorText(err) }));
     }
   } catch (err) {
-    log.warn("Model call recorder failed", { error: errorMessage(err) });
+    log.warn("Model call recorder failed", { error: errorText(err) });
   }
 }
 
@@ -69,7 +69,7 @@ export function recordingSummarizer(model: AgentModel, deps: SummarizerDeps): Su
     try {
       res = await inner(req);
     } catch (err) {
-      finish({ stopReason: "error", errorMessage: errorMessage(err) });
+      finish({ stopReason: "error", errorMessage: errorText(err) });
       throw err;
     }
     finish(responseOf(res));

@@ -12,7 +12,7 @@
  *   committed entry with `message_saved` and the new `context_usage`. A failed commit (e.g.
  *   ConflictError) propagates: the caller surfaces it.
  */
-import { errorMessage } from "@/lib/agent/abort";
+import { errorText } from "@/lib/text/error-text";
 import type { AgentEvent } from "@/lib/agent/events";
 import type {
   AgentLogger,
@@ -130,7 +130,7 @@ export class AgentRuntime {
     try {
       this.listener(event);
     } catch (err) {
-      this.log.warn("Agent event listener failed", { event: event.type, error: errorMessage(err) });
+      this.log.warn("Agent event listener failed", { event: event.type, error: errorText(err) });
     }
   }
 

@@ -16,7 +16,8 @@
  * One operation at a time: prompt, compact and navigate refuse to overlap (`Agent is busy`),
  * except that compact() first aborts the running turn and waits for it (§13.4 step 1).
  */
-import { abortableSleep, errorMessage, linkedController } from "@/lib/agent/abort";
+import { abortableSleep, linkedController } from "@/lib/agent/abort";
+import { errorText } from "@/lib/text/error-text";
 import { type NavigateOptions, navigateAndCommit } from "@/lib/agent/agent-navigation";
 import type { AgentEmit } from "@/lib/agent/events";
 import { type CompactionPreview, compactManually, previewCompaction } from "@/lib/agent/manual-compaction";
@@ -257,7 +258,7 @@ export class SessionAgent {
     try {
       return await work();
     } catch (err) {
-      if (reportErrors) this.rt.emit({ type: "error", message: errorMessage(err), ...(isConflictError(err) ? { conflict: true } : {}) });
+      if (reportErrors) this.rt.emit({ type: "error", message: errorText(err), ...(isConflictError(err) ? { conflict: true } : {}) });
       throw err;
     } finally {
       cleanup();

@@ -20,11 +20,12 @@
  *   than "error" (session-engine.md §13.2). Decision: a silent overflow (§14 case 2) does not clear it, or a
  *   provider that keeps accepting over-long prompts would loop through recoveries.
  */
-import { errorMessage, linkedController } from "@/lib/agent/abort";
+import { linkedController } from "@/lib/agent/abort";
+import { errorText } from "@/lib/text/error-text";
 import type { AgentModel, ModelStreamRequest } from "@/lib/agent/ports";
 import { safeRecord } from "@/lib/agent/recording";
 import type { AgentRuntime } from "@/lib/agent/runtime";
-import { isContextOverflow } from "@/lib/llm/overflow";
+import { isContextOverflow } from "@/lib/agent/overflow";
 import { convertToLlm } from "@/lib/session/convert";
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@/lib/session/types";
 
@@ -41,7 +42,7 @@ function failedMessage(model: AgentModel, err: unknown, aborted: boolean, now: n
     stopReason: aborted ? "aborted" : "error",
     timestamp: now,
   };
-  if (!aborted) message.errorMessage = errorMessage(err);
+  if (!aborted) message.errorMessage = errorText(err);
   return message;
 }
 
@@ -115,7 +116,7 @@ async function executeTool(rt: AgentRuntime, call: ToolCall, signal: AbortSignal
       result.isError = out.isError === true;
       if (out.details !== undefined) result.details = out.details;
     } catch (err) {
-      result.content = [{ type: "text", text: errorMessage(err) }];
+      result.content = [{ type: "text", text: errorText(err) }];
       result.isError = true;
     }
   }

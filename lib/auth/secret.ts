@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { dataDir } from "@/lib/db/paths";
+import { dataDir } from "@/lib/data-dir";
 import { env } from "@/lib/env";
 
 export const SECRET_FILE = "session-secret";

@@ -1,6 +1,6 @@
 /**
  * Sign-in sessions: a signed cookie (lib/auth/token.ts) plus a row in PostgreSQL
- * (lib/db/auth-sessions.ts). The signature is checked first (cheap, no database: what proxy.ts
+ * (lib/db/store/auth-sessions.ts). The signature is checked first (cheap, no database: what proxy.ts
  * uses); a cookie then counts only while its row exists, so logout, "sign out" in the devices
  * list and expiry hold across restarts. Rows store sha256 of the cookie's random id.
  */

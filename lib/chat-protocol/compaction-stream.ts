@@ -6,7 +6,8 @@
  * rejects, as fetch does. Client-safe.
  */
 import type { SessionEntry } from "@/lib/session/types";
-import { errorText, readUIStream } from "./read-ui-stream";
+import { readErrorMessage } from "@/lib/text/error-text";
+import { readUIStream } from "./read-ui-stream";
 import type { ArborDataParts } from "./ui-types";
 
 export interface CompactionStreamHandlers {
@@ -17,7 +18,7 @@ export interface CompactionStreamHandlers {
 
 export async function runCompactionStream(url: string, body: object, h: CompactionStreamHandlers): Promise<string | undefined> {
   const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal: h.signal });
-  if (!res.ok) return errorText(res);
+  if (!res.ok) return readErrorMessage(res);
   let failed: string | undefined;
   for await (const chunk of readUIStream(res)) {
     if (chunk.type === "data-compaction") {

@@ -57,7 +57,7 @@ describe("readContextMeter (session-engine.md §4, ui.md context meter)", () => 
   });
 });
 
-describe("the meter names the window it measures against (issue #13)", () => {
+describe("the meter names the window it measures against (docs/ui.md 'The session workspace')", () => {
   const opus = { id: "claude-opus-4-5", contextWindow: 200_000, windowAssumed: false, offline: false };
   const basis = { tokens: 181_000, usageTokens: 181_000, trailingTokens: 0, lastUsageIndex: 3, estimated: false };
 

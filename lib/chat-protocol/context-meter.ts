@@ -4,9 +4,10 @@
  * was *before* the compaction, so until an assistant replies after the latest compaction the
  * meter shows an estimate of the rebuilt context instead (flagged `estimated`).
  */
-import { type ContextTokenEstimate, type ContextUsage, estimateContextTokens, estimateTokens } from "@/lib/compaction/tokens";
+import { type ContextUsage, estimateContextTokens, estimateTokens } from "@/lib/compaction/tokens";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
+import type { MeterBasis } from "@/lib/types/session-page";
 
 /** The model whose window the meter measures against: the one the next turn will use. */
 export interface MeterModel {
@@ -26,15 +27,6 @@ export interface MeterReading extends ContextUsage {
   /** contextWindow − reserveTokens: past this, threshold compaction runs (session-engine.md §4 shouldCompact). */
   threshold: number;
   overThreshold: boolean;
-}
-
-/**
- * What the meter needs of a path, independent of the chat model's window: the context estimate
- * (session-engine.md §4) and whether it is our estimate. Computed where the entries are (the server's skeleton
- * route), so the client needs no message contents to show the meter.
- */
-export interface MeterBasis extends ContextTokenEstimate {
-  estimated: boolean;
 }
 
 export function meterBasis(path: readonly SessionEntry[], messages: AgentMessage[]): MeterBasis {
@@ -76,7 +68,7 @@ export function meterTokens(n: number): string {
 }
 
 /**
- * The window the meter measures against, named (issue #13): "claude-opus-4-5's 200k", "the
+ * The window the meter measures against, named (docs/ui.md "The session workspace"): "claude-opus-4-5's 200k", "the
  * offline model's 128k (assumed)", "llama3's 128k (assumed)"; without a model "an assumed 128k".
  */
 export function meterWindowText(contextWindow: number, model: MeterModel | undefined): string {

@@ -25,6 +25,3 @@ export async function* readUIStream(res: Response): AsyncGenerator<UIStreamChunk
     reader.releaseLock();
   }
 }
-
-/** Reads an error body of a failed JSON request as a sentence (lib/http/json-error.ts). */
-export { readErrorMessage as errorText } from "@/lib/http/json-error";

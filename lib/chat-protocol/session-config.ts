@@ -23,6 +23,7 @@ import {
   defaultSettings,
   formatSettingsIssues,
   mergeSettings,
+  modelRefSchema,
   parseSettingsOverride,
   type Settings,
   type SettingsError,
@@ -30,18 +31,13 @@ import {
 
 export const AGENT_OPTIONS_KEY = "agent";
 
-const modelRef = () =>
-  z
-    .string({ error: 'expected a "provider/modelId" string' })
-    .regex(/^[^/\s]+\/\S+$/, { error: 'expected a "provider/modelId" string' });
-
 export const toolSwitchSchema = z.strictObject({
   enabled: z.array(z.enum(TOOL_NAMES, { error: `expected one of ${TOOL_NAMES.join(", ")}` })),
 });
 
 export const agentOptionsSchema = z.strictObject({
-  chatModel: modelRef().optional(),
-  compactionModel: modelRef().optional(),
+  chatModel: modelRefSchema().optional(),
+  compactionModel: modelRefSchema().optional(),
   tools: toolSwitchSchema.optional(),
   /** An existing project folder the tools work in instead of the session's own workspace (issue 8); must lie inside ARBOR_ALLOWED_ROOTS. */
   projectDir: z

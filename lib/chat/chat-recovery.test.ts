@@ -8,7 +8,7 @@ import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { echoResponder, type FakeRequest, type FakeStep, looksLikeSummarization } from "@/test/fake-llm-server";
 import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
-import { waitForRun } from "./running";
+import { waitForRun } from "@/lib/runs";
 import {
   dataOf,
   newSession,

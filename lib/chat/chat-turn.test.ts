@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
-import { waitForRun } from "./running";
+import { waitForRun } from "@/lib/runs";
 import {
   dataOf,
   MODEL_ID,

@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * "Compact again with…" (issue #16): another compaction of the same span as an existing one,
+ * "Compact again with…" (session-engine.md §19.3): another compaction of the same span as an existing one,
  * stored as its sibling (same parent), with another focus, prompt or model. An Arbor extension over the manual
  * compaction of session-engine.md §13.4, which it reuses unchanged:
  * - the agent's leaf moves to the compaction's parent, so `prepareCompaction` sees exactly the

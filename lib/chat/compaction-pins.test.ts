@@ -1,5 +1,5 @@
 /**
- * Compaction you can trust (issue #16), part two, over HTTP with the fake model server:
+ * Compaction you can trust (docs/engine.md "Arbor extensions around compaction"), part two, over HTTP with the fake model server:
  * compact again with another prompt and another model (a sibling), compare and choose it; a
  * pinned message survives two compactions verbatim; cited summaries name their entries.
  */

@@ -15,7 +15,7 @@ import { looksLikeSummarization } from "@/test/fake-llm-server";
 import type { CompactionPreviewBody } from "./compaction-run";
 import { addHookSource, setProjectHooksFile } from "./hooks-loader";
 import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
-import { waitForRun } from "./running";
+import { waitForRun } from "@/lib/runs";
 import {
   compactPreview,
   compactRun,

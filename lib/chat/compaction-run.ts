@@ -18,7 +18,7 @@ import type { CompactionPreview } from "@/lib/agent/session-agent";
 import { NotFoundError } from "@/lib/db";
 import type { SessionTree } from "@/lib/session/tree";
 import { rowText } from "@/lib/session/tree-row-text";
-import { jsonError } from "@/lib/http/route-helpers";
+import { sessionNotFound } from "@/lib/http/route-helpers";
 import { startOperation } from "./operation";
 import { openSessionAgent } from "./runtime";
 
@@ -77,7 +77,7 @@ export async function previewCompaction(input: { sessionId: string; focus?: stri
   try {
     opened = await openSessionAgent({ sessionId: input.sessionId });
   } catch (err) {
-    if (err instanceof NotFoundError) return jsonError(404, `Session ${input.sessionId} not found`, "not_found");
+    if (err instanceof NotFoundError) return sessionNotFound(input.sessionId);
     throw err;
   }
   try {

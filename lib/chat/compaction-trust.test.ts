@@ -1,5 +1,5 @@
 /**
- * Compaction you can trust (issue #16), over HTTP with the fake model server: compact, compact
+ * Compaction you can trust (docs/engine.md "Arbor extensions around compaction"), over HTTP with the fake model server: compact, compact
  * again with another focus (a sibling of the same span), compare both with their fact checks,
  * choose one; undo a compaction, then send a message and the model gets the pre-compaction context.
  */

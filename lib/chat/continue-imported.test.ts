@@ -1,8 +1,8 @@
-/** Chatting on, and compacting, an imported Claude Code or Codex session (issue #15): Arbor entries under the leaf. */
+/** Chatting on, and compacting, an imported Claude Code or Codex session (docs/formats.md): Arbor entries under the leaf. */
 import { describe, expect, it } from "vitest";
 import { importSession } from "@/lib/db";
-import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
-import { generateCodexSession } from "@/lib/formats/generate-codex";
+import { generateClaudeCodeSession } from "@/test/generators/claude-code";
+import { generateCodexSession } from "@/test/generators/codex";
 import { useTestDatabase } from "@/test/db";
 import { compactRun, postChat, readAll, storedEntries, storedPath, useHarness } from "@/test/chat-harness";
 

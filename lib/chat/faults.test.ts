@@ -8,11 +8,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { findSessionMeta } from "@/lib/db";
-import { isRetryableErrorMessage } from "@/lib/llm/overflow";
+import { isRetryableErrorMessage } from "@/lib/agent/overflow";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import type { FakeStep } from "@/test/fake-llm-server";
-import { waitForRun } from "./running";
+import { waitForRun } from "@/lib/runs";
 import { dataOf, newSession, postChat, readAll, useHarness, storedPath, textOf, transcript } from "@/test/chat-harness";
 
 useTestDatabase();

@@ -17,6 +17,7 @@ import "server-only";
  */
 import { HookRegistry, type HookSetup } from "@/lib/hooks";
 import { defaultProjectHooksPath, hooksFileExists, importHooksFile, PROJECT_HOOKS_FILE } from "./project-hooks";
+import { errorText } from "@/lib/text/error-text";
 
 interface HookSource {
   name: string;
@@ -52,7 +53,7 @@ async function loadProject(file: string | null): Promise<HookSource[]> {
   try {
     return [{ name: PROJECT_HOOKS_FILE, setup: await importHooksFile(file) }];
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorText(err);
     reportOnce(`load:${file}`, `arbor: project hooks disabled. ${message}. Arbor continues without them.`);
     return [];
   }

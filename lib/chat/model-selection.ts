@@ -15,7 +15,8 @@ import "server-only";
  *   unconfigured provider shows up as `hasApiKey: false` and compaction reports
  *   "No API key for <provider>" (session-engine.md §13.4); else the chat model.
  */
-import { OFFLINE_PROVIDER, parseModelRef } from "@/lib/llm/models";
+import { OFFLINE_PROVIDER } from "@/lib/llm/models";
+import { modelRef, parseModelRef } from "@/lib/session/model-ref";
 import type { ProviderRegistry, ResolvedModel } from "@/lib/llm/providers";
 import type { SessionEntry } from "@/lib/session/types";
 import type { Settings } from "@/lib/settings";
@@ -63,7 +64,7 @@ export function sessionModelRef(path: readonly SessionEntry[]): string | undefin
     let ref: string | undefined;
     if (e.type === "model_change" && typeof e.model === "string" && (e.role === undefined || e.role === "default")) ref = e.model;
     else if (e.type === "message" && e.message.role === "assistant" && typeof e.message.provider === "string" && typeof e.message.model === "string") {
-      ref = `${e.message.provider}/${e.message.model}`;
+      ref = modelRef(e.message.provider, e.message.model);
     }
     if (ref === undefined) continue;
     return parseModelRef(ref)?.provider === OFFLINE_PROVIDER ? undefined : ref;

@@ -9,7 +9,7 @@ import type { BranchSummaryEntry, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { looksLikeSummarization } from "@/test/fake-llm-server";
 import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
-import { waitForRun } from "./running";
+import { waitForRun } from "@/lib/runs";
 import {
   dataOf,
   navigate,

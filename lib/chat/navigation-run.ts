@@ -19,14 +19,14 @@ import "server-only";
  */
 import { linkedController } from "@/lib/agent/abort";
 import { isConflictError } from "@/lib/agent/ports";
-import { errorText, startOperation } from "./operation";
+import { failureText, startOperation } from "./operation";
 import type { ArborDataParts } from "@/lib/chat-protocol/ui-types";
 
 export const ALREADY_HERE = "Already at this point";
 
 /** What the user reads when the branch summary failed: nothing was written, the leaf stayed. */
 export function branchSummaryFailed(err: unknown): string {
-  const reason = errorText(err).replace(/[.\s]+$/, "");
+  const reason = failureText(err).replace(/[.\s]+$/, "");
   return `Branch summary failed: ${reason}. Nothing was saved and you are still at the same point; try again, or move without a summary.`;
 }
 

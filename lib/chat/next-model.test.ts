@@ -1,5 +1,5 @@
 /**
- * The next turn's model as the page shows it (issue #13): the model picker's value and the
+ * The next turn's model as the page shows it (docs/ui.md "The session workspace"): the model picker's value and the
  * context meter's window come from the same selection the turn makes, and an imported session
  * goes on with its own model where that provider is configured.
  */

@@ -1,14 +1,14 @@
 import "server-only";
 /**
  * The model the session's next turn will use, as the page shows it (the model picker's value and
- * the context meter's window, issue #13). Computed on the server with the same selection the turn
+ * the context meter's window, docs/ui.md "The session workspace"). Computed on the server with the same selection the turn
  * itself makes (lib/chat/model-selection `selectModels`), so the meter measures against the
  * window the next request really has.
  */
 import type { SessionView } from "@/lib/db";
 import type { ProviderRegistry } from "@/lib/llm/providers";
 import type { SessionEntry } from "@/lib/session/types";
-import type { NextTurnModel } from "@/lib/session-view/types";
+import type { NextTurnModel } from "@/lib/types/session-page";
 import type { ModelOption } from "@/lib/types/models";
 import { selectModels, sessionModelRef } from "./model-selection";
 import { chatRegistry } from "./runtime-config";

@@ -2,7 +2,7 @@ import "server-only";
 /**
  * One agent operation (turn, manual compaction, navigation) from HTTP request to UI stream.
  *
- * `startOperation` claims the session's run slot (running.ts; busy → 409), opens the agent
+ * `startOperation` claims the session's run slot (lib/runs/running.ts; busy → 409), opens the agent
  * (runtime.ts; unknown session → 404, unavailable model → 400), then starts `work` DETACHED from
  * the response: the work runs to its end whether or not anyone reads the stream, writing its
  * events through the sink (ui-stream.ts), which drops chunks once the client is gone. When the
@@ -17,11 +17,12 @@ import "server-only";
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { isConflictError } from "@/lib/agent/ports";
 import { NotFoundError, toDatabaseError } from "@/lib/db";
-import { jsonError, withCancel } from "@/lib/http/route-helpers";
-import { BusyError, claimRun, claimRunPreempting, type RunHandle, type RunKind } from "./running";
+import { jsonError, sessionNotFound, withCancel } from "@/lib/http/route-helpers";
+import { BusyError, claimRun, claimRunPreempting, type RunHandle, type RunKind } from "@/lib/runs";
 import { ModelUnavailableError, type OpenedSession, openSessionAgent } from "./runtime";
 import { type AgentStreamSink, createAgentStreamSink } from "./ui-stream";
 import type { SessionUIMessage } from "@/lib/chat-protocol/ui-types";
+import { errorText } from "@/lib/text/error-text";
 
 export interface OperationInput {
   sessionId: string;
@@ -39,9 +40,9 @@ export interface OperationInput {
   work: (ctx: { opened: OpenedSession; sink: AgentStreamSink; run: RunHandle }) => Promise<void>;
 }
 
-export function errorText(err: unknown): string {
-  if (err instanceof Error) return err.message || err.name;
-  return typeof err === "string" ? err : String(err);
+/** What the client and the log are told of a failure: errorText, or the error's class when its message is empty. */
+export function failureText(err: unknown): string {
+  return errorText(err) || (err instanceof Error ? err.name : "");
 }
 
 async function claim(input: OperationInput): Promise<RunHandle> {
@@ -70,7 +71,7 @@ export async function startOperation(input: OperationInput): Promise<Response> {
     });
   } catch (err) {
     run.finish();
-    if (err instanceof NotFoundError) return jsonError(404, `Session ${input.sessionId} not found`, "not_found");
+    if (err instanceof NotFoundError) return sessionNotFound(input.sessionId);
     if (err instanceof ModelUnavailableError) return jsonError(400, err.message, "unavailable");
     throw err;
   }
@@ -81,17 +82,17 @@ export async function startOperation(input: OperationInput): Promise<Response> {
     try {
       if (input.prepare) {
         await input.prepare(opened).catch((err: unknown) => {
-          console.warn(`arbor: session ${input.sessionId}: ${errorText(err)}`);
+          console.warn(`arbor: session ${input.sessionId}: ${failureText(err)}`);
         });
       }
       await input.work({ opened, sink, run });
     } catch (err) {
-      sink.error(errorText(toDatabaseError(err)), isConflictError(err) ? "conflict" : "failed");
+      sink.error(failureText(toDatabaseError(err)), isConflictError(err) ? "conflict" : "failed");
     } finally {
       try {
         await opened.close();
       } catch (err) {
-        console.warn(`arbor: closing session ${input.sessionId} failed: ${errorText(err)}`);
+        console.warn(`arbor: closing session ${input.sessionId} failed: ${failureText(err)}`);
       } finally {
         run.finish();
       }
@@ -104,7 +105,7 @@ export async function startOperation(input: OperationInput): Promise<Response> {
       sink.attach(writer);
       await done;
     },
-    onError: errorText,
+    onError: failureText,
   });
   return createUIMessageStreamResponse({
     stream: input.onCancel ? withCancel(stream, input.onCancel) : stream,

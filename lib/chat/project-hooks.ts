@@ -16,6 +16,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { HookSetup } from "@/lib/hooks";
+import { errorText } from "@/lib/text/error-text";
 
 export const PROJECT_HOOKS_FILE = "arbor.hooks.ts";
 
@@ -52,7 +53,7 @@ export async function importHooksFile(file: string): Promise<HookSetup> {
   try {
     mod = await importModule(file);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorText(err);
     throw new Error(`Could not load ${file}: ${message}`, { cause: err });
   }
   const setup = defaultExport(mod);

@@ -6,7 +6,8 @@
  * evicts the other one once the turn's texts are counted.
  */
 import { describe, expect, it } from "vitest";
-import { configureReadModel, peekCachedSession, readModelStats, readSession } from "@/lib/db";
+import { readSession } from "@/lib/db";
+import { configureReadModel, peekCachedSession, readModelStats } from "@/lib/db/read-model";
 import { useTestDatabase } from "@/test/db";
 import { newSession, postChat, readAll, seedHistory, useHarness } from "@/test/chat-harness";
 

@@ -9,7 +9,7 @@ import "server-only";
  * reads the session's settings column (session-config.ts: defaults + the override via
  * mergeSettings, plus the `agent` options), picks the chat and compaction models
  * (model-selection.ts) from the runtime's provider registry (runtime-config.ts), and builds a
- * SessionAgent with: the DB store (lib/db/agent-store.ts), the registry as ModelResolver, the
+ * SessionAgent with: the DB store (lib/db/store/agent-store.ts), the registry as ModelResolver, the
  * project hooks (hooks-loader.ts), the prompt templates, the session's workspace tools (as
  * switched on in `agent.tools.enabled`; all by default), the DB model-call recorder and the
  * chat system prompt.
@@ -20,7 +20,7 @@ import "server-only";
  *
  * Throws NotFoundError (lib/db) for an unknown or deleted session and ModelUnavailableError
  * for a requested model whose provider is not configured. `close()` disposes the agent and
- * waits for the recorder's pending writes. Callers hold the session's run slot (running.ts).
+ * waits for the recorder's pending writes. Callers hold the session's run slot (lib/runs/running.ts).
  */
 import type { AgentEmit, AgentModel } from "@/lib/agent/ports";
 import { SessionAgent } from "@/lib/agent/session-agent";
@@ -33,6 +33,7 @@ import { selectModels, sessionModelRef } from "./model-selection";
 import { chatRegistry, modelIdleTimeoutMs, resolveSessionRoot } from "./runtime-config";
 import { readSessionConfig, type SessionConfig } from "@/lib/chat-protocol/session-config";
 import { buildSystemPrompt } from "./system-prompt";
+import { errorText } from "@/lib/text/error-text";
 
 export { ModelUnavailableError } from "./model-selection";
 
@@ -66,7 +67,7 @@ async function workspaceTools(sessionId: string, config: SessionConfig): Promise
     const root = await resolveSessionRoot(sessionId, config.agent.projectDir);
     return createWorkspaceTools({ root, enabled });
   } catch (err) {
-    console.warn(`arbor: session ${sessionId} runs without tools: ${err instanceof Error ? err.message : String(err)}`);
+    console.warn(`arbor: session ${sessionId} runs without tools: ${errorText(err)}`);
     return undefined;
   }
 }

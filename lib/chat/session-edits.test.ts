@@ -8,7 +8,7 @@ import { forkSession, setLabel, undoNavigation, updateSessionSettings } from "@/
 import { findSessionMeta, loadEntries } from "@/lib/db";
 import { DEFAULT_SETTINGS } from "@/lib/settings";
 import { useTestDatabase } from "@/test/db";
-import { claimRun } from "./running";
+import { claimRun } from "@/lib/runs";
 import { dataOf, MODEL_REF, navigate, newSession, readAll, seedHistory, useHarness } from "@/test/chat-harness";
 
 useTestDatabase();

@@ -14,7 +14,7 @@ import "server-only";
 import type { ActionResult } from "@/lib/action-result";
 import { branch, ConflictError, DATABASE_UNAVAILABLE_MESSAGE, findLiveSession, forkSession as forkStoredSession, isDatabaseUnavailable, NotFoundError, resetLeaf, type SessionMeta, setLabel as setStoredLabel, setPin as setStoredPin, writeSessionSettings } from "@/lib/db";
 import type { Settings } from "@/lib/settings";
-import { BusyError, withRun } from "./running";
+import { BusyError, withRun } from "@/lib/runs";
 import { resolveSessionRoot } from "./runtime-config";
 import { type AgentOptions, type SessionConfigUpdate, updateSessionConfig } from "@/lib/chat-protocol/session-config";
 

@@ -15,7 +15,7 @@ import { findSessionMeta } from "@/lib/db";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { echoResponder, type FakeRequest, type FakeStep, looksLikeSummarization } from "@/test/fake-llm-server";
-import { waitForRun } from "./running";
+import { waitForRun } from "@/lib/runs";
 import { compactRun, dataOf, navigate, newSession, readAll, seedHistory, useHarness, storedEntries } from "@/test/chat-harness";
 
 useTestDatabase();

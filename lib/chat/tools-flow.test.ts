@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as listFiles, POST as uploadFile } from "@/app/api/sessions/[id]/files/route";
-import type { WorkspaceFilesBody } from "@/lib/query/files";
+import type { WorkspaceFilesBody } from "@/lib/types/workspace-files";
 import type { AssistantMessage, CompactionEntry, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { looksLikeSummarization } from "@/test/fake-llm-server";

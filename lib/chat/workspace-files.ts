@@ -21,7 +21,7 @@ import "server-only";
  */
 import { findLiveSession } from "@/lib/db";
 import { ToolError, toolErrorFromFs } from "@/lib/tools/errors";
-import { databaseUnavailable, jsonError } from "@/lib/http/route-helpers";
+import { databaseUnavailable, jsonError, sessionNotFound } from "@/lib/http/route-helpers";
 import { resolveSessionRoot } from "./runtime-config";
 import { readSessionConfig } from "@/lib/chat-protocol/session-config";
 
@@ -37,7 +37,7 @@ export async function sessionWorkspace(sessionId: string): Promise<WorkspaceResu
     throw error;
   }
   if (!meta) {
-    return { ok: false, response: jsonError(404, `Session ${sessionId} not found`, "not_found") };
+    return { ok: false, response: sessionNotFound(sessionId) };
   }
   try {
     return { ok: true, root: await resolveSessionRoot(sessionId, readSessionConfig(meta.settings).agent.projectDir) };

@@ -1,5 +1,5 @@
 /**
- * Summaries that cite their sources (issue #16; an opt-in Arbor extension,
+ * Summaries that cite their sources (an opt-in Arbor extension,
  * `compaction.citeSources`, docs/session-engine.md §19.2).
  * Pure: no network, disk or database access.
  *

@@ -1,5 +1,5 @@
 /**
- * What the inspector shows beside a compaction (issue #16): the compaction and its sibling
+ * What the inspector shows beside a compaction (docs/engine.md "Arbor extensions around compaction"): the compaction and its sibling
  * compactions (same parent: the other summaries of the same span, "Compact again with…"), each
  * with its summary, token counts and fact check, and whether it can be undone now.
  * Pure: no network, disk or database access; reads a SessionTree positioned on the stored leaf.

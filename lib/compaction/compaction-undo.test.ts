@@ -1,4 +1,4 @@
-/** Undo / redo of a compaction as leaf moves, and the review of sibling compactions (issue #16). */
+/** Undo / redo of a compaction as leaf moves, and the review of sibling compactions (docs/engine.md "Arbor extensions around compaction"). */
 import { describe, expect, it } from "vitest";
 import { reviewCompaction } from "@/lib/compaction/compaction-review";
 import { moveLeaf, planCompactionUndo } from "@/lib/compaction/compaction-undo";

@@ -1,5 +1,5 @@
 /**
- * Undo and redo of a compaction as leaf moves (issue #16). An Arbor extension: nothing is
+ * Undo and redo of a compaction as leaf moves (docs/engine.md "Arbor extensions around compaction"). An Arbor extension: nothing is
  * deleted or rewritten; the compaction stays in the tree as a branch.
  * Pure: no network, disk or database access.
  *

@@ -1,6 +1,6 @@
 /**
  * The fact-check score of the offline summariser (lib/llm/offline-summary.ts), plain and with a
- * focus, on a generated session and on the shared real session when present (issue #16). The
+ * focus, on a generated session and on the shared real session when present (docs/engine.md "Arbor extensions around compaction"). The
  * scores are printed so they can be reported; the test pins that a focus on instructions, errors
  * and numbers never carries fewer facts than the plain summary, and that citing sources (§19.2)
  * carries exactly as many.
@@ -14,7 +14,7 @@ import { prepareCompaction } from "@/lib/compaction/prepare";
 import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import { extractiveSummary } from "@/lib/llm/offline-summary";
 import { loadPrompts } from "@/lib/llm/prompts";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { loadSession } from "@/lib/session/load";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import { DEFAULT_COMPACTION_SETTINGS } from "@/lib/settings/schema";

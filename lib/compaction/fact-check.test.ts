@@ -1,4 +1,4 @@
-/** Fact check of a compaction (issue #16): the span, normalised matching, the score. */
+/** Fact check of a compaction (docs/engine.md "Arbor extensions around compaction"): the span, normalised matching, the score. */
 import { describe, expect, it } from "vitest";
 import { checkFacts, factCheckCompaction, scoreText, summarizedSpan } from "@/lib/compaction/fact-check";
 import type { Fact } from "@/lib/compaction/fact-extract";

@@ -1,5 +1,5 @@
 /**
- * Fact check of a compaction (issue #16; an Arbor extension, read-only: it never changes what a
+ * Fact check of a compaction (an Arbor extension, read-only: it never changes what a
  * compaction does).
  * Pure: no network, disk or database access.
  *

@@ -1,8 +1,8 @@
-/** Fact extraction on generated spans (issue #16): paths, identifiers, errors, instructions, URLs, numbers, TODO lines. */
+/** Fact extraction on generated spans (docs/engine.md "Arbor extensions around compaction"): paths, identifiers, errors, instructions, URLs, numbers, TODO lines. */
 import { describe, expect, it } from "vitest";
 import { extractFacts } from "@/lib/compaction/fact-extract";
 import { assistant, bash, call, ent, linked, msg, toolResult, user } from "@/test/compaction-helpers";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 
 const CWD = "/home/dev/app";
 

@@ -1,5 +1,5 @@
 /**
- * Fact extraction for the compaction fact check (issue #16; an Arbor extension, not part of the
+ * Fact extraction for the compaction fact check (an Arbor extension, not part of the
  * engine contract: nothing in session-engine.md §5–§10 reads it).
  * Pure: no network, disk or database access. Deterministic: the same span gives the same facts
  * in the same order.

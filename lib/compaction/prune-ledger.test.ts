@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { extendLedger, ledgerWouldPrune, type PruneLedger } from "@/lib/compaction/prune-ledger";
 import { DEFAULT_PRUNE_CONFIG, type PruneConfig, planPrune } from "@/lib/compaction/pruning";
-import { createRng } from "@/lib/session/generate-text";
+import { createRng } from "@/lib/random";
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { messageEntry, userEntry } from "@/test/session-factories";
 

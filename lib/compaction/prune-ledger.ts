@@ -24,7 +24,7 @@
  * - `tokensOf` must equal estimateTokens, as for planPrune.
  * Pure: no I/O.
  */
-import { estimateTokens } from "@/lib/compaction/tokens";
+import { estimateTextTokens, estimateTokens } from "@/lib/compaction/tokens";
 import { type PruneConfig, pruneNotice } from "@/lib/compaction/pruning";
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 
@@ -108,7 +108,7 @@ export function extendLedger(
       const canPrune = message.prunedAt === undefined && !isProtected.has(message.toolName);
       const k = tokens.length - 1;
       tokens.push(tokens[k]! + t);
-      savings.push(savings[k]! + (canPrune ? Math.max(0, t - Math.ceil(pruneNotice(t).length / 4)) : 0));
+      savings.push(savings[k]! + (canPrune ? Math.max(0, t - estimateTextTokens(pruneNotice(t))) : 0));
       eligible.push(eligible[k]! + (canPrune ? 1 : 0));
     }
     if (i >= windowFrom && entry) {

@@ -11,7 +11,7 @@
  * by a one-line notice, but only if that saves at least `minimumSavings` tokens overall —
  * otherwise nothing changes at all.
  */
-import { estimateTokens } from "@/lib/compaction/tokens";
+import { estimateTextTokens, estimateTokens } from "@/lib/compaction/tokens";
 import type { ImageContent, SessionEntry, TextContent, ToolResultMessage } from "@/lib/session/types";
 
 export interface PruneConfig {
@@ -77,7 +77,7 @@ export function planPrune(
     acc += tokens;
     if (keep) continue;
     candidates.push({ index: i, tokens });
-    tokensSaved += Math.max(0, tokens - Math.ceil(pruneNotice(tokens).length / 4));
+    tokensSaved += Math.max(0, tokens - estimateTextTokens(pruneNotice(tokens)));
   }
   if (candidates.length === 0 || tokensSaved < config.minimumSavings) return { candidates: [], tokensSaved: 0 };
   return { candidates, tokensSaved };

@@ -69,6 +69,11 @@ export function estimateTokens(message: AgentMessage): number {
   return Math.ceil(chars / 4);
 }
 
+/** The same estimate for a plain text: `Math.ceil(length / 4)` (summaries, notices, a system prompt). */
+export function estimateTextTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
 /**
  * estimateTokens of a tool result, remembered per message object while its `content` is the same
  * array. The prune check (§8) and the next-turn preview measure every result of a branch each

@@ -2,7 +2,7 @@ import "server-only";
 /**
  * The one Prisma client (conventions rule 4): Prisma 7 `prisma-client` generator on
  * `@prisma/adapter-pg`, kept on globalThis so Next's dev reloads reuse it.
- * The connection string comes from `databaseUrl()`, which lib/db/bootstrap.ts sets up
+ * The connection string comes from `databaseUrl()`, which lib/postgres/bootstrap.ts sets up
  * (DATABASE_URL, or the embedded server).
  */
 import { PrismaPg } from "@prisma/adapter-pg";

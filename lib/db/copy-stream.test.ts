@@ -2,7 +2,7 @@
  * A COPY stream whose connection dies while it waits for the socket to drain (copy-stream.ts):
  * the late 'drain' must not throw. The socket and the connection are stand-ins driven the way
  * pg drives them (submit, CopyInResponse, a full socket, then the server's error); the real
- * server-side case is lib/db/import-copy.test.ts ("the server ends the connection").
+ * server-side case is lib/db/import/copy.test.ts ("the server ends the connection").
  */
 import { EventEmitter } from "node:events";
 import { from } from "pg-copy-streams";

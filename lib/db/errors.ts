@@ -96,22 +96,6 @@ export class LimitError extends ImportError {
   }
 }
 
-/** "256 MB", "64 KB", "512 bytes": limits in messages. */
-export function formatBytes(bytes: number): string {
-  const units = [
-    [1024 ** 3, "GB"],
-    [1024 ** 2, "MB"],
-    [1024, "KB"],
-  ] as const;
-  for (const [size, unit] of units) {
-    if (bytes >= size) {
-      const n = bytes / size;
-      return `${Number.isInteger(n) ? n : n.toFixed(1)} ${unit}`;
-    }
-  }
-  return `${bytes} bytes`;
-}
-
 interface AdapterCause {
   originalCode?: string;
   constraint?: { index?: string };
@@ -150,7 +134,7 @@ const UNREACHABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1017", "P2024"]);
 const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
 /**
- * The embedded server's Unix socket is missing (server down: lib/db/embedded.ts) or refuses. Prisma's
+ * The embedded server's Unix socket is missing (server down: lib/postgres/embedded.ts) or refuses. Prisma's
  * adapter does not classify ENOENT; the PostgreSQL socket's name keeps model servers out of this,
  * so it counts without `fromDriver` too.
  */

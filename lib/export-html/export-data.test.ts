@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { buildExportData, rowKind } from "@/lib/export-html/export-data";
 import { FLAG_ACTIVE, FLAG_FIRST_KEPT, FLAG_LEAF } from "@/lib/export-html/flags";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { SessionTree } from "@/lib/session/tree";
 import { displayText, FILTERS, filterTag, flattenTree, parseSearch } from "@/lib/session/tree-view";
 

@@ -9,7 +9,7 @@ import {
   htmlExportFileName,
   renderSessionHtml,
 } from "@/lib/export-html/render-session-html";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 
 const DATA_BLOCK = /<script id="session-data" type="application\/json">([\s\S]*?)<\/script>/;

@@ -25,6 +25,7 @@
 import type { AssistantMessage, CompactionEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
 import { isCodexContextText, isOutputItem, messageParts, reasoningPart, textOf, toolCallOf, toolOutputOf, usageOfTokenCount } from "./codex-items";
 import { epochMs, FormatError, type FormatMapper, isObject, type JsonObject, type MappedItem, rest, str } from "./types";
+import { modelRef } from "@/lib/session/model-ref";
 
 const HEADER_WAIT_RECORDS = 200;
 
@@ -231,7 +232,7 @@ class CodexMapper implements FormatMapper {
     const entries: SessionEntry[] = [];
     if (model && model !== this.model) {
       this.model = model;
-      entries.push({ ...this.base("model_change", ts), model: `${this.provider}/${model}` } as SessionEntry);
+      entries.push({ ...this.base("model_change", ts), model: modelRef(this.provider, model) } as SessionEntry);
     }
     if (effort !== this.effort && (effort !== undefined || this.effort !== undefined)) {
       this.effort = effort;

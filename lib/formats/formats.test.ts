@@ -5,8 +5,8 @@ import type { SessionEntry } from "@/lib/session/types";
 import { createClaudeCodeMapper } from "./claude-code-map";
 import { countEntries } from "./count";
 import { detectFormat } from "./detect";
-import { generateClaudeCodeSession } from "./generate-claude-code";
-import { generateCodexSession } from "./generate-codex";
+import { generateClaudeCodeSession } from "@/test/generators/claude-code";
+import { generateCodexSession } from "@/test/generators/codex";
 import { mapSessionText } from "./map-lines";
 import { FormatError } from "./types";
 

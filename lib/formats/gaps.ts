@@ -9,7 +9,7 @@
  *   itself (attachments, reminders: kept as custom entries) is not rebuilt.
  * - Codex CLI: no base instructions, no tool definitions; after a `compacted` record Codex sent
  *   its replacement history, kept on the compaction entry, rather than a summary message; the
- *   reconstruction shows those items (codex-history.ts) and says so.
+ *   reconstruction shows those items (lib/inspector/codex-history.ts) and says so.
  */
 import type { SessionEntry } from "@/lib/session/types";
 

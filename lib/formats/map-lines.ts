@@ -1,6 +1,6 @@
 /**
  * Mapping a whole file's lines with a FormatMapper, for tests, the CLI's file commands and small
- * inputs (imports stream through lib/db/import-formats.ts instead).
+ * inputs (imports stream through lib/db/import/formats.ts instead).
  * Pure: no network, disk or database access.
  *
  * Lines that are not JSON objects are skipped and reported with their line number, as pi files

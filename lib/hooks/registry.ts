@@ -17,6 +17,7 @@ import type {
   HookResult,
   HookSetup,
 } from "@/lib/hooks/types";
+import { errorText } from "@/lib/text/error-text";
 
 /** Source name of handlers registered with `on()` and no source. */
 export const INLINE_HOOK_SOURCE = "inline";
@@ -34,7 +35,7 @@ export interface HookRegistryOptions {
 }
 
 function describeError(source: string, event: HookError["event"], err: unknown): HookError {
-  const report: HookError = { source, event, error: err instanceof Error ? err.message : String(err) };
+  const report: HookError = { source, event, error: errorText(err) };
   if (err instanceof Error && err.stack) report.stack = err.stack;
   return report;
 }

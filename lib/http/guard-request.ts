@@ -5,8 +5,8 @@
  * the two upload routes the matcher skips (/api/import, /api/sessions/[id]/files) call it first.
  * Framework-free: takes a plain Request, answers a plain Response (with the security headers).
  */
-import { env } from "@/lib/env";
-import { checkHost, checkOrigin, effectiveHost, type HostPolicy, parseAllowedHosts, type Refusal } from "./request-guard";
+import { env, parseAllowedHosts } from "@/lib/env";
+import { checkHost, checkOrigin, effectiveHost, type HostPolicy, type Refusal } from "./request-guard";
 import { jsonError } from "./json-error";
 import { securityHeaders } from "./security-headers";
 

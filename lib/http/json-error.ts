@@ -30,14 +30,3 @@ export function jsonError(status: number, error: string, code: ErrorCode, header
   const body: ErrorBody = { error, code };
   return Response.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
 }
-
-/** The `error` sentence of a parsed error body, or undefined when it has none. */
-export function errorOfBody(body: unknown): string | undefined {
-  const error = (body as { error?: unknown } | null)?.error;
-  return typeof error === "string" && error !== "" ? error : undefined;
-}
-
-/** A failed response's `error` sentence, else its status line ("502 Bad Gateway"). */
-export async function readErrorMessage(res: Response): Promise<string> {
-  return errorOfBody(await res.json().catch(() => null)) ?? `${res.status} ${res.statusText}`.trim();
-}

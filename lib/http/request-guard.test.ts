@@ -1,6 +1,8 @@
-/** The pure Host, Origin and content-type decisions (lib/http/request-guard.ts, issue #17). */
+/** The pure Host, Origin and content-type decisions (lib/http/request-guard.ts, README "Security"). */
 import { describe, expect, it } from "vitest";
-import { checkContentType, checkHost, checkOrigin, effectiveHost, parseAllowedHosts, parseHost } from "./request-guard";
+import { parseAllowedHosts } from "@/lib/env";
+import { parseHost } from "@/lib/host-name";
+import { checkContentType, checkHost, checkOrigin, effectiveHost } from "./request-guard";
 
 const policy = { port: 3000, allowed: parseAllowedHosts("arbor.example, lan-box:8443") };
 

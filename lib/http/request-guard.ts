@@ -1,5 +1,5 @@
 /**
- * Pure request checks that keep other sites and other host names out (issue #17): no network,
+ * Pure request checks that keep other sites and other host names out (README "Security"): no network,
  * no framework, no environment — the caller passes the headers and the served port in. Used by
  * proxy.ts for everything its matcher covers, and by the two upload routes it skips.
  *
@@ -19,45 +19,12 @@
  * - Content type: `checkContentType` accepts only the listed media types (parameters such as
  *   `charset` ignored); a missing type is refused too. 415 otherwise.
  */
+import { type AllowedHost, parseHost } from "@/lib/host-name";
 
 export type Refusal = { status: 403 | 415 | 421; code: "forbidden_origin" | "unsupported_media_type" | "misdirected"; error: string };
 
-export interface AllowedHost {
-  /** Lower-case host name; IPv6 addresses keep their brackets (`[::1]`). */
-  name: string;
-  /** Undefined: any port. */
-  port?: number;
-}
-
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
-const HOST_PATTERN = /^(\[[0-9a-f:.]+\]|[a-z0-9_](?:[a-z0-9_.-]*[a-z0-9_])?)(?::(\d{1,5}))?$/;
-
-/** `name[:port]` lower-cased and split, or undefined when it is not a host. */
-export function parseHost(value: string): AllowedHost | undefined {
-  const match = HOST_PATTERN.exec(value.trim().toLowerCase());
-  if (!match?.[1]) return undefined;
-  if (match[2] === undefined) return { name: match[1] };
-  const port = Number(match[2]);
-  return port >= 1 && port <= 65535 ? { name: match[1], port } : undefined;
-}
-
-/**
- * ARBOR_ALLOWED_HOSTS (`a.example, b.example:8443`) as a list; throws with the bad entry named,
- * so a typo stops the server instead of locking everyone out.
- */
-export function parseAllowedHosts(raw: string | undefined): AllowedHost[] {
-  if (!raw) return [];
-  return raw
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "")
-    .map((entry) => {
-      const host = parseHost(entry);
-      if (!host) throw new Error(`ARBOR_ALLOWED_HOSTS: "${entry}" is not a host name or host:port (no scheme, no path)`);
-      return host;
-    });
-}
 
 export interface HostPolicy {
   /** The port Arbor listens on (PORT); undefined = unknown, loopback names match any port. */

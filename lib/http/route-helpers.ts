@@ -7,11 +7,17 @@
 import type { z } from "zod";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "@/lib/db";
 import { jsonError } from "@/lib/http/json-error";
+import { formatBytes } from "@/lib/text/byte-size";
 
 /** Request bodies above this are refused with 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export { type ErrorCode, jsonError } from "@/lib/http/json-error";
+
+/** 404 for a session id that names no live session: the one wording of every route. */
+export function sessionNotFound(id: string): Response {
+  return jsonError(404, `Session ${id} not found`, "not_found");
+}
 
 /** 503 "The database is not reachable — retrying may help" when `error` is a lost database. */
 export function databaseUnavailable(error: unknown): Response | undefined {
@@ -36,7 +42,7 @@ export async function withDatabaseErrors(work: () => Promise<Response>): Promise
 export type BodyResult<T> = { ok: true; value: T } | { ok: false; response: Response };
 
 function tooLarge(limit: number): Response {
-  return jsonError(413, `The request body is larger than ${Math.round(limit / 1024)} KB`, "too_large");
+  return jsonError(413, `The request body is larger than ${formatBytes(limit)}`, "too_large");
 }
 
 /** Reads the body as text, refusing more than `limit` bytes (declared or actually sent). */

@@ -1,5 +1,5 @@
 /**
- * The security headers of every page and route (issue #17), set by next.config.ts `headers()`
+ * The security headers of every page and route (README "Security"), set by next.config.ts `headers()`
  * for all paths and by proxy.ts on the responses it makes itself. Pure.
  *
  * Scripts: `'self' 'unsafe-inline'`, not nonces. Next's App Router emits inline bootstrap

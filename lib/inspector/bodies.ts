@@ -4,14 +4,15 @@ import "server-only";
  * view that was read before costs no statement for them.
  *
  * Why a cache cannot go stale: a call's stored list never changes once recorded (rows are only
- * inserted, model-call-lists.ts), and a content is addressed by its hash (model-call-contents.ts);
+ * inserted, lib/db/model-calls/lists.ts), and a content is addressed by its hash (lib/db/model-calls/contents.ts);
  * a removed call or content is simply never asked for again (the call rows come fresh from the
  * database with every read, calls.ts). Every process has its own cache; none needs invalidation.
  *
  * Misses of one view (lists not cached, contents evicted, `extra` ones) are read together in
  * ONE statement (readCallBodies).
  */
-import { ByteLru, type CallBodies, type CallRow, cacheBudgetBytes, readCallBodies } from "@/lib/db";
+import { ByteLru } from "@/lib/byte-lru";
+import { type CallBodies, type CallRow, cacheBudgetBytes, readCallBodies } from "@/lib/db";
 
 /** Default budget: a quarter of the read model's (ARBOR_CACHE_MB, default 256 MB). */
 const budget = () => Math.max(1, cacheBudgetBytes() / 4);

@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * Recorded model calls as the inspector and the Calls routes show them: the Calls list and one
- * call in full, assembled from lib/db's reads (model-call-read.ts) and the session index.
+ * call in full, assembled from lib/db's reads (lib/db/model-calls/read.ts) and the session index.
  *
  * Contract:
  * - Everything is scoped by session: a call id of another session is "not found" (null); an
@@ -19,11 +19,11 @@ import "server-only";
 import type { AgentToolDefinition } from "@/lib/agent/ports";
 import { type CallBodies, type CallRow, readSessionCalls, type SessionCalls } from "@/lib/db";
 import { matchRecordedSources } from "@/lib/inspector/sources";
-import type { ModelCallDetail, ModelCallSummary, SourcedMessage } from "@/lib/inspector/types";
+import type { ModelCallDetail, ModelCallSummary, SourcedMessage } from "@/lib/types/inspector";
 import { loadPrompts } from "@/lib/llm/prompts";
 import type { AssistantMessage, LlmMessage, PromptSet, SessionEntry } from "@/lib/session/types";
 import { callBodies } from "./bodies";
-import { contentHashOf } from "./canonical";
+import { contentHashOf } from "@/lib/content-address";
 import { type InspectorIndex, inspectorIndex, sentMatchKey } from "./session-index";
 
 /** A session's calls with the index they are resolved against. */

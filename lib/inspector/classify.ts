@@ -12,7 +12,8 @@
  * "system" segment. Token numbers are our estimates (session-engine.md §4: chars / 4, an overestimate).
  */
 import type { AgentToolDefinition } from "@/lib/agent/ports";
-import type { MessageRef, Segment, SegmentKind } from "@/lib/inspector/types";
+import type { MessageRef, Segment, SegmentKind } from "@/lib/types/inspector";
+import { estimateTextTokens } from "@/lib/compaction/tokens";
 
 export type ClassifyInput = Pick<MessageRef, "role" | "tokens" | "source">;
 
@@ -29,11 +30,6 @@ export interface Classification {
   segments: Segment[];
   /** Σ of the segments' tokens. */
   totalTokens: number;
-}
-
-/** chars / 4, rounded up, like estimateTokens (session-engine.md §4). */
-export function estimateTextTokens(text: string): number {
-  return Math.ceil(text.length / 4);
 }
 
 export function systemTokens(system?: string | null, tools?: readonly AgentToolDefinition[] | null): number {

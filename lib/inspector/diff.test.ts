@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { classify } from "@/lib/inspector/classify";
 import { boundDiff, DIFF_LIST_MAX, diffCalls } from "@/lib/inspector/diff";
-import type { MessageRef } from "@/lib/inspector/types";
+import type { MessageRef } from "@/lib/types/inspector";
 
 function ref(hash: string, sourceEntryId: string | null = null, extra: Partial<MessageRef> = {}): MessageRef {
   return { hash, sourceEntryId, source: sourceEntryId ? "entry" : "none", role: "user", tokens: 10, ...extra };

@@ -14,7 +14,7 @@
  * context, e.g. an error message before a retry, session-engine.md §13.5).
  * `counts` holds each list's length; `boundDiff` cuts the lists for the browser and keeps them.
  */
-import type { CallDiff, DiffItem, MessageRef } from "@/lib/inspector/types";
+import type { CallDiff, DiffItem, MessageRef } from "@/lib/types/inspector";
 
 function item(ref: MessageRef, index: number): DiffItem {
   return { index, role: ref.role, hash: ref.hash, sourceEntryId: ref.sourceEntryId, tokens: ref.tokens };

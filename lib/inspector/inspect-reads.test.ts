@@ -1,12 +1,13 @@
 /**
- * The inspector's reads on the real database (issue #12): its data of a page load in at most
+ * The inspector's reads on the real database: its data of a page load in at most
  * three statements once the read model is current (one when the call bodies are cached), the call list as fresh as the database on
  * every read (it rides on the version check, never cached by rev), and a pruned tool result
  * matched to its entry whether the prune was seen by this process or read back after a restart.
  */
 import { describe, expect, it } from "vitest";
 import { settings, TEST_PROMPTS } from "@/test/compaction-helpers";
-import { appendEntries, applyPrune, configureReadModel, createSession, recordModelCall } from "@/lib/db";
+import { appendEntries, applyPrune, createSession, recordModelCall } from "@/lib/db";
+import { configureReadModel } from "@/lib/db/read-model";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";

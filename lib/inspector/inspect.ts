@@ -2,7 +2,7 @@ import "server-only";
 /**
  * The context inspector's views: a TurnView (types.ts) for a recorded call, for an assistant
  * entry (its recorded call if there is one, else a reconstruction), or for the next turn.
- * Assembled here from lib/db's reads (model-call-read.ts) and the session index; lib/db only reads.
+ * Assembled here from lib/db's reads (lib/db/model-calls/read.ts) and the session index; lib/db only reads.
  *
  * Contract:
  * - A recorded chat call is diffed against the session's previous chat call; a summarization
@@ -25,7 +25,7 @@ import type { CallBodies, CallRow, SessionMeta } from "@/lib/db";
 import { previewNextTurn } from "@/lib/inspector/preview";
 import { previousAssistantId, reconstructTurn } from "@/lib/inspector/reconstruct";
 import { buildTurnView, type PreviousTurn, toMessageRefs } from "@/lib/inspector/turn-view";
-import type { InspectTarget, TurnView } from "@/lib/inspector/types";
+import type { InspectTarget, TurnView } from "@/lib/types/inspector";
 import type { PromptSet, SessionEntry } from "@/lib/session/types";
 import { type CallsContext, callDetail, callForEntry, callsContext, detailHashes, previousChatCall, producedEntryId, sentMessages } from "./calls";
 import { callBodies } from "./bodies";

@@ -15,7 +15,7 @@ import "server-only";
  * - null for an unknown session / entry / call, "not_assistant" for an entry that is not an
  *   assistant message, `{ problem }` when offset / limit do not fit the turn (pageProblem).
  */
-import type { InspectedMessagesPage, InspectTarget } from "@/lib/inspector/types";
+import type { InspectedMessagesPage, InspectTarget } from "@/lib/types/inspector";
 import type { PromptSet } from "@/lib/session/types";
 import { callsContext } from "./calls";
 import { type PreviewOptions, resolveTurn } from "./inspect";

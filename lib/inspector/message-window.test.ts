@@ -7,7 +7,7 @@ import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import { estimateTokens } from "@/lib/compaction/tokens";
 import { reconstructTurn } from "@/lib/inspector/reconstruct";
 import { buildTurnView } from "@/lib/inspector/turn-view";
-import type { InspectedMessage, TurnView } from "@/lib/inspector/types";
+import type { InspectedMessage, TurnView } from "@/lib/types/inspector";
 import type { SessionEntry } from "@/lib/session/types";
 import { assistantEntry, compactionEntry, userEntry } from "@/test/session-factories";
 import { hiddenRange, MESSAGE_PAGE_SIZE, mergeMessages, MESSAGE_WINDOW_MAX, pageOf, pageProblem, windowMessages, windowTurn } from "./message-window";

@@ -14,7 +14,7 @@
  *   estimatedTokens) is computed BEFORE windowing, on the server, so it stays exact.
  * - Pages (`pageOf`) are plain slices of the whole list: concatenated in order they give it back.
  */
-import type { InspectedMessage, TurnView } from "@/lib/inspector/types";
+import type { InspectedMessage, TurnView } from "@/lib/types/inspector";
 
 /** Messages in one page (the head, the tail, and each page loaded on demand). */
 export const MESSAGE_PAGE_SIZE = 200;

@@ -2,7 +2,7 @@
  * previewNextTurn: the pre-prompt check replayed in memory (session-engine.md §13.1, §13.2), with pending
  * pruning (§8) and a pending automatic compaction (§5.4 plan applied with a placeholder summary).
  */
-import { contentHash } from "@/lib/inspector/canonical";
+import { contentHash } from "@/lib/content-address";
 import { describe, expect, it } from "vitest";
 import { prepareCompaction } from "@/lib/compaction/prepare";
 import { settings, TEST_PROMPTS } from "@/test/compaction-helpers";

@@ -19,13 +19,13 @@
  * the threshold.
  */
 import { sourcedContext } from "@/lib/inspector/sources";
-import type { PendingEffects, SourcedMessage } from "@/lib/inspector/types";
-import { contentHash } from "@/lib/inspector/canonical";
+import type { PendingEffects, SourcedMessage } from "@/lib/types/inspector";
+import { contentHash } from "@/lib/content-address";
 import { prepareCompaction } from "@/lib/compaction/prepare";
 import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, type PrunePlan, planPrune } from "@/lib/compaction/pruning";
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";
 import { calculateContextTokens, shouldCompact, toolResultTokens } from "@/lib/compaction/tokens";
-import { isContextOverflow } from "@/lib/llm/overflow";
+import { isContextOverflow } from "@/lib/agent/overflow";
 import { pathToRoot } from "@/lib/session/branch-path";
 import { pinnedIds } from "@/lib/session/pins";
 import type { AssistantMessage, CompactionEntry, PromptSet, SessionEntry, ToolResultMessage, UserMessage } from "@/lib/session/types";

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { TEST_PROMPTS } from "@/test/compaction-helpers";
-import { canonicalJson } from "@/lib/inspector/canonical";
+import { canonicalJson } from "@/lib/content-address";
 import { previousAssistantId, RECONSTRUCTED_NOTE, reconstructTurn } from "@/lib/inspector/reconstruct";
 import { buildEntryMatchIndex, matchRecordedSources, sourcedContext } from "@/lib/inspector/sources";
 import { buildTurnView } from "@/lib/inspector/turn-view";

@@ -10,12 +10,13 @@
  * system prompt, and an agent's temporary exclusions (session-engine.md §13 "Working context": an error
  * message dropped before a retry) are not in the file.
  */
-import { withCodexReplacementHistory } from "@/lib/formats/codex-history";
+import { withCodexReplacementHistory } from "@/lib/inspector/codex-history";
 import { sourcedContext } from "@/lib/inspector/sources";
-import type { SourcedMessage } from "@/lib/inspector/types";
+import type { SourcedMessage } from "@/lib/types/inspector";
 import { calculatePromptTokens } from "@/lib/compaction/tokens";
 import { pathToRoot } from "@/lib/session/branch-path";
 import type { AssistantMessage, PromptSet, SessionEntry } from "@/lib/session/types";
+import { modelRef } from "@/lib/session/model-ref";
 
 export const RECONSTRUCTED_NOTE = "Reconstructed from the session (no recorded call)";
 
@@ -74,7 +75,7 @@ export function reconstructTurn(
     messages: withCodexReplacementHistory(path, sourcedContext(path, prompts)),
     system: systemPromptOf(path),
     assistant,
-    model: `${assistant.provider}/${assistant.model}`,
+    model: modelRef(assistant.provider, assistant.model),
     providerPromptTokens: reportedPromptTokens(assistant),
     reconstructed: true,
   };

@@ -19,7 +19,7 @@ import "server-only";
  *   changes), so a recorded list is keyed once, not per request.
  */
 import { memoPerEntry, readPrunedOriginals } from "@/lib/db";
-import { contentHashOf, matchKey } from "@/lib/inspector/canonical";
+import { contentHashOf, matchKey } from "@/lib/content-address";
 import { type EntryMatchIndex, entryMatchKey, extendEntryMatchIndex, type SummaryLookup } from "@/lib/inspector/sources";
 import type { EntryOrder } from "@/lib/inspector/turn-view";
 import type { SessionTree } from "@/lib/session/tree";

@@ -12,8 +12,8 @@
  *   before the prune sent the original). Compaction and branch summaries are matched through the
  *   prompt templates; if the templates changed since, a summary falls back to a text match.
  */
-import { matchKey, contentHash } from "@/lib/inspector/canonical";
-import type { MessageSource, SourcedMessage } from "@/lib/inspector/types";
+import { matchKey, contentHash } from "@/lib/content-address";
+import type { MessageSource, SourcedMessage } from "@/lib/types/inspector";
 import { buildSourcedSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
 import type {

@@ -5,7 +5,7 @@
 import { reconstructionGaps } from "@/lib/formats/gaps";
 import { RECONSTRUCTED_NOTE, type ReconstructedTurn } from "@/lib/inspector/reconstruct";
 import type { TurnViewInput } from "@/lib/inspector/turn-view";
-import type { ModelCallDetail, PendingEffects } from "@/lib/inspector/types";
+import type { ModelCallDetail, PendingEffects } from "@/lib/types/inspector";
 import type { SessionHeader } from "@/lib/session/types";
 
 const KIND_LABELS: Record<string, string> = {

@@ -14,8 +14,9 @@ import "server-only";
  * asked for again.
  * Every process has its own cache; a miss rebuilds the list from the read model.
  */
-import { ByteLru, cacheBudgetBytes } from "@/lib/db";
-import type { InspectedMessage, TurnView } from "@/lib/inspector/types";
+import { ByteLru } from "@/lib/byte-lru";
+import { cacheBudgetBytes } from "@/lib/db";
+import type { InspectedMessage, TurnView } from "@/lib/types/inspector";
 import type { PromptSet } from "@/lib/session/types";
 
 /** About what one InspectedMessage costs here: its fields; the message objects are shared with the read model and bodies cache. */

@@ -19,7 +19,7 @@ import type {
   SourcedMessage,
   TurnOrigin,
   TurnView,
-} from "@/lib/inspector/types";
+} from "@/lib/types/inspector";
 import { estimateTokens } from "@/lib/compaction/tokens";
 import type { SessionEntry } from "@/lib/session/types";
 

@@ -19,7 +19,7 @@
  *   the default is the env-built registry (lib/llm/providers.ts).
  */
 import type { AgentModel, ModelResolver } from "@/lib/agent/ports";
-import { parseModelRef } from "@/lib/llm/models";
+import { parseModelRef } from "@/lib/session/model-ref";
 import { getProviderRegistry, type ProviderRegistry, type ResolvedModel, type ResolveOptions } from "@/lib/llm/providers";
 import { keptWireBytes } from "@/lib/llm/spliced-prompt";
 import { streamAssistant } from "@/lib/llm/stream-assistant";

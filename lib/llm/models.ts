@@ -6,6 +6,7 @@
  * override (ARBOR_OPENAI_CONTEXT_WINDOW for the compatible server) > the known-model table >
  * FALLBACK_CONTEXT_WINDOW (128000, session-engine.md §15).
  */
+import { modelRef } from "@/lib/session/model-ref";
 
 export interface ModelInfo {
   provider: string;
@@ -126,18 +127,6 @@ export function lookupKnownModel(provider: string, id: string): KnownModel | und
     }
   }
   return undefined;
-}
-
-export function modelRef(provider: string, id: string): string {
-  return `${provider}/${id}`;
-}
-
-/** Splits "provider/id" at the first slash (ids may contain slashes); undefined if malformed. */
-export function parseModelRef(ref: string | undefined): { provider: string; id: string } | undefined {
-  if (!ref) return undefined;
-  const slash = ref.indexOf("/");
-  if (slash <= 0 || slash === ref.length - 1) return undefined;
-  return { provider: ref.slice(0, slash), id: ref.slice(slash + 1) };
 }
 
 /**

@@ -1,4 +1,4 @@
-/** The offline summariser follows a compaction focus (issue #16): verbatim sentences per kind or word. */
+/** The offline summariser follows a compaction focus (docs/engine.md "Arbor extensions around compaction"): verbatim sentences per kind or word. */
 import { describe, expect, it } from "vitest";
 import { focusItems, focusOf } from "@/lib/llm/offline-focus";
 import { extractiveSummary } from "@/lib/llm/offline-summary";

@@ -23,7 +23,8 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { OFFLINE_MODEL_ID, OFFLINE_PROVIDER } from "@/lib/llm/models";
-import { extractiveSummary, inferSummaryKind, type SummaryKind } from "@/lib/llm/offline-summary";
+import { inferSummaryKind, type SummaryKind } from "@/lib/llm/offline-prompt";
+import { extractiveSummary } from "@/lib/llm/offline-summary";
 
 export const OFFLINE_CHAT_REPLY = [
   "No language model is configured, so this reply comes from Arbor's built-in offline model.",

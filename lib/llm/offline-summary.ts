@@ -17,25 +17,8 @@
  */
 
 import { focusItems, focusOf } from "@/lib/llm/offline-focus";
+import { type ParsedPrompt, type Part, parseSummaryPrompt, requestedHeadings, type SummaryKind } from "@/lib/llm/offline-prompt";
 
-export type SummaryKind = "history" | "turnPrefix" | "short" | "branch";
-
-type Role = "User" | "Assistant" | "Assistant thinking" | "Assistant tool calls" | "Tool result";
-interface Part {
-  role: Role;
-  text: string;
-  /** The entry the part came from, when the prompt names it (cited sources). */
-  id?: string;
-}
-interface ParsedPrompt {
-  parts: Part[];
-  previous?: string;
-  extra: string[];
-  instructions: string;
-}
-
-const PART_SPLIT = /\n\n(?=\[(?:User|Assistant|Assistant thinking|Assistant tool calls|Tool result)\](?: \(entry [^)\s]+\))?: )/;
-const PART_HEAD = /^\[(User|Assistant|Assistant thinking|Assistant tool calls|Tool result)\](?: \(entry ([^)\s]+)\))?: ([\s\S]*)$/;
 const HISTORY_HEADINGS = [
   "## Goal",
   "## Constraints & Preferences",
@@ -51,53 +34,6 @@ const TURN_PREFIX_HEADINGS = ["## Original Request", "## Early Progress", "## Co
 const ITEM_CHARS = 200;
 const DEFAULT_MAX_CHARS = 6000;
 
-function block(prompt: string, tag: string): { inner?: string; end: number } {
-  const open = `<${tag}>\n`;
-  const start = prompt.indexOf(open);
-  const close = prompt.lastIndexOf(`\n</${tag}>`);
-  if (start < 0 || close < start) return { end: -1 };
-  return { inner: prompt.slice(start + open.length, close), end: close + tag.length + 4 };
-}
-
-export function parseSummaryPrompt(prompt: string): ParsedPrompt {
-  const conv = block(prompt, "conversation");
-  const prev = block(prompt, "previous-summary");
-  const extra = block(prompt, "additional-context");
-  const parts: Part[] = [];
-  let id: string | undefined;
-  for (const raw of (conv.inner ?? "").split(PART_SPLIT)) {
-    const m = PART_HEAD.exec(raw.trim());
-    if (!m?.[1]) continue;
-    // A part without an id continues the previous message (an assistant's later parts).
-    if (m[2]) id = m[2];
-    else if (m[1] === "User" || m[1] === "Tool result" || m[1] === "Assistant thinking") id = undefined;
-    if (m[3]?.trim()) parts.push({ role: m[1] as Role, text: m[3].trim(), ...(id ? { id } : {}) });
-  }
-  const end = Math.max(conv.end, prev.end, extra.end);
-  return {
-    parts,
-    previous: prev.inner?.trim() || undefined,
-    extra: (extra.inner ?? "")
-      .split("\n")
-      .map((l) => l.replace(/^- /, "").trim())
-      .filter(Boolean),
-    instructions: end >= 0 ? prompt.slice(end) : prompt,
-  };
-}
-
-/** The headings the instructions ask for, in order (lines that are exactly a ##/### heading). */
-function requestedHeadings(instructions: string): string[] {
-  return instructions
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => /^#{2,3} \S/.test(l));
-}
-
-export function inferSummaryKind(prompt: string): SummaryKind {
-  const headings = requestedHeadings(parseSummaryPrompt(prompt).instructions);
-  if (headings.includes("## Original Request")) return "turnPrefix";
-  return headings.length ? "history" : "short";
-}
 
 const clip = (s: string, n = ITEM_CHARS) => {
   const flat = s.replace(/\s+/g, " ").trim();

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { renderTemplate } from "@/lib/session/prompt-template";
 import type { PromptSet } from "@/lib/session/types";
+import { errorText } from "@/lib/text/error-text";
 
 /** PromptSet key → file name in the prompts directory. */
 export const PROMPT_FILES = {
@@ -63,7 +64,7 @@ export function buildPromptSet(read: (file: string) => string | undefined, where
       if (!rendered) problems.push(`${file}: template is empty`);
       else out[key] = rendered;
     } catch (err) {
-      problems.push(`${file}: ${err instanceof Error ? err.message : String(err)}`);
+      problems.push(`${file}: ${errorText(err)}`);
     }
   }
   if (problems.length > 0) {

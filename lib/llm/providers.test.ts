@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "@/test/compaction-helpers";
-import { describeModel, FALLBACK_CONTEXT_WINDOW, lookupKnownModel, parseModelRef } from "@/lib/llm/models";
+import { describeModel, FALLBACK_CONTEXT_WINDOW, lookupKnownModel } from "@/lib/llm/models";
+import { parseModelRef } from "@/lib/session/model-ref";
 import { createProviderRegistry, MAX_MODEL_OBJECTS, registryConfigFromEnv } from "@/lib/llm/providers";
 import { planReasoning } from "@/lib/llm/reasoning";
 import { streamAssistant } from "@/lib/llm/stream-assistant";

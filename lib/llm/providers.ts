@@ -36,9 +36,9 @@ import {
   type ModelOverrides,
   OFFLINE_MODEL_INFO,
   OFFLINE_PROVIDER,
-  parseModelRef,
   withOverrides,
 } from "@/lib/llm/models";
+import { modelRef, parseModelRef } from "@/lib/session/model-ref";
 import { createOfflineModel, type OfflineModelOptions } from "@/lib/llm/offline-model";
 import { splicedPromptModel, splicePromptFetch } from "@/lib/llm/spliced-prompt";
 import { uploadFetch } from "@/lib/llm/upload-fetch";
@@ -174,7 +174,7 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
 
   const modelObjects = new Map<string, LanguageModelV3>();
   function modelObject(provider: string, id: string, factory: Factory): LanguageModelV3 {
-    const key = `${provider}/${id}`;
+    const key = modelRef(provider, id);
     let model = modelObjects.get(key);
     if (!model) {
       model = factory(id);

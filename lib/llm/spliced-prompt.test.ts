@@ -15,7 +15,7 @@ import { uploadFetch } from "@/lib/llm/upload-fetch";
 import { streamAssistant } from "@/lib/llm/stream-assistant";
 import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import type { LlmMessage } from "@/lib/session/types";
 import { type Captured, useCaptureServer } from "@/test/capture-server";
 

@@ -1,5 +1,5 @@
 /**
- * Query options for the compaction review beside a compaction in the inspector (issue #16):
+ * Query options for the compaction review beside a compaction in the inspector (docs/engine.md "Arbor extensions around compaction"):
  * GET /api/sessions/[id]/compactions/[entryId] → CompactionReview. The key lives under
  * `keys.session(id)`, so whatever refreshes the session (a turn, a compaction, a move) refreshes it.
  */

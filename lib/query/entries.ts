@@ -1,5 +1,5 @@
 /**
- * Contents of single entries on demand (issue #12): one TanStack query per entry,
+ * Contents of single entries on demand (the light page): one TanStack query per entry,
  * `["entry", sessionId, entryId]`, deliberately outside `keys.session(id)` — the session's
  * invalidations after a turn, a label or a move refresh the skeleton, and an entry's stored
  * form only changes when it is pruned (then `invalidateEntries`).
@@ -10,7 +10,7 @@
  */
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import type { SessionEntry } from "@/lib/session/types";
-import type { EntriesPayload } from "@/lib/session-view/types";
+import type { EntriesPayload } from "@/lib/types/session-page";
 import { getJson } from "./keys";
 
 /** Ids per request (the route accepts up to 200). */

@@ -7,13 +7,8 @@
  * Refresh. Data comes from GET /api/sessions/[id]/files.
  */
 import { queryOptions } from "@tanstack/react-query";
-import type { WorkspaceListing } from "@/lib/tools/files";
+import type { WorkspaceFilesBody } from "@/lib/types/workspace-files";
 import { getJson, keys } from "./keys";
-
-export interface WorkspaceFilesBody extends WorkspaceListing {
-  /** The listing cap the server applied. */
-  maxEntries: number;
-}
 
 export const filesKeys = {
   list: (sessionId: string) => [...keys.session(sessionId), "files"] as const,

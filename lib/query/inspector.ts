@@ -11,10 +11,10 @@
  */
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { hiddenRange, MESSAGE_PAGE_SIZE } from "@/lib/inspector/message-window";
-import type { InspectedMessagesPage, InspectTarget, ModelCallSummary, TurnView } from "@/lib/inspector/types";
+import type { InspectedMessagesPage, InspectTarget, ModelCallSummary, TurnView } from "@/lib/types/inspector";
 import { getJson, keys } from "./keys";
 
-export type { InspectTarget } from "@/lib/inspector/types";
+export type { InspectTarget } from "@/lib/types/inspector";
 
 export const inspectorKeys = {
   all: (sessionId: string) => [...keys.session(sessionId), "inspector"] as const,

@@ -1,7 +1,7 @@
 /** TanStack Query keys and queryOptions factories (conventions rule 7). */
 import { infiniteQueryOptions, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import type { SessionPage } from "@/lib/types/session";
-import { readErrorMessage } from "@/lib/http/json-error";
+import { readErrorMessage } from "@/lib/text/error-text";
 
 /**
  * Every key starts with its family, so `invalidateQueries({ queryKey: keys.sessions() })` refreshes

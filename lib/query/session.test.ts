@@ -1,11 +1,11 @@
 /** The cached skeleton: full payloads, `?since=` deltas, rows streamed in before a refresh. */
 import { describe, expect, it } from "vitest";
 import type { SessionMeta } from "@/lib/db";
-import { encodeRows } from "@/lib/session/skeleton-wire";
+import { encodeRows } from "@/lib/session-view/skeleton-wire";
 import { chain, userEntry } from "@/test/session-factories";
-import { skeletonFacts } from "@/lib/session/tree-skeleton";
-import type { SkeletonPayload } from "@/lib/session-view/types";
-import { PAGE_SKELETON_MAX } from "@/lib/session-view/types";
+import { skeletonFacts } from "@/lib/session-view/tree-skeleton";
+import type { SkeletonPayload } from "@/lib/types/session-page";
+import { PAGE_SKELETON_MAX } from "@/lib/types/session-page";
 import { mergePayload, pageData, refreshPlan, sessionView } from "./session";
 import { withLeaf, withSavedEntry } from "./session-cache";
 

@@ -9,12 +9,13 @@
  * memoised per cached value.
  */
 import { queryOptions } from "@tanstack/react-query";
-import type { MeterBasis } from "@/lib/chat-protocol/context-meter";
+import type { MeterBasis } from "@/lib/types/session-page";
 import type { SessionMeta } from "@/lib/types/session";
-import { decodeRows, type WireRow } from "@/lib/session/skeleton-wire";
-import { type SkeletonEntry, skeletonLabels } from "@/lib/session/tree-skeleton";
-import { skeletonPath } from "@/lib/session/tree-skeleton-view";
-import { type NextTurnModel, PAGE_SKELETON_MAX, type PagePayload, type SkeletonPayload } from "@/lib/session-view/types";
+import { decodeRows } from "@/lib/session-view/skeleton-wire";
+import type { WireRow } from "@/lib/types/session-page";
+import { type SkeletonEntry, skeletonLabels } from "@/lib/session-view/tree-skeleton";
+import { skeletonPath } from "@/lib/session-view/tree-skeleton-view";
+import { type NextTurnModel, PAGE_SKELETON_MAX, type PagePayload, type SkeletonPayload } from "@/lib/types/session-page";
 import { getQueryClient } from "./client";
 import { getJson, keys } from "./keys";
 import { streamSkeleton } from "./skeleton-stream";

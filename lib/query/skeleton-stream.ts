@@ -1,6 +1,6 @@
 /**
  * Streams the whole skeleton of a large session (`GET /api/sessions/[id]/skeleton?format=ndjson`,
- * lib/session/skeleton-stream.ts) into a cached value, without a long task: lines are parsed
+ * lib/session-view/skeleton-stream.ts) into a cached value, without a long task: lines are parsed
  * and decoded as they arrive, and the work gives the event loop back every few ms. The decoded
  * view (rows, ids, labels, path) is built along the way and seeded for the returned value, so
  * adopting it costs no decoding pass. Progress is rows decoded of the header's count; the
@@ -12,11 +12,11 @@
  * first part's header is the value's (its count bounds every part); entries appended meanwhile
  * come after, as a delta (components/session/use-streamed-skeleton.ts).
  */
-import type { SkeletonPayload } from "@/lib/session-view/types";
-import { LineSplitter, parseStreamBlock, parseStreamHeader, SkeletonStreamError } from "@/lib/session/skeleton-stream";
-import type { WireRow } from "@/lib/session/skeleton-wire";
+import type { SkeletonPayload } from "@/lib/types/session-page";
+import { LineSplitter, parseStreamBlock, parseStreamHeader, SkeletonStreamError } from "@/lib/session-view/skeleton-stream";
+import type { WireRow } from "@/lib/types/session-page";
 import { nextTask } from "@/lib/session/stepwise";
-import { readErrorMessage } from "@/lib/http/json-error";
+import { readErrorMessage } from "@/lib/text/error-text";
 import { type DecodedSession, type SessionData, seedSessionView, ViewBuilder } from "./session";
 
 /** Longest run of parsing and decoding per task, in ms. */

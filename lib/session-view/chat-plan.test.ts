@@ -1,8 +1,8 @@
 /** Which path entries the chat shows, from the skeleton (ui.md "Chat", session-engine.md §2 step 7). */
 import { describe, expect, it } from "vitest";
 import { assistantEntry, chain, compactionEntry, customMessageEntry, labelEntry, userEntry } from "@/test/session-factories";
-import { generateSession } from "@/lib/session/generate";
-import { chatFacts, FLAG, skeletonFacts } from "@/lib/session/tree-skeleton";
+import { generateSession } from "@/test/generators/session";
+import { chatFacts, FLAG, skeletonFacts } from "@/lib/session-view/tree-skeleton";
 import { type ChatPlanItem, chatPlan, firstShownIndex } from "./chat-plan";
 
 describe("chatPlan", () => {

@@ -6,7 +6,7 @@
  * step 7). The chat loads the contents of one page of these at a time.
  * Pure: no network, disk or database access.
  */
-import { type ChatFacts, FLAG } from "@/lib/session/tree-skeleton";
+import { type ChatFacts, FLAG } from "@/lib/session-view/tree-skeleton";
 
 /** Chat rows per page: the newest page comes with the session page, older ones on demand. */
 export const CHAT_PAGE = 40;

@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { appendEntries, branch, importSession, readSession } from "@/lib/db";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { serializeSession } from "@/lib/session/jsonl";
-import { encodeRows } from "@/lib/session/skeleton-wire";
-import { FLAG, resolveSkeleton, type SkeletonEntry, skeletonFacts } from "@/lib/session/tree-skeleton";
+import { encodeRows } from "@/lib/session-view/skeleton-wire";
+import { FLAG, resolveSkeleton, type SkeletonEntry, skeletonFacts } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { assistantEntry, compactionEntry, userEntry } from "@/test/session-factories";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-messages";

@@ -1,24 +1,25 @@
 import "server-only";
 /**
- * Server assembly of the light session page (issue #12) over the read model: the skeleton
+ * Server assembly of the light session page over the read model: the skeleton
  * payload (whole or since an entry count), the contents of chosen entries, the newest chat page,
  * and §16.3 search. Reads go through `readSession` only (lib/db/read-model). The resolved
  * skeleton is kept per version of the entries in a compact table (skeleton-table.ts) that an
  * append extends instead of resolving every entry again; the page's rows text and the meter are
  * kept per version too (`memoPerEntries`; the meter for the last leaf asked), so loading the
- * same session again repeats no pass over its entries' contents (issue #12: the page's first byte).
+ * same session again repeats no pass over its entries' contents (the page's first byte sooner).
  */
-import { type MeterBasis, meterBasis } from "@/lib/chat-protocol/context-meter";
+import { meterBasis } from "@/lib/chat-protocol/context-meter";
+import type { MeterBasis } from "@/lib/types/session-page";
 import { memoPerEntries, memoPerEntry, type SessionView } from "@/lib/db";
 import { entrySearchText, matchingIds } from "@/lib/session/search-text";
-import { stringBytes } from "@/lib/session/packed-texts";
-import { skeletonLines } from "@/lib/session/skeleton-stream";
-import { SkeletonTable } from "@/lib/session/skeleton-table";
-import { encodeRows } from "@/lib/session/skeleton-wire";
-import { chatFacts, FLAG, type SkeletonEntry } from "@/lib/session/tree-skeleton";
+import { stringBytes } from "@/lib/session-view/packed-texts";
+import { skeletonLines } from "@/lib/session-view/skeleton-stream";
+import { SkeletonTable } from "@/lib/session-view/skeleton-table";
+import { encodeRows } from "@/lib/session-view/skeleton-wire";
+import { chatFacts, FLAG, type SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 import { CHAT_PAGE, chatPlan } from "./chat-plan";
-import { type EntriesPayload, type NextTurnModel, PAGE_SKELETON_MAX, type PagePayload, type SkeletonPayload } from "./types";
+import { type EntriesPayload, type NextTurnModel, PAGE_SKELETON_MAX, type PagePayload, type SkeletonPayload } from "@/lib/types/session-page";
 
 const searchText = memoPerEntry(entrySearchText);
 /** The resolved skeleton of a version of the entries; after appends, the previous table grown. */
@@ -58,7 +59,7 @@ export const MAX_IDS = 200;
 /** Entries stop being added past this many bytes of JSON; the rest come back as `deferred`. */
 export const MAX_ENTRIES_BYTES = 4 * 1024 * 1024;
 
-export { PAGE_SKELETON_MAX } from "./types";
+export { PAGE_SKELETON_MAX } from "@/lib/types/session-page";
 
 /** The payload without its rows, and the resolved skeleton (its rows up to the header's count). */
 function skeletonParts(view: SessionView, since: number, model?: NextTurnModel) {
@@ -86,7 +87,7 @@ export function skeletonPayload(view: SessionView, since = 0, model?: NextTurnMo
 }
 
 /**
- * The skeleton as lines (lib/session/skeleton-stream.ts): the header, then blocks of rows; the
+ * The skeleton as lines (lib/session-view/skeleton-stream.ts): the header, then blocks of rows; the
  * rows the header counts, whatever is appended while the lines are read. `part` = rows `from` to
  * `to` (end excluded, cut at the count; the header's `from` says where they start), for a client
  * that reads a long session in several responses; without it, every row.

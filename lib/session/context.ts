@@ -8,6 +8,7 @@
 
 import { pathToRoot } from "@/lib/session/branch-path";
 import { compactionSummaryMessageOf, messageOfEntry } from "@/lib/session/entry-messages";
+import { modelRef } from "@/lib/session/model-ref";
 import { pinnableMessageOf, pinnedMessageOf } from "@/lib/session/pins";
 import type {
   AgentMessage,
@@ -45,7 +46,7 @@ function emit(entry: SessionEntry, out: AgentMessage[], ids: string[] | undefine
  * provider/model, a model change without a role (or with role "default") its model; else none.
  */
 export function defaultModelSetBy(entry: SessionEntry): string | undefined {
-  if (entry.type === "message") return entry.message.role === "assistant" ? `${entry.message.provider}/${entry.message.model}` : undefined;
+  if (entry.type === "message") return entry.message.role === "assistant" ? modelRef(entry.message.provider, entry.message.model) : undefined;
   if (entry.type === "model_change" && entry.model && (entry.role ?? "default") === "default") return entry.model;
   return undefined;
 }

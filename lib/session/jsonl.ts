@@ -10,6 +10,7 @@
  */
 
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
+import { errorText } from "@/lib/text/error-text";
 
 export interface SkippedLine {
   /** 1-based line number in the input. */
@@ -92,7 +93,7 @@ export function parseJsonlLine(line: string, lineNumber: number): ParsedLine {
   try {
     value = JSON.parse(trimmed);
   } catch (err) {
-    const detail = err instanceof Error ? err.message : String(err);
+    const detail = errorText(err);
     return { skip: { line: lineNumber, reason: `invalid JSON: ${detail}` } };
   }
   if (!isObject(value)) {

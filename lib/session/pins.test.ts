@@ -6,11 +6,11 @@ import { describe, expect, it } from "vitest";
 import { serializeSession } from "@/lib/session/jsonl";
 import { loadSession } from "@/lib/session/load";
 import { pinEntryFields } from "@/lib/session/pins";
-import { decodeRows, encodeRows } from "@/lib/session/skeleton-wire";
+import { decodeRows, encodeRows } from "@/lib/session-view/skeleton-wire";
 import { header, userEntry } from "@/test/session-factories";
 import { passesFilter } from "@/lib/session/tree-filter";
 import { rowText, searchableText } from "@/lib/session/tree-row-text";
-import { skeletonFacts, skeletonPins } from "@/lib/session/tree-skeleton";
+import { skeletonFacts, skeletonPins } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 
 const pin = (id: string, parentId: string, targetId: string, pinned: boolean) =>

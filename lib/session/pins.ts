@@ -1,5 +1,5 @@
 /**
- * Pins (issue #16, an Arbor extension of session-engine.md §1.4; docs/session-engine.md §19).
+ * Pins (an Arbor extension of session-engine.md §1.4: session-engine.md §19).
  * Pure: no network, disk or database access.
  *
  * Contract:

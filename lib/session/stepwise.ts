@@ -2,7 +2,7 @@
  * Stepwise computations: a long pure pass written as a generator that yields at checkpoints,
  * so the same code runs to completion at once (`runSteps`, tests and small inputs) or in
  * slices that give the event loop back between them (`runSliced`, a browser opening a
- * 100k-entry session without a main-thread stall, issue #12).
+ * 100k-entry session without a main-thread stall).
  * Pure: no network, disk or database access; `runSliced` only needs timers.
  *
  * Contract: a steps generator yields nothing meaningful (`undefined`) and returns its result.

@@ -5,7 +5,7 @@
  * entries to it), and nothing the fork does may reach the shared tree.
  */
 import { describe, expect, it } from "vitest";
-import { createRng } from "@/lib/session/generate-text";
+import { createRng } from "@/lib/random";
 import { LayeredMap } from "@/lib/session/layered-map";
 import { SessionTree } from "@/lib/session/tree";
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";

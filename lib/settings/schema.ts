@@ -29,8 +29,9 @@ const NON_NEGATIVE_INT = "expected a non-negative integer";
 
 const positiveInt = () => z.int({ error: POSITIVE_INT }).positive({ error: POSITIVE_INT });
 const bool = () => z.boolean({ error: "expected true or false" });
-/** A "provider/modelId" reference; the model id itself may contain slashes (e.g. OpenRouter). */
-const modelRef = () =>
+
+/** A "provider/modelId" reference (lib/session/model-ref.ts); the model id itself may contain slashes (e.g. OpenRouter). */
+export const modelRefSchema = () =>
   z
     .string({ error: 'expected a "provider/modelId" string' })
     .regex(/^[^/\s]+\/\S+$/, { error: 'expected a "provider/modelId" string' });
@@ -88,7 +89,7 @@ const compactionSchema = z.strictObject({
   keepRecentTokens: compactionFields.keepRecentTokens.default(DEFAULT_COMPACTION_SETTINGS.keepRecentTokens),
   autoContinue: compactionFields.autoContinue.default(DEFAULT_COMPACTION_SETTINGS.autoContinue),
   remoteEndpoint: endpointUrl().optional(),
-  /** Arbor (issue #16): summaries cite their source entries. Opt-in: absent means off. */
+  /** Arbor (session-engine.md §19.2): summaries cite their source entries. Opt-in: absent means off. */
   citeSources: bool().optional(),
 });
 const branchSummarySchema = z.strictObject({
@@ -101,11 +102,11 @@ const retrySchema = z.strictObject({
   baseDelayMs: retryFields.baseDelayMs.default(DEFAULT_RETRY_SETTINGS.baseDelayMs),
 });
 const modelRolesSchema = z.strictObject({
-  default: modelRef().optional(),
-  smol: modelRef().optional(),
-  slow: modelRef().optional(),
-  plan: modelRef().optional(),
-  commit: modelRef().optional(),
+  default: modelRefSchema().optional(),
+  smol: modelRefSchema().optional(),
+  slow: modelRefSchema().optional(),
+  plan: modelRefSchema().optional(),
+  commit: modelRefSchema().optional(),
 });
 
 /** The full settings schema: missing keys and sections take their defaults. */
@@ -146,11 +147,11 @@ export const settingsOverrideSchema = z.strictObject({
     .optional(),
   modelRoles: z
     .strictObject({
-      default: modelRef().nullable().optional(),
-      smol: modelRef().nullable().optional(),
-      slow: modelRef().nullable().optional(),
-      plan: modelRef().nullable().optional(),
-      commit: modelRef().nullable().optional(),
+      default: modelRefSchema().nullable().optional(),
+      smol: modelRefSchema().nullable().optional(),
+      slow: modelRefSchema().nullable().optional(),
+      plan: modelRefSchema().nullable().optional(),
+      commit: modelRefSchema().nullable().optional(),
     })
     .optional(),
 });

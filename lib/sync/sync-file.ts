@@ -23,21 +23,26 @@ import "server-only";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { findSessionMeta, findSessionSource, ImportError, type ImportProgress, importSession, isLiveSession, renameSession, scheduleSearchIndex } from "@/lib/db";
-import { FormatError, type FormatId } from "@/lib/formats/types";
-import { appendNewEntries, extendOriginal } from "./append";
+import {
+  extendStoredSource,
+  findSessionMeta,
+  findSessionSource,
+  findTrackedFile,
+  ImportError,
+  type ImportProgress,
+  importSession,
+  isLiveSession,
+  renameSession,
+  saveTrackedFile,
+  scheduleSearchIndex,
+  type TrackedFile,
+} from "@/lib/db";
+import { FormatError } from "@/lib/formats/types";
+import type { FileOutcome } from "@/lib/types/sync-events";
+import { appendNewEntries } from "./append";
 import { remapFile, withoutOpenResponse } from "./remap";
-import { findTracked, saveTracked, type TrackedFile } from "./tracked";
 import { detectFileFormat, lastNewlineOffset } from "./whole-lines";
-
-export type FileOutcome =
-  | { kind: "imported"; sessionId: string; format: FormatId; entries: number; records: number; adopted?: true; held?: true }
-  | { kind: "appended"; sessionId: string; added: number; held?: true }
-  | { kind: "unchanged"; sessionId: string }
-  | { kind: "rewritten"; sessionId: string; previousSessionId: string; version: number; entries: number; why: string }
-  | { kind: "waiting"; why: string }
-  | { kind: "gone"; sessionId: string }
-  | { kind: "failed"; message: string };
+import { errorText } from "@/lib/text/error-text";
 
 /** Default quiet time before a file's last, open response is taken. */
 export const DEFAULT_SETTLE_MS = 5000;
@@ -89,7 +94,7 @@ async function importFile(
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });
-  // Full-text rows are built after an import, in the background (lib/db/search-index.ts);
+  // Full-text rows are built after an import, in the background (lib/db/search/search-index.ts);
   // search is already correct without them, only slower for this session.
   void scheduleSearchIndex(result.sessionId);
   if (opts.version > 1) {
@@ -110,7 +115,7 @@ async function importFile(
     syncedLeafId: result.leafId,
     version: opts.version,
   };
-  await saveTracked(tracked);
+  await saveTrackedFile(tracked);
   return { tracked, entries: result.entryCount, records: result.records, held };
 }
 
@@ -136,13 +141,13 @@ async function resync(file: string, st: { size: number; mtimeMs: number }, track
   if (held && remapped.open) remapped = await withoutOpenResponse(file, { ...remapped, open: remapped.open });
   const mtimeMs = held ? READ_AGAIN : st.mtimeMs;
   if (remapped.prefixBytes === tracked.importedBytes) {
-    await saveTracked({ ...tracked, size: st.size, mtimeMs });
+    await saveTrackedFile({ ...tracked, size: st.size, mtimeMs });
     return { kind: "unchanged", sessionId: tracked.sessionId };
   }
   const outcome = await appendNewEntries(tracked, remapped, opts.signal);
   if (outcome.kind === "changed") return again(`entry ${outcome.entryId} changed after it was imported (it was still being written)`);
-  await extendOriginal({ sessionId: tracked.sessionId, file, remapped });
-  await saveTracked({
+  await extendStoredSource({ sessionId: tracked.sessionId, file, bytes: remapped.prefixBytes, sha256: remapped.prefixSha256, records: remapped.records });
+  await saveTrackedFile({
     ...tracked,
     size: st.size,
     mtimeMs,
@@ -168,7 +173,7 @@ async function adoption(file: string, st: { size: number; mtimeMs: number }, ses
 export async function syncFile(file: string, opts: SyncFileOptions = {}): Promise<FileOutcome> {
   let tracked: TrackedFile | null = null;
   try {
-    tracked = await findTracked(file);
+    tracked = await findTrackedFile(file);
     let st: { size: number; mtimeMs: number };
     try {
       const s = await stat(file);
@@ -198,6 +203,6 @@ export async function syncFile(file: string, opts: SyncFileOptions = {}): Promis
     opts.signal?.throwIfAborted();
     if (error instanceof FormatError) return { kind: "failed", message: `${path.basename(file)}:${error.line}: ${error.what}${error.field ? ` (field ${error.field})` : ""}` };
     if (error instanceof ImportError) return { kind: "failed", message: error.message };
-    return { kind: "failed", message: `${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}` };
+    return { kind: "failed", message: `${path.basename(file)}: ${errorText(error)}` };
   }
 }

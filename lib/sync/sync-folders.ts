@@ -15,9 +15,9 @@ import "server-only";
  */
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import type { ImportProgress } from "@/lib/db";
-import { type FileOutcome, syncFile } from "./sync-file";
-import { listTracked } from "./tracked";
+import { type ImportProgress, listTrackedFiles } from "@/lib/db";
+import type { FileOutcome } from "@/lib/types/sync-events";
+import { syncFile } from "./sync-file";
 
 export type SyncEvent =
   | { type: "start"; files: number; folders: string[] }
@@ -85,7 +85,7 @@ export async function syncFolders(
   }
   if (!opts.only) {
     for (const folder of real) {
-      for (const t of await listTracked(folder)) {
+      for (const t of await listTrackedFiles(folder)) {
         if (!files.has(t.path)) record(t.path, list.length, await syncFile(t.path, fileOpts));
       }
     }

@@ -1,13 +1,14 @@
-/** A sessions folder kept in sync (issue #15): appends, rewrites, deletions, cut lines, cancel. */
+/** A sessions folder kept in sync (docs/formats.md): appends, rewrites, deletions, cut lines, cancel. */
 import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { findSessionSource, getDb, getSessionMeta, importSession, loadEntries } from "@/lib/db";
+import { findSessionSource, getSessionMeta, importSession, loadEntries } from "@/lib/db";
+import { getDb } from "@/lib/db/client";
 import { countEntries } from "@/lib/formats/count";
-import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
-import { generateCodexSession } from "@/lib/formats/generate-codex";
-import { generateSessionJsonl } from "@/lib/session/generate";
+import { generateClaudeCodeSession } from "@/test/generators/claude-code";
+import { generateCodexSession } from "@/test/generators/codex";
+import { generateSessionJsonl } from "@/test/generators/session";
 import { chunked, counts } from "@/test/import-helpers";
 import { useTestDatabase } from "@/test/db";
 import { syncFolders } from "./sync-folders";

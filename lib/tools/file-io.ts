@@ -8,7 +8,7 @@ import { constants } from "node:fs";
 import { lstat, mkdir, open } from "node:fs/promises";
 import path from "node:path";
 import { quotePath, ToolError, toolErrorFromFs } from "./errors";
-import { formatBytes } from "./limits";
+import { formatBytes } from "@/lib/text/byte-size";
 
 /** The ToolError for a file-system error, or the error itself when it is not one (throw the result). */
 export function asToolError(error: unknown, userPath: string): unknown {

@@ -17,33 +17,10 @@ import path from "node:path";
 import { detectMimeType } from "./content";
 import { quotePath, ToolError } from "./errors";
 import { asToolError, statOrUndefined } from "./file-io";
-import { formatBytes } from "./limits";
-import { type EntryKind, walk } from "./walk";
+import { formatBytes } from "@/lib/text/byte-size";
+import type { WorkspaceListing, WorkspaceNode } from "@/lib/types/workspace-files";
+import { walk } from "./walk";
 import { safePath, toRelative } from "./workspace";
-
-export interface WorkspaceNode {
-  name: string;
-  /** POSIX path relative to the workspace root. */
-  path: string;
-  kind: EntryKind;
-  /** Bytes, for files. */
-  size?: number;
-  /** Epoch ms. */
-  modifiedAt?: number;
-  /** A folder that was not entered (node_modules, .git). */
-  skipped?: boolean;
-  /** Folders only; sorted by name. Absent for skipped folders. */
-  children?: WorkspaceNode[];
-}
-
-export interface WorkspaceListing {
-  /** The root's children. */
-  nodes: WorkspaceNode[];
-  /** Entries listed. */
-  count: number;
-  /** True when `maxEntries` stopped the listing. */
-  truncated: boolean;
-}
 
 /** The workspace tree, at most `maxEntries` nodes. */
 export async function listWorkspace(

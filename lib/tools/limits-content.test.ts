@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeFile, describeBinary, detectMimeType, splitLines, unifiedDiff } from "./content";
-import { capLines, DEFAULT_LIMITS, formatBytes, formatCount, truncateToBytes, truncationNote } from "./limits";
+import { formatBytes } from "@/lib/text/byte-size";
+import { capLines, DEFAULT_LIMITS, formatCount, truncateToBytes, truncationNote } from "./limits";
 
 describe("limits", () => {
   it("defaults to 2000 lines and 50 KB of output per call, 10 MB files", () => {

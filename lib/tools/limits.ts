@@ -4,6 +4,7 @@
  * something is cut the tool appends a note saying what was cut and how to get the rest, so the
  * model never mistakes a partial result for a complete one.
  */
+import { formatBytes } from "@/lib/text/byte-size";
 
 export interface ToolLimits {
   /** Lines of output per call. */
@@ -45,20 +46,6 @@ export function resolveLimits(overrides?: Partial<ToolLimits>): ToolLimits {
 /** 15320 → "15,320" (fixed locale so output does not depend on the server). */
 export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
-}
-
-/** Human size: "812 B", "1.2 KB", "3.4 MB", "2.0 GB" (binary multiples, as `ls -h`). */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ["KB", "MB", "GB", "TB"];
-  let value = n / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const shown = Number.isInteger(value) ? String(value) : value.toFixed(1);
-  return `${shown} ${units[unit]}`;
 }
 
 /** The longest prefix of `s` whose UTF-8 encoding fits in `maxBytes`, never splitting a character. */

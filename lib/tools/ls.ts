@@ -10,7 +10,8 @@ import path from "node:path";
 import { z } from "zod";
 import { quotePath, ToolError } from "./errors";
 import { asToolError, statOrUndefined } from "./file-io";
-import { capLines, formatBytes, truncationNote } from "./limits";
+import { formatBytes } from "@/lib/text/byte-size";
+import { capLines, truncationNote } from "./limits";
 import type { WorkspaceTool } from "./types";
 import { isInside, safePath, toRelative } from "./workspace";
 

@@ -1,5 +1,5 @@
 /**
- * Issue #17: one catastrophic pattern must not stall the server. grep's regular expression and
+ * One catastrophic pattern must not stall the server. grep's regular expression and
  * find's glob run in a worker terminated at the budget (regex-worker.ts): the call returns a
  * tool error within its budget, and an HTTP server in this same process keeps answering.
  */

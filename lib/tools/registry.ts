@@ -20,6 +20,7 @@ import { lsTool } from "./ls";
 import { readTool } from "./read";
 import { TOOL_NAMES, type ToolName, type WorkspaceTool } from "./types";
 import { writeTool } from "./write";
+import { errorText } from "@/lib/text/error-text";
 
 export type { ToolName } from "./types";
 export { TOOL_NAMES } from "./types";
@@ -136,7 +137,7 @@ export function createWorkspaceTools(opts: WorkspaceToolsOptions): WorkspaceTool
       const argPath = (parsed.data as { path?: unknown }).path;
       const fsError = toolErrorFromFs(error, typeof argPath === "string" ? argPath : ".");
       if (fsError) return failure(fsError.message);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       return failure(`Tool ${call.name} failed unexpectedly: ${message}`);
     }
   }

@@ -8,10 +8,10 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
+import type { EntryKind } from "@/lib/types/workspace-files";
 
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set(["node_modules", ".git"]);
 
-export type EntryKind = "file" | "directory" | "symlink" | "other";
 
 export interface WalkEntry {
   /** Absolute path. */

@@ -16,7 +16,7 @@ import "server-only";
 import { lstatSync, mkdirSync, realpathSync } from "node:fs";
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
-import { dataDir } from "@/lib/db";
+import { dataDir } from "@/lib/data-dir";
 import { env } from "@/lib/env";
 import { quotePath, ToolError } from "./errors";
 

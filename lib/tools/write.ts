@@ -8,7 +8,8 @@ import { z } from "zod";
 import { decodeFile, type DiffDetails, unifiedDiff } from "./content";
 import { quotePath, ToolError } from "./errors";
 import { readRegularFile, statOrUndefined, writeRegularFile } from "./file-io";
-import { formatBytes, formatCount } from "./limits";
+import { formatBytes } from "@/lib/text/byte-size";
+import { formatCount } from "./limits";
 import type { WorkspaceTool } from "./types";
 import { safePath, toRelative } from "./workspace";
 

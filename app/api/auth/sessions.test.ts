@@ -1,5 +1,5 @@
 /**
- * Sign-in you can revoke (issue #17), on a real database: sessions outlive restarts only until
+ * Sign-in you can revoke (README "Sign-in"), on a real database: sessions outlive restarts only until
  * signed out, a new password ends every cookie, "Signed-in devices" signs a device out, and the
  * limiter cannot be turned against the owner. Handlers are called as Next calls them;
  * `x-arbor-peer` stands for the socket address scripts/peer-address.cjs sets.

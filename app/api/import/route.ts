@@ -13,7 +13,7 @@
  * down ends the stream with an `error` event saying so.
  */
 import { z } from "zod";
-import { DEFAULT_MAX_IMPORT_BYTES, formatBytes, ImportError, type ImportResult, importSession, scheduleSearchIndex } from "@/lib/db";
+import { DEFAULT_MAX_IMPORT_BYTES, ImportError, type ImportResult, importSession, scheduleSearchIndex } from "@/lib/db";
 import { FORMAT_LABELS } from "@/lib/formats/types";
 import type { ImportErrorEvent, ImportEvent } from "@/lib/types/import-events";
 import { refuseAnonymous } from "@/lib/auth/guard";
@@ -21,6 +21,7 @@ import { refuseForeign } from "@/lib/http/guard-request";
 import { jsonError } from "@/lib/http/json-error";
 import { ndjsonResponse } from "@/lib/http/ndjson-response";
 import { checkContentType } from "@/lib/http/request-guard";
+import { formatBytes } from "@/lib/text/byte-size";
 
 export const dynamic = "force-dynamic";
 
@@ -150,7 +151,7 @@ export async function POST(request: Request) {
           },
         });
         send(doneEvent(result));
-        // Full-text rows are built after the import, in the background (lib/db/search-index.ts;
+        // Full-text rows are built after the import, in the background (lib/db/search/search-index.ts;
         // search is correct meanwhile).
         void scheduleSearchIndex(result.sessionId);
       } catch (error) {

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
 import { loadEntries } from "@/lib/db";
 import { countEntries } from "@/lib/formats/count";
-import { generateClaudeCodeSession } from "@/lib/formats/generate-claude-code";
+import { generateClaudeCodeSession } from "@/test/generators/claude-code";
 import { useTestDatabase } from "@/test/db";
-import type { SyncStreamEvent } from "./events";
+import type { SyncStreamEvent } from "@/lib/types/sync-events";
 import { POST } from "./route";
 
 // biome-ignore lint/correctness/useHookAtTopLevel: a Vitest fixture (test/db.ts), not a React hook

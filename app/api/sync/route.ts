@@ -17,7 +17,8 @@ import { refuseForeign } from "@/lib/http/guard-request";
 import { allowedSyncFolder } from "@/lib/sync/allowed";
 import { describeOutcome, type SyncEvent, SyncFolderError, syncFolders } from "@/lib/sync/sync-folders";
 import { watchFolders } from "@/lib/sync/watch";
-import type { SyncStreamEvent } from "./events";
+import type { SyncStreamEvent } from "@/lib/types/sync-events";
+import { errorText } from "@/lib/text/error-text";
 
 export const dynamic = "force-dynamic";
 
@@ -37,7 +38,7 @@ const bodySchema = z
 
 function message(error: unknown): string {
   if (isDatabaseUnavailable(error)) return `${DATABASE_UNAVAILABLE_MESSAGE}; try again`;
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }
 
 export async function POST(request: Request): Promise<Response> {

@@ -6,7 +6,7 @@ import { MODELS_KEY } from "@/components/session/models-query";
 import { SessionWorkspace } from "@/components/session/session-workspace";
 import { requirePageUser } from "@/lib/auth/guard";
 import { modelList, nextTurnModelOf } from "@/lib/chat/next-model";
-import { isDatabaseUnavailable, readSessionCalls, type SessionCalls } from "@/lib/db";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, readSessionCalls, type SessionCalls } from "@/lib/db";
 import { contextOf, summariesOf } from "@/lib/inspector/calls";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { getQueryClient } from "@/lib/query/client";
@@ -44,7 +44,7 @@ const PREFETCH_CALLS = 200;
  * RSC: prefetch the session's skeleton (no entry contents; for a session over PAGE_SKELETON_MAX
  * entries only the tail of its current path, the browser streams the rest), the contents of the newest chat
  * page and the inspector's call list, from ONE read of the read model, and render the workspace
- * (conventions rule 7, issue #12). Everything else (older chat pages, the inspector's turn and
+ * (conventions rule 7). Everything else (older chat pages, the inspector's turn and
  * entry JSON, search) loads on demand.
  * A lost database renders the "Database not reachable" page instead of an error.
  */
@@ -53,13 +53,13 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const path = `/sessions/${encodeURIComponent(id)}`;
   await requirePageUser(path);
   const read = await readOrNull(id);
-  if (read === "unavailable") return <DatabaseUnavailable retryHref={path} />;
+  if (read === "unavailable") return <DatabaseUnavailable retryHref={path} message={DATABASE_UNAVAILABLE_MESSAGE} />;
   if (!read) notFound();
   const { view } = read;
   const session = view.meta;
   const qc = getQueryClient();
   // The next turn's model and the model list come with the page: the picker and the meter
-  // render on the server with the session's model (issue #13), not empty until /api/models.
+  // render on the server with the session's model (docs/ui.md "The session workspace"), not empty until /api/models.
   const [model, models] = await Promise.all([nextTurnModelOf(view), modelList()]);
   // Up to PAGE_SKELETON_MAX entries the whole skeleton; beyond, the tail of the current path
   // (the client streams the rest without a long task).

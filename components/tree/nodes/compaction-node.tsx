@@ -9,7 +9,7 @@ import { memo } from "react";
 import { cx, EntryMenuButton, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses } from "@/components/tree/nodes/node-parts";
 import { menuFacts, useTreeActions } from "@/components/tree/tree-context";
 import type { CompactionNodeType } from "@/components/tree/types";
-import { groupDigits } from "@/lib/group-digits";
+import { groupDigits } from "@/lib/text/group-digits";
 
 function CompactionNodeView({ id, data, selected }: NodeProps<CompactionNodeType>) {
   const actions = useTreeActions();

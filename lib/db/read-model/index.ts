@@ -37,8 +37,8 @@ import { env } from "@/lib/env";
 import type { SessionTree } from "@/lib/session/tree";
 import type { SessionEntry } from "@/lib/session/types";
 import { toPgJson } from "../pg-json";
-import type { SessionMeta } from "../session-rows";
-import { ByteLru } from "./lru";
+import type { SessionMeta } from "../store/session-rows";
+import { ByteLru } from "@/lib/byte-lru";
 import { type MetaExtra, readAllAt, readNewEntries, readVersionedMeta, readWholeSession, type VersionedMeta } from "./queries";
 
 export type { MetaExtra } from "./queries";

@@ -211,7 +211,7 @@ describe("read model: failures, eviction, restart", () => {
   });
 
   it("a cold read of a large session (parts read at once) gives every entry in file order", async () => {
-    const { generateSession } = await import("@/lib/session/generate");
+    const { generateSession } = await import("@/test/generators/session");
     const { header, entries } = generateSession({ seed: 5, entries: 7000, branches: 3, labels: 3 });
     const { id } = await createSession({ header: { ...header, id: "cold-parts" } });
     let leaf: string | null = null;

@@ -7,7 +7,7 @@
  * stopReason "aborted"; an aborted compaction or summary writes nothing.
  */
 import { parseJsonBody, withDatabaseErrors } from "@/lib/http/route-helpers";
-import { abortRun } from "@/lib/chat/running";
+import { abortRun } from "@/lib/runs";
 import { stopBodySchema } from "../schema";
 import { refuseAnonymous } from "@/lib/auth/guard";
 

@@ -10,11 +10,11 @@
 import { attachmentHeader } from "@/lib/http/attachment";
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { withDatabaseErrors } from "@/lib/http/route-helpers";
 import { exportSession, findLiveSession, NotFoundError, readSession } from "@/lib/db";
 import { CONTENT_SECURITY_POLICY, htmlExportFileName, renderSessionHtml } from "@/lib/export-html/render-session-html";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { invalid, sessionNotFound, sessionParamsSchema } from "./calls/params";
+import { invalid, sessionParamsSchema, sessionRoute } from "./preamble";
+import { sessionNotFound } from "@/lib/http/route-helpers";
 
 export const dynamic = "force-dynamic";
 
@@ -24,12 +24,11 @@ const formatSchema = z.enum(["json", "jsonl", "html"], { message: "format must b
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const params = sessionParamsSchema.safeParse(await ctx.params);
-  if (!params.success) return invalid(params.error);
-  const { id } = params.data;
-  const format = formatSchema.safeParse(new URL(request.url).searchParams.get("format") ?? undefined);
-  if (!format.success) return invalid(format.error);
-  return withDatabaseErrors(() => answer(id, format.data));
+  return sessionRoute(ctx, sessionParamsSchema, async ({ id }) => {
+    const format = formatSchema.safeParse(new URL(request.url).searchParams.get("format") ?? undefined);
+    if (!format.success) return invalid(format.error);
+    return answer(id, format.data);
+  });
 }
 
 async function answer(id: string, format: z.output<typeof formatSchema>): Promise<Response> {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { ModelCallRecord } from "@/lib/agent/ports";
 import { appendEntries, createSession, recordModelCall } from "@/lib/db";
-import type { ModelCallDetail, ModelCallSummary, TurnView } from "@/lib/inspector/types";
+import type { ModelCallDetail, ModelCallSummary, TurnView } from "@/lib/types/inspector";
 import { assistantMsg, userMsg } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 import { GET as getCall } from "./[callId]/route";

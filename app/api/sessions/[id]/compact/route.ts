@@ -15,20 +15,13 @@
  */
 import { z } from "zod";
 import { startManualCompaction, previewCompaction } from "@/lib/chat/compaction-run";
-import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/http/route-helpers";
-import { sessionParamsSchema } from "../calls/params";
+import { describeIssues, jsonError, parseJsonBody } from "@/lib/http/route-helpers";
+import { type RouteContext, sessionParamsSchema, sessionRoute } from "../preamble";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-type Ctx = { params: Promise<{ id: string }> };
-
-/** The session id of the route, or the 400 for a malformed one. */
-async function sessionIdOf(ctx: Ctx): Promise<{ ok: true; id: string } | { ok: false; response: Response }> {
-  const params = sessionParamsSchema.safeParse(await ctx.params);
-  if (params.success) return { ok: true, id: params.data.id };
-  return { ok: false, response: jsonError(400, describeIssues(params.error), "invalid_input") };
-}
+type Ctx = RouteContext<{ id: string }>;
 
 const focusSchema = z
   .string({ error: "expected the focus as text" })
@@ -42,20 +35,20 @@ const compactBodySchema = z.object({ focus: focusSchema }).strict().optional();
 export async function GET(request: Request, ctx: Ctx): Promise<Response> {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const session = await sessionIdOf(ctx);
-  if (!session.ok) return session.response;
-  const focus = focusSchema.safeParse(new URL(request.url).searchParams.get("focus") ?? undefined);
-  if (!focus.success) return jsonError(400, describeIssues(focus.error), "invalid_input");
-  return withDatabaseErrors(() => previewCompaction({ sessionId: session.id, ...(focus.data ? { focus: focus.data } : {}) }));
+  return sessionRoute(ctx, sessionParamsSchema, async ({ id }) => {
+    const focus = focusSchema.safeParse(new URL(request.url).searchParams.get("focus") ?? undefined);
+    if (!focus.success) return jsonError(400, describeIssues(focus.error), "invalid_input");
+    return previewCompaction({ sessionId: id, ...(focus.data ? { focus: focus.data } : {}) });
+  });
 }
 
 export async function POST(request: Request, ctx: Ctx): Promise<Response> {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const session = await sessionIdOf(ctx);
-  if (!session.ok) return session.response;
-  const body = await parseJsonBody(request, compactBodySchema);
-  if (!body.ok) return body.response;
-  const focus = body.value?.focus;
-  return withDatabaseErrors(() => startManualCompaction({ sessionId: session.id, signal: request.signal, ...(focus ? { focus } : {}) }));
+  return sessionRoute(ctx, sessionParamsSchema, async ({ id }) => {
+    const body = await parseJsonBody(request, compactBodySchema);
+    if (!body.ok) return body.response;
+    const focus = body.value?.focus;
+    return startManualCompaction({ sessionId: id, signal: request.signal, ...(focus ? { focus } : {}) });
+  });
 }

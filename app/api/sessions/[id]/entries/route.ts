@@ -1,6 +1,6 @@
 /**
  * GET /api/sessions/[id]/entries?ids=a,b,c — the named entries exactly as stored
- * (lib/session-view/types `EntriesPayload`): at most MAX_IDS distinct ids per request; entries past
+ * (lib/types/session-page `EntriesPayload`): at most MAX_IDS distinct ids per request; entries past
  * MAX_ENTRIES_BYTES of JSON come back as `deferred` (ask again), unknown ids as `missing`.
  * 400 for a malformed id list, 404 for an unknown session, 503 when the database is unreachable.
  */
@@ -8,7 +8,7 @@ import { z } from "zod";
 import { entriesPayload, MAX_IDS } from "@/lib/session-view/server";
 import { entryIdSchema } from "@/lib/id-schema";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { sessionViewRoute } from "../session-view";
+import { sessionViewRoute } from "../preamble";
 
 export const dynamic = "force-dynamic";
 

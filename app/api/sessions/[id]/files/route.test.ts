@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
 import { MAX_UPLOAD_BYTES } from "@/lib/chat-protocol/workspace-limits";
 import { createSession, softDeleteSession } from "@/lib/db";
-import type { WorkspaceListing } from "@/lib/tools/files";
+import type { WorkspaceListing } from "@/lib/types/workspace-files";
 import { useTestDatabase } from "@/test/db";
 import { GET as download } from "./download/route";
 import { GET as list, POST as upload } from "./route";

@@ -17,14 +17,16 @@ import { jsonError } from "@/lib/http/route-helpers";
 import { exactUploadBody, fileErrorResponse, IncompleteUpload, sessionWorkspace } from "@/lib/chat/workspace-files";
 import { MAX_LISTED_ENTRIES, MAX_UPLOAD_BYTES } from "@/lib/chat-protocol/workspace-limits";
 import { listWorkspace, writeUpload } from "@/lib/tools/files";
-import { parseFilePath, parseSessionId } from "./params";
+import type { WorkspaceFilesBody } from "@/lib/types/workspace-files";
+import { formatBytes } from "@/lib/text/byte-size";
+import { parseFilePath, type RouteContext, sessionParamsSchema, sessionRoute } from "../preamble";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { refuseForeign } from "@/lib/http/guard-request";
 import { checkContentType } from "@/lib/http/request-guard";
 
 export const dynamic = "force-dynamic";
 
-type Ctx = { params: Promise<{ id: string }> };
+type Ctx = RouteContext<{ id: string }>;
 const NO_STORE = { "cache-control": "no-store" };
 
 export async function GET(request: Request, ctx: Ctx) {
@@ -32,20 +34,20 @@ export async function GET(request: Request, ctx: Ctx) {
   if (foreign) return foreign;
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const id = await parseSessionId(ctx);
-  if (!id.ok) return id.response;
-  const ws = await sessionWorkspace(id.value);
-  if (!ws.ok) return ws.response;
-  try {
-    const listing = await listWorkspace(ws.root, { maxEntries: MAX_LISTED_ENTRIES, signal: request.signal });
-    return Response.json({ ...listing, maxEntries: MAX_LISTED_ENTRIES }, { headers: NO_STORE });
-  } catch (error) {
-    return fileErrorResponse(error, ".");
-  }
+  return sessionRoute(ctx, sessionParamsSchema, async ({ id }) => {
+    const ws = await sessionWorkspace(id);
+    if (!ws.ok) return ws.response;
+    try {
+      const listing = await listWorkspace(ws.root, { maxEntries: MAX_LISTED_ENTRIES, signal: request.signal });
+      return Response.json({ ...listing, maxEntries: MAX_LISTED_ENTRIES } satisfies WorkspaceFilesBody, { headers: NO_STORE });
+    } catch (error) {
+      return fileErrorResponse(error, ".");
+    }
+  });
 }
 
 function tooLarge(): Response {
-  return jsonError(413, `The file is larger than the ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB upload limit`, "too_large");
+  return jsonError(413, `The file is larger than the ${formatBytes(MAX_UPLOAD_BYTES)} upload limit`, "too_large");
 }
 
 export async function POST(request: Request, ctx: Ctx) {
@@ -53,29 +55,29 @@ export async function POST(request: Request, ctx: Ctx) {
   if (foreign) return foreign;
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const id = await parseSessionId(ctx);
-  if (!id.ok) return id.response;
-  const relPath = parseFilePath(request);
-  if (!relPath.ok) return relPath.response;
-  const wrongType = checkContentType(request.headers.get("content-type"), ["application/octet-stream"], "The uploaded file");
-  if (wrongType) {
-    await request.body?.cancel().catch(() => undefined);
-    return jsonError(415, wrongType.error, "unsupported_media_type");
-  }
-  const header = request.headers.get("content-length");
-  const declared = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
-  if (declared !== undefined && declared > MAX_UPLOAD_BYTES) return tooLarge();
-  const ws = await sessionWorkspace(id.value);
-  if (!ws.ok) return ws.response;
-  try {
-    const body = request.body ? exactUploadBody(request.body, declared, relPath.value) : new Uint8Array(0);
-    const file = await writeUpload(ws.root, relPath.value, body, {
-      maxBytes: MAX_UPLOAD_BYTES,
-      signal: request.signal,
-    });
-    return Response.json({ file }, { status: 201, headers: NO_STORE });
-  } catch (error) {
-    if (error instanceof IncompleteUpload) return jsonError(413, error.message, "too_large");
-    return fileErrorResponse(error, relPath.value);
-  }
+  return sessionRoute(ctx, sessionParamsSchema, async ({ id }) => {
+    const relPath = parseFilePath(request);
+    if (!relPath.ok) return relPath.response;
+    const wrongType = checkContentType(request.headers.get("content-type"), ["application/octet-stream"], "The uploaded file");
+    if (wrongType) {
+      await request.body?.cancel().catch(() => undefined);
+      return jsonError(415, wrongType.error, "unsupported_media_type");
+    }
+    const header = request.headers.get("content-length");
+    const declared = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
+    if (declared !== undefined && declared > MAX_UPLOAD_BYTES) return tooLarge();
+    const ws = await sessionWorkspace(id);
+    if (!ws.ok) return ws.response;
+    try {
+      const body = request.body ? exactUploadBody(request.body, declared, relPath.value) : new Uint8Array(0);
+      const file = await writeUpload(ws.root, relPath.value, body, {
+        maxBytes: MAX_UPLOAD_BYTES,
+        signal: request.signal,
+      });
+      return Response.json({ file }, { status: 201, headers: NO_STORE });
+    } catch (error) {
+      if (error instanceof IncompleteUpload) return jsonError(413, error.message, "too_large");
+      return fileErrorResponse(error, relPath.value);
+    }
+  });
 }

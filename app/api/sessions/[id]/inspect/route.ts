@@ -1,6 +1,6 @@
 /**
  * GET /api/sessions/[id]/inspect — what the model saw, as the Context inspector shows it:
- * 200 `{ turn: TurnView }` (lib/inspector/types.ts) for exactly one of
+ * 200 `{ turn: TurnView }` (lib/types/inspector.ts) for exactly one of
  * - `?entry=<assistantEntryId>`: the recorded call that produced the entry, else a
  *   reconstruction from the session (origin "reconstructed", with a note saying so);
  * - `?call=<callId>`: a recorded call (any kind);
@@ -14,12 +14,11 @@
  * At most two statements when the read model is current (lib/inspector/inspect.ts).
  */
 import { NextResponse } from "next/server";
-import { withDatabaseErrors } from "@/lib/http/route-helpers";
 import { inspectTurn } from "@/lib/inspector/inspect";
-import type { InspectTarget } from "@/lib/inspector/types";
+import type { InspectTarget } from "@/lib/types/inspector";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { invalid, sessionParamsSchema } from "../calls/params";
+import { invalid, sessionParamsSchema, sessionRoute } from "../preamble";
 import { configureNextTurn, targetFields, targetSchema, toTarget, turnMissing } from "./target";
 
 export const dynamic = "force-dynamic";
@@ -27,12 +26,11 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const params = sessionParamsSchema.safeParse(await ctx.params);
-  if (!params.success) return invalid(params.error);
-  const query = targetSchema.safeParse(targetFields(new URL(request.url).searchParams));
-  if (!query.success) return invalid(query.error);
-  const { id } = params.data;
-  return withDatabaseErrors(() => answer(id, toTarget(query.data)));
+  return sessionRoute(ctx, sessionParamsSchema, async ({ id }) => {
+    const query = targetSchema.safeParse(targetFields(new URL(request.url).searchParams));
+    if (!query.success) return invalid(query.error);
+    return answer(id, toTarget(query.data));
+  });
 }
 
 async function answer(id: string, target: InspectTarget): Promise<Response> {

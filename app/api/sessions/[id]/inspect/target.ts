@@ -10,10 +10,11 @@ import { chatRegistry } from "@/lib/chat/runtime-config";
 import { jsonError } from "@/lib/http/json-error";
 import { entryIdSchema } from "@/lib/id-schema";
 import type { NextTurnConfig } from "@/lib/inspector/inspect";
-import type { InspectTarget } from "@/lib/inspector/types";
+import type { InspectTarget } from "@/lib/types/inspector";
 import type { SessionMeta } from "@/lib/db";
 import type { SessionEntry } from "@/lib/session/types";
-import { callIdSchema, sessionNotFound } from "../calls/params";
+import { callIdSchema } from "../preamble";
+import { sessionNotFound } from "@/lib/http/route-helpers";
 
 export const targetSchema = z
   .object({

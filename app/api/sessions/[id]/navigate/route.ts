@@ -11,8 +11,8 @@
  * 415 for a body that is not JSON, 503 when the database is unreachable.
  */
 import { z } from "zod";
-import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/http/route-helpers";
-import { sessionParamsSchema } from "../calls/params";
+import { parseJsonBody } from "@/lib/http/route-helpers";
+import { sessionParamsSchema, sessionRoute } from "../preamble";
 import { entryIdSchema } from "@/lib/id-schema";
 import { startNavigation } from "@/lib/chat/navigation-run";
 import { refuseAnonymous } from "@/lib/auth/guard";
@@ -38,18 +38,16 @@ const navigateBodySchema = z
 export async function POST(request: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const params = sessionParamsSchema.safeParse(await ctx.params);
-  if (!params.success) return jsonError(400, describeIssues(params.error), "invalid_input");
-  const body = await parseJsonBody(request, navigateBodySchema);
-  if (!body.ok) return body.response;
-  const { targetId, summarize, customInstructions } = body.value;
-  return withDatabaseErrors(() =>
-    startNavigation({
-      sessionId: params.data.id,
+  return sessionRoute(ctx, sessionParamsSchema, async ({ id }) => {
+    const body = await parseJsonBody(request, navigateBodySchema);
+    if (!body.ok) return body.response;
+    const { targetId, summarize, customInstructions } = body.value;
+    return startNavigation({
+      sessionId: id,
       targetId,
       summarize,
       signal: request.signal,
       ...(customInstructions ? { customInstructions } : {}),
-    }),
-  );
+    });
+  });
 }

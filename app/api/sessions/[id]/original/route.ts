@@ -5,10 +5,11 @@
  * original (created in Arbor, or imported before originals were kept); 400 for a malformed id.
  */
 import { attachmentHeader } from "@/lib/http/attachment";
-import { jsonError, withDatabaseErrors } from "@/lib/http/route-helpers";
+import { jsonError } from "@/lib/http/json-error";
 import { findLiveSession, findSessionSource } from "@/lib/db";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { invalid, sessionNotFound, sessionParamsSchema } from "../calls/params";
+import { sessionParamsSchema, sessionRoute } from "../preamble";
+import { sessionNotFound } from "@/lib/http/route-helpers";
 
 export const dynamic = "force-dynamic";
 
@@ -16,10 +17,7 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const params = sessionParamsSchema.safeParse(await ctx.params);
-  if (!params.success) return invalid(params.error);
-  const { id } = params.data;
-  return withDatabaseErrors(async () => {
+  return sessionRoute(ctx, sessionParamsSchema, async ({ id }) => {
     const meta = await findLiveSession({ id });
     if (!meta) return sessionNotFound(id);
     const source = await findSessionSource({ sessionId: id });

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { searchSession } from "@/lib/session-view/server";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { sessionViewRoute } from "../session-view";
+import { sessionViewRoute } from "../preamble";
 
 export const dynamic = "force-dynamic";
 

@@ -1,15 +1,17 @@
 /**
- * The light page's routes on the real database (issue #12): the skeleton (whole and as a
+ * The light page's routes on the real database: the skeleton (whole and as a
  * `?since=` delta), the contents of chosen entries, and §16.3 search over whole entry texts.
  */
 import { describe, expect, it } from "vitest";
-import { appendEntries, branch, createSession, getDb, loadEntries, readLiveSession } from "@/lib/db";
-import { LineSplitter, parseStreamBlock, parseStreamHeader } from "@/lib/session/skeleton-stream";
+import { appendEntries, branch, createSession, loadEntries, readLiveSession } from "@/lib/db";
+import { getDb } from "@/lib/db/client";
+import { LineSplitter, parseStreamBlock, parseStreamHeader } from "@/lib/session-view/skeleton-stream";
 import { pagePayload } from "@/lib/session-view/server";
-import { decodeRows, type WireRow } from "@/lib/session/skeleton-wire";
-import { resolveSkeleton } from "@/lib/session/tree-skeleton";
+import { decodeRows } from "@/lib/session-view/skeleton-wire";
+import type { WireRow } from "@/lib/types/session-page";
+import { resolveSkeleton } from "@/lib/session-view/tree-skeleton";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-messages";
-import type { EntriesPayload, SkeletonPayload } from "@/lib/session-view/types";
+import type { EntriesPayload, SkeletonPayload } from "@/lib/types/session-page";
 import { useTestDatabase } from "@/test/db";
 import { GET as entries } from "../entries/route";
 import { GET as search } from "../search/route";
@@ -47,7 +49,7 @@ describe("GET /api/sessions/[id]/skeleton", () => {
     expect(body).toMatchObject({ count: 4, from: 0, rev: row!.rev, session: { id, leafId: stored.at(-1)!.id } });
     const rows = decodeRows(body.rows);
     expect(rows).toEqual(resolveSkeleton(stored).map(({ toolCallId: _, ...r }) => r));
-    // A tool-call-only assistant reads by its calls (issue #13), not "(no content)".
+    // A tool-call-only assistant reads by its calls (session-engine.md §16.2, Arbor's extension), not "(no content)".
     expect(rows[1]!.text).toBe("assistant: ls(src)");
     expect(rows[2]!.text).toBe("[ls: src]");
     // The model the next turn will use comes along, for the picker and the meter.

@@ -1,10 +1,10 @@
 /**
- * GET /api/sessions/[id]/skeleton[?since=N] — the session's skeleton (lib/session-view/types
+ * GET /api/sessions/[id]/skeleton[?since=N] — the session's skeleton (lib/types/session-page
  * `SkeletonPayload`): meta, one small row per entry (no contents), the context meter and the
  * model the next turn will use.
  * `since` = the entry count the client already has: only the entries appended after it
  * (`from` = N); a count the session does not have gives the whole skeleton (`from` = 0).
- * `format=ndjson`: the skeleton as lines (lib/session/skeleton-stream.ts), for sessions too large
+ * `format=ndjson`: the skeleton as lines (lib/session-view/skeleton-stream.ts), for sessions too large
  * for the page (the browser decodes it line by line); not with `since`. With `from` and `to`
  * (entry indexes, `to` excluded and cut at the count) only those rows: the browser reads a long
  * session in parts, since it finishes each response in one task that grows with its size.
@@ -15,7 +15,7 @@ import { z } from "zod";
 import { nextTurnModelOf } from "@/lib/chat/next-model";
 import { skeletonPayload, skeletonStream } from "@/lib/session-view/server";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { sessionViewRoute } from "../session-view";
+import { sessionViewRoute } from "../preamble";
 
 export const dynamic = "force-dynamic";
 

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { sessionViewRoute } from "../session-view";
+import { sessionViewRoute } from "../preamble";
 
 export const dynamic = "force-dynamic";
 

@@ -1,32 +1,25 @@
 /**
  * GET /api/sessions/[id]/compactions/[entryId] — what the inspector shows beside a compaction
- * (issue #16): 200 `{ review: CompactionReview }` (lib/compaction/compaction-review.ts) — the
+ * (docs/engine.md "Arbor extensions around compaction"): 200 `{ review: CompactionReview }` (lib/compaction/compaction-review.ts) — the
  * compaction and its siblings (the other summaries of the same span), each with summary, token
  * counts and fact check, and whether it can be undone now. Read-only.
  * 400 malformed ids, 404 unknown session or an entry that is not a compaction, 503 when the
  * database is unreachable.
  */
 import { NextResponse } from "next/server";
-import { z } from "zod";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { withDatabaseErrors } from "@/lib/http/route-helpers";
 import { reviewCompaction } from "@/lib/compaction/compaction-review";
 import { readLiveSession } from "@/lib/db";
 import { jsonError } from "@/lib/http/json-error";
-import { invalid, sessionNotFound } from "../../calls/params";
-import { entryIdSchema, sessionIdSchema } from "@/lib/id-schema";
+import { entryParamsSchema, sessionRoute } from "../../preamble";
+import { sessionNotFound } from "@/lib/http/route-helpers";
 
 export const dynamic = "force-dynamic";
-
-const paramsSchema = z.object({ id: sessionIdSchema, entryId: entryIdSchema });
 
 export async function GET(request: Request, ctx: { params: Promise<{ id: string; entryId: string }> }) {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const params = paramsSchema.safeParse(await ctx.params);
-  if (!params.success) return invalid(params.error);
-  const { id, entryId } = params.data;
-  return withDatabaseErrors(async () => {
+  return sessionRoute(ctx, entryParamsSchema, async ({ id, entryId }) => {
     const loaded = await readLiveSession({ sessionId: id });
     if (!loaded) return sessionNotFound(id);
     const review = reviewCompaction(loaded.tree, entryId);

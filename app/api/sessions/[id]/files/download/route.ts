@@ -9,16 +9,11 @@
  */
 import { fileErrorResponse, sessionWorkspace } from "@/lib/chat/workspace-files";
 import { readForDownload } from "@/lib/tools/files";
-import { parseFilePath, parseSessionId } from "../params";
+import { attachmentHeader } from "@/lib/http/attachment";
+import { parseFilePath, sessionParamsSchema, sessionRoute } from "../../preamble";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
-
-/** RFC 6266: an ASCII fallback `filename`, plus `filename*` carrying the real UTF-8 name. */
-function attachmentHeader(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
 
 function contentType(mimeType: string): string {
   return mimeType.startsWith("text/") || mimeType === "application/json" ? `${mimeType}; charset=utf-8` : mimeType;
@@ -27,24 +22,24 @@ function contentType(mimeType: string): string {
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const id = await parseSessionId(ctx);
-  if (!id.ok) return id.response;
-  const relPath = parseFilePath(request);
-  if (!relPath.ok) return relPath.response;
-  const ws = await sessionWorkspace(id.value);
-  if (!ws.ok) return ws.response;
-  try {
-    const file = await readForDownload(ws.root, relPath.value);
-    return new Response(file.stream, {
-      headers: {
-        "content-type": contentType(file.mimeType),
-        "content-disposition": attachmentHeader(file.name),
-        "cache-control": "no-store",
-        "x-content-type-options": "nosniff",
-        "content-security-policy": "sandbox",
-      },
-    });
-  } catch (error) {
-    return fileErrorResponse(error, relPath.value);
-  }
+  return sessionRoute(ctx, sessionParamsSchema, async ({ id }) => {
+    const relPath = parseFilePath(request);
+    if (!relPath.ok) return relPath.response;
+    const ws = await sessionWorkspace(id);
+    if (!ws.ok) return ws.response;
+    try {
+      const file = await readForDownload(ws.root, relPath.value);
+      return new Response(file.stream, {
+        headers: {
+          "content-type": contentType(file.mimeType),
+          "content-disposition": attachmentHeader(file.name),
+          "cache-control": "no-store",
+          "x-content-type-options": "nosniff",
+          "content-security-policy": "sandbox",
+        },
+      });
+    } catch (error) {
+      return fileErrorResponse(error, relPath.value);
+    }
+  });
 }

@@ -6,15 +6,16 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ModelCallRecord } from "@/lib/agent/ports";
-import { configureReadModel, importSession, loadEntries, recordModelCall } from "@/lib/db";
+import { importSession, loadEntries, recordModelCall } from "@/lib/db";
+import { configureReadModel } from "@/lib/db/read-model";
 import { clearBodiesCache } from "@/lib/inspector/bodies";
 import { MESSAGE_PAGE_MAX, MESSAGE_PAGE_SIZE } from "@/lib/inspector/message-window";
 import { clearTurnMessagesCache } from "@/lib/inspector/turn-messages-cache";
-import type { InspectedMessage, InspectedMessagesPage, TurnView } from "@/lib/inspector/types";
+import type { InspectedMessage, InspectedMessagesPage, TurnView } from "@/lib/types/inspector";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { buildSessionContext } from "@/lib/session/context";
 import { convertToLlm } from "@/lib/session/convert";
-import { generateSessionJsonl } from "@/lib/session/generate";
+import { generateSessionJsonl } from "@/test/generators/session";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { MODEL } from "@/test/inspector-turns";

@@ -11,13 +11,13 @@
  */
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { jsonError, withDatabaseErrors } from "@/lib/http/route-helpers";
+import { jsonError } from "@/lib/http/json-error";
 import { inspectMessagesPage } from "@/lib/inspector/message-pages";
 import { MESSAGE_PAGE_MAX, MESSAGE_PAGE_SIZE } from "@/lib/inspector/message-window";
-import type { InspectTarget } from "@/lib/inspector/types";
+import type { InspectTarget } from "@/lib/types/inspector";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { invalid, sessionParamsSchema } from "../../calls/params";
+import { invalid, sessionParamsSchema, sessionRoute } from "../../preamble";
 import { configureNextTurn, targetFields, targetSchema, toTarget, turnMissing } from "../target";
 
 export const dynamic = "force-dynamic";
@@ -36,15 +36,14 @@ const pageSchema = z.object({
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const params = sessionParamsSchema.safeParse(await ctx.params);
-  if (!params.success) return invalid(params.error);
-  const search = new URL(request.url).searchParams;
-  const target = targetSchema.safeParse(targetFields(search));
-  if (!target.success) return invalid(target.error);
-  const page = pageSchema.safeParse({ offset: search.get("offset") ?? "0", limit: search.get("limit") ?? String(MESSAGE_PAGE_SIZE) });
-  if (!page.success) return invalid(page.error);
-  const { id } = params.data;
-  return withDatabaseErrors(() => answer(id, toTarget(target.data), page.data));
+  return sessionRoute(ctx, sessionParamsSchema, async ({ id }) => {
+    const search = new URL(request.url).searchParams;
+    const target = targetSchema.safeParse(targetFields(search));
+    if (!target.success) return invalid(target.error);
+    const page = pageSchema.safeParse({ offset: search.get("offset") ?? "0", limit: search.get("limit") ?? String(MESSAGE_PAGE_SIZE) });
+    if (!page.success) return invalid(page.error);
+    return answer(id, toTarget(target.data), page.data);
+  });
 }
 
 async function answer(id: string, target: InspectTarget, page: { offset: number; limit: number }): Promise<Response> {

@@ -1,5 +1,5 @@
 /**
- * POST /api/sessions/[id]/compactions/[entryId]/again — "Compact again with…" (issue #16;
+ * POST /api/sessions/[id]/compactions/[entryId]/again — "Compact again with…" (session-engine.md §19.3;
  * lib/chat/compact-again.ts): another compaction of the same span, stored as a sibling of
  * `entryId`, with body `{ focus?, prompt?, model? }` (prompt replaces the summary prompt; model is
  * "provider/modelId" and must be configured); the leaf returns to where it was. Streams like POST …/compact
@@ -10,12 +10,11 @@
 import { z } from "zod";
 import { refuseAnonymous } from "@/lib/auth/guard";
 import { startCompactAgain } from "@/lib/chat/compact-again";
-import { describeIssues, jsonError, parseJsonBody, withDatabaseErrors } from "@/lib/http/route-helpers";
-import { entryIdSchema, sessionIdSchema } from "@/lib/id-schema";
+import { parseJsonBody } from "@/lib/http/route-helpers";
+import { entryParamsSchema, sessionRoute } from "../../../preamble";
 
 export const dynamic = "force-dynamic";
 
-const paramsSchema = z.object({ id: sessionIdSchema, entryId: entryIdSchema });
 const bodySchema = z
   .object({
     focus: z
@@ -39,19 +38,17 @@ const bodySchema = z
 export async function POST(request: Request, ctx: { params: Promise<{ id: string; entryId: string }> }): Promise<Response> {
   const refused = await refuseAnonymous(request);
   if (refused) return refused;
-  const params = paramsSchema.safeParse(await ctx.params);
-  if (!params.success) return jsonError(400, describeIssues(params.error), "invalid_input");
-  const body = await parseJsonBody(request, bodySchema);
-  if (!body.ok) return body.response;
-  const { focus, prompt, model } = body.value;
-  return withDatabaseErrors(() =>
-    startCompactAgain({
-      sessionId: params.data.id,
-      compactionId: params.data.entryId,
+  return sessionRoute(ctx, entryParamsSchema, async ({ id, entryId }) => {
+    const body = await parseJsonBody(request, bodySchema);
+    if (!body.ok) return body.response;
+    const { focus, prompt, model } = body.value;
+    return startCompactAgain({
+      sessionId: id,
+      compactionId: entryId,
       signal: request.signal,
       ...(focus ? { focus } : {}),
       ...(prompt ? { prompt } : {}),
       ...(model ? { model } : {}),
-    }),
-  );
+    });
+  });
 }

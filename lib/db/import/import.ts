@@ -1,0 +1,390 @@
+import "server-only";
+/**
+ * Importing a session file into the store: pi / oh-my-pi JSONL (versions 1–3), or a Claude Code
+ * or Codex CLI file, told apart by content (formats.ts maps those to entries first).
+ *
+ * Contract:
+ * - The file's bytes are kept as they are (source-capture.ts: spilled to a temp file while the
+ *   entries stream, written in the same transaction after them) for "Download original"; the result names the format and its record count.
+ * - Streams the source line by line (LineReader): memory is bounded by the batch, not the file.
+ *   Each line is parsed leniently (session-engine.md §1.8): blank lines are ignored, lines that are not a JSON
+ *   object are skipped and reported as `{ line, reason }`. Entries are migrated on the fly
+ *   (createStreamMigrator, session-engine.md §1.7) and streamed to the server through ONE binary COPY
+ *   (entry-load.ts), handed over (and progress reported) every `batchSize` entries or ~8 MB.
+ * - Everything happens in ONE transaction (on a dedicated connection: withBulkTransaction): any
+ *   error, or an abort through `signal`, rolls it back and leaves no session and no entries.
+ *   Errors are ImportError / LimitError with a message that names the file (and line / field
+ *   when known).
+ * - The first JSON object must be a session header, else "not a session file" (with the reason:
+ *   binary or gzip data, a cut-off header line). Its `version` must be 1–3 (absent = 1), else
+ *   "unsupported session version N" (parse.ts checkVersion). Every later
+ *   object must have a string `type`; files of version 2+ must give each entry a string `id`,
+ *   unique in the file.
+ * - A session id that is already stored fails with code "exists" unless `asCopy`: a copy gets
+ *   a new session id (header.id too) and keeps its entry ids.
+ * - Limits (lib/import-limits.ts, each overridable in ImportOptions): bytes (every byte counts),
+ *   line length, blank lines, skipped lines, and an overall time budget (`timeBudgetMs`, upload
+ *   included: a stalled source is stopped too). Past any of them: LimitError, nothing saved.
+ * - Strings over 500,000 characters are cut before they are stored (session-engine.md §1.9); the result
+ *   lists the entries cut (`truncated`, `truncatedCount`) so the user learns of it.
+ * - Leaf: the header's `arborLeafId` (written by our export when the leaf is not the last
+ *   entry) if it names an entry, else the last entry in file order (session-engine.md §1.6). The field is
+ *   not kept in the stored header.
+ * - Title: `title` > header title > pi session name > first user message (session-engine.md §1.2).
+ *   Activity time: the newest entry timestamp; creation time: the header timestamp.
+ */
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { generateSessionId } from "@/lib/session/ids";
+import { parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
+import { createStreamMigrator, type StreamMigrator } from "@/lib/session/migrate-stream";
+import type { SessionHeader } from "@/lib/session/types";
+import { MAX_PERSIST_CHARS, type PersistCuts } from "@/lib/session/sanitize";
+import { rowOfSanitized, toEntryRow } from "../store/entry-columns";
+import { EntryLoader } from "./entry-load";
+import { DATABASE_UNAVAILABLE_MESSAGE, ImportError, isDatabaseUnavailable, LimitError, SessionExistsError } from "../errors";
+import {
+  checkVersion,
+  entryError,
+  HEADER_SCAN_BYTES,
+  ImportState,
+  type Lines,
+  readHeader,
+  type TruncatedEntry,
+  truncationNote,
+} from "./parse";
+import { timeBudget } from "./budget";
+import { type ByteSource, LineReader } from "./line-reader";
+import { toPgText } from "../pg-json";
+import { normalizeTitle } from "../store/session-rows";
+import {
+  DEFAULT_IMPORT_TIME_BUDGET_MS,
+  DEFAULT_MAX_BLANK_LINES,
+  DEFAULT_MAX_IMPORT_BYTES,
+  DEFAULT_MAX_SKIPPED_LINES,
+} from "@/lib/import-limits";
+import { findSessionMeta } from "../store/read";
+import { attachPartition, insertDetached, partitionOf } from "../store/entry-partitions";
+import { finishSessionRow, insertSessionRow } from "../store/session";
+import { applyLabels, type BulkSql, withBulkTransaction } from "../store/sql";
+import type { FormatId } from "@/lib/formats/types";
+import { type DetectedLines, detectLines } from "./formats";
+import { SourceCapture } from "./source-capture";
+import { modelRef } from "@/lib/session/model-ref";
+import { formatBytes } from "@/lib/text/byte-size";
+import { errorText } from "@/lib/text/error-text";
+
+export { DEFAULT_IMPORT_TIME_BUDGET_MS, DEFAULT_MAX_BLANK_LINES, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_SKIPPED_LINES };
+export type { TruncatedEntry };
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_IMPORT_BATCH = 1000;
+/** A batch is also flushed once its entries reach about this many bytes of JSON. */
+const BATCH_BYTES = 8 * 1024 * 1024;
+
+export interface ImportProgress {
+  bytes: number;
+  entries: number;
+  /** Total size when known (file path, or given by the caller). */
+  totalBytes?: number;
+}
+
+export interface ImportOptions {
+  source: ByteSource;
+  /** Shown in messages and stored as the source file name (default: the path's base name). */
+  fileName?: string;
+  title?: string;
+  asCopy?: boolean;
+  maxBytes?: number;
+  maxLineLength?: number;
+  maxBlankLines?: number;
+  maxSkippedLines?: number;
+  /** Wall-clock budget of the whole import (default DEFAULT_IMPORT_TIME_BUDGET_MS). */
+  timeBudgetMs?: number;
+  batchSize?: number;
+  totalBytes?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: ImportProgress) => void;
+}
+
+export interface ImportResult {
+  sessionId: string;
+  title: string | null;
+  entryCount: number;
+  leafId: string | null;
+  /** Skipped lines (at most 1000 listed; `skippedCount` counts all). */
+  skipped: SkippedLine[];
+  skippedCount: number;
+  /** Entries whose long strings were cut to 500,000 characters (first 20; `truncatedCount` counts all). */
+  truncated: TruncatedEntry[];
+  truncatedCount: number;
+  /** True when the file was an older version and was migrated to v3. */
+  migrated: boolean;
+  fromVersion: number;
+  bytes: number;
+  /** The format detected from the content (lib/formats). */
+  format: FormatId;
+  /** JSON records in the file (the header and entries of a pi file). */
+  records: number;
+}
+
+interface Plan {
+  file: string;
+  migrator: StreamMigrator;
+  arborLeafId: unknown;
+  batchSize: number;
+  opts: ImportOptions;
+  detected: DetectedLines;
+  capture: SourceCapture;
+}
+
+/** Hands the rows encoded since the last flush to the COPY, then reports progress. */
+async function flush(loader: EntryLoader, state: ImportState, plan: Plan, reader: LineReader): Promise<void> {
+  if (state.batchCount === 0) return;
+  await loader.flush();
+  state.batchCount = 0;
+  state.batchBytes = 0;
+  plan.opts.onProgress?.({ bytes: reader.bytesRead, entries: state.count, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
+}
+
+/**
+ * The line itself as the entry's JSON when storing it is the same as storing toPgJson of the
+ * sanitized entry: the entry is not migrated, sanitizing cannot change it (no line is longer
+ * than MAX_PERSIST_CHARS, so no string is; neither dropped key occurs), and it has no `\u`
+ * escape (U+0000 and lone surrogates need toPgJson's replacement; a key could hide behind one).
+ * Saves re-serialising every entry. Else undefined.
+ */
+function storableLine(text: string, migrated: boolean): string | undefined {
+  if (migrated || text.length > MAX_PERSIST_CHARS) return undefined;
+  if (text.includes("\\u") || text.includes("partialJson") || text.includes("jsonlEvents")) return undefined;
+  return text;
+}
+
+async function importEntries(loader: EntryLoader, lines: Lines, reader: LineReader, plan: Plan, state: ImportState): Promise<void> {
+  const { file, migrator } = plan;
+  for await (const line of lines) {
+    const { text, number } = line;
+    const { value, skip } = parseJsonlLine(text, number);
+    if (skip) state.skip(line.unterminated ? { ...skip, reason: `${skip.reason}${truncationNote(line)}` } : skip);
+    if (!value) continue;
+    if (typeof value.type !== "string" || value.type === "") throw entryError(file, number, "type", "entry has no type");
+    if (migrator.fromVersion >= 2 && (typeof value.id !== "string" || value.id === "")) {
+      throw entryError(file, number, "id", "entry has no id");
+    }
+    const entry = migrator.migrate(value);
+    const first = state.firstLine.get(entry.id);
+    if (first !== undefined) {
+      throw new ImportError({
+        code: "duplicate_id",
+        file,
+        line: number,
+        field: "id",
+        message: `${file}:${number}: duplicate entry id ${entry.id} (first used on line ${first})`,
+      });
+    }
+    // A line sanitizing cannot change is stored as the file wrote it (no cuts to report); any
+    // other entry is sanitized, and what the sanitizing cut is reported.
+    const json = storableLine(text, migrator.changed);
+    let row: ReturnType<typeof toEntryRow>;
+    if (json === undefined) {
+      const cuts: PersistCuts = { strings: 0, charsRemoved: 0, longest: 0 };
+      row = toEntryRow(entry, cuts);
+      state.noteCuts(number, row.id, cuts);
+    } else {
+      row = rowOfSanitized(entry);
+    }
+    loader.add(row, state.count, json);
+    state.count += 1;
+    state.add(row, text.length);
+    state.firstLine.set(entry.id, number);
+    if (state.batchCount >= plan.batchSize || state.batchBytes >= BATCH_BYTES) await flush(loader, state, plan, reader);
+  }
+  await flush(loader, state, plan, reader);
+}
+
+/** All entries through one COPY; any failure aborts it (the transaction then rolls back). */
+async function loadEntries(
+  sql: BulkSql,
+  lines: Lines,
+  reader: LineReader,
+  plan: Plan,
+  state: ImportState,
+  target: { sessionId: string; table: string },
+): Promise<void> {
+  const loader = EntryLoader.open(sql, target.sessionId, target.table);
+  try {
+    await importEntries(loader, lines, reader, plan, state);
+    plan.opts.signal?.throwIfAborted();
+    await loader.finish();
+  } catch (error) {
+    loader.abort(error);
+    throw error;
+  }
+}
+
+function leafOf(plan: Plan, state: ImportState): string | null {
+  const wanted = plan.arborLeafId;
+  if (wanted === null) return null; // exported after a reset of the leaf
+  if (typeof wanted === "string" && state.firstLine.has(wanted)) return wanted;
+  return state.lastId;
+}
+
+/** Checks a file path's size before reading it: a too-large file fails at once. */
+async function sizeOfPath(file: string, source: string, maxBytes: number): Promise<number> {
+  const size = await stat(source).then(
+    (s) => s.size,
+    (error: Error) => {
+      throw new ImportError({ code: "read_failed", file, message: `${file}: cannot read the file (${error.message})`, cause: error });
+    },
+  );
+  if (size > maxBytes) {
+    throw new LimitError({ code: "too_large", file, limit: maxBytes, message: `${file}: file is larger than the ${formatBytes(maxBytes)} import limit` });
+  }
+  return size;
+}
+
+/** Inside the transaction: the session row, every entry, then the session's bookkeeping. */
+async function writeSession(
+  sql: BulkSql,
+  ctx: { plan: Plan; state: ImportState; lines: Lines; reader: LineReader; header: SessionHeader; sessionId: string; givenTitle?: string },
+): Promise<{ leafId: string | null; title: string | null }> {
+  const { plan, state, header, sessionId, givenTitle } = ctx;
+  const created = Date.parse(header.timestamp);
+  const storedHeader: SessionHeader = { ...header, id: sessionId, ...(givenTitle ? { title: givenTitle } : {}) };
+  // The entries go into the session's own table while it stands alone (no index to update per
+  // row); attached below, once they are all in (lib/db/store/entry-partitions.ts).
+  await insertDetached(sql, () =>
+    insertSessionRow(sql, { header: storedHeader, sourceFileName: plan.file, ...(Number.isNaN(created) ? {} : { createdAt: new Date(created) }) }),
+  );
+  const table = await partitionOf(sql, sessionId);
+  await plan.capture.attach(sql, { sessionId, format: plan.detected.format, fileName: plan.file });
+  plan.opts.onProgress?.({ bytes: ctx.reader.bytesRead, entries: 0, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
+  await loadEntries(sql, ctx.lines, ctx.reader, plan, state, { sessionId, table });
+  // The COPY is over, so the connection is free for the original file's chunks.
+  await plan.capture.finish(recordsOf(plan, state));
+
+  const leafId = leafOf(plan, state);
+  const derived = givenTitle ?? normalizeTitle(header.title) ?? state.sessionInfoName ?? state.firstUserText;
+  const title = (plan.opts.asCopy && !givenTitle && derived ? normalizeTitle(`${derived} (copy)`) : derived) ?? null;
+  const latest = Math.max(state.latest, Number.isNaN(created) ? Number.NEGATIVE_INFINITY : created);
+  await finishSessionRow(sql, {
+    id: sessionId,
+    leafId,
+    entryCount: state.count,
+    model: state.model ?? legacyModel(header),
+    title,
+    lastActivityAt: Number.isFinite(latest) ? new Date(latest) : null,
+  });
+  await attachPartition(sql, sessionId);
+  await applyLabels(sql, { sessionId, labels: state.labels });
+  return { leafId, title };
+}
+
+export async function importSession(opts: ImportOptions): Promise<ImportResult> {
+  const file = opts.fileName ?? (typeof opts.source === "string" ? path.basename(opts.source) : "session.jsonl");
+  const budget = timeBudget(file, opts.timeBudgetMs ?? DEFAULT_IMPORT_TIME_BUDGET_MS, opts.signal);
+  try {
+    return await importWithin({ ...opts, signal: budget.signal }, file, opts.signal);
+  } finally {
+    budget.stop();
+  }
+}
+
+async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file: string, callerSignal: AbortSignal | undefined): Promise<ImportResult> {
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_IMPORT_BYTES;
+  const totalBytes = typeof opts.source === "string" ? await sizeOfPath(file, opts.source, maxBytes) : opts.totalBytes;
+  const maxLineLength = opts.maxLineLength ?? DEFAULT_MAX_LINE_BYTES;
+  const capture = new SourceCapture(opts.source);
+  const reader = new LineReader({
+    source: capture.source,
+    file,
+    maxBytes,
+    maxLineLength: Math.min(maxLineLength, HEADER_SCAN_BYTES),
+    maxBlankLines: opts.maxBlankLines ?? DEFAULT_MAX_BLANK_LINES,
+    signal: opts.signal,
+  });
+  const raw = reader.lines();
+  let lines: Lines = raw;
+  const state = new ImportState(file, opts.maxSkippedLines ?? DEFAULT_MAX_SKIPPED_LINES);
+  try {
+    const detected = await detectLines(raw, file);
+    lines = detected.lines;
+    const { header: fileHeader, line: headerLine } = await readHeader(lines, reader, file, state);
+    checkVersion(file, headerLine, fileHeader);
+    reader.maxLineLength = maxLineLength;
+    const migrator = createStreamMigrator(fileHeader);
+    const { arborLeafId, ...header } = migrator.header;
+    const sessionId = opts.asCopy ? generateSessionId() : toPgText(header.id);
+    if (!opts.asCopy) await refuseExisting(file, sessionId);
+    const givenTitle = normalizeTitle(opts.title);
+    const plan: Plan = {
+      file,
+      migrator,
+      arborLeafId,
+      batchSize: Math.max(1, opts.batchSize ?? DEFAULT_IMPORT_BATCH),
+      opts: { ...opts, ...(totalBytes ? { totalBytes } : {}) },
+      detected,
+      capture,
+    };
+    const result = await withBulkTransaction((sql) =>
+      writeSession(sql, { plan, state, lines, reader, header, sessionId, ...(givenTitle ? { givenTitle } : {}) }),
+    );
+    return {
+      sessionId,
+      title: result.title,
+      entryCount: state.count,
+      leafId: result.leafId,
+      skipped: state.skipped,
+      skippedCount: state.skippedCount,
+      truncated: state.truncated,
+      truncatedCount: state.truncatedCount,
+      migrated: migrator.changed,
+      fromVersion: migrator.fromVersion,
+      bytes: reader.bytesRead,
+      format: detected.format,
+      records: recordsOf(plan, state),
+    };
+  } catch (error) {
+    throw asImportError(error, file, opts.signal, callerSignal);
+  } finally {
+    await lines.return(undefined).catch(() => undefined);
+    await raw.return(undefined).catch(() => undefined);
+    await capture.dispose().catch(() => undefined);
+  }
+}
+
+/** pi files are not re-parsed to count: their records are the header and the entries. */
+function recordsOf(plan: Plan, state: ImportState): number {
+  return plan.detected.format === "pi" ? state.count + 1 : plan.detected.records();
+}
+
+/** v1 headers name the model; used when no entry does. */
+function legacyModel(header: SessionHeader): string | null {
+  return typeof header.provider === "string" && typeof header.modelId === "string" ? toPgText(modelRef(header.provider, header.modelId)) : null;
+}
+
+async function refuseExisting(file: string, sessionId: string): Promise<void> {
+  const existing = await findSessionMeta({ id: sessionId });
+  if (!existing) return;
+  const where = existing.deletedAt ? " (it is in the trash: restore it there)" : "";
+  throw new ImportError({
+    code: "exists",
+    file,
+    existingSessionId: sessionId,
+    message: `${file}: session ${sessionId} is already imported${where}; import it as a copy to keep both`,
+  });
+}
+
+function asImportError(error: unknown, file: string, signal: AbortSignal, callerSignal: AbortSignal | undefined): unknown {
+  if (error instanceof ImportError) return error;
+  // The budget's own reason; a database call interrupted by it may have thrown something else.
+  if (signal.aborted && signal.reason instanceof ImportError && !callerSignal?.aborted) return signal.reason;
+  if (signal.aborted) return new ImportError({ code: "cancelled", file, message: `${file}: import cancelled; nothing was saved`, cause: error });
+  if (isDatabaseUnavailable(error)) {
+    return new ImportError({ code: "unavailable", file, message: `${file}: ${DATABASE_UNAVAILABLE_MESSAGE}; nothing was saved`, cause: error });
+  }
+  if (error instanceof SessionExistsError) {
+    return new ImportError({ code: "exists", file, message: `${file}: this session was imported meanwhile; import it as a copy to keep both`, cause: error });
+  }
+  const detail = errorText(error);
+  return new ImportError({ code: "read_failed", file, message: `${file}: import failed: ${detail}`, cause: error });
+}

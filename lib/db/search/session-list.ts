@@ -1,0 +1,105 @@
+import "server-only";
+/**
+ * The session list of the home page: newest activity first, keyset paging, full-text search.
+ *
+ * Contract:
+ * - Order: `last_activity_at DESC, id DESC`. Paging is keyset on that pair, so every session
+ *   appears exactly once across pages even while sessions are added, and page N costs the same
+ *   as page 1 (index `sessions(deleted_at, last_activity_at DESC, id DESC)`).
+ * - `nextCursor` is opaque; null on the last page. A malformed cursor starts from the top.
+ * - Search is PostgreSQL full-text search ('simple' configuration, no stemming), never a scan in
+ *   JavaScript: the user's words become `w1:* & w2:* …` (prefix match, all words required), built
+ *   from letters and digits only, so no input can inject tsquery syntax. A session matches when
+ *   its title matches, or when ONE of its entries contains all the words (GIN indexes on
+ *   `title_search` and `entry_search.search`). Entries past the session's `search_seq` (an
+ *   import whose full-text rows are still being built, lib/db/search/search-index.ts) are matched with
+ *   the same to_tsvector computed on the fly, so results do not depend on the build's progress.
+ *   For entry matches `match` names the first such entry and gives a short snippet around the
+ *   words (ts_headline). The search's statements: lib/db/search/session-search.ts.
+ * - Soft-deleted sessions are left out unless `includeDeleted`.
+ */
+import type { SessionPage } from "@/lib/types/session";
+import { getDb } from "../client";
+import { SESSION_SUMMARY_SELECT, type SessionSummary, type SessionSummaryRow, toSessionSummary } from "../store/session-rows";
+import { type SearchPageInput, type SearchRow, searchPage } from "./session-search";
+
+export interface ListSessionsInput {
+  query?: string;
+  cursor?: string | null;
+  limit?: number;
+  includeDeleted?: boolean;
+}
+
+export type { SessionPage } from "@/lib/types/session";
+
+export const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 200;
+const MAX_WORDS = 12;
+
+/** The tsquery text for a user's search box input, or null when it has no words. */
+export function toPrefixTsQuery(input: string): string | null {
+  const words = input
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== "")
+    .slice(0, MAX_WORDS);
+  if (words.length === 0) return null;
+  return [...new Set(words)].map((w) => `${w}:*`).join(" & ");
+}
+
+interface Cursor {
+  at: Date;
+  id: string;
+}
+
+function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify([c.at.toISOString(), c.id])).toString("base64url");
+}
+
+function decodeCursor(raw: string | null | undefined): Cursor | null {
+  if (!raw) return null;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    if (!Array.isArray(value) || typeof value[0] !== "string" || typeof value[1] !== "string") return null;
+    // PostgreSQL text cannot hold U+0000: such a cursor is malformed, not a database error.
+    if (value[1].includes("\u0000")) return null;
+    const at = new Date(value[0]);
+    return Number.isNaN(at.getTime()) ? null : { at, id: value[1] };
+  } catch {
+    return null;
+  }
+}
+
+type Row = SearchRow;
+
+export async function listSessions(input: ListSessionsInput = {}): Promise<SessionPage> {
+  const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(input.limit ?? DEFAULT_PAGE_SIZE)));
+  const page = { cursor: decodeCursor(input.cursor), take: limit + 1, includeDeleted: input.includeDeleted ?? false };
+  const tsquery = input.query ? toPrefixTsQuery(input.query) : null;
+  const rows: Row[] = tsquery ? await searchPage(tsquery, page) : await plainPage(page);
+
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  const sessions = shown.map((r): SessionSummary => {
+    const summary = toSessionSummary(r);
+    if (r.matchId) summary.match = { entryId: r.matchId, snippet: (r.snippet ?? "").replace(/\s+/g, " ").trim() };
+    return summary;
+  });
+  return { sessions, nextCursor: rows.length > limit && last ? encodeCursor({ at: last.lastActivityAt, id: last.id }) : null };
+}
+
+type PageInput = SearchPageInput;
+
+/** The list without search words: a typed query on the list index. */
+function plainPage({ cursor, take, includeDeleted }: PageInput): Promise<SessionSummaryRow[]> {
+  return getDb().session.findMany({
+    where: {
+      ...(includeDeleted ? {} : { deletedAt: null }),
+      // (last_activity_at, id) < cursor: `lte` starts the index scan at the cursor, NOT drops its ties.
+      ...(cursor ? { lastActivityAt: { lte: cursor.at }, NOT: { lastActivityAt: cursor.at, id: { gte: cursor.id } } } : {}),
+    },
+    orderBy: [{ lastActivityAt: "desc" }, { id: "desc" }],
+    take,
+    select: SESSION_SUMMARY_SELECT,
+  });
+}

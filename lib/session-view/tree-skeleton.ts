@@ -1,0 +1,319 @@
+/**
+ * The skeleton of a session tree: per entry, only what the tree navigator (session-engine.md §16), the
+ * canvas, the list view, the chat's page plan and the inspector's selection need — never the
+ * entry's contents. The session page ships this instead of the entries; contents load on demand.
+ * Pure: no network, disk or database access.
+ *
+ * Contract:
+ * - `skeletonFacts(entry)` depends on that entry alone, so a server can compute it once per
+ *   entry (skeleton-table.ts keeps the resolved rows packed and extends them after appends). A
+ *   toolResult's row text names the call it answers, which lives in another entry: the facts
+ *   carry the result's `toolCallId`, and `resolveSkeleton` replaces the fallback text
+ *   (`[toolName]`) with the call's text (§16.2) in one linear pass.
+ * - `text` is the §16.2 row text clipped to ROW_TEXT_MAX characters (with "…"): the canvas shows
+ *   two lines and the list one, and search runs on the full text elsewhere (search-text.ts).
+ * - `tokens` is the canvas badge estimate (session-engine.md §4; summaries: summary chars / 4).
+ */
+import { estimateTextTokens, estimateTokens } from "@/lib/compaction/tokens";
+import { isHiddenAssistant } from "@/lib/session/tree-filter";
+import { pinOf } from "@/lib/session/pins";
+import { contentText, ROW_CONTENT_CHARS, rowText, toolCallText } from "@/lib/session/tree-row-text";
+import type { AgentMessage, SessionEntry, ToolCall } from "@/lib/session/types";
+
+/** Longest row text the skeleton carries (two canvas lines, one list line). */
+export const ROW_TEXT_MAX = 120;
+/** Longest hover preview of a compaction or branch summary. */
+export const PREVIEW_CHARS = 280;
+
+/** Bits of `SkeletonEntry.flags`. */
+export const FLAG = {
+  /** §16.3 hidden assistant (no text, stop/toolUse); the caller exempts the current leaf. */
+  hiddenAssistant: 1,
+  /** A tool step that may fold into an "N tool steps" pill (components/tree/fold.ts). */
+  toolStep: 2,
+  /** An assistant that ended with stopReason "error" (or carries an errorMessage). */
+  error: 4,
+  /** Not shown in the chat (custom_message with display false, empty branch summary, settings). */
+  notInChat: 8,
+  /** An assistant message with provider-reported usage (context meter, §4). */
+  usage: 16,
+} as const;
+
+export interface SkeletonEntry {
+  id: string;
+  parentId: string | null;
+  /** `entry.type`. */
+  type: string;
+  /** `message.role` for message entries. */
+  role?: string;
+  /** `Date.parse(timestamp)` (NaN when unparsable, which sorts as a tie): sibling order (§16.1). */
+  t: number;
+  /** §16.2 row text without the label prefix, clipped to ROW_TEXT_MAX. */
+  text: string;
+  tokens: number;
+  /** FLAG bits. */
+  flags: number;
+  /** label entries: the entry they label, and the label ("" = cleared, §1.6). */
+  targetId?: string;
+  labelValue?: string;
+  /** pin entries (session-engine.md §19): true = pin `targetId`, false = unpin it. */
+  pinned?: boolean;
+  /** compaction entries. */
+  firstKeptEntryId?: string;
+  tokensBefore?: number;
+  /** compaction: shortSummary or first lines; branch_summary: first lines (hover cards). */
+  preview?: string;
+  /**
+   * User messages of several lines: their first non-empty line, clipped to ROW_TEXT_MAX (the
+   * row text joins the lines; the canvas's turn node names a turn by its prompt's first line).
+   */
+  firstLine?: string;
+  /** toolResult messages: the call they answer (resolved by resolveSkeleton, not shipped). */
+  toolCallId?: string;
+}
+
+function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null;
+}
+
+export function clipText(text: string, max: number = ROW_TEXT_MAX): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A Markdown line without its heading, list or task-box marker: "## Goal" → "Goal". */
+export function plainLine(line: string): string {
+  return line.replace(/^\s*(#+|[-*+]( \[[ xX]\])?|\d+\.)\s+/, "").trim();
+}
+
+/** The first `lines` non-empty lines of a Markdown summary as plain lines, cut to `chars` with "…". */
+export function previewLines(text: string, lines: number, chars: number): string {
+  const out: string[] = [];
+  for (const raw of text.split("\n")) {
+    const line = plainLine(raw);
+    if (line !== "") out.push(line);
+    if (out.length >= lines) break;
+  }
+  const joined = out.join("\n");
+  return joined.length > chars ? `${joined.slice(0, chars)}…` : joined;
+}
+
+/** Estimated tokens of what the entry puts in the context (session-engine.md §4); 0 for settings. */
+export function entryTokens(entry: SessionEntry): number {
+  try {
+    switch (entry.type) {
+      case "message":
+        return estimateTokens(entry.message);
+      case "custom_message":
+        return estimateTokens({ role: "custom", customType: str(entry.customType), content: entry.content, display: true, timestamp: 0 } as AgentMessage);
+      case "compaction":
+      case "branch_summary":
+        return estimateTextTokens(str(entry.summary));
+      default:
+        return 0;
+    }
+  } catch {
+    return 0; // malformed imported content: no badge rather than a broken canvas
+  }
+}
+
+/** Whether an entry is a tool step: a toolResult, or an assistant with only tool calls and thinking. */
+export function isToolStepEntry(entry: SessionEntry): boolean {
+  if (entry.type !== "message") return false;
+  const msg: unknown = entry.message;
+  if (!isRecord(msg)) return false;
+  if (msg.role === "toolResult") return true;
+  if (msg.role !== "assistant" || !Array.isArray(msg.content)) return false;
+  let calls = 0;
+  for (const block of msg.content) {
+    if (!isRecord(block)) return false;
+    if (block.type === "toolCall") calls++;
+    else if (block.type === "text") {
+      if (typeof block.text === "string" && block.text.trim() !== "") return false;
+    } else if (block.type !== "thinking") return false;
+  }
+  return calls > 0;
+}
+
+const NO_CALLS: ReadonlyMap<string, ToolCall> = new Map();
+const CHAT_TYPES = new Set(["message", "custom_message", "compaction", "branch_summary"]);
+
+/** FLAG.notInChat of an entry (a cheap check of its own fields). */
+function notInChat(entry: SessionEntry): boolean {
+  return (
+    !CHAT_TYPES.has(entry.type) ||
+    (entry.type === "custom_message" && entry.display === false) ||
+    (entry.type === "branch_summary" && !entry.summary)
+  );
+}
+
+function flagsOf(entry: SessionEntry, msg: Record<string, unknown> | undefined): number {
+  let flags = 0;
+  if (isHiddenAssistant(entry)) flags |= FLAG.hiddenAssistant;
+  if (isToolStepEntry(entry)) flags |= FLAG.toolStep;
+  if (msg?.role === "assistant") {
+    if (msg.stopReason === "error" || str(msg.errorMessage) !== "") flags |= FLAG.error;
+    if (isRecord(msg.usage)) flags |= FLAG.usage;
+  }
+  if (notInChat(entry)) flags |= FLAG.notInChat;
+  return flags;
+}
+
+function messageOf(entry: SessionEntry): Record<string, unknown> | undefined {
+  return entry.type === "message" && isRecord(entry.message) ? (entry.message as Record<string, unknown>) : undefined;
+}
+
+/** `SkeletonEntry.parentId` of an entry (read off the entry: cheap). */
+export function parentIdOf(entry: SessionEntry): string | null {
+  return typeof entry.parentId === "string" ? entry.parentId : null;
+}
+
+/** `SkeletonEntry.role` of an entry: its message's role, undefined for other entries (cheap). */
+export function roleOf(entry: SessionEntry): string | undefined {
+  const msg = messageOf(entry);
+  return msg ? str(msg.role) : undefined;
+}
+
+/** `SkeletonEntry.toolCallId` of an entry: the call a toolResult answers (cheap). */
+export function toolCallIdOf(entry: SessionEntry): string | undefined {
+  const msg = messageOf(entry);
+  return msg?.role === "toolResult" && typeof msg.toolCallId === "string" ? msg.toolCallId : undefined;
+}
+
+/** What the chat's page plan (session-view/chat-plan.ts) reads of a row. */
+export type ChatFacts = Pick<SkeletonEntry, "id" | "type" | "flags" | "firstKeptEntryId">;
+
+/**
+ * The chat plan's facts of an entry without its row text (cheap: no content is read). `flags`
+ * carries FLAG.notInChat only; `firstKeptEntryId` is skeletonFacts' (compactions only).
+ */
+export function chatFacts(entry: SessionEntry): ChatFacts {
+  const facts: ChatFacts = { id: entry.id, type: entry.type, flags: notInChat(entry) ? FLAG.notInChat : 0 };
+  if (entry.type === "compaction") facts.firstKeptEntryId = str(entry.firstKeptEntryId);
+  return facts;
+}
+
+/** The skeleton of one entry, from that entry alone (see the module contract). */
+export function skeletonFacts(entry: SessionEntry): SkeletonEntry {
+  const msg = messageOf(entry);
+  const t = Date.parse(entry.timestamp);
+  const s: SkeletonEntry = {
+    id: entry.id,
+    parentId: parentIdOf(entry),
+    type: entry.type,
+    t,
+    text: clipText(rowText(entry, { toolCallsById: NO_CALLS })),
+    tokens: entryTokens(entry),
+    flags: flagsOf(entry, msg),
+  };
+  const role = roleOf(entry);
+  if (role !== undefined) s.role = role;
+  if (msg?.role === "user") {
+    const lines = contentText(msg.content, ROW_CONTENT_CHARS).split("\n");
+    const first = lines.length > 1 ? lines.find((l) => l.trim() !== "")?.trim() : undefined;
+    if (first) s.firstLine = clipText(first.replace(/\t/g, " "));
+  }
+  const toolCallId = toolCallIdOf(entry);
+  if (toolCallId !== undefined) s.toolCallId = toolCallId;
+  const pin = pinOf(entry);
+  if (entry.type === "label") {
+    s.targetId = str(entry.targetId);
+    s.labelValue = str(entry.label);
+  } else if (pin) {
+    s.targetId = pin.targetId;
+    s.pinned = pin.pinned;
+  } else if (entry.type === "compaction") {
+    s.firstKeptEntryId = str(entry.firstKeptEntryId);
+    s.tokensBefore = typeof entry.tokensBefore === "number" ? entry.tokensBefore : 0;
+    s.preview = str(entry.shortSummary) || previewLines(str(entry.summary), 3, PREVIEW_CHARS);
+  } else if (entry.type === "branch_summary") {
+    s.preview = previewLines(str(entry.summary), 4, PREVIEW_CHARS);
+  }
+  return s;
+}
+
+const NO_CALL_TEXTS: ReadonlyArray<readonly [string, string]> = Object.freeze([]);
+
+/** Whether `entry` can have tool calls (an assistant message): the only entries toolCallTexts reads. */
+export function mayCallTools(entry: SessionEntry): entry is SessionEntry & { type: "message"; message: Record<string, unknown> } {
+  return entry.type === "message" && isRecord(entry.message) && entry.message.role === "assistant";
+}
+
+/** The §16.2 texts of an assistant's tool calls, by call id (one shared empty list for other entries). */
+export function toolCallTexts(entry: SessionEntry): ReadonlyArray<readonly [string, string]> {
+  const content = mayCallTools(entry) ? entry.message.content : undefined;
+  if (!Array.isArray(content)) return NO_CALL_TEXTS;
+  const out: [string, string][] = [];
+  for (const block of content) {
+    if (isRecord(block) && block.type === "toolCall" && typeof block.id === "string") {
+      out.push([block.id, clipText(toolCallText(block as unknown as ToolCall))]);
+    }
+  }
+  return out.length > 0 ? out : NO_CALL_TEXTS;
+}
+
+/** The id of call `position` (0-based) among those toolCallTexts lists for `entry` (cheap: no text). */
+export function toolCallIdAt(entry: SessionEntry, position: number): string | undefined {
+  const content = mayCallTools(entry) ? entry.message.content : undefined;
+  if (!Array.isArray(content)) return undefined;
+  let at = 0;
+  for (const block of content) {
+    if (isRecord(block) && block.type === "toolCall" && typeof block.id === "string" && at++ === position) return block.id;
+  }
+  return undefined;
+}
+
+export interface SkeletonMemo {
+  facts: (entry: SessionEntry) => SkeletonEntry;
+  calls: (entry: SessionEntry) => ReadonlyArray<readonly [string, string]>;
+}
+
+const direct: SkeletonMemo = { facts: skeletonFacts, calls: toolCallTexts };
+
+/**
+ * The skeleton of every entry, in the given (file) order, toolResult texts resolved against
+ * every assistant's calls (a later duplicate call id wins, as buildToolCallIndex does).
+ * Memoised facts are never mutated: a resolved toolResult is a copy.
+ */
+export function resolveSkeleton(entries: readonly SessionEntry[], memo: SkeletonMemo = direct): SkeletonEntry[] {
+  const callText = new Map<string, string>();
+  for (const e of entries) for (const [id, text] of memo.calls(e)) callText.set(id, text);
+  const out: SkeletonEntry[] = new Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const s = memo.facts(entries[i]!);
+    const text = s.toolCallId === undefined ? undefined : callText.get(s.toolCallId);
+    out[i] = text === undefined || text === s.text ? s : { ...s, text };
+  }
+  return out;
+}
+
+/** Labels from the label skeletons in file order, the last one winning (session-engine.md §1.6). */
+export function skeletonLabels(rows: readonly SkeletonEntry[]): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const s of rows) {
+    if (s.type !== "label" || !s.targetId) continue;
+    if (s.labelValue) {
+      labels.delete(s.targetId);
+      labels.set(s.targetId, s.labelValue);
+    } else labels.delete(s.targetId);
+  }
+  return labels;
+}
+
+/** Ids pinned now, from the pin skeletons in file order, the last one winning (session-engine.md §19). */
+export function skeletonPins(rows: readonly SkeletonEntry[]): Set<string> {
+  const pins = new Set<string>();
+  for (const s of rows) {
+    if (s.pinned === undefined || !s.targetId) continue;
+    if (s.pinned) pins.add(s.targetId);
+    else pins.delete(s.targetId);
+  }
+  return pins;
+}
+
+export function hasFlag(s: SkeletonEntry, flag: number): boolean {
+  return (s.flags & flag) !== 0;
+}
