@@ -1,13 +1,15 @@
 /**
  * `usage daily|monthly|session [PATH…] [--since D] [--until D] [--model M] [--project P] [--json]`:
  * tokens and money by day, month or session (docs/usage.md). Given files or folders it reads
- * them straight (usage-files.ts); `--json` prints ccusage's shape for the same command.
+ * them straight (usage-files.ts); without, the database's usage ledger (counted rows, each with
+ * the price stored when it was written). `--json` prints ccusage's shape for the same command.
  */
 import { parseNodeArgs } from "@/cli/args";
 import { type CliCommand, EXIT_OK, UsageError, writeJson } from "@/cli/command";
 import { expandImportPaths } from "@/cli/commands/import-paths";
 import { formatMicros } from "@/lib/usage/prices";
 import { buildReport, ccusageJson, type LedgerRow, localDay, type Period } from "@/lib/usage/report";
+import { type DbRuntime, processDbRuntime, withDatabase } from "./db-runtime";
 import { rowsOfFiles } from "./usage-files";
 
 const PERIODS: readonly Period[] = ["daily", "monthly", "session"];
@@ -33,45 +35,57 @@ function keep(rows: LedgerRow[], o: { since?: string; until?: string; model?: st
 
 const grouped = (n: number) => n.toLocaleString("en-US");
 
-export const usageCommand: CliCommand = {
-  name: "usage",
-  summary: "tokens and money by day, month or session (ccusage's --json shape)",
-  usage: [
-    "usage daily|monthly|session PATH… [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--model TEXT] [--project TEXT] [--json]",
-    "  Reads the session files or folders given (any format; nothing is imported). Days are local (TZ).",
-    "  --json prints ccusage's shape: { daily|monthly|sessions: [...], totals }.",
-  ],
-  async run(argv, io) {
-    const { positionals, values } = parseNodeArgs(argv, {
-      since: { type: "string" },
-      until: { type: "string" },
-      model: { type: "string" },
-      project: { type: "string" },
-      json: { type: "boolean" },
-    });
-    const [period, ...paths] = positionals;
-    if (!period || !PERIODS.includes(period as Period)) throw new UsageError(`the first argument must be one of ${PERIODS.join(", ")}`);
-    if (paths.length === 0) throw new UsageError("give the session files or folders to read");
-    const files = await expandImportPaths(paths);
-    const filters = {
-      since: day("since", values.since),
-      until: day("until", values.until),
-      model: values.model,
-      project: values.project,
-    };
-    const rows = keep(await rowsOfFiles(files, io), filters);
-    const report = buildReport(rows, period as Period);
-    if (values.json) {
-      writeJson(io, ccusageJson(report, period as Period));
+/** The ledger's counted rows (lib/db loaded lazily, like import's). */
+async function rowsOfDatabase(runtime: DbRuntime): Promise<LedgerRow[]> {
+  return withDatabase(runtime, async () => {
+    const { readLedger } = await import("@/lib/db");
+    return readLedger();
+  });
+}
+
+export function makeUsageCommand(runtime: DbRuntime = processDbRuntime): CliCommand {
+  return {
+    name: "usage",
+    summary: "tokens and money by day, month or session (ccusage's --json shape)",
+    usage: [
+      "usage daily|monthly|session [PATH…] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--model TEXT] [--project TEXT] [--json]",
+      "  Reads the session files or folders given (any format; nothing is imported), else the database's ledger.",
+      "  Days are local (TZ).",
+      "  --json prints ccusage's shape: { daily|monthly|sessions: [...], totals }.",
+    ],
+    async run(argv, io) {
+      const { positionals, values } = parseNodeArgs(argv, {
+        since: { type: "string" },
+        until: { type: "string" },
+        model: { type: "string" },
+        project: { type: "string" },
+        json: { type: "boolean" },
+      });
+      const [period, ...paths] = positionals;
+      if (!period || !PERIODS.includes(period as Period)) throw new UsageError(`the first argument must be one of ${PERIODS.join(", ")}`);
+      const filters = {
+        since: day("since", values.since),
+        until: day("until", values.until),
+        model: values.model,
+        project: values.project,
+      };
+      const all = paths.length > 0 ? await rowsOfFiles(await expandImportPaths(paths), io) : await rowsOfDatabase(runtime);
+      const rows = keep(all, filters);
+      const report = buildReport(rows, period as Period);
+      if (values.json) {
+        writeJson(io, ccusageJson(report, period as Period));
+        return EXIT_OK;
+      }
+      const lines = report.groups.map(
+        (g) =>
+          `${g.key}  in ${grouped(g.inputTokens)}  out ${grouped(g.outputTokens)}  cache w ${grouped(g.cacheCreationTokens)}  cache r ${grouped(g.cacheReadTokens)}  ${formatMicros(Math.round(g.totalCost * 1_000_000))}${g.unpricedTokens ? `  (${grouped(g.unpricedTokens)} tokens price unknown)` : ""}  ${g.modelsUsed.join(", ")}`,
+      );
+      const t = report.totals;
+      lines.push(`total  ${grouped(t.totalTokens)} tokens  ${formatMicros(Math.round(t.totalCost * 1_000_000))}`);
+      io.out(`${lines.join("\n")}\n`);
       return EXIT_OK;
-    }
-    const lines = report.groups.map(
-      (g) =>
-        `${g.key}  in ${grouped(g.inputTokens)}  out ${grouped(g.outputTokens)}  cache w ${grouped(g.cacheCreationTokens)}  cache r ${grouped(g.cacheReadTokens)}  ${formatMicros(Math.round(g.totalCost * 1_000_000))}${g.unpricedTokens ? `  (${grouped(g.unpricedTokens)} tokens price unknown)` : ""}  ${g.modelsUsed.join(", ")}`,
-    );
-    const t = report.totals;
-    lines.push(`total  ${grouped(t.totalTokens)} tokens  ${formatMicros(Math.round(t.totalCost * 1_000_000))}`);
-    io.out(`${lines.join("\n")}\n`);
-    return EXIT_OK;
-  },
-};
+    },
+  };
+}
+
+export const usageCommand = makeUsageCommand();

@@ -122,18 +122,33 @@ function summaryRow(entry: SessionEntry & Loose, kind: UsageKind, fallback: numb
   };
 }
 
+/** The ledger row of one entry, if it records a model call; `fallback` is the time of an entry without one (ms). */
+export function usageRowOf(entry: SessionEntry, fallback: number): UsageRow | undefined {
+  if (entry.type === "message" && entry.message.role === "assistant") return messageRow(entry, entry.message, fallback);
+  if (entry.type === "compaction") return summaryRow(entry as SessionEntry & Loose, "compaction", fallback);
+  if (entry.type === "branch_summary") return summaryRow(entry as SessionEntry & Loose, "branch_summary", fallback);
+  return undefined;
+}
+
 /** The ledger rows of one session's entries, in entry order. */
 export function usageRows(header: SessionHeader, entries: readonly SessionEntry[]): UsageRow[] {
   const fallback = Date.parse(header.timestamp) || 0;
   const rows: UsageRow[] = [];
   for (const entry of entries) {
-    let row: UsageRow | undefined;
-    if (entry.type === "message" && entry.message.role === "assistant") row = messageRow(entry, entry.message, fallback);
-    else if (entry.type === "compaction") row = summaryRow(entry as SessionEntry & Loose, "compaction", fallback);
-    else if (entry.type === "branch_summary") row = summaryRow(entry as SessionEntry & Loose, "branch_summary", fallback);
+    const row = usageRowOf(entry, fallback);
     if (row) rows.push(row);
   }
   return rows;
+}
+
+/**
+ * The key under which the database ledger counts a row once across sessions: the response key
+ * where the agent gives one, else the row's content (time, model, tokens, entry id), which a
+ * fork's copy of the entry repeats and an unrelated entry practically never does.
+ */
+export function ledgerKey(row: UsageRow): string {
+  if (row.dedupeKey) return row.dedupeKey;
+  return `entry:${row.at}:${row.provider}/${row.model}:${row.input}:${row.output}:${row.cacheRead}:${row.cacheWrite}:${row.entryId}`;
 }
 
 /** Drops rows whose dedupeKey was seen before (in `seen`, which it extends), first seen first. */

@@ -73,6 +73,7 @@ import { SourceCapture } from "./source-capture";
 import { modelRef } from "@/lib/session/model-ref";
 import { formatBytes } from "@/lib/text/byte-size";
 import { errorText } from "@/lib/text/error-text";
+import { writeLedger } from "../usage/ledger-write";
 
 export { DEFAULT_IMPORT_TIME_BUDGET_MS, DEFAULT_MAX_BLANK_LINES, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_SKIPPED_LINES };
 export type { TruncatedEntry };
@@ -249,6 +250,7 @@ async function writeSession(
 ): Promise<{ leafId: string | null; title: string | null }> {
   const { plan, state, header, sessionId, givenTitle } = ctx;
   const created = Date.parse(header.timestamp);
+  state.headerTime = Number.isNaN(created) ? 0 : created;
   const storedHeader: SessionHeader = { ...header, id: sessionId, ...(givenTitle ? { title: givenTitle } : {}) };
   // The entries go into the session's own table while it stands alone (no index to update per
   // row); attached below, once they are all in (lib/db/store/entry-partitions.ts).
@@ -276,6 +278,7 @@ async function writeSession(
   });
   await attachPartition(sql, sessionId);
   await applyLabels(sql, { sessionId, labels: state.labels });
+  await writeLedger(sql, sessionId, state.usage);
   return { leafId, title };
 }
 

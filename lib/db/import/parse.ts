@@ -16,6 +16,7 @@ import { ImportError, LimitError } from "../errors";
 import type { Line, LineReader } from "./line-reader";
 import { normalizeTitle } from "../store/session-rows";
 import { labelChanges } from "../store/sql";
+import { type UsageRow, usageRowOf } from "@/lib/usage/rows";
 
 /** A session header is the first object; this much input without one means "not a session". */
 export const HEADER_SCAN_BYTES = 1024 * 1024;
@@ -55,6 +56,10 @@ export class ImportState {
   latest = Number.NEGATIVE_INFINITY;
   firstUserText: string | undefined;
   sessionInfoName: string | undefined;
+  /** The usage ledger's rows of the entries so far (lib/db/usage/ledger-write.ts). */
+  readonly usage: UsageRow[] = [];
+  /** The header's time (ms), for an entry without a time of its own. */
+  headerTime = 0;
 
   constructor(
     private readonly file: string,
@@ -93,6 +98,8 @@ export class ImportState {
     if (this.firstUserText === undefined && e.type === "message" && e.message?.role === "user") {
       this.firstUserText = normalizeTitle(userMessageText(e.message));
     }
+    const usage = usageRowOf(e, this.headerTime);
+    if (usage) this.usage.push(usage);
     this.batchCount += 1;
     this.batchBytes += approxBytes;
   }

@@ -20,11 +20,14 @@ import "server-only";
  *   stays complete — `upd` advances search_seq with entry_count and `srch` indexes the new
  *   entries; a session still being indexed after its import (lib/db/search/search-index.ts) leaves
  *   them to that step (search matches unindexed entries on the fly meanwhile).
+ * - Usage ledger rows (lib/db/usage/ledger-write.ts) of the new entries are inserted by `usg`,
+ *   gated by `upd` like the entries.
  * - The final SELECT reports why nothing was written (no session, deleted, refused checks);
  *   if everything looked fine in the snapshot the update lost a race: a conflict.
  */
 import type { EntryRow } from "./entry-columns";
 import { toPgJson } from "../pg-json";
+import { ledgerInsertSql, ledgerPayload } from "../usage/ledger-write";
 
 export interface CommitStatementInput {
   sessionId: string;
@@ -91,6 +94,9 @@ WITH input AS (
   UPDATE entries AS e SET label = l.label FROM labels l, upd
   WHERE e.session_id = $1 AND e.id = l.target AND NOT (l.target = ANY($4::text[]))
   RETURNING 1
+), usg AS (
+  ${ledgerInsertSql("$1", "$11::json", " CROSS JOIN upd")}
+  RETURNING 1
 )
 SELECT upd.entry_count, upd.rev, s.leaf_id, s.id IS NOT NULL AS exists, s.deleted_at IS NOT NULL AS deleted,
   v.collisions, v.missing
@@ -123,6 +129,7 @@ export function commitStatement(input: CommitStatementInput): { text: string; pa
       input.model,
       input.title,
       input.expectedLeafId,
+      toPgJson(ledgerPayload(input.rows.map((r) => r.data))),
     ],
   };
 }
