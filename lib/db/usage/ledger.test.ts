@@ -11,7 +11,8 @@ import { branchCosts } from "@/lib/usage/branches";
 import { useTestDatabase } from "@/test/db";
 import { chunked } from "@/test/import-helpers";
 import { countStatements } from "@/test/statements";
-import { commitEntries, forkSession, getSessionMeta, importSession, loadEntries, readLedger, restoreSession, sessionUsage, softDeleteSession } from "..";
+import { cellsCsv } from "@/lib/usage/series";
+import { commitEntries, forkSession, usageSeries, getSessionMeta, importSession, loadEntries, readLedger, restoreSession, sessionUsage, softDeleteSession } from "..";
 
 useTestDatabase();
 
@@ -121,5 +122,42 @@ describe("usage ledger", () => {
     // The same Claude responses imported again (a copy): counted once.
     await importSession({ source: chunked(sub.text), fileName: "agent-a1b2c3.jsonl", asCopy: true });
     expect(await ledgerTokens()).toBe(expected + subTokens);
+  });
+
+  it("sums the Usage page's periods by model and project in the database, and the CSV carries them exactly", async () => {
+    const alpha = generateSession({ seed: 77, entries: 150, startTime: "2025-05-30T12:00:00Z", cwd: "/work/alpha" });
+    const beta = generateSession({ seed: 78, entries: 90, startTime: "2025-06-02T08:00:00Z", cwd: "/work/beta" });
+    for (const g of [alpha, beta]) await importSession({ source: chunked(serializeSession(g.header, g.entries)), fileName: "s.jsonl" });
+    // Independently: tokens and recorded cost per UTC day and model, from the generated entries.
+    const expected = new Map<string, { tokens: number; cost: number }>();
+    for (const e of [...alpha.entries, ...beta.entries] as unknown as Loose[]) {
+      const m = e.message as Loose | undefined;
+      if (e.type !== "message" || m?.role !== "assistant") continue;
+      const u = m.usage as Loose;
+      const tokens = num(u.input) + num(u.output) + num(u.cacheRead) + num(u.cacheWrite);
+      if (tokens === 0) continue;
+      const key = `${String(e.timestamp).slice(0, 10)}|${m.model}`;
+      const v = expected.get(key) ?? { tokens: 0, cost: 0 };
+      v.tokens += tokens;
+      v.cost += Math.round(num((u.cost as Loose).total) * 1e6);
+      expected.set(key, v);
+    }
+    const cells = await usageSeries({ bucket: "day", stack: "model", timeZone: "UTC", since: new Date("2025-05-01T00:00:00Z") });
+    const got = new Map(cells.map((c) => [`${c.period}|${c.group}`, { tokens: c.input + c.output + c.cacheRead + c.cacheWrite, cost: c.costMicros }]));
+    expect(got).toEqual(expected);
+    expect(new Set(cells.map((c) => c.period)).size).toBeGreaterThan(1);
+
+    const byProject = await usageSeries({ bucket: "month", stack: "project", timeZone: "UTC", since: new Date("2025-05-31T00:00:00Z") });
+    expect(new Set(byProject.map((c) => c.group))).toEqual(new Set(["/work/beta"]));
+    expect(byProject.map((c) => c.period)).toEqual(["2025-06-01"]);
+    const since = [...expected].filter(([k]) => k >= "2025-05-31").reduce((s, [, v]) => s + v.tokens, 0);
+    expect(byProject.reduce((s, c) => s + c.input + c.output + c.cacheRead + c.cacheWrite, 0)).toBe(since);
+
+    const csv = cellsCsv(cells, "model").trimEnd().split("\r\n");
+    expect(csv[0]).toBe("period,model,cost_usd,unpriced_tokens,input,output,cache_read,cache_write,total_tokens,calls");
+    expect(csv).toHaveLength(cells.length + 1);
+    const first = csv[1]!.split(",");
+    expect(Math.round(Number(first[2]) * 1e6)).toBe(cells[0]!.costMicros);
+    expect(Number(first[8])).toBe(expected.get(`${first[0]}|${first[1]}`)!.tokens);
   });
 });
