@@ -17,11 +17,13 @@ import "server-only";
  *   For entry matches `match` names the first such entry and gives a short snippet around the
  *   words (ts_headline). The search's statements: lib/db/search/session-search.ts.
  * - Soft-deleted sessions are left out unless `includeDeleted`.
+ * - Each session carries its cost (`usage`, lib/db/usage/ledger-read.ts): one more statement per page.
  */
 import type { SessionPage } from "@/lib/types/session";
 import { getDb } from "../client";
 import { SESSION_SUMMARY_SELECT, type SessionSummary, type SessionSummaryRow, toSessionSummary } from "../store/session-rows";
 import { type SearchPageInput, type SearchRow, searchPage } from "./session-search";
+import { sessionCosts } from "../usage/ledger-read";
 
 export interface ListSessionsInput {
   query?: string;
@@ -85,6 +87,12 @@ export async function listSessions(input: ListSessionsInput = {}): Promise<Sessi
     if (r.matchId) summary.match = { entryId: r.matchId, snippet: (r.snippet ?? "").replace(/\s+/g, " ").trim() };
     return summary;
   });
+  // The page's costs: one statement on the ledger's primary key (session_id, …).
+  const costs = await sessionCosts({ sessionIds: sessions.map((s) => s.id) });
+  for (const s of sessions) {
+    const c = costs.get(s.id);
+    if (c) s.usage = { costMicros: c.costMicros, tokens: c.tokens, unpricedTokens: c.unpricedTokens };
+  }
   return { sessions, nextCursor: rows.length > limit && last ? encodeCursor({ at: last.lastActivityAt, id: last.id }) : null };
 }
 

@@ -12,7 +12,7 @@ import { useTestDatabase } from "@/test/db";
 import { chunked } from "@/test/import-helpers";
 import { countStatements } from "@/test/statements";
 import { cellsCsv } from "@/lib/usage/series";
-import { commitEntries, forkSession, usageSeries, getSessionMeta, importSession, loadEntries, readLedger, restoreSession, sessionUsage, softDeleteSession } from "..";
+import { commitEntries, forkSession, listSessions, usageSeries, getSessionMeta, importSession, loadEntries, readLedger, restoreSession, sessionUsage, softDeleteSession } from "..";
 
 useTestDatabase();
 
@@ -118,6 +118,11 @@ describe("usage ledger", () => {
     const withSub = await sessionUsage({ sessionId: id });
     expect(withSub.subagents).toMatchObject({ sessions: 1, tokens: subTokens });
     expect(await ledgerTokens()).toBe(expected + subTokens);
+
+    // The session list carries each session's cost.
+    const listed = (await listSessions({ limit: 50 })).sessions.find((x) => x.id === id);
+    expect(listed?.usage).toEqual({ costMicros: withSub.own.costMicros, tokens: withSub.own.tokens, unpricedTokens: 0 });
+    expect(withSub.own.costMicros).toBeGreaterThan(0);
 
     // The same Claude responses imported again (a copy): counted once.
     await importSession({ source: chunked(sub.text), fileName: "agent-a1b2c3.jsonl", asCopy: true });
