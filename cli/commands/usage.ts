@@ -51,6 +51,8 @@ export function makeUsageCommand(runtime: DbRuntime = processDbRuntime): CliComm
       "usage daily|monthly|session [PATH…] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--model TEXT] [--project TEXT] [--json]",
       "  Reads the session files or folders given (any format; nothing is imported), else the database's ledger.",
       "  Days are local (TZ).",
+      "usage rebuild",
+      "  Fills the database's ledger for sessions stored before it existed (once, after upgrading).",
       "  --json prints ccusage's shape: { daily|monthly|sessions: [...], totals }.",
     ],
     async run(argv, io) {
@@ -62,6 +64,11 @@ export function makeUsageCommand(runtime: DbRuntime = processDbRuntime): CliComm
         json: { type: "boolean" },
       });
       const [period, ...paths] = positionals;
+      if (period === "rebuild") {
+        const filled = await withDatabase(runtime, async () => (await import("@/lib/db")).backfillLedger());
+        io.out(`usage ledger: filled ${filled} session${filled === 1 ? "" : "s"} stored before it existed\n`);
+        return EXIT_OK;
+      }
       if (!period || !PERIODS.includes(period as Period)) throw new UsageError(`the first argument must be one of ${PERIODS.join(", ")}`);
       const filters = {
         since: day("since", values.since),

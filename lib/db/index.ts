@@ -61,6 +61,7 @@ export { extendStoredSource } from "./import/source-capture";
 export { findTrackedFile, listTrackedFiles, saveTrackedFile, type TrackedFile } from "./import/tracked-files";
 export { type CallBodies, type CallRow, readCallBodies, readPrunedOriginals, readSessionCalls, type SessionCalls } from "./model-calls/read";
 export { createDbRecorder, recordModelCall } from "./model-calls/model-calls";
+export { backfillLedger } from "./usage/ledger-backfill";
 export { usageSeries, type UsageSeriesInput } from "./usage/ledger-series";
 export { readLedger, type SessionUsage, type StoredUsageRow, sessionCosts, sessionUsage, type UsageTotal } from "./usage/ledger-read";
 export { cacheBudgetBytes, chargePromptMemory, memoPerEntries, memoPerEntry, readSession, type SessionView } from "./read-model";

@@ -12,7 +12,8 @@ import { useTestDatabase } from "@/test/db";
 import { chunked } from "@/test/import-helpers";
 import { countStatements } from "@/test/statements";
 import { cellsCsv } from "@/lib/usage/series";
-import { commitEntries, forkSession, listSessions, usageSeries, getSessionMeta, importSession, loadEntries, readLedger, restoreSession, sessionUsage, softDeleteSession } from "..";
+import { getDb } from "../client";
+import { backfillLedger, commitEntries, forkSession, listSessions, usageSeries, getSessionMeta, importSession, loadEntries, readLedger, restoreSession, sessionUsage, softDeleteSession } from "..";
 
 useTestDatabase();
 
@@ -164,5 +165,17 @@ describe("usage ledger", () => {
     const first = csv[1]!.split(",");
     expect(Math.round(Number(first[2]) * 1e6)).toBe(cells[0]!.costMicros);
     expect(Number(first[8])).toBe(expected.get(`${first[0]}|${first[1]}`)!.tokens);
+  });
+
+  it("fills the ledger of sessions stored before it existed, once", async () => {
+    const before = await ledgerTokens();
+    const g = generateSession({ seed: 91, entries: 70, startTime: "2024-02-02T10:00:00Z" });
+    const { sessionId } = await importSession({ source: chunked(serializeSession(g.header, g.entries)), fileName: "old.jsonl" });
+    // As a database migrated from before the ledger: the session has no rows.
+    await getDb().$executeRawUnsafe("DELETE FROM usage_rows WHERE session_id = $1", sessionId);
+    expect(await ledgerTokens()).toBe(before);
+    expect(await backfillLedger()).toBe(1);
+    expect(await ledgerTokens()).toBe(before + piTokens(g.entries as unknown as Loose[]));
+    expect(await backfillLedger()).toBe(0);
   });
 });
