@@ -18,6 +18,21 @@ function dayStart(value: string | undefined, days = 0): Date | undefined {
   return Number.isNaN(at.getTime()) ? undefined : at;
 }
 
+function Choice(props: { label: string; name: string; value: string; options: readonly string[] }) {
+  return (
+    <label className="flex flex-col">
+      {props.label}
+      <select name={props.name} defaultValue={props.value} className="rounded border border-line px-2 py-1">
+        {props.options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /**
  * "Usage": spend and tokens by day, week or month, stacked by model, project or agent, over a
  * date range (docs/usage.md "Usage page"). The sums come from the ledger in one statement; the
@@ -43,26 +58,8 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
           To
           <input type="date" name="to" defaultValue={to && DAY.test(to) ? to : ""} className="rounded border border-line px-2 py-1" />
         </label>
-        <label className="flex flex-col">
-          By
-          <select name="by" defaultValue={bucket} className="rounded border border-line px-2 py-1">
-            {BUCKETS.map((b) => (
-              <option key={b} value={b}>
-                {b}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col">
-          Stacked by
-          <select name="stack" defaultValue={stack} className="rounded border border-line px-2 py-1">
-            {STACKS.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice label="By" name="by" value={bucket} options={BUCKETS} />
+        <Choice label="Stacked by" name="stack" value={stack} options={STACKS} />
         <button type="submit" className="rounded border border-line px-3 py-1 hover:bg-line/30">
           Show
         </button>
