@@ -259,6 +259,7 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
     ],
   },
   "sessions/[id]/tree/route.ts": { GET: sessionIdCases(sessionUrl("/tree")) },
+  "sessions/[id]/usage/route.ts": { GET: sessionIdCases(sessionUrl("/usage")) },
   "sessions/[id]/skeleton/route.ts": {
     GET: [
       ...sessionIdCases(sessionUrl("/skeleton")),
