@@ -73,3 +73,36 @@ test("the Usage page shows the imported sessions' spend by day and model, and it
   await page.goto(`/sessions/${ids[0]}`);
   await expect(page.getByTestId("session-cost").first()).toContainText(`$${(perSession[0]! / 1e6).toFixed(2)}`);
 });
+
+test("the canvas shows what a branch cost", async ({ page, request }) => {
+  const day = Date.UTC(2002 + Math.floor(Math.random() * 17), Math.floor(Math.random() * 12), 1 + Math.floor(Math.random() * 27), 12);
+  const s = generateSession({ seed: 503, entries: 24, branches: 1, startTime: day });
+  const id = await importJsonl(request, "usage-branches.jsonl", serializeSession(s.header, s.entries), { asCopy: true });
+  // Independently: each child of a branch point starts a branch that runs down while one child follows.
+  const entries = s.entries as unknown as Loose[];
+  const children = new Map<string, Loose[]>();
+  for (const e of entries) if (typeof e.parentId === "string") children.set(e.parentId, [...(children.get(e.parentId) ?? []), e]);
+  const costOf = (e: Loose) => {
+    const m = e.message as Loose | undefined;
+    return e.type === "message" && m?.role === "assistant" ? Math.round(num(((m.usage as Loose).cost as Loose)?.total) * 1e6) : 0;
+  };
+  const branchCosts: string[] = [];
+  for (const kids of children.values()) {
+    if (kids.length < 2) continue;
+    for (const start of kids) {
+      let sum = 0;
+      let at: Loose | undefined = start;
+      while (at) {
+        sum += costOf(at);
+        const next: Loose[] = children.get(String(at.id)) ?? [];
+        at = next.length === 1 ? next[0] : undefined;
+      }
+      if (sum > 0) branchCosts.push(`$${(sum / 1e6).toFixed(2)}`);
+    }
+  }
+  expect(branchCosts.length).toBeGreaterThan(0);
+  await page.goto(`/sessions/${id}`);
+  const badge = page.getByTestId("branch-cost").first();
+  await expect(badge).toBeVisible();
+  expect(branchCosts).toContain((await badge.textContent())!.replace("Branch cost ", "").trim());
+});
