@@ -86,7 +86,7 @@ test("the canvas shows what a branch cost", async ({ page, request }) => {
     const m = e.message as Loose | undefined;
     return e.type === "message" && m?.role === "assistant" ? Math.round(num(((m.usage as Loose).cost as Loose)?.total) * 1e6) : 0;
   };
-  const branchCosts: string[] = [];
+  const branchCosts: { start: string; cost: string }[] = [];
   for (const kids of children.values()) {
     if (kids.length < 2) continue;
     for (const start of kids) {
@@ -97,12 +97,14 @@ test("the canvas shows what a branch cost", async ({ page, request }) => {
         const next: Loose[] = children.get(String(at.id)) ?? [];
         at = next.length === 1 ? next[0] : undefined;
       }
-      if (sum > 0) branchCosts.push(`$${(sum / 1e6).toFixed(2)}`);
+      if (sum > 0) branchCosts.push({ start: String(start.id), cost: `$${(sum / 1e6).toFixed(2)}` });
     }
   }
   expect(branchCosts.length).toBeGreaterThan(0);
-  await page.goto(`/sessions/${id}`);
-  const badge = page.getByTestId("branch-cost").first();
+  // Centred on a branch's first entry (the canvas zooms in to its node; zoomed out, nodes are bars).
+  const { start, cost } = branchCosts[0]!;
+  await page.goto(`/sessions/${id}?entry=${start}`);
+  const badge = page.locator(`[data-id="${start}"]`).getByTestId("branch-cost");
   await expect(badge).toBeVisible();
-  expect(branchCosts).toContain((await badge.textContent())!.replace("Branch cost ", "").trim());
+  await expect(badge).toHaveText(`Branch cost ${cost}`);
 });
