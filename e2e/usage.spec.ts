@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { generateSession } from "@/test/generators/session";
 import { serializeSession } from "@/lib/session/jsonl";
+import { formatMicros } from "@/lib/usage/prices";
 import { importJsonl } from "./session-helpers";
 import { expect, test } from "./test";
 
@@ -97,7 +98,7 @@ test("the canvas shows what a branch cost", async ({ page, request }) => {
         const next: Loose[] = children.get(String(at.id)) ?? [];
         at = next.length === 1 ? next[0] : undefined;
       }
-      if (sum > 0) branchCosts.push({ start: String(start.id), cost: `$${(sum / 1e6).toFixed(2)}` });
+      if (sum > 0) branchCosts.push({ start: String(start.id), cost: formatMicros(sum) });
     }
   }
   expect(branchCosts.length).toBeGreaterThan(0);
