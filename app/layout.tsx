@@ -26,6 +26,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/sync" className="ml-4 hover:underline">
                 Sync folder
               </Link>
+              <Link href="/usage" className="ml-4 hover:underline">
+                Usage
+              </Link>
             </nav>
             <SignOutButton />
           </header>

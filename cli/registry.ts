@@ -15,6 +15,7 @@ import { planCommand } from "@/cli/commands/plan";
 import { pruneCommand } from "@/cli/commands/prune";
 import { syncCommand } from "@/cli/commands/sync";
 import { treeCommand } from "@/cli/commands/tree";
+import { usageCommand } from "@/cli/commands/usage";
 
 export const commands = new Map<string, CliCommand>();
 
@@ -23,6 +24,6 @@ export function registerCommand(command: CliCommand): void {
   commands.set(command.name, command);
 }
 
-for (const command of [contextCommand, cutPointCommand, planCommand, pruneCommand, treeCommand, factcheckCommand, importCommand, syncCommand, exportCommand, hashPasswordCommand, mcpCommand]) {
+for (const command of [contextCommand, cutPointCommand, planCommand, pruneCommand, treeCommand, factcheckCommand, importCommand, syncCommand, exportCommand, hashPasswordCommand, mcpCommand, usageCommand]) {
   registerCommand(command);
 }

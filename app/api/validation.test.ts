@@ -236,6 +236,14 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
     ],
   },
   "models/route.ts": { GET: { noInput: "lists the configured models; it reads no parameters" } },
+  "discovery/route.ts": {
+    GET: { noInput: "lists the agent folders found on this machine; it reads no parameters" },
+    POST: [
+      ...jsonBodyCases(() => `${BASE}/api/discovery`),
+      { name: "no folders", url: `${BASE}/api/discovery`, init: () => jsonInit({ folders: [] }), expect: { status: 400, error: /tick at least one folder/, code: "invalid_input" } },
+      { name: "a folder that was not found", url: `${BASE}/api/discovery`, init: () => jsonInit({ folders: ["/nowhere/at/all"] }), expect: { status: 400, error: /is not one of the agent folders found/, code: "invalid_input" } },
+    ],
+  },
   "sessions/route.ts": {
     GET: [
       { name: "limit 0", url: `${BASE}/api/sessions?limit=0`, expect: { status: 400, error: /^Bad limit: / } },
@@ -260,7 +268,9 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
     ],
   },
   "sessions/[id]/secrets/route.ts": { GET: sessionIdCases(sessionUrl("/secrets")) },
+  "sessions/[id]/events/route.ts": { GET: sessionIdCases(sessionUrl("/events")) },
   "sessions/[id]/tree/route.ts": { GET: sessionIdCases(sessionUrl("/tree")) },
+  "sessions/[id]/usage/route.ts": { GET: sessionIdCases(sessionUrl("/usage")) },
   "sessions/[id]/skeleton/route.ts": {
     GET: [
       ...sessionIdCases(sessionUrl("/skeleton")),

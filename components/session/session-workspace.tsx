@@ -14,6 +14,7 @@ import { type ContextAction, entryIdOf } from "@/components/tree/types";
 import { meterReading } from "@/lib/chat-protocol/context-meter";
 import { entryOptions, searchOptions } from "@/lib/query/entries";
 import { keys } from "@/lib/query/keys";
+import { sessionUsageOptions } from "@/lib/query/usage";
 import { type SessionData, sessionDataOptions, sessionView } from "@/lib/query/session";
 import { withLeaf } from "@/lib/query/session-cache";
 import { contentText } from "@/lib/session/tree-row-text";
@@ -76,6 +77,9 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
   const deferredSearch = useDeferredValue(search);
   const searching = parseSearch(deferredSearch).length > 0;
   const found = useQuery({ ...searchOptions(sessionId, deferredSearch.trim()), enabled: searching, placeholderData: keepPreviousData });
+  // The branch cost badges: loaded after the page, refreshed with the session's keys.
+  const usage = useQuery(sessionUsageOptions(sessionId));
+  const branchCosts = useMemo(() => new Map((usage.data?.branches ?? []).map((b) => [b.startId, b])), [usage.data]);
   const searchMatches = useMemo(() => (searching && found.data ? new Set(found.data) : null), [searching, found.data]);
   const searchPending = search !== deferredSearch || (searching && (found.isPlaceholderData || found.isFetching));
 
@@ -214,6 +218,7 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
             onFilterChange={setFilter}
             search={search}
             onSearchChange={setSearch}
+            branchCosts={branchCosts}
           />
           )
         }

@@ -89,7 +89,10 @@ export function SessionList() {
     return () => observer.disconnect();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const sessions = list.data?.pages.flatMap((p) => p.sessions) ?? [];
+  const loaded = list.data?.pages.flatMap((p) => p.sessions) ?? [];
+  const [byCost, setByCost] = useState(false);
+  // "Sort by cost" orders the sessions loaded so far, costliest first (the server pages by activity).
+  const sessions = byCost ? [...loaded].sort((a, b) => (b.usage?.costMicros ?? -1) - (a.usage?.costMicros ?? -1)) : loaded;
   const searching = list.isPlaceholderData && list.isFetching;
   const settledQuery = list.isPlaceholderData ? "" : query;
 
@@ -106,6 +109,14 @@ export function SessionList() {
           onChange={(e) => setText(e.target.value)}
           className="w-64 max-w-full rounded border border-line bg-[var(--bg)] px-3 py-1.5 placeholder:text-[var(--muted)] focus-visible:outline-2 focus-visible:outline-[var(--color-accent)]"
         />
+        <button
+          type="button"
+          aria-pressed={byCost}
+          onClick={() => setByCost((v) => !v)}
+          className="rounded border border-line px-3 py-1.5 text-sm hover:bg-[var(--panel)]"
+        >
+          Sort by cost
+        </button>
         <button
           type="button"
           onClick={onNew}

@@ -1,7 +1,7 @@
 "use client";
 /**
- * One row of the session list: title link, model, entry count, last activity, a badge with the
- * number of secrets found in it (docs/secrets.md), the search
+ * One row of the session list: title link, model, entry count, cost, last activity, a badge with
+ * the number of secrets found in it (docs/secrets.md), the search
  * snippet when the row matched a search in its entries, and the "Session actions" menu.
  * Rename edits the title in place: Enter (or leaving the field) saves, Escape cancels.
  * The whole row opens the session: the title link's ::after covers the row (one link for
@@ -10,6 +10,7 @@
 import Link from "next/link";
 import { memo, useEffect, useRef, useState } from "react";
 import type { SessionSummary } from "@/lib/types/session";
+import { formatMicros } from "@/lib/usage/prices";
 import { formatCount, formatFullDate, formatWhen } from "./format";
 import { LiveBadge } from "./live-badge";
 import { SessionActionsMenu } from "./session-actions-menu";
@@ -83,6 +84,14 @@ export const SessionRow = memo(function SessionRow({ session: s, now, onRename, 
             </>
           )}
           {formatCount(s.entryCount, "entry", "entries")} ·{" "}
+          {s.usage && (
+            <>
+              <span data-testid="session-cost" title={`${s.usage.tokens.toLocaleString("en-US")} tokens`}>
+                {s.usage.costMicros > 0 || s.usage.unpricedTokens === 0 ? formatMicros(s.usage.costMicros) : "price unknown"}
+              </span>{" "}
+              ·{" "}
+            </>
+          )}
           <time dateTime={s.lastActivityAt} title={now === null ? undefined : formatFullDate(s.lastActivityAt)}>
             {now === null ? "" : formatWhen(s.lastActivityAt, now)}
           </time>{" "}

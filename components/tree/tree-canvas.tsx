@@ -41,7 +41,8 @@ import "./nodes/nodes.css";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { EntryMenu } from "@/components/tree/entry-menu";
 import { jumpTargets } from "@/components/tree/landmarks";
-import { type MenuRequest, menuFacts, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
+import { BranchCostContext, type MenuRequest, menuFacts, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
+import type { BranchCost } from "@/lib/usage/branches";
 import { TreeFlowView } from "@/components/tree/tree-flow-view";
 import { TreeList } from "@/components/tree/tree-list";
 import { TreePending } from "@/components/tree/tree-pending";
@@ -79,6 +80,8 @@ export interface TreeCanvasProps {
   onSearchChange: (search: string) => void;
   defaultView?: TreeView;
   className?: string;
+  /** Each branch segment's cost by its first entry (the branch cost badges); absent: no badges. */
+  branchCosts?: ReadonlyMap<string, BranchCost>;
 }
 
 export function TreeCanvas(props: TreeCanvasProps) {
@@ -90,6 +93,7 @@ export function TreeCanvas(props: TreeCanvasProps) {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+const NO_COSTS: ReadonlyMap<string, BranchCost> = new Map();
 
 /** Sessions this small (entries) open in the detail level (one node per entry); larger ones as turns. */
 const DETAIL_ON_OPEN_MAX_ENTRIES = 30;
@@ -297,6 +301,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
       />
       <div className="relative min-h-0 flex-1">
         {view === "canvas" ? (
+          <BranchCostContext.Provider value={props.branchCosts ?? NO_COSTS}>
           <TreeActionsContext.Provider value={actions}>
             <TreeFlowView
               model={model}
@@ -314,6 +319,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
               </p>
             ) : null}
           </TreeActionsContext.Provider>
+          </BranchCostContext.Provider>
         ) : (
           <TreeList
             rows={visible}

@@ -6,6 +6,7 @@
  */
 import { createContext, useContext } from "react";
 import type { CommonData, ContextAction } from "@/components/tree/types";
+import type { BranchCost } from "@/lib/usage/branches";
 
 /** What the entry menu offers beyond the common items (docs/engine.md "Arbor extensions around compaction"). */
 export interface MenuFacts {
@@ -42,6 +43,16 @@ export interface TreeActions {
   expandTurn: (turnId: string) => void;
   /** Id of the node whose menu is open, if any (for aria-expanded). */
   menuFor: string | null;
+}
+
+/**
+ * Each branch segment's cost by its first entry's id (lib/usage/branches.ts), for the badges on
+ * the nodes that start a branch; empty until the session's usage has loaded.
+ */
+export const BranchCostContext = createContext<ReadonlyMap<string, BranchCost>>(new Map());
+
+export function useBranchCost(firstEntryId: string): BranchCost | undefined {
+  return useContext(BranchCostContext).get(firstEntryId);
 }
 
 const noop = () => {};

@@ -9,7 +9,8 @@ import "server-only";
  * (SessionEntry, SessionTree) or plain serializable rows.
  *
  * Rooms: store/ (sessions and entries), search/ (the list and full-text search), import/ (the
- * import pipeline, the stored original, a synced folder's files), model-calls/, read-model/.
+ * import pipeline, the stored original, a synced folder's files), model-calls/, read-model/,
+ * usage/ (the usage ledger: written with the entries, read for the reports).
  * Writes that change a session's tree go through `commitEntries` (optimistic: they state the
  * leaf they expect and throw ConflictError if it moved). See each module's header for details.
  *
@@ -64,4 +65,7 @@ export { extendStoredSource, replaceStoredSource } from "./import/source-capture
 export { findTrackedFile, listTrackedFiles, saveTrackedFile, type TrackedFile } from "./import/tracked-files";
 export { type CallBodies, type CallRow, readCallBodies, readPrunedOriginals, readSessionCalls, type SessionCalls } from "./model-calls/read";
 export { createDbRecorder, recordModelCall } from "./model-calls/model-calls";
+export { backfillLedger } from "./usage/ledger-backfill";
+export { usageSeries, type UsageSeriesInput } from "./usage/ledger-series";
+export { readLedger, type SessionUsage, type StoredUsageRow, sessionCosts, sessionUsage, type UsageTotal } from "./usage/ledger-read";
 export { cacheBudgetBytes, chargePromptMemory, memoPerEntries, memoPerEntry, readSession, type SessionView } from "./read-model";

@@ -121,6 +121,10 @@ export function assistantPiece(record: JsonObject, line: number, session: JsonOb
   return { entry: entry as unknown as SessionEntry, parent: parentRef(record), line, message: assistant, source };
 }
 
+function sameTokens(a: AssistantMessage["usage"], b: AssistantMessage["usage"]): boolean {
+  return a.input === b.input && a.output === b.output && a.cacheRead === b.cacheRead && a.cacheWrite === b.cacheWrite;
+}
+
 /** Adds a later record of the same model response (same `message.id`) to `piece`. */
 export function mergeAssistant(piece: AssistantPiece, record: JsonObject, session: JsonObject): void {
   const message = record.message as JsonObject;
@@ -128,7 +132,11 @@ export function mergeAssistant(piece: AssistantPiece, record: JsonObject, sessio
   const target = piece.message;
   target.content.push(...parts);
   const usage = claudeUsage(message.usage);
-  if (usage.totalTokens) target.usage = usage;
+  if (usage.totalTokens) {
+    // The ledger counts a response's first record, as ccusage does (lib/usage/rows.ts).
+    if (piece.source.firstUsage === undefined && !sameTokens(usage, target.usage)) piece.source.firstUsage = { ...target.usage };
+    target.usage = usage;
+  }
   target.stopReason = claudeStopReason(message.stop_reason, target.content.some((p) => p.type === "toolCall"));
   const extra = sourceOf(record, session);
   extra.uuid = record.uuid;

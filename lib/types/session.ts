@@ -17,6 +17,8 @@ export interface SessionSummary {
   lastActivityAt: string;
   /** Set when the session is in the trash (only listed with `includeDeleted`). */
   deletedAt: string | null;
+  /** What the session's recorded model calls cost (the usage ledger's counted rows); absent when none. */
+  usage?: { costMicros: number; tokens: number; unpricedTokens: number };
   /** For searches: where the words were found in the session's entries (absent for title-only matches). */
   match?: { entryId: string; snippet: string };
   /** Secrets found in the session's entries (docs/secrets.md); absent when none. */

@@ -9,7 +9,8 @@ import { SessionSecrets } from "@/components/session/session-secrets";
 import { SessionWorkspace } from "@/components/session/session-workspace";
 import { requirePageUser } from "@/lib/auth/guard";
 import { modelList, nextTurnModelOf } from "@/lib/chat/next-model";
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, readSessionCalls, type SessionCalls } from "@/lib/db";
+import { SessionCost } from "@/components/usage/session-cost";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, readSessionCalls, type SessionCalls, sessionUsage } from "@/lib/db";
 import { contextOf, summariesOf } from "@/lib/inspector/calls";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { getQueryClient } from "@/lib/query/client";
@@ -76,7 +77,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const qc = getQueryClient();
   // The next turn's model and the model list come with the page: the picker and the meter
   // render on the server with the session's model (docs/ui.md "The session workspace"), not empty until /api/models.
-  const [model, models] = await Promise.all([nextTurnModelOf(view), modelList()]);
+  const [model, models, usage] = await Promise.all([nextTurnModelOf(view), modelList(), sessionUsage({ sessionId: id })]);
   // Up to PAGE_SKELETON_MAX entries the whole skeleton; beyond, the tail of the current path
   // (the client streams the rest without a long task).
   qc.setQueryData(keys.session(id), pageData(pagePayload(view, model)));
@@ -99,6 +100,17 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
               {isSubagent(session.header) ? "Subagent of" : "Forked from"} {session.parentSession}
             </Link>
           )}
+          <SessionCost
+            own={usage.own}
+            subagents={usage.subagents}
+            turns={usage.rows.map((r) => ({
+              entryId: r.entryId,
+              kind: r.kind,
+              model: r.model,
+              costMicros: r.recordedCostMicros,
+              tokens: r.input + r.output + r.cacheRead + r.cacheWrite,
+            }))}
+          />
           {headerLinks(session.header).map((l) => (
             <a key={l.url} href={l.url} className="truncate text-sm text-muted underline" rel="noopener noreferrer" target="_blank">
               {l.title}

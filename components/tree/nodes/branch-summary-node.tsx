@@ -6,6 +6,7 @@
 import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import {
+  BranchCostBadge,
   cx,
   EntryMenuButton,
   NodeFlags,
@@ -26,6 +27,7 @@ function BranchSummaryNodeView({ id, data, selected }: NodeProps<BranchSummaryNo
         <span className="tree-role tree-role--branch">Branch summary</span>
         <NodeFlags data={data} />
         <span className="tree-node__spacer" />
+        <BranchCostBadge firstEntryId={id} />
         <TokenBadge tokens={data.tokens} />
         <EntryMenuButton id={id} canEditResend={false} facts={menuFacts("branchSummary", data)} />
       </div>

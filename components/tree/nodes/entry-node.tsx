@@ -7,7 +7,7 @@
 import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { bodyText } from "@/components/tree/format";
-import { cx, EntryMenuButton, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses, TokenBadge } from "@/components/tree/nodes/node-parts";
+import { BranchCostBadge, cx, EntryMenuButton, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses, TokenBadge } from "@/components/tree/nodes/node-parts";
 import { menuFacts } from "@/components/tree/tree-context";
 import type { EntryNodeType } from "@/components/tree/types";
 
@@ -22,6 +22,7 @@ function EntryNodeView({ id, data, selected }: NodeProps<EntryNodeType>) {
         </span>
         <NodeFlags data={data} />
         <span className="tree-node__spacer" />
+        <BranchCostBadge firstEntryId={id} />
         <TokenBadge tokens={data.tokens} />
         <EntryMenuButton id={id} canEditResend={data.isUserMessage} facts={menuFacts("entry", data)} />
       </div>

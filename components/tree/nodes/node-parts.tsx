@@ -1,12 +1,14 @@
 "use client";
 /**
- * Pieces shared by the canvas node components: hidden connection handles, the token badge,
+ * Pieces shared by the canvas node components: hidden connection handles, the token badge, the
+ * branch cost badge,
  * marker chips (always a word, never colour alone) and the "⋯" entry-menu button.
  */
 import { Handle, Position } from "@xyflow/react";
 import type { MouseEvent } from "react";
 import { formatTokens } from "@/components/tree/format";
-import { type MenuFacts, useTreeActions } from "@/components/tree/tree-context";
+import { type MenuFacts, useBranchCost, useTreeActions } from "@/components/tree/tree-context";
+import { formatMicros } from "@/lib/usage/prices";
 import type { CommonData } from "@/components/tree/types";
 
 /**
@@ -35,6 +37,25 @@ export function TokenBadge({ tokens }: { tokens: number }) {
     <span className="tree-tokens">
       <span className="sr-only">about </span>
       {formatTokens(tokens)}
+    </span>
+  );
+}
+
+/**
+ * The cost of the branch this node starts (a child of a branch point): dollars, with the tokens
+ * and calls in the title. Nothing for a node that starts no branch or a branch without calls.
+ */
+export function BranchCostBadge({ firstEntryId }: { firstEntryId: string }) {
+  const cost = useBranchCost(firstEntryId);
+  if (!cost || cost.forkedFrom === null) return null;
+  return (
+    <span
+      className="tree-chip tree-chip--cost"
+      data-testid="branch-cost"
+      title={`This branch: ${formatMicros(cost.costMicros)}, ${cost.tokens.toLocaleString("en-US")} tokens in ${cost.calls} model call${cost.calls === 1 ? "" : "s"}`}
+    >
+      <span className="sr-only">Branch cost </span>
+      {formatMicros(cost.costMicros)}
     </span>
   );
 }

@@ -7,7 +7,7 @@
 import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { formatTokens } from "@/components/tree/format";
-import { cx, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses } from "@/components/tree/nodes/node-parts";
+import { BranchCostBadge, cx, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses } from "@/components/tree/nodes/node-parts";
 import type { TurnData, TurnNodeType } from "@/components/tree/types";
 
 /** "12 steps · 3.4k tokens · 2 files · 1 error" (parts with nothing to say are left out). */
@@ -29,6 +29,7 @@ function TurnNodeView({ data, selected }: NodeProps<TurnNodeType>) {
         <span className="tree-role tree-role--turn">{data.startsWithUser ? "turn" : "turn, continued"}</span>
         <NodeFlags data={data} />
         <span className="tree-node__spacer" />
+        {data.entryIds[0] ? <BranchCostBadge firstEntryId={data.entryIds[0]} /> : null}
         <span className="tree-tokens">{turnStats(data)}</span>
       </div>
       <p className="tree-node__text">{data.prompt || "(no text)"}</p>

@@ -74,6 +74,7 @@ import { modelRef } from "@/lib/session/model-ref";
 import { formatBytes } from "@/lib/text/byte-size";
 import { errorText } from "@/lib/text/error-text";
 import { insertFindings } from "../store/secret-findings";
+import { writeLedger } from "../usage/ledger-write";
 import { leafOf, loadEntries, type Plan } from "./entry-step";
 import type { ImportOptions } from "./options";
 
@@ -175,6 +176,7 @@ interface WriteContext {
 async function writeSession(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: string | null; title: string | null }> {
   const { plan, state, header, sessionId, givenTitle } = ctx;
   const created = Date.parse(header.timestamp);
+  state.headerTime = Number.isNaN(created) ? 0 : created;
   const storedHeader: SessionHeader = { ...header, id: sessionId, ...(givenTitle ? { title: givenTitle } : {}) };
   // The entries go into the session's own table while it stands alone (no index to update per
   // row); attached below, once they are all in (lib/db/store/entry-partitions.ts).
@@ -204,6 +206,7 @@ async function writeSession(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: 
   await attachPartition(sql, sessionId);
   await applyLabels(sql, { sessionId, labels: state.labels });
   if (state.links.size > 0) await setHeaderLinks(sql, sessionId, [...state.links].map(([url, title]) => ({ url, title })));
+  await writeLedger(sql, sessionId, state.usage);
   return { leafId, title };
 }
 

@@ -18,6 +18,7 @@ import { ImportError, LimitError } from "../errors";
 import type { Line, LineReader } from "./line-reader";
 import { normalizeTitle } from "../store/session-rows";
 import { labelChanges } from "../store/sql";
+import { type UsageRow, usageRowOf } from "@/lib/usage/rows";
 
 /** A session header is the first object; this much input without one means "not a session". */
 export const HEADER_SCAN_BYTES = 1024 * 1024;
@@ -67,6 +68,10 @@ export class ImportState {
   readonly kept = new Map<string, number>();
   /** Links the file names for the session page (a Claude Code `pr-link`), by URL. */
   readonly links = new Map<string, string>();
+  /** The usage ledger's rows of the entries so far (lib/db/usage/ledger-write.ts). */
+  readonly usage: UsageRow[] = [];
+  /** The header's time (ms), for an entry without a time of its own. */
+  headerTime = 0;
 
   constructor(
     private readonly file: string,
@@ -115,6 +120,8 @@ export class ImportState {
       const link = linkOf(e.data);
       if (link) this.links.set(link.url, link.title);
     }
+    const usage = usageRowOf(e, this.headerTime);
+    if (usage) this.usage.push(usage);
     this.batchCount += 1;
     this.batchBytes += approxBytes;
   }

@@ -17,13 +17,15 @@ import "server-only";
  *   For entry matches `match` names the first such entry and gives a short snippet around the
  *   words (ts_headline). The search's statements: lib/db/search/session-search.ts.
  * - Soft-deleted sessions are left out unless `includeDeleted`.
- * - `secrets` counts the credentials found in a session (lib/db/secret-findings.ts), when any.
+ * - `secrets` counts the credentials found in a session (lib/db/store/secret-findings.ts), when any.
+ * - Each session carries its cost (`usage`, lib/db/usage/ledger-read.ts): one more statement per page.
  */
 import type { SessionPage } from "@/lib/types/session";
 import { getDb } from "../client";
 import { SESSION_SUMMARY_SELECT, type SessionSummary, type SessionSummaryRow, toSessionSummary } from "../store/session-rows";
 import { type SearchPageInput, type SearchRow, searchPage } from "./session-search";
 import { countSecretFindings } from "../store/secret-findings";
+import { sessionCosts } from "../usage/ledger-read";
 
 export interface ListSessionsInput {
   query?: string;
@@ -88,10 +90,13 @@ export async function listSessions(input: ListSessionsInput = {}): Promise<Sessi
     return summary;
   });
   // The list's badge: how many secrets each session holds (docs/secrets.md); one grouped count.
-  const secrets = await countSecretFindings(sessions.map((s) => s.id));
+  // The page's costs: one statement on the ledger's primary key (session_id, …).
+  const [secrets, costs] = await Promise.all([countSecretFindings(sessions.map((s) => s.id)), sessionCosts({ sessionIds: sessions.map((s) => s.id) })]);
   for (const s of sessions) {
     const n = secrets.get(s.id);
     if (n) s.secrets = n;
+    const c = costs.get(s.id);
+    if (c) s.usage = { costMicros: c.costMicros, tokens: c.tokens, unpricedTokens: c.unpricedTokens };
   }
   return { sessions, nextCursor: rows.length > limit && last ? encodeCursor({ at: last.lastActivityAt, id: last.id }) : null };
 }

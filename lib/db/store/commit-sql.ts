@@ -22,12 +22,15 @@ import "server-only";
  *   them to that step (search matches unindexed entries on the fly meanwhile).
  * - Secrets found in the new entries (`sec`) are inserted like the entries: joined to `upd`, with
  *   the seq `upd` gives, so a refused commit writes none.
+ * - Usage ledger rows (lib/db/usage/ledger-write.ts) of the new entries are inserted by `usg`,
+ *   gated by `upd` like the entries.
  * - The final SELECT reports why nothing was written (no session, deleted, refused checks);
  *   if everything looked fine in the snapshot the update lost a race: a conflict.
  */
 import type { EntryRow } from "./entry-columns";
 import { toPgJson } from "../pg-json";
 import { FINDING_RECORD, type FindingRow } from "./secret-findings";
+import { ledgerInsertSql, ledgerPayload } from "../usage/ledger-write";
 
 export interface CommitStatementInput {
   sessionId: string;
@@ -110,6 +113,9 @@ WITH input AS (
   RETURNING 1
 ), ntf AS (
   SELECT pg_notify('${SESSION_CHANNEL}', json_build_object('id', $1::text, 'rev', upd.rev)::text) FROM upd
+), usg AS (
+  ${ledgerInsertSql("$1", "$12::json", " CROSS JOIN upd")}
+  RETURNING 1
 )
 SELECT upd.entry_count, upd.rev, s.leaf_id, s.id IS NOT NULL AS exists, s.deleted_at IS NOT NULL AS deleted,
   v.collisions, v.missing
@@ -143,6 +149,7 @@ export function commitStatement(input: CommitStatementInput): { text: string; pa
       input.title,
       input.expectedLeafId,
       toPgJson(input.secrets),
+      toPgJson(ledgerPayload(input.rows.map((r) => r.data))),
     ],
   };
 }

@@ -26,6 +26,8 @@ import { normalizeTitle, SESSION_COLUMNS, SESSION_SELECT, type SessionMeta, type
 import { readSession } from "../read-model";
 import { indexWholeSession } from "../search/search-index";
 import { findingRowsOfAll, insertFindings } from "./secret-findings";
+import { claimCounted, releaseCounted, writeLedger } from "../usage/ledger-write";
+import { usageRows } from "@/lib/usage/rows";
 import {
   applyLabels,
   insertEntryRows,
@@ -119,12 +121,20 @@ export async function createSession(
  * Reads the session row and writes what `change` returns (nothing for null), in one
  * transaction; NotFoundError when there is no such session.
  */
-async function updateRow(id: string, change: (row: SessionRow) => Prisma.SessionUpdateInput | null): Promise<SessionMeta> {
+async function updateRow(
+  id: string,
+  change: (row: SessionRow) => Prisma.SessionUpdateInput | null,
+  /** Runs after a write, in its transaction (the usage ledger's counted rows on delete / restore). */
+  after?: (sql: Sql, sessionId: string) => Promise<void>,
+): Promise<SessionMeta> {
   return getDb().$transaction(async (tx) => {
     const row = await tx.session.findUnique({ where: { id }, select: SESSION_SELECT });
     if (!row) throw new NotFoundError({ sessionId: id });
     const data = change(row);
-    return toSessionMeta(data ? await tx.session.update({ where: { id }, data, select: SESSION_SELECT }) : row);
+    if (!data) return toSessionMeta(row);
+    const updated = await tx.session.update({ where: { id }, data, select: SESSION_SELECT });
+    await after?.(prismaSql(tx), id);
+    return toSessionMeta(updated);
   });
 }
 
@@ -139,12 +149,12 @@ export async function renameSession(input: { id: string; title: string | null })
 
 /** Moves the session to the trash (hidden from the list, read-only). Idempotent: keeps the first deletion time. */
 export async function softDeleteSession(input: { id: string }): Promise<SessionMeta> {
-  return updateRow(input.id, (row) => (row.deletedAt ? null : { deletedAt: new Date() }));
+  return updateRow(input.id, (row) => (row.deletedAt ? null : { deletedAt: new Date() }), releaseCounted);
 }
 
 /** Undoes softDeleteSession. Idempotent. */
 export async function restoreSession(input: { id: string }): Promise<SessionMeta> {
-  return updateRow(input.id, (row) => (row.deletedAt ? { deletedAt: null } : null));
+  return updateRow(input.id, (row) => (row.deletedAt ? { deletedAt: null } : null), claimCounted);
 }
 
 /**
@@ -177,6 +187,7 @@ export async function writeWholeSession(
   for (const r of rows) model = entryModel(r.data) ?? model;
   await finishSessionRow(sql, { id: row.id, leafId: input.leafId, entryCount: rows.length, model });
   await indexWholeSession(sql, { sessionId: row.id, count: rows.length });
+  await writeLedger(sql, row.id, usageRows(input.header, rows.map((r) => r.data)));
   return row;
 }
 

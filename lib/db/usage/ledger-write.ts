@@ -1,0 +1,134 @@
+import "server-only";
+/**
+ * Writes of the usage ledger (`usage_rows`, docs/usage.md "The ledger in the database").
+ *
+ * Contract:
+ * - Rows are written with the entries that carry them, never by a scan: `commitEntries` inserts
+ *   them in its one statement (`ledgerCte`), import and fork in their bulk transaction
+ *   (`writeLedger`). Each row is priced when written (lib/usage/prices.ts, without the user's
+ *   overrides: a row keeps the price in force when it was written).
+ * - `counted`: of the rows sharing a dedupe key (lib/usage/rows.ts `ledgerKey`) exactly one in a
+ *   live session is counted, the first written; reports sum counted rows only. Two writers of
+ *   the same key in the same instant (two sessions holding one response, committed at once) can
+ *   both count it: there is no unique index, as Prisma's schema cannot state a partial one.
+ * - A soft delete hands its counted rows to the earliest copy in another live session
+ *   (`releaseCounted`); a restore counts its rows whose key no live session counts (`claimCounted`).
+ * - Pruning rewrites an entry's content, not the call it records: the ledger keeps the row
+ *   (the money was spent).
+ */
+import type { SessionEntry } from "@/lib/session/types";
+import { priceRow } from "@/lib/usage/prices";
+import { ledgerKey, type UsageRow, usageRowOf } from "@/lib/usage/rows";
+import { toPgJson } from "../pg-json";
+import type { Sql } from "../store/sql";
+
+interface LedgerPayloadRow {
+  entry_id: string;
+  kind: string;
+  at: string;
+  provider: string;
+  model: string;
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_write: number;
+  reasoning: number;
+  recorded: number | null;
+  cost: number | null;
+  source: string;
+  key: string;
+  first: boolean;
+}
+
+/** The ledger rows of `entries` (new entries of one session), as the JSON the statements expand. */
+export function ledgerPayload(entries: readonly SessionEntry[], fallback = Date.now()): LedgerPayloadRow[] {
+  const rows: UsageRow[] = [];
+  for (const entry of entries) {
+    const row = usageRowOf(entry, fallback);
+    if (row) rows.push(row);
+  }
+  return payloadOf(rows);
+}
+
+/** Priced payload rows; `first` marks the first row of each key in the batch. */
+export function payloadOf(rows: readonly UsageRow[]): LedgerPayloadRow[] {
+  const seen = new Set<string>();
+  return rows.map((row) => {
+    const key = ledgerKey(row);
+    const first = !seen.has(key);
+    seen.add(key);
+    const priced = priceRow(row);
+    return {
+      entry_id: row.entryId,
+      kind: row.kind,
+      at: new Date(row.at).toISOString(),
+      provider: row.provider,
+      model: row.model,
+      input: row.input,
+      output: row.output,
+      cache_read: row.cacheRead,
+      cache_write: row.cacheWrite,
+      reasoning: row.reasoning,
+      recorded: row.recordedCostMicros ?? null,
+      cost: priced.costMicros ?? null,
+      source: priced.source,
+      key,
+      first,
+    };
+  });
+}
+
+/**
+ * The INSERT of a payload (`$json`, a json parameter) into session `$session`'s ledger;
+ * `gate` is an extra FROM item (e.g. commit's `upd`, so nothing is written when the commit is refused).
+ */
+export function ledgerInsertSql(session: string, json: string, gate = ""): string {
+  return `INSERT INTO usage_rows (session_id, entry_id, kind, at, provider, model, input, output, cache_read, cache_write,
+      reasoning, recorded_cost_micros, cost_micros, price_source, dedupe_key, counted)
+    SELECT ${session}, x.entry_id, x.kind, x.at, x.provider, x.model, x.input, x.output, x.cache_read, x.cache_write,
+      x.reasoning, x.recorded, x.cost, x.source, x.key,
+      x.first AND NOT EXISTS (SELECT 1 FROM usage_rows c WHERE c.dedupe_key = x.key AND c.counted)
+    FROM json_to_recordset(${json}) AS x(entry_id text, kind text, at timestamptz, provider text, model text, input bigint,
+      output bigint, cache_read bigint, cache_write bigint, reasoning bigint, recorded bigint, cost bigint, source text,
+      key text, first boolean)${gate}
+    ON CONFLICT (session_id, entry_id) DO NOTHING`;
+}
+
+const BATCH = 2000;
+
+/** Writes the ledger rows of a whole new session (import, fork) in the caller's transaction. */
+export async function writeLedger(sql: Sql, sessionId: string, rows: readonly UsageRow[]): Promise<void> {
+  const payload = payloadOf(rows);
+  for (let i = 0; i < payload.length; i += BATCH) {
+    await sql.query(ledgerInsertSql("$1", "$2::json"), [sessionId, toPgJson(payload.slice(i, i + BATCH))]);
+  }
+}
+
+/** On soft delete: the session's counted rows stop counting, and the earliest live copy of each key counts instead. */
+export async function releaseCounted(sql: Sql, sessionId: string): Promise<void> {
+  await sql.query(
+    `WITH rel AS (
+       UPDATE usage_rows SET counted = false WHERE session_id = $1 AND counted RETURNING dedupe_key
+     ), heir AS (
+       SELECT DISTINCT ON (r.dedupe_key) r.session_id, r.entry_id
+       FROM usage_rows r JOIN sessions s ON s.id = r.session_id
+       WHERE r.dedupe_key IN (SELECT dedupe_key FROM rel) AND r.session_id <> $1 AND s.deleted_at IS NULL
+       ORDER BY r.dedupe_key, r.at, r.session_id, r.entry_id
+     )
+     UPDATE usage_rows u SET counted = true FROM heir h WHERE u.session_id = h.session_id AND u.entry_id = h.entry_id`,
+    [sessionId],
+  );
+}
+
+/** On restore: the session counts each of its keys that no live session counts (its first row of the key). */
+export async function claimCounted(sql: Sql, sessionId: string): Promise<void> {
+  await sql.query(
+    `UPDATE usage_rows u SET counted = true FROM (
+       SELECT DISTINCT ON (r.dedupe_key) r.entry_id FROM usage_rows r
+       WHERE r.session_id = $1 AND NOT EXISTS (SELECT 1 FROM usage_rows c WHERE c.dedupe_key = r.dedupe_key AND c.counted)
+       ORDER BY r.dedupe_key, r.at, r.entry_id
+     ) p
+     WHERE u.session_id = $1 AND u.entry_id = p.entry_id`,
+    [sessionId],
+  );
+}
