@@ -40,6 +40,8 @@ interface FlowFile {
   entries: number;
   /** The session's title: its first user message. */
   title: string;
+  /** The copy's title when it is not the title + " (copy)" (a long title is cut first). */
+  copyTitle?: string;
   /** A word only this file's entries contain (full-text search). */
   searchWord: string;
   /** An older file version, migrated on import (the row says so). */
@@ -153,18 +155,45 @@ async function importRenameExportDeleteCopy(page: Page, f: FlowFile) {
   const again = importRow(page, f.fileName);
   await expect(again).toContainText("This session is already imported. Import as a copy?");
   await again.getByRole("button", { name: "Import as copy" }).click();
-  await expect(again).toContainText(`Imported ${f.title} (copy) (pi / oh-my-pi session, ${(f.entries + 1).toLocaleString("en-US")} records → ${count} entries${f.migrated ? ", migrated from an older file version" : ""})`, {
+  await expect(again).toContainText(`Imported ${f.copyTitle ?? `${f.title} (copy)`} (pi / oh-my-pi session, ${(f.entries + 1).toLocaleString("en-US")} records → ${count} entries${f.migrated ? ", migrated from an older file version" : ""})`, {
     timeout: 30_000,
   });
   const copyId = (await again.getByRole("link", { name: "Open" }).getAttribute("href"))!.split("/").pop()!;
   expect(copyId).not.toBe(id);
-  await expect(sessionRow(page, copyId).getByRole("link")).toHaveText(`${f.title} (copy)`);
+  await expect(sessionRow(page, copyId).getByRole("link")).toHaveText(f.copyTitle ?? `${f.title} (copy)`);
   await expect(listed).toBeVisible();
 }
 
 test("a generated session: import, list, search, open, rename, delete + Undo, export, import as copy", async ({ page }) => {
   await importRenameExportDeleteCopy(page, generatedFile());
 });
+
+/**
+ * The title a reader expects of the fixture, read from the raw file: its first prompt a person
+ * typed (a lone slash command such as "/mode" is not a title when a real prompt follows:
+ * session-engine.md §1.2), white space folded, cut at 200 characters with an ellipsis.
+ */
+function largeSessionTitle(): string {
+  for (const line of readFileSync(LARGE, "utf8").split("\n")) {
+    let record: { message?: { role?: string; content?: unknown } };
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (record.message?.role !== "user") continue;
+    const content = record.message.content;
+    const text = typeof content === "string" ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? "").join(" ") : "";
+    const flat = text.replace(/\s+/g, " ").trim();
+    if (flat === "" || /^\/\S+$/.test(flat)) continue;
+    return cutTitle(flat);
+  }
+  throw new Error(`${LARGE}: no typed prompt`);
+}
+
+function cutTitle(flat: string): string {
+  return flat.length <= 200 ? flat : `${flat.slice(0, 199).trimEnd()}…`;
+}
 
 test.describe("sessions with the large-session fixture", () => {
   test.skip(!hasFixture, `fixture not found: ${LARGE} (set ARBOR_FIXTURES to the shared fixtures folder)`);
@@ -177,7 +206,8 @@ test.describe("sessions with the large-session fixture", () => {
       fileName: "large-session.jsonl",
       id: "d703a1a9-1b7b-4fb1-b512-c9738b1fe617",
       entries: 1018,
-      title: "/mode",
+      title: largeSessionTitle(),
+      copyTitle: cutTitle(`${largeSessionTitle()} (copy)`),
       searchWord: "fibonacci",
       migrated: true,
     });

@@ -56,7 +56,7 @@ export function agentPlaces(env: AgentEnv = process.env, home: string = os.homed
 async function tally(folder: string, ext: string): Promise<{ files: number; bytes: number }> {
   let entries: Dirent[];
   try {
-    entries = await readdir(folder, { withFileTypes: true, recursive: true });
+    entries = await readdir(/*turbopackIgnore: true*/ folder, { withFileTypes: true, recursive: true });
   } catch {
     return { files: 0, bytes: 0 };
   }
@@ -64,7 +64,7 @@ async function tally(folder: string, ext: string): Promise<{ files: number; byte
   let bytes = 0;
   for (const e of entries) {
     if (!e.isFile() || !e.name.endsWith(ext)) continue;
-    const st = await stat(path.join(e.parentPath, e.name)).catch(() => null);
+    const st = await stat(/*turbopackIgnore: true*/ path.join(e.parentPath, e.name)).catch(() => null);
     if (!st) continue;
     files += 1;
     bytes += st.size;
@@ -76,7 +76,7 @@ async function tally(folder: string, ext: string): Promise<{ files: number; byte
 export async function discoverAgentFolders(env: AgentEnv = process.env, home: string = os.homedir()): Promise<AgentFolder[]> {
   const found: AgentFolder[] = [];
   for (const place of agentPlaces(env, home)) {
-    const st = await stat(place.path).catch(() => null);
+    const st = await stat(/*turbopackIgnore: true*/ place.path).catch(() => null);
     if (!st?.isDirectory()) continue;
     const { files, bytes } = await tally(place.path, place.ext);
     found.push({ agent: place.agent, label: place.label, path: place.path, files, bytes, syncable: place.ext === ".jsonl" });

@@ -63,7 +63,7 @@ export async function documentKindOf(file: string, tracked: TrackedFile | null):
 
 /** The file's first line, if it ends within the first 64 KB (a Gemini CLI metadata record does), else "". */
 async function firstLine(file: string): Promise<string> {
-  const handle = await open(file, "r").catch(() => null);
+  const handle = await open(/*turbopackIgnore: true*/ file, "r").catch(() => null);
   if (!handle) return "";
   try {
     const head = Buffer.alloc(64 * 1024);
@@ -87,7 +87,7 @@ interface ReadDocument {
 /** What stat says; for opencode, of all the session's files. */
 export async function documentStat(file: string, kind: DocumentKind): Promise<{ size: number; mtimeMs: number }> {
   if (kind === "opencode-storage") return storageFingerprint(file);
-  const s = await stat(file);
+  const s = await stat(/*turbopackIgnore: true*/ file);
   return { size: s.size, mtimeMs: s.mtimeMs };
 }
 
@@ -105,7 +105,7 @@ async function readDoc(file: string, kind: DocumentKind, st: { size: number; mti
     }
   }
   if (st.size > MAX_DOCUMENT_BYTES) throw new DocumentSyntaxError(`${path.basename(file)}: a Gemini CLI session is read whole, and this one is larger than the limit for such files`);
-  const bytes = await readFile(file);
+  const bytes = await readFile(/*turbopackIgnore: true*/ file);
   const text = bytes.toString("utf8");
   const name = path.basename(file);
   if (file.endsWith(".jsonl")) {

@@ -38,7 +38,7 @@ function storageRootOf(file: string): string | null {
 }
 
 async function isDirectory(p: string): Promise<boolean> {
-  return stat(p).then(
+  return stat(/*turbopackIgnore: true*/ p).then(
     (s) => s.isDirectory(),
     () => false,
   );
@@ -51,7 +51,7 @@ export async function isStorageSessionFile(file: string): Promise<boolean> {
 
 /** The `.json` files of a folder, sorted by name; none when the folder is missing. */
 async function jsonFiles(dir: string): Promise<string[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
+  const names = await readdir(/*turbopackIgnore: true*/ dir).catch(() => [] as string[]);
   return names
     .filter((n) => n.endsWith(".json"))
     .sort()
@@ -74,7 +74,7 @@ export async function storageFingerprint(sessionFile: string): Promise<{ size: n
   let size = 0;
   let mtimeMs = 0;
   for (const file of [sessionFile, ...messages.flatMap((m) => [m.file, ...m.parts])]) {
-    const s = await stat(file).catch(() => null);
+    const s = await stat(/*turbopackIgnore: true*/ file).catch(() => null);
     if (!s) continue;
     size += s.size;
     mtimeMs = Math.max(mtimeMs, s.mtimeMs);
@@ -83,7 +83,7 @@ export async function storageFingerprint(sessionFile: string): Promise<{ size: n
 }
 
 async function readJson(file: string): Promise<Record<string, unknown>> {
-  const text = await readFile(file, "utf8");
+  const text = await readFile(/*turbopackIgnore: true*/ file, "utf8");
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch (error) {
@@ -118,9 +118,9 @@ export async function storageSessionOf(changed: string): Promise<string | null> 
     if (typeof part?.sessionID !== "string") return null;
     sessionId = part.sessionID;
   }
-  for (const project of await readdir(path.join(root, "session")).catch(() => [] as string[])) {
+  for (const project of await readdir(/*turbopackIgnore: true*/ path.join(root, "session")).catch(() => [] as string[])) {
     const file = path.join(root, "session", project, `${sessionId}.json`);
-    if (await stat(file).then(() => true, () => false)) return file;
+    if (await stat(/*turbopackIgnore: true*/ file).then(() => true, () => false)) return file;
   }
   return null;
 }
