@@ -111,8 +111,14 @@ test("the right password opens the sessions page with an HttpOnly cookie; sign o
   expect(await page.evaluate(() => document.cookie)).not.toContain(SESSION);
 
   // Signed in, actions and routes work: a server action creates a session, the API lists it.
+  // The session page's own requests are let finish first: signed out while one is in flight, it
+  // would rightly get a 401, which the console guard counts as an error.
+  const pageRequests = ["/skeleton", "/calls", "/secrets", "/usage"].map((part) =>
+    page.waitForResponse((r) => new URL(r.url()).pathname.endsWith(part), { timeout: 15_000 }).catch(() => undefined),
+  );
   await page.getByRole("button", { name: "New session" }).click();
   await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/);
+  await Promise.all(pageRequests);
   const list = await page.request.get("/api/sessions");
   expect(list.status()).toBe(200);
   expect((await list.json()).sessions).toHaveLength(1);

@@ -46,7 +46,7 @@ async function isDirectory(p: string): Promise<boolean> {
 
 export async function isStorageSessionFile(file: string): Promise<boolean> {
   const root = storageRootOf(file);
-  return root !== null && (await isDirectory(path.join(root, "message")));
+  return root !== null && (await isDirectory(path.join(/*turbopackIgnore: true*/ root, "message")));
 }
 
 /** The `.json` files of a folder, sorted by name; none when the folder is missing. */
@@ -55,7 +55,7 @@ async function jsonFiles(dir: string): Promise<string[]> {
   return names
     .filter((n) => n.endsWith(".json"))
     .sort()
-    .map((n) => path.join(dir, n));
+    .map((n) => path.join(/*turbopackIgnore: true*/ dir, n));
 }
 
 /** The session's files: its session file, then per message its message file and part files. */
@@ -63,8 +63,8 @@ async function filesOf(sessionFile: string): Promise<{ messages: { file: string;
   const root = storageRootOf(sessionFile)!;
   const sessionId = path.basename(sessionFile, ".json");
   const messages = [];
-  for (const file of await jsonFiles(path.join(root, "message", sessionId))) {
-    messages.push({ file, parts: await jsonFiles(path.join(root, "part", path.basename(file, ".json"))) });
+  for (const file of await jsonFiles(path.join(/*turbopackIgnore: true*/ root, "message", sessionId))) {
+    messages.push({ file, parts: await jsonFiles(path.join(/*turbopackIgnore: true*/ root, "part", path.basename(file, ".json"))) });
   }
   return { messages };
 }
@@ -118,8 +118,8 @@ export async function storageSessionOf(changed: string): Promise<string | null> 
     if (typeof part?.sessionID !== "string") return null;
     sessionId = part.sessionID;
   }
-  for (const project of await readdir(/*turbopackIgnore: true*/ path.join(root, "session")).catch(() => [] as string[])) {
-    const file = path.join(root, "session", project, `${sessionId}.json`);
+  for (const project of await readdir(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ root, "session")).catch(() => [] as string[])) {
+    const file = path.join(/*turbopackIgnore: true*/ root, "session", project, `${sessionId}.json`);
     if (await stat(/*turbopackIgnore: true*/ file).then(() => true, () => false)) return file;
   }
   return null;

@@ -105,7 +105,7 @@ export async function lastNewlineOffset(file: string, size: number): Promise<num
 /** sha256 (hex) of the first `bytes` bytes of the file. */
 export async function sha256Prefix(file: string, bytes: number): Promise<string> {
   const hash = createHash("sha256");
-  if (bytes > 0) for await (const chunk of createReadStream(file, { start: 0, end: bytes - 1 })) hash.update(chunk as Buffer);
+  if (bytes > 0) for await (const chunk of createReadStream(/*turbopackIgnore: true*/ file, { start: 0, end: bytes - 1 })) hash.update(chunk as Buffer);
   return hash.digest("hex");
 }
 
