@@ -21,6 +21,9 @@
  *   `firstKeptEntryId`; when that entry is hidden, to its first visible descendant in
  *   display order (none: no edge). That node carries `isFirstKept`.
  * - Branch summaries are ordinary children of the entry they hang under (their parent).
+ * - "You are here" (`isLeaf`) marks the current leaf's row, or when the filter or search hides
+ *   it, its nearest visible ancestor (`hereId`), so every view of a session says where it is;
+ *   `hiddenLeaf` then names the hidden leaf. That row never folds away.
  */
 import { compactionRegionsSteps } from "@/components/tree/compaction-regions";
 import { HANDLES, labelsFromEntries, roleMark } from "@/components/tree/entry-info";
@@ -63,6 +66,12 @@ export interface FlowGraph {
   rows: SkeletonRow[];
   /** Entry id → row index. */
   rowOf: Map<string, number>;
+  /**
+   * The entry that shows "you are here": the current leaf when it is visible, else the nearest
+   * visible entry of its path (a filter or search hides model and thinking changes, labels, pins,
+   * Claude Code's trailing summary…); null when no entry of the path is visible.
+   */
+  hereId: string | null;
   /** Visible entry id → id of the node showing it (itself, or the fold holding it). */
   nodeOf: Map<string, string>;
 }
@@ -130,6 +139,11 @@ export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: S
       p = rows[p]!.parentIndex;
     }
   }
+  // "You are here": the leaf's row, or its nearest visible ancestor when hidden.
+  const leafRow = opts.leafId == null ? -1 : (rowOf.get(opts.leafId) ?? -1);
+  const hereRow = leafRow < 0 || rows[leafRow]!.visible ? leafRow : ancestors[leafRow]!;
+  const hiddenLeaf = hereRow >= 0 && hereRow !== leafRow ? rows[leafRow]!.text : undefined;
+
   const keptTarget = new Map<number, number>(); // compaction row → visible kept row
   const isFirstKept = new Uint8Array(rows.length);
   for (const [c, kept] of regions.firstKept) {
@@ -146,7 +160,7 @@ export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: S
     isToolStep: (k) => (rows[vis[k]!]!.entry.flags & FLAG.toolStep) !== 0,
     isPinned: (k) => {
       const row = rows[vis[k]!]!;
-      return row.isLeaf || searching || row.label !== undefined || pins.has(row.entry.id) || (opts.selectedId != null && row.entry.id === opts.selectedId);
+      return vis[k] === hereRow || searching || row.label !== undefined || pins.has(row.entry.id) || (opts.selectedId != null && row.entry.id === opts.selectedId);
     },
     isExpanded: (k) => expanded?.has(rows[vis[k]!]!.entry.id) ?? false,
   });
@@ -160,7 +174,8 @@ export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: S
       ...(row.label !== undefined ? { label: row.label } : {}),
       tokens: row.entry.tokens,
       isActive: row.isActive,
-      isLeaf: row.isLeaf,
+      isLeaf: i === hereRow,
+      ...(i === hereRow && hiddenLeaf !== undefined ? { hiddenLeaf } : {}),
       isFirstKept: isFirstKept[i] === 1,
       summarisedBy: regions.summarisedBy[i] ?? [],
       matchesSearch: searching,
@@ -264,5 +279,5 @@ export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: S
       data: { kind: "firstKept", isActive: rows[c]!.isActive && rows[kept]!.isActive },
     });
   }
-  return { nodes, edges, rows, rowOf, nodeOf };
+  return { nodes, edges, rows, rowOf, nodeOf, hereId: hereRow >= 0 ? rows[hereRow]!.entry.id : null };
 }

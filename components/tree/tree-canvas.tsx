@@ -321,6 +321,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
             selectedId={selectedEntry}
             onSelect={select}
             onActivate={onActivate}
+            hereId={graph.hereId}
           />
         )}
       </div>

@@ -201,12 +201,16 @@ function turnNode(
   let tokens = 0;
   let errors = 0;
   let isLeaf = false;
+  let hiddenLeaf: string | undefined;
   let isFirstKept = false;
   for (const m of turn.members) {
     const node = input[m]!;
     const d = node.data;
     if (d.label) labels.push(d.label);
-    if (d.isLeaf) isLeaf = true;
+    if (d.isLeaf) {
+      isLeaf = true;
+      hiddenLeaf = d.hiddenLeaf;
+    }
     if (d.isFirstKept) isFirstKept = true;
     if (d.summarisedBy.length > 0) summarisedBy = summarisedBy.length === 0 ? d.summarisedBy : [...new Set([...summarisedBy, ...d.summarisedBy])];
     const ids = node.type === "fold" ? node.data.entryIds : [d.entryId];
@@ -237,6 +241,7 @@ function turnNode(
       tokens,
       isActive: first.data.isActive,
       isLeaf,
+      ...(hiddenLeaf !== undefined ? { hiddenLeaf } : {}),
       isFirstKept,
       summarisedBy,
       matchesSearch: first.data.matchesSearch,

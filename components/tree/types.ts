@@ -41,8 +41,13 @@ export type CommonData = {
   tokens: number;
   /** On the path from the root to the current leaf (§16.1). */
   isActive: boolean;
-  /** The current leaf ("you are here"). */
+  /**
+   * Shows "you are here": the current leaf, or the nearest visible entry of its path when the
+   * filter or search hides the leaf (to-flow.ts `hereId`).
+   */
   isLeaf: boolean;
+  /** Set when the leaf itself is hidden: its row text ("[model: …]", "[pin: …]"). */
+  hiddenLeaf?: string;
   /** Named by some compaction's `firstKeptEntryId` (or the first visible entry after it). */
   isFirstKept: boolean;
   /** Ids of the compactions whose summarised region contains this entry. */

@@ -21,6 +21,12 @@ const LATEST_TURNS = 5;
 /** Zoom of the opening overview (turn cards readable) and the least zoom of a jump. */
 const OPEN_ZOOM = 0.85;
 
+/** The node showing "you are here" (the leaf's, or its nearest visible ancestor's). */
+export function hereNode(model: TreeModel): string | undefined {
+  const here = model.flow.hereId;
+  return here === null ? undefined : model.flow.nodeOf.get(here);
+}
+
 export interface CanvasViewportOptions {
   flow: ReactFlowInstance<CanvasNode, TreeEdge>;
   model: TreeModel;
@@ -84,7 +90,7 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
   useEffect(() => {
     if (!ready || opened.current) return;
     opened.current = true;
-    const { model: m, leafId: leaf, centerOn: deepLink } = latest.current;
+    const { model: m, centerOn: deepLink } = latest.current;
     if (deepLink) return; // the deep-link effect positions the view
     const pane = latest.current.regionRef.current?.querySelector<HTMLElement>(".react-flow");
     const open = () => {
@@ -92,7 +98,7 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
         void flow.fitView({ padding: 0.15, maxZoom: 1 });
         return;
       }
-      const target = (leaf && m.flow.nodeOf.get(leaf)) || m.layout.nodes.at(-1)?.id;
+      const target = hereNode(m) ?? m.layout.nodes.at(-1)?.id;
       if (!target) return;
       if (m.zoomLevel === "overview" && pane) frameLatest(target, pane);
       else centerNode(target, 1, 0);
@@ -128,14 +134,15 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
 
   // Follow the current leaf when it changes (this wins over revealing the selection).
   const lastLeaf = useRef(leafId);
-  const lastLeafNode = useRef<string | undefined>(leafId ? model.flow.nodeOf.get(leafId) : undefined);
+  const lastLeafNode = useRef<string | undefined>(hereNode(model));
   const followedLeaf = useRef(false);
   useEffect(() => {
     if (lastLeaf.current === leafId) return;
     lastLeaf.current = leafId;
-    const shown = leafId === null ? undefined : model.flow.nodeOf.get(leafId);
-    // A new leaf drawn by the same node (a label or settings entry appended under it, hidden by the
-    // filter) changes nothing on screen: keep the view where the user is working.
+    const shown = hereNode(model);
+    // A new leaf drawn by the same node (a label, pin or settings entry appended under it, hidden by
+    // the filter, shows "you are here" on its parent's node) changes nothing on screen: keep the
+    // view where the user is working.
     const sameNode = shown !== undefined && shown === lastLeafNode.current;
     lastLeafNode.current = shown;
     if (!ready || view !== "canvas" || !shown || sameNode) return;

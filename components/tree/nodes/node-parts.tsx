@@ -62,7 +62,7 @@ export function NodeFlags({ data }: { data: CommonData }) {
 /** Screen-reader words for what the canvas shows by ring, muting and bands; render last. */
 export function NodeStatus({ data }: { data: CommonData }) {
   const words = [
-    data.isLeaf && "you are here",
+    data.isLeaf && (data.hiddenLeaf ? `you are here: the current leaf, ${data.hiddenLeaf}, follows and is hidden by the filter` : "you are here"),
     !data.isActive && "off the current path",
     data.summarisedBy.length > 0 && "summarised by a compaction",
   ].filter(Boolean);
