@@ -1,10 +1,14 @@
 "use client";
 /**
  * The entry menu of the canvas (ui.md "Inspect without moving"): opened by a node's "⋯"
- * button or by right-clicking a node. Items: "Inspect", "Label…", "Pin" / "Unpin" (messages,
+ * button or by right-clicking a node. Items: "Inspect", "Continue from here…" (the only way the
+ * canvas moves the leaf, after a dialog), "Label…", "Pin" / "Unpin" (messages,
  * custom messages and branch summaries, session-engine.md §19), "Edit and resend" (user messages only), "Fork
  * to new session", "Copy link"; on compactions also "Compact again with…", "Compare and
  * choose…" and "Undo compaction" (on the current path) or "Redo compaction" (issue #16).
+ *
+ * On a collapsed overview turn: "Inspect", "Continue after this turn…" (from its last entry),
+ * "Show entries", "Edit and resend" (its prompt), "Fork to new session", "Copy link".
  *
  * ARIA menu pattern: focus moves to the first item; ↑/↓ (wrapping), Home and End move;
  * Enter/Space or a click runs an item; Esc, Tab or a click outside closes it, and focus
@@ -15,9 +19,11 @@ import { createPortal } from "react-dom";
 import type { MenuRequest } from "@/components/tree/tree-context";
 import type { ContextAction } from "@/components/tree/types";
 
-const ITEMS: { action: ContextAction; label: string; when?: (r: MenuRequest) => boolean }[] = [
+const ITEMS: { action: ContextAction; label: string | ((r: MenuRequest) => string); when?: (r: MenuRequest) => boolean }[] = [
   { action: "inspect", label: "Inspect" },
-  { action: "label", label: "Label…" },
+  { action: "continue", label: (r) => (r.turn ? "Continue after this turn…" : "Continue from here…") },
+  { action: "expand-turn", label: "Show entries", when: (r) => r.turn === true },
+  { action: "label", label: "Label…", when: (r) => r.turn !== true },
   { action: "pin", label: "Pin", when: (r) => r.pin === "pin" },
   { action: "unpin", label: "Unpin", when: (r) => r.pin === "unpin" },
   { action: "edit-resend", label: "Edit and resend", when: (r) => r.canEditResend },
@@ -110,7 +116,7 @@ export function EntryMenu({ request, onAction, onClose }: EntryMenuProps) {
             onAction(item.action, request.id);
           }}
         >
-          {item.label}
+          {typeof item.label === "string" ? item.label : item.label(request)}
         </button>
       ))}
     </div>,

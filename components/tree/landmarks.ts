@@ -43,14 +43,15 @@ export function branchPointText(branches: number): string {
 
 /**
  * Landmarks of a displayed graph, in node (display) order. The first root is "session start"
- * (where the model's memory begins when nothing was compacted).
+ * (where the model's memory begins when nothing was compacted), unless the session start is
+ * drawn as a node of its own above several roots (`startDrawn`, start-decor.ts).
  */
-export function selectLandmarks(nodes: readonly TreeNode[], edges: readonly TreeEdge[]): Landmark[] {
-  return runSteps(selectLandmarksSteps(nodes, edges));
+export function selectLandmarks(nodes: readonly TreeNode[], edges: readonly TreeEdge[], startDrawn = false): Landmark[] {
+  return runSteps(selectLandmarksSteps(nodes, edges, startDrawn));
 }
 
 /** selectLandmarks as steps (lib/session/stepwise.ts). */
-export function* selectLandmarksSteps(nodes: readonly TreeNode[], edges: readonly TreeEdge[]): Steps<Landmark[]> {
+export function* selectLandmarksSteps(nodes: readonly TreeNode[], edges: readonly TreeEdge[], startDrawn = false): Steps<Landmark[]> {
   const children = new Map<string, number>();
   const keptOf = new Map<string, string>();
   const hasParent = new Set<string>();
@@ -67,7 +68,7 @@ export function* selectLandmarksSteps(nodes: readonly TreeNode[], edges: readonl
   let current: string | undefined;
   for (const n of nodes) if (n.type === "compaction" && n.data.isActive) current = n.id;
   const currentKept = current === undefined ? undefined : keptOf.get(current);
-  const root = nodes.find((n) => !hasParent.has(n.id));
+  const root = startDrawn ? undefined : nodes.find((n) => !hasParent.has(n.id));
   const out: Landmark[] = [];
   for (let i = 0; i < nodes.length; i++) {
     if (tick(i)) yield;

@@ -18,12 +18,14 @@
  *   `entryIdOf`). On mount with no selection the canvas selects the current leaf (or its
  *   nearest visible ancestor); when a filter or search hides the selection it moves to the
  *   nearest visible ancestor, else the last visible row; a selected folded entry is unfolded.
- * - `onActivate(entryId)`: "go there" — a click on a node, Enter, or a double-click in the
- *   list. The page runs session-engine.md §16.5 (the "Already at this point" check and the "Summarize
- *   branch?" dialog).
+ * - `onActivate(entryId)`: "Continue from here" — the node menu's item, Enter or `C` on a
+ *   selected entry (`C` on a turn: after its last entry), a double-click in the list. The page
+ *   runs session-engine.md §16.5 ("Already at this point", then the dialog that says what will
+ *   happen). A click never moves the leaf: it selects (ui.md "Click looks, actions act").
  * - `onContextAction(action, entryId)`: the entry menu ("⋯" or right-click) and shortcuts:
- *   "inspect" (also "Show summary" on compactions), "label" (also `L`), "edit-resend" (user
- *   messages only), "fork", "copy-link".
+ *   "inspect" (also "Show summary" on compactions), "continue", "label" (also `L`),
+ *   "edit-resend" (user messages only), "fork", "copy-link", pins and the compaction items.
+ *   On a turn the entry is its first (the prompt), except "continue": its last.
  * - `centerOn`: an entry to centre and select once (deep link `?entry=ID`); a new value
  *   centres again.
  * - `filter` / `onFilterChange`, `search` / `onSearchChange`: session-engine.md §16.3 filter and query.
@@ -41,7 +43,7 @@ import "./nodes/nodes.css";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { EntryMenu } from "@/components/tree/entry-menu";
 import { jumpTargets } from "@/components/tree/landmarks";
-import { type MenuRequest, menuFacts, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
+import { continueTarget, type MenuRequest, menuRequestOf, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
 import { TreeFlowView } from "@/components/tree/tree-flow-view";
 import { TreeList } from "@/components/tree/tree-list";
 import { TreePending } from "@/components/tree/tree-pending";
@@ -160,9 +162,15 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
     latest.current.onSelect(id);
   }, []);
   const closeMenu = useCallback(() => setMenu(null), []);
+  const latestModel = useRef(model);
+  latestModel.current = model;
   const contextAction = useCallback(
-    (action: ContextAction, id: string) => latest.current.onContextAction(action, entryIdOf(id)),
-    [],
+    (action: ContextAction, id: string) => {
+      if (action === "expand-turn") expandTurn(id);
+      else if (action === "continue") latest.current.onActivate(continueTarget(latestModel.current, id));
+      else latest.current.onContextAction(action, entryIdOf(id));
+    },
+    [expandTurn],
   );
   const actions = useMemo<TreeActions>(
     () => ({ openMenu: setMenu, contextAction, unfold, expandTurn, menuFor: menu?.id ?? null }),
@@ -214,7 +222,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
     filter,
     search,
     onSelect: select,
-    onActivate,
+    onActivate: (id) => onActivate(continueTarget(model, id)),
     onContextAction: (action, id) => onContextAction(action, entryIdOf(id)),
     onFilterChange: props.onFilterChange,
     onSearchChange: props.onSearchChange,
@@ -226,33 +234,30 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
 
   const onNodeClick = useCallback<NodeMouseHandler<CanvasNode>>(
     (_e, node) => {
-      if (node.type === "band") return;
+      if (node.type === "band" || node.type === "start") return;
       if (node.type === "fold") {
         unfold(node.data.entryIds);
         return;
       }
-      if (node.type === "turn") {
-        expandTurn(node.id);
-        return;
-      }
+      // Click looks: it selects (the inspector shows it, the map highlights its path, the chat
+      // scrolls to it); only "Continue from here" moves the leaf.
       select(node.id);
-      latest.current.onActivate(node.id);
     },
-    [unfold, select, expandTurn],
+    [unfold, select],
+  );
+
+  const onNodeDoubleClick = useCallback<NodeMouseHandler<CanvasNode>>(
+    (_e, node) => {
+      if (node.type === "turn") expandTurn(node.id);
+    },
+    [expandTurn],
   );
 
   const onNodeContextMenu = useCallback<NodeMouseHandler<CanvasNode>>((e, node) => {
-    if (node.type === "band" || node.type === "fold" || node.type === "turn") return;
+    if (node.type === "band" || node.type === "fold" || node.type === "start") return;
     e.preventDefault();
     const returnFocus = (e.target as HTMLElement).closest<HTMLElement>(".react-flow__node");
-    setMenu({
-      id: node.id,
-      canEditResend: node.type === "entry" && node.data.isUserMessage,
-      ...menuFacts(node.type, node.data),
-      x: e.clientX,
-      y: e.clientY,
-      returnFocus,
-    });
+    setMenu({ ...menuRequestOf(node), x: e.clientX, y: e.clientY, returnFocus });
   }, []);
 
   // Tabbing onto a node selects it.
@@ -304,6 +309,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
               minimap={minimap}
               onInit={viewport.onInit}
               onNodeClick={onNodeClick}
+              onNodeDoubleClick={onNodeDoubleClick}
               onNodeContextMenu={onNodeContextMenu}
               onMoveEnd={zoom.onMoveEnd}
               onJump={viewport.jumpTo}

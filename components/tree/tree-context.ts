@@ -5,7 +5,8 @@
  * The canvas provides one stable value; only `menuFor` changes (when a menu opens).
  */
 import { createContext, useContext } from "react";
-import type { CommonData, ContextAction } from "@/components/tree/types";
+import type { TreeModel } from "@/components/tree/use-tree-model";
+import { type CommonData, type ContextAction, entryIdOf, isTurnId, type TreeNode } from "@/components/tree/types";
 
 /** What the entry menu offers beyond the common items (issue #16). */
 export interface MenuFacts {
@@ -25,6 +26,8 @@ export function menuFacts(nodeType: string, data: CommonData & { entryType?: str
 
 export interface MenuRequest extends MenuFacts {
   id: string;
+  /** A collapsed overview turn (`turn:<first entry id>`): the turn's items. */
+  turn?: boolean;
   /** Offer "Edit and resend" (user messages only). */
   canEditResend: boolean;
   /** Where to open, in client coordinates. */
@@ -42,6 +45,22 @@ export interface TreeActions {
   expandTurn: (turnId: string) => void;
   /** Id of the node whose menu is open, if any (for aria-expanded). */
   menuFor: string | null;
+}
+
+/** The menu of a node (without where it opens). */
+export function menuRequestOf(node: TreeNode): Omit<MenuRequest, "x" | "y" | "returnFocus"> {
+  if (node.type === "turn") return { id: node.id, turn: true, canEditResend: node.data.startsWithUser };
+  return { id: node.id, canEditResend: node.type === "entry" && node.data.isUserMessage, ...menuFacts(node.type, node.data) };
+}
+
+/**
+ * The entry "Continue from here" starts from for a node id: the entry itself, a fold's first entry,
+ * and a collapsed turn's LAST entry ("Continue after this turn").
+ */
+export function continueTarget(model: TreeModel, id: string): string {
+  if (!isTurnId(id)) return entryIdOf(id);
+  const node = model.layout.nodes[model.layout.index.get(id) ?? -1];
+  return node?.type === "turn" ? (node.data.entryIds.at(-1) ?? entryIdOf(id)) : entryIdOf(id);
 }
 
 const noop = () => {};

@@ -24,6 +24,7 @@ export interface TreeFlowViewProps {
   minimap: boolean;
   onInit: OnInit<CanvasNode, TreeEdge>;
   onNodeClick: NodeMouseHandler<CanvasNode>;
+  onNodeDoubleClick: NodeMouseHandler<CanvasNode>;
   onNodeContextMenu: NodeMouseHandler<CanvasNode>;
   onMoveEnd: OnMoveEnd;
   onJump: (landmark: Landmark) => void;
@@ -57,29 +58,41 @@ export function TreeFlowView(props: TreeFlowViewProps) {
     return rect ? windowOf(layout.nodes, layout.index, model.edges, rect) : { nodes: [], edges: [] };
   }, [windowed, windowKey, layout, model.edges]);
 
+  // The selection's path: the part of root → selection that is off the current path (the rest is
+  // drawn as the current path already) is highlighted, nodes and the edges into them.
+  const shown = selectedId === null ? undefined : (model.flow.nodeOf.get(selectedId) ?? selectedId);
+  const selectedPath = useMemo(() => {
+    const ids = new Set<string>();
+    for (let i = shown === undefined ? -1 : (layout.index.get(shown) ?? -1); i >= 0 && !layout.nodes[i]!.data.isActive; i = layout.parent[i]!) {
+      ids.add(layout.nodes[i]!.id);
+    }
+    return ids;
+  }, [shown, layout]);
+
   const nodes = useMemo<CanvasNode[]>(() => {
-    const shown = selectedId === null ? undefined : (model.flow.nodeOf.get(selectedId) ?? selectedId);
-    const at = shown === undefined ? -1 : part.nodes === layout.nodes ? (layout.index.get(shown) ?? -1) : part.nodes.findIndex((n) => n.id === shown);
     let tree: CanvasNode[] = part.nodes;
-    if (at >= 0) {
-      tree = part.nodes.slice();
-      tree[at] = { ...part.nodes[at]!, selected: true } as CanvasNode;
+    if (shown !== undefined || selectedPath.size > 0) {
+      tree = part.nodes.map((n) => {
+        const onPath = selectedPath.has(n.id);
+        if (n.id !== shown && !onPath) return n;
+        return { ...n, ...(n.id === shown ? { selected: true } : {}), ...(onPath ? { className: "tree-selected-path" } : {}) } as CanvasNode;
+      });
     }
     return bandNodes.length > 0 ? (bandNodes as CanvasNode[]).concat(tree) : tree;
-  }, [part, layout, bandNodes, selectedId, model.flow.nodeOf]);
+  }, [part, bandNodes, shown, selectedPath]);
 
   const edges = useMemo<TreeEdge[]>(() => {
     return part.edges.map((e) => ({
       ...e,
       type: "smoothstep",
       pathOptions: { borderRadius: 10, offset: 24 },
-      className: edgeClass(e),
+      className: selectedPath.has(e.target) && e.data?.kind !== "firstKept" ? `${edgeClass(e)} tree-edge--selected` : edgeClass(e),
       zIndex: e.data?.isActive ? 1 : 0,
       focusable: false,
       selectable: false,
       domAttributes: { "aria-hidden": "true" },
     }));
-  }, [part.edges]);
+  }, [part.edges, selectedPath]);
 
   return (
     <ReactFlow<CanvasNode, TreeEdge>
@@ -102,6 +115,7 @@ export function TreeFlowView(props: TreeFlowViewProps) {
       colorMode={colorScheme}
       onInit={onInit}
       onNodeClick={onNodeClick}
+      onNodeDoubleClick={props.onNodeDoubleClick}
       onNodeContextMenu={onNodeContextMenu}
       onMoveEnd={props.onMoveEnd}
     >

@@ -5,7 +5,8 @@
  * React Flow node ids are entry ids, except:
  * - a folded run of tool steps: `fold:<first entry id>` (see fold.ts);
  * - a summarised-region band drawn behind the nodes: `band:<compaction id>:<n>`;
- * - a collapsed turn of the overview (semantic zoom, turns.ts): `turn:<first entry id>`.
+ * - a collapsed turn of the overview (semantic zoom, turns.ts): `turn:<first entry id>`;
+ * - the session start drawn above several roots: `start:`.
  */
 import type { Edge, Node } from "@xyflow/react";
 
@@ -15,6 +16,10 @@ export type RoleMark = "user" | "assistant" | "tool" | "summary" | "setting" | "
 /** Actions of the entry menu ("⋯" button or right-click), passed to `onContextAction`. */
 export type ContextAction =
   | "inspect"
+  /** "Continue from here": the dialog, then the leaf moves (session-engine.md §11.4, §16.5). */
+  | "continue"
+  /** Show a collapsed overview turn as its entries. */
+  | "expand-turn"
   | "label"
   | "edit-resend"
   | "fork"
@@ -109,21 +114,30 @@ export type BandData = {
   compactionText: string;
 };
 
+/** The session start drawn above several roots (a root branch summary, orphans): their branch point. */
+export type StartData = {
+  roots: number;
+};
+
 export type EntryNodeType = Node<EntryData, "entry">;
 export type CompactionNodeType = Node<CompactionData, "compaction">;
 export type BranchSummaryNodeType = Node<BranchSummaryData, "branchSummary">;
 export type FoldNodeType = Node<FoldData, "fold">;
 export type BandNodeType = Node<BandData, "band">;
 export type TurnNodeType = Node<TurnData, "turn">;
+export type StartNodeType = Node<StartData, "start">;
 
 /** A node standing for one entry or one folded run. */
 export type TreeNode = EntryNodeType | CompactionNodeType | BranchSummaryNodeType | FoldNodeType | TurnNodeType;
-/** Everything the canvas renders: tree nodes plus the bands behind them. */
-export type CanvasNode = TreeNode | BandNodeType;
+/** Everything the canvas renders: tree nodes plus the bands behind them and the session start. */
+export type CanvasNode = TreeNode | BandNodeType | StartNodeType;
 
 export type TreeEdgeData = {
-  /** `tree`: parent → child (nearest visible ancestor, §16.3); `firstKept`: compaction → kept entry. */
-  kind: "tree" | "firstKept";
+  /**
+   * `tree`: parent → child (nearest visible ancestor, §16.3); `firstKept`: compaction → kept entry;
+   * `start`: the drawn session start → a root (only with several roots; not a tree edge).
+   */
+  kind: "tree" | "firstKept" | "start";
   /** Both ends on the root → leaf path. */
   isActive: boolean;
 };

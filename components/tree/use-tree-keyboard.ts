@@ -5,7 +5,8 @@
  * list has focus:
  * - arrows (canvas): parent / first child / previous / next sibling; the list handles its
  *   own arrows (rows, wrapping) and pages;
- * - Enter: go there (onActivate), or unfold a selected fold;
+ * - Enter: "Continue from here" (onActivate: the dialog), show a turn's entries, or unfold a fold;
+ * - `C`: "Continue from here" (on a turn: after its last entry);
  * - `L`: label the selected entry (onContextAction("label"));
  * - `/`: focus the search box;
  * - `F` / Shift+`F`: next / previous filter;
@@ -71,6 +72,10 @@ export function useTreeKeyboard(options: TreeKeyboardOptions): (e: KeyboardEvent
     } else if (key === "f" || key === "F") {
       e.preventDefault();
       o.onFilterChange(nextFilter(o.filter, e.shiftKey ? -1 : 1));
+    } else if (key === "c" || key === "C") {
+      if (selected === null || isFoldId(selected)) return;
+      e.preventDefault();
+      o.onActivate(selected);
     } else if (key === "l" || key === "L") {
       if (selected === null || isFoldId(selected) || isTurnId(selected)) return;
       e.preventDefault();

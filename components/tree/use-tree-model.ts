@@ -16,7 +16,8 @@ import { type Landmark, selectLandmarksSteps } from "@/components/tree/landmarks
 import { type FlowGraph, skeletonToFlowSteps } from "@/components/tree/to-flow";
 import { collapseTurnsSteps, groupTurns, type TurnGrouping } from "@/components/tree/turns";
 import { runSteps, type Steps } from "@/lib/session/stepwise";
-import type { BandNodeType, TreeEdge } from "@/components/tree/types";
+import { startDecor } from "@/components/tree/start-decor";
+import type { BandNodeType, StartNodeType, TreeEdge } from "@/components/tree/types";
 import type { TreeFilter } from "@/lib/session/tree-filter";
 import { visibleRows } from "@/lib/session/tree-flatten";
 import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
@@ -46,8 +47,12 @@ export interface TreeModel {
   /** Landmarks of the displayed graph (landmarks.ts), in display order. */
   landmarks: Landmark[];
   zoomLevel: ZoomLevel;
-  /** Summarised-region bands as background nodes (zIndex -1, not focusable). */
-  bandNodes: BandNodeType[];
+  /**
+   * Drawn, not navigable: the summarised-region bands (zIndex -1) and, above several roots (a
+   * branch summary written at the session start, imported orphans), the session start node they
+   * all hang under. Neither is focusable or part of the layout's tree.
+   */
+  bandNodes: (BandNodeType | StartNodeType)[];
   /** The rows shown under the filter and search, in display order (list view, footer). */
   visible: SkeletonRow[];
   /** True while a newer search is still being applied. */
@@ -120,9 +125,18 @@ export function* viewModelSteps(
     };
   });
   yield;
-  const landmarks = yield* selectLandmarksSteps(flow.nodes, flow.edges);
+  const start = startDecor(layout);
+  const landmarks = yield* selectLandmarksSteps(flow.nodes, flow.edges, start !== null);
   yield;
-  return { flow, layout, edges: flow.edges, bandNodes, landmarks, zoomLevel, visible: visibleRows(flow.rows) };
+  return {
+    flow,
+    layout,
+    edges: start ? flow.edges.concat(start.edges) : flow.edges,
+    bandNodes: start ? [...bandNodes, start.node] : bandNodes,
+    landmarks,
+    zoomLevel,
+    visible: visibleRows(flow.rows),
+  };
 }
 
 /**

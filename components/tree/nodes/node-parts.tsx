@@ -69,13 +69,13 @@ export function NodeStatus({ data }: { data: CommonData }) {
   return words.length > 0 ? <span className="sr-only">{`(${words.join(", ")})`}</span> : null;
 }
 
-/** The "⋯" button opening the entry menu (Inspect, Label…, Edit and resend, Fork, Copy link). */
-export function EntryMenuButton({ id, canEditResend, facts }: { id: string; canEditResend: boolean; facts?: MenuFacts }) {
+/** The "⋯" button opening the entry menu (Inspect, Continue from here…, Label…, Edit and resend, Fork, Copy link). */
+export function EntryMenuButton({ id, canEditResend, facts, turn }: { id: string; canEditResend: boolean; facts?: MenuFacts; turn?: boolean }) {
   const actions = useTreeActions();
   const open = (e: MouseEvent<HTMLButtonElement>) => {
-    e.stopPropagation(); // not a click on the node: that would "go there"
+    e.stopPropagation(); // not a click on the node: that would select it
     const r = e.currentTarget.getBoundingClientRect();
-    actions.openMenu({ id, canEditResend, ...facts, x: r.left, y: r.bottom + 2, returnFocus: e.currentTarget });
+    actions.openMenu({ id, canEditResend, ...facts, ...(turn ? { turn } : {}), x: r.left, y: r.bottom + 2, returnFocus: e.currentTarget });
   };
   return (
     <button

@@ -8,6 +8,7 @@ import { BranchSummaryNode } from "@/components/tree/nodes/branch-summary-node";
 import { CompactionNode } from "@/components/tree/nodes/compaction-node";
 import { EntryNode } from "@/components/tree/nodes/entry-node";
 import { FoldNode } from "@/components/tree/nodes/fold-node";
+import { StartNode } from "@/components/tree/nodes/start-node";
 import { TurnNode } from "@/components/tree/nodes/turn-node";
 
 export const nodeTypes = {
@@ -17,4 +18,5 @@ export const nodeTypes = {
   fold: FoldNode,
   band: BandNode,
   turn: TurnNode,
+  start: StartNode,
 } satisfies NodeTypes;

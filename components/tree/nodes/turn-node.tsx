@@ -2,12 +2,13 @@
 /**
  * A collapsed turn of the overview (semantic zoom, ui.md): the prompt's first line, then
  * steps, tokens, files touched and errors; label / "first kept" chips; the current-leaf ring.
- * Clicking it (or Enter) expands the turn into its entries ("Show entries").
+ * Clicking it selects it; a double-click, Enter or the menu's "Show entries" expands the turn
+ * into its entries; the "⋯" menu also has "Continue after this turn…".
  */
 import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { formatTokens } from "@/components/tree/format";
-import { cx, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses } from "@/components/tree/nodes/node-parts";
+import { cx, EntryMenuButton, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses } from "@/components/tree/nodes/node-parts";
 import type { TurnData, TurnNodeType } from "@/components/tree/types";
 
 /** "12 steps · 3.4k tokens · 2 files · 1 error" (parts with nothing to say are left out). */
@@ -18,7 +19,7 @@ export function turnStats(d: Pick<TurnData, "steps" | "tokens" | "files" | "erro
   return parts.join(" · ");
 }
 
-function TurnNodeView({ data, selected }: NodeProps<TurnNodeType>) {
+function TurnNodeView({ id, data, selected }: NodeProps<TurnNodeType>) {
   return (
     <div
       className={cx("tree-node", "tree-node--turn", nodeStateClasses(data, selected), data.errors > 0 && "tree-node--error")}
@@ -30,6 +31,7 @@ function TurnNodeView({ data, selected }: NodeProps<TurnNodeType>) {
         <NodeFlags data={data} />
         <span className="tree-node__spacer" />
         <span className="tree-tokens">{turnStats(data)}</span>
+        <EntryMenuButton id={id} canEditResend={data.startsWithUser} turn />
       </div>
       <p className="tree-node__text">{data.prompt || "(no text)"}</p>
       <NodeStatus data={data} />
