@@ -173,6 +173,7 @@ export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: S
       ...(row.entry.firstLine !== undefined ? { firstLine: row.entry.firstLine } : {}),
       ...(row.label !== undefined ? { label: row.label } : {}),
       tokens: row.entry.tokens,
+      time: row.entry.t,
       isActive: row.isActive,
       isLeaf: i === hereRow,
       ...(i === hereRow && hiddenLeaf !== undefined ? { hiddenLeaf } : {}),

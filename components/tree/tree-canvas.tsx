@@ -40,7 +40,7 @@ import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import "./tree.css";
 import "./nodes/nodes.css";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { EntryMenu } from "@/components/tree/entry-menu";
 import { jumpTargets } from "@/components/tree/landmarks";
 import { continueTarget, type MenuRequest, menuRequestOf, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
@@ -56,6 +56,7 @@ import { useKeepFocus } from "@/components/tree/use-keep-focus";
 import { useRestoreAnchor, useSemanticZoom } from "@/components/tree/use-semantic-zoom";
 import { useTreeKeyboard } from "@/components/tree/use-tree-keyboard";
 import { useCanvasModel } from "@/components/tree/use-sliced-tree-model";
+import { DEFAULT_PANE, type Pane, paneShape } from "@/components/tree/wrap-layout";
 import type { TreeModel } from "@/components/tree/use-tree-model";
 import { useTypedBeforeHydration } from "@/components/ui-hooks/use-typed-before-hydration";
 import { emptyText, formatFooter, type TreeFilter } from "@/lib/session/tree-filter";
@@ -93,6 +94,9 @@ export function TreeCanvas(props: TreeCanvasProps) {
 
 const EMPTY: ReadonlySet<string> = new Set();
 
+/** Viewports where the minimap starts collapsed. */
+const PHONE_QUERY = "(max-width: 640px)";
+
 /** Sessions this small (entries) open in the detail level (one node per entry); larger ones as turns. */
 const DETAIL_ON_OPEN_MAX_ENTRIES = 30;
 
@@ -100,6 +104,8 @@ const DETAIL_ON_OPEN_MAX_ENTRIES = 30;
 function TreeCanvasInner(props: TreeCanvasProps) {
   const { skeleton, leafId, labels, filter } = props;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(EMPTY);
+  // The pane's size: the overview wraps a tall tree to fill it (wrap-layout.ts).
+  const [pane, setPane] = useState<Pane>(DEFAULT_PANE);
   const flow = useReactFlow<CanvasNode, TreeEdge>();
   const zoom = useSemanticZoom(flow, props.centerOn || skeleton.length <= DETAIL_ON_OPEN_MAX_ENTRIES ? "detail" : "overview");
   const { zoomLevel, expandedTurns } = zoom;
@@ -113,6 +119,7 @@ function TreeCanvasInner(props: TreeCanvasProps) {
     stale: props.searchPending,
     zoomLevel,
     expandedTurns,
+    pane,
   });
 
   const unfold = useCallback((entryIds: readonly string[]) => {
@@ -130,7 +137,7 @@ function TreeCanvasInner(props: TreeCanvasProps) {
     const text = `Laying out ${groupDigits(skeleton.length)} entries…${building === null ? "" : ` ${Math.round(building * 100)}%`}`;
     return <TreePending text={text} share={building} className={props.className} />;
   }
-  return <TreeCanvasBody {...props} flow={flow} zoom={zoom} model={model} unfold={unfold} />;
+  return <TreeCanvasBody {...props} flow={flow} zoom={zoom} model={model} unfold={unfold} pane={pane} onPane={setPane} />;
 }
 
 interface TreeCanvasBodyProps extends TreeCanvasProps {
@@ -138,14 +145,22 @@ interface TreeCanvasBodyProps extends TreeCanvasProps {
   zoom: ReturnType<typeof useSemanticZoom>;
   model: TreeModel;
   unfold: (entryIds: readonly string[]) => void;
+  pane: Pane;
+  onPane: (pane: Pane) => void;
 }
 
 function TreeCanvasBody(props: TreeCanvasBodyProps) {
   const { skeleton, leafId, selectedId, onActivate, onContextAction, filter, search, flow, zoom, model, unfold } = props;
   const [view, setView] = useState<TreeView>(props.defaultView ?? "canvas");
   const [minimap, setMinimap] = useState(true);
+  // On a phone the minimap starts collapsed (the toolbar's "Minimap" shows it): it would take a
+  // quarter of the canvas. Read after hydrating, so the server and the first render agree.
+  useEffect(() => {
+    if (window.matchMedia(PHONE_QUERY).matches) setMinimap(false);
+  }, []);
   const [menu, setMenu] = useState<MenuRequest | null>(null);
   const regionRef = useRef<HTMLElement>(null);
+  const paneRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   useTypedBeforeHydration(searchRef, search, props.onSearchChange);
   const { zoomLevel, expandTurn } = zoom;
@@ -214,6 +229,24 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
   });
 
   useKeepFocus(regionRef, selectedId, model.layout, view);
+
+  // Measure the pane; a new shape re-lays out the overview with the node at the centre kept in place.
+  const { pane, onPane } = props;
+  const { keepAnchor } = zoom;
+  useLayoutEffect(() => {
+    const el = paneRef.current;
+    if (!el) return;
+    const measure = () => {
+      const next = paneShape(el.clientWidth, el.clientHeight);
+      if (next.width === pane.width && next.height === pane.height) return;
+      if (el.clientWidth > 0) keepAnchor();
+      onPane(next);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [pane, onPane, keepAnchor]);
 
   const onKeyDown = useTreeKeyboard({
     view,
@@ -300,7 +333,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
         canGoToLeaf={leafId !== null}
         searchRef={searchRef}
       />
-      <div className="relative min-h-0 flex-1">
+      <div ref={paneRef} className="relative min-h-0 flex-1">
         {view === "canvas" ? (
           <TreeActionsContext.Provider value={actions}>
             <TreeFlowView
@@ -313,6 +346,8 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
               onNodeContextMenu={onNodeContextMenu}
               onMoveEnd={zoom.onMoveEnd}
               onJump={viewport.jumpTo}
+              onFit={viewport.fitAll}
+              onZoomed={zoom.applyZoom}
             />
             {visible.length === 0 ? (
               <p className="pointer-events-none absolute inset-x-0 top-6 text-center text-muted">

@@ -3,17 +3,18 @@
  * The React Flow part of the tree canvas: read-only (no dragging, connecting, deleting or
  * box selection), nodes focusable, only visible elements rendered (and for a large layout only
  * the window around the view handed over, flow-window.ts), bands behind the nodes,
- * landmark captions in screen space, a toggleable minimap and zoom Controls. Selection is
+ * landmark and map captions in screen space, a toggleable minimap and the "+" / "−" zoom steps. Selection is
  * controlled: `selectedId` marks one node `selected` (an entry inside a collapsed turn marks
  * its turn); React Flow's own selection is off.
  */
-import { Controls, type NodeMouseHandler, type OnInit, type OnMoveEnd, ReactFlow, useReactFlow, useStore } from "@xyflow/react";
-import { useMemo } from "react";
+import { type NodeMouseHandler, type OnInit, type OnMoveEnd, ReactFlow, useReactFlow, useStore, type Viewport } from "@xyflow/react";
+import { useCallback, useMemo, useRef } from "react";
 import { isWindowed, windowKeyOf, windowOf, windowRectOf } from "@/components/tree/flow-window";
 import type { Landmark } from "@/components/tree/landmarks";
-import { nodeTypes } from "@/components/tree/nodes/node-types";
+import { edgeTypes, nodeTypes } from "@/components/tree/nodes/node-types";
 import { TreeLandmarks } from "@/components/tree/tree-landmarks";
 import { TreeMinimap } from "@/components/tree/tree-minimap";
+import { TreeZoomButtons } from "@/components/tree/tree-zoom-buttons";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
 import { useColorScheme } from "@/components/theme/use-color-scheme";
@@ -28,10 +29,18 @@ export interface TreeFlowViewProps {
   onNodeContextMenu: NodeMouseHandler<CanvasNode>;
   onMoveEnd: OnMoveEnd;
   onJump: (landmark: Landmark) => void;
+  /** Fit view ("−" from the first zoom stop). */
+  onFit: () => void;
+  /** A "+" / "−" step ended: the semantic-zoom rules apply (use-semantic-zoom.ts applyZoom). */
+  onZoomed: (vp: Viewport) => void;
 }
 
-/** Below this zoom node texts are unreadable: nodes are drawn as solid marks (tree.css `--far`). */
-const FAR_ZOOM = 0.2;
+/**
+ * Below this zoom node texts are unreadable (12 px → under 6): nodes are drawn as marks
+ * (tree.css `--far`: turns keep their size bar, error and edit marks) and the map's captions
+ * carry the words (map-captions.ts).
+ */
+const FAR_ZOOM = 0.5;
 
 function edgeClass(edge: TreeEdge): string {
   if (edge.data?.kind === "firstKept") return "tree-edge tree-edge--kept";
@@ -69,6 +78,20 @@ export function TreeFlowView(props: TreeFlowViewProps) {
     return ids;
   }, [shown, layout]);
 
+  // "+" / "−" zoom around the selection, else the "you are here" node (tree-zoom-buttons.tsx).
+  const latest = useRef({ shown, model });
+  latest.current = { shown, model };
+  const focus = useCallback(() => {
+    const { shown: sel, model: m } = latest.current;
+    const here = m.flow.hereId === null ? undefined : m.flow.nodeOf.get(m.flow.hereId);
+    const out: { x: number; y: number }[] = [];
+    for (const id of [sel, here]) {
+      const n = id === undefined ? undefined : m.layout.nodes[m.layout.index.get(id) ?? -1];
+      if (n) out.push({ x: n.position.x + (n.width ?? 0) / 2, y: n.position.y + (n.height ?? 0) / 2 });
+    }
+    return out;
+  }, []);
+
   const nodes = useMemo<CanvasNode[]>(() => {
     let tree: CanvasNode[] = part.nodes;
     if (shown !== undefined || selectedPath.size > 0) {
@@ -84,7 +107,7 @@ export function TreeFlowView(props: TreeFlowViewProps) {
   const edges = useMemo<TreeEdge[]>(() => {
     return part.edges.map((e) => ({
       ...e,
-      type: "smoothstep",
+      type: e.type ?? "smoothstep",
       pathOptions: { borderRadius: 10, offset: 24 },
       className: selectedPath.has(e.target) && e.data?.kind !== "firstKept" ? `${edgeClass(e)} tree-edge--selected` : edgeClass(e),
       zIndex: e.data?.isActive ? 1 : 0,
@@ -99,6 +122,7 @@ export function TreeFlowView(props: TreeFlowViewProps) {
       nodes={nodes}
       edges={edges}
       nodeTypes={nodeTypes}
+      edgeTypes={edgeTypes}
       onlyRenderVisibleElements
       nodesDraggable={false}
       nodesConnectable={false}
@@ -119,8 +143,8 @@ export function TreeFlowView(props: TreeFlowViewProps) {
       onNodeContextMenu={onNodeContextMenu}
       onMoveEnd={props.onMoveEnd}
     >
-      <TreeLandmarks model={model} onJump={props.onJump} />
-      <Controls showInteractive={false} showFitView={false} position="bottom-left" />
+      <TreeLandmarks model={model} minimap={minimap} onJump={props.onJump} />
+      <TreeZoomButtons bounds={layout.bounds} onFit={props.onFit} onZoomed={props.onZoomed} focus={focus} />
       {minimap ? <TreeMinimap model={model} flow={flow} /> : null}
     </ReactFlow>
   );

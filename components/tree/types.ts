@@ -44,6 +44,8 @@ export type CommonData = {
   label?: string;
   /** Estimated tokens (session-engine.md §4 `estimateTokens`; summaries: summary chars / 4). */
   tokens: number;
+  /** When the entry was written (epoch ms; a turn: its first entry; NaN when unparsable). */
+  time: number;
   /** On the path from the root to the current leaf (§16.1). */
   isActive: boolean;
   /**
@@ -102,6 +104,17 @@ export type TurnData = CommonData & {
   files: string[];
   /** Assistant messages that ended in an error. */
   errors: number;
+  /** Failed tool calls (an isError result, a non-zero exit). */
+  failedTools: number;
+  /** Its number on its path: user prompts counted from the root ("turn 12"; a continuation keeps the number). */
+  ordinal: number;
+  /** Epoch ms of its first and last entry (absent when the timestamps are unparsable). */
+  startTime?: number;
+  endTime?: number;
+  /** Set when the turn starts GAP_MS or more after the entry before it: the pause in ms. */
+  gapBefore?: number;
+  /** Its tokens relative to the session's largest turn, square-rooted (0–1): the size bar. */
+  sizeShare: number;
   /** Every label inside the turn. */
   labels: string[];
   /** The turn's last entry has several visible children. */
@@ -140,6 +153,8 @@ export type TreeEdgeData = {
   kind: "tree" | "firstKept" | "start";
   /** Both ends on the root → leaf path. */
   isActive: boolean;
+  /** A tree edge into the next slab of a wrapped overview (wrap-layout.ts): where it runs. */
+  route?: { belowY: number; laneX: number; aboveY: number };
 };
 export type TreeEdge = Edge<TreeEdgeData>;
 

@@ -7,7 +7,6 @@
  */
 import type { ReactFlowInstance } from "@xyflow/react";
 import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
-import { isWindowed } from "@/components/tree/flow-window";
 import type { TreeView } from "@/components/tree/tree-toolbar";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
@@ -196,11 +195,10 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
     if (prev.layout !== layout || selectedId !== internalSelection.current) void reveal(selectedId, false);
   }, [selectedId, layout, internalSelection, ready, view, reveal]);
 
-  // A windowed canvas (flow-window.ts) holds only the nodes near the view: fit the layout's bounds.
+  // The layout's bounds (a windowed canvas holds only the nodes near the view, flow-window.ts; a
+  // wrapped one has a caption lane after its last slab, wrap-layout.ts).
   const fitAll = useCallback(() => {
-    const { layout } = latest.current.model;
-    if (isWindowed(layout.nodes.length)) void flow.fitBounds(layout.bounds, { padding: 0.1, duration: 300 });
-    else void flow.fitView({ padding: 0.1, duration: 300 });
+    void flow.fitBounds(latest.current.model.layout.bounds, { padding: 0.1, duration: 300 });
   }, [flow]);
 
   const goToLeaf = useCallback(() => {

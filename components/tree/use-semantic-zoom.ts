@@ -86,22 +86,21 @@ export function useSemanticZoom(flow: ReactFlowInstance<CanvasNode, TreeEdge>, i
   }, []);
 
   /**
-   * React Flow's onMoveEnd: only zoom gestures (wheel, pinch) change the level — not Fit view,
-   * Go to current leaf or a jump, whose transitions may carry the button's click as their event.
+   * The level rules for a zoom the user made (a wheel or pinch gesture, or the "+" / "−" buttons):
+   * at OVERVIEW_ZOOM or less every turn collapses; at DETAIL_ZOOM or more the turns in view expand.
    */
-  const onMoveEnd = useCallback(
-    (event: MouseEvent | TouchEvent | null, vp: Viewport) => {
+  const applyZoom = useCallback(
+    (vp: Viewport) => {
       const m = modelRef.current;
-      const gesture = event !== null && (event.type === "wheel" || event.type.startsWith("touch"));
-      if (!gesture || !m) return;
+      if (!m) return;
       const pane = paneSize();
-      if (vp.zoom <= OVERVIEW_ZOOM && (m.zoomLevel === "detail" || expandedTurnsRef.current.size > 0)) {
+      if (vp.zoom <= OVERVIEW_ZOOM + 1e-3 && (m.zoomLevel === "detail" || expandedTurnsRef.current.size > 0)) {
         pending.current = anchorAtCentre(vp, pane);
         setZoomLevel("overview");
         setExpandedTurns(EMPTY);
         return;
       }
-      if (vp.zoom < DETAIL_ZOOM || m.zoomLevel !== "overview") return;
+      if (vp.zoom < DETAIL_ZOOM - 1e-3 || m.zoomLevel !== "overview") return;
       // Expand the collapsed turns in view.
       const x0 = -vp.x / vp.zoom;
       const y0 = -vp.y / vp.zoom;
@@ -124,7 +123,24 @@ export function useSemanticZoom(flow: ReactFlowInstance<CanvasNode, TreeEdge>, i
     [anchorAtCentre, paneSize],
   );
 
-  return { zoomLevel, expandedTurns, setLevel, expandTurn, onMoveEnd, modelRef, pending };
+  /**
+   * React Flow's onMoveEnd: only zoom gestures (wheel, pinch) change the level — not Fit view,
+   * Go to current leaf or a jump, whose transitions may carry the button's click as their event.
+   */
+  const onMoveEnd = useCallback(
+    (event: MouseEvent | TouchEvent | null, vp: Viewport) => {
+      const gesture = event !== null && (event.type === "wheel" || event.type.startsWith("touch"));
+      if (gesture) applyZoom(vp);
+    },
+    [applyZoom],
+  );
+
+  /** Keeps the node at the pane's centre where it is across the next layout change (a pane resize). */
+  const keepAnchor = useCallback(() => {
+    pending.current = anchorAtCentre(flow.getViewport(), paneSize());
+  }, [flow, anchorAtCentre, paneSize]);
+
+  return { zoomLevel, expandedTurns, setLevel, expandTurn, onMoveEnd, applyZoom, modelRef, pending, keepAnchor };
 }
 
 /** Puts the pending anchor back where it was once the new layout is in. */

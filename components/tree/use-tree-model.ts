@@ -11,12 +11,14 @@
  * sessions (use-sliced-tree-model.ts).
  */
 import { useMemo } from "react";
-import { layoutTreeSteps, type TreeLayout } from "@/components/tree/layout";
+import { layoutTreeSteps } from "@/components/tree/layout";
 import { type Landmark, selectLandmarksSteps } from "@/components/tree/landmarks";
 import { type FlowGraph, skeletonToFlowSteps } from "@/components/tree/to-flow";
 import { collapseTurnsSteps, groupTurns, type TurnGrouping } from "@/components/tree/turns";
 import { runSteps, type Steps } from "@/lib/session/stepwise";
+import { mapCaptions } from "@/components/tree/map-captions";
 import { startDecor } from "@/components/tree/start-decor";
+import { crossesSlab, type Pane, type WrappedLayout, wrapEdgeRoute, wrapLayout } from "@/components/tree/wrap-layout";
 import type { BandNodeType, StartNodeType, TreeEdge } from "@/components/tree/types";
 import type { TreeFilter } from "@/lib/session/tree-filter";
 import { visibleRows } from "@/lib/session/tree-flatten";
@@ -36,16 +38,23 @@ export interface TreeModelInput {
   zoomLevel?: ZoomLevel;
   /** Turn ids (`turn:<first entry id>`) shown as entries in the overview. */
   expandedTurns?: ReadonlySet<string>;
+  /**
+   * The pane's size (paneShape buckets): the overview wraps a tall tree into slabs side by side
+   * to fill it (wrap-layout.ts). Absent: no wrapping.
+   */
+  pane?: Pane;
 }
 
 export type ZoomLevel = "overview" | "detail";
 
 export interface TreeModel {
   flow: FlowGraph;
-  layout: TreeLayout;
+  layout: WrappedLayout;
   edges: TreeEdge[];
   /** Landmarks of the displayed graph (landmarks.ts), in display order. */
   landmarks: Landmark[];
+  /** The map's turn (or prompt) captions, drawn zoomed out (map-captions.ts). */
+  captions: Landmark[];
   zoomLevel: ZoomLevel;
   /**
    * Drawn, not navigable: the summarised-region bands (zIndex -1) and, above several roots (a
@@ -60,6 +69,17 @@ export interface TreeModel {
 }
 
 export const BAND_CAPTION = "Summarised by compaction";
+
+/** Tree edges into another slab of a wrapped layout become "wrap" edges with their route. */
+function wrapEdges(edges: readonly TreeEdge[], layout: WrappedLayout): TreeEdge[] {
+  return edges.map((e) => {
+    if (e.data?.kind !== "tree") return e;
+    const t = layout.index.get(e.target);
+    if (t === undefined || !crossesSlab(layout, t)) return e;
+    const route = wrapEdgeRoute(layout, layout.parent[t]!);
+    return route ? { ...e, type: "wrap", data: { ...e.data, route } } : e;
+  });
+}
 
 /** The entry-level graph (one node per entry or folded run): the part zooming never changes. */
 export function entryGraph(input: TreeModelInput): FlowGraph {
@@ -80,15 +100,15 @@ export function entryGraphSteps(input: TreeModelInput): Steps<FlowGraph> {
 export function buildTreeModel(input: TreeModelInput): Omit<TreeModel, "stale"> {
   const entryFlow = entryGraph(input);
   const zoomLevel = input.zoomLevel ?? "detail";
-  return viewModel(entryFlow, zoomLevel === "overview" ? groupTurns(entryFlow) : null, input.expandedTurns);
+  return viewModel(entryFlow, zoomLevel === "overview" ? groupTurns(entryFlow) : null, input.expandedTurns, input.pane);
 }
 
 /**
  * The displayed model over an entry graph: with a turn grouping (the overview), every turn not
  * in `expandedTurns` collapsed; then the layout, bands and landmarks.
  */
-export function viewModel(entryFlow: FlowGraph, grouping: TurnGrouping | null, expandedTurns?: ReadonlySet<string>): Omit<TreeModel, "stale"> {
-  return runSteps(viewModelSteps(entryFlow, grouping, expandedTurns));
+export function viewModel(entryFlow: FlowGraph, grouping: TurnGrouping | null, expandedTurns?: ReadonlySet<string>, pane?: Pane): Omit<TreeModel, "stale"> {
+  return runSteps(viewModelSteps(entryFlow, grouping, expandedTurns, pane));
 }
 
 /** viewModel as steps (lib/session/stepwise.ts). */
@@ -96,12 +116,18 @@ export function* viewModelSteps(
   entryFlow: FlowGraph,
   grouping: TurnGrouping | null,
   expandedTurns?: ReadonlySet<string>,
+  pane?: Pane,
 ): Steps<Omit<TreeModel, "stale">> {
   const zoomLevel: ZoomLevel = grouping ? "overview" : "detail";
   let flow = entryFlow;
   if (grouping) flow = { ...entryFlow, ...(yield* collapseTurnsSteps(entryFlow, grouping, (t) => !expandedTurns?.has(t.id))) };
-  const layout = yield* layoutTreeSteps(flow);
+  let layout: WrappedLayout = yield* layoutTreeSteps(flow);
   yield;
+  if (grouping && pane !== undefined) {
+    layout = wrapLayout(layout, pane);
+    if (layout.wrap) flow = { ...flow, edges: wrapEdges(flow.edges, layout) };
+    yield;
+  }
   const textOf = new Map<string, string>();
   for (const n of flow.nodes) if (n.type === "compaction") textOf.set(n.id, n.data.text);
   const bandNodes: BandNodeType[] = layout.bands.map((b) => {
@@ -134,6 +160,7 @@ export function* viewModelSteps(
     edges: start ? flow.edges.concat(start.edges) : flow.edges,
     bandNodes: start ? [...bandNodes, start.node] : bandNodes,
     landmarks,
+    captions: mapCaptions(flow.nodes),
     zoomLevel,
     visible: visibleRows(flow.rows),
   };
@@ -144,7 +171,7 @@ export function* viewModelSteps(
  * canvas builds large skeletons in slices instead: use-sliced-tree-model.ts).
  */
 export function useTreeModel(input: TreeModelInput & { stale?: boolean }, enabled = true): TreeModel | null {
-  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns } = input;
+  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns, pane } = input;
   // Three stages, so a zoom (level or expanded turns) never rebuilds the entry graph.
   const entryFlow = useMemo(
     () => (enabled ? entryGraph({ skeleton, leafId, filter, matches, expanded, labels }) : null),
@@ -152,6 +179,9 @@ export function useTreeModel(input: TreeModelInput & { stale?: boolean }, enable
   );
   const overview = zoomLevel === "overview";
   const grouping = useMemo(() => (entryFlow && overview ? groupTurns(entryFlow) : null), [entryFlow, overview]);
-  const model = useMemo(() => (entryFlow ? viewModel(entryFlow, grouping, expandedTurns) : null), [entryFlow, grouping, expandedTurns]);
+  const model = useMemo(
+    () => (entryFlow ? viewModel(entryFlow, grouping, expandedTurns, pane) : null),
+    [entryFlow, grouping, expandedTurns, pane],
+  );
   return model && { ...model, stale: input.stale ?? false };
 }

@@ -37,6 +37,8 @@ export const FLAG = {
   notInChat: 8,
   /** An assistant message with provider-reported usage (context meter, §4). */
   usage: 16,
+  /** A failed tool: a toolResult with isError, or a bash/python execution that exited non-zero. */
+  toolError: 32,
 } as const;
 
 export interface SkeletonEntry {
@@ -158,6 +160,8 @@ function flagsOf(entry: SessionEntry, msg: Record<string, unknown> | undefined):
     if (msg.stopReason === "error" || str(msg.errorMessage) !== "") flags |= FLAG.error;
     if (isRecord(msg.usage)) flags |= FLAG.usage;
   }
+  if (msg?.role === "toolResult" && msg.isError === true) flags |= FLAG.toolError;
+  if ((msg?.role === "bashExecution" || msg?.role === "pythonExecution") && typeof msg.exitCode === "number" && msg.exitCode !== 0) flags |= FLAG.toolError;
   if (notInChat(entry)) flags |= FLAG.notInChat;
   return flags;
 }
