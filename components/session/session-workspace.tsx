@@ -11,6 +11,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import dynamic from "next/dynamic";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useDeferredValue, useMemo, useReducer, useState } from "react";
+import { archivedRoot, archiveView, branchRoot } from "@/components/tree/archive-view";
 import { TreePending } from "@/components/tree/tree-pending";
 import { type ContextAction, entryIdOf } from "@/components/tree/types";
 import { meterReading } from "@/lib/chat-protocol/context-meter";
@@ -145,6 +146,25 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
 
   const compactionMenu = useCompactionMenu({ sessionId, rows: view.rows, leafId, onToast: setToast });
 
+  /** "Archive branch" / "Restore branch" (session-engine.md §19.4), with Undo. */
+  const archiveMenu = useCallback(
+    (action: "archive-branch" | "restore-branch", entryId: string) => {
+      const archive = action === "archive-branch";
+      const target = archive ? branchRoot(view.byId, leafId, entryId) : archivedRoot(view.byId, archiveView(view.rows, leafId).roots, entryId);
+      if (target === null) return say(archive ? "The current branch cannot be archived: continue from another point first." : "Not in an archived branch.");
+      const text = view.byId.get(target)?.text ?? target;
+      const set = (on: boolean) => controls.setArchive(target, on);
+      void set(archive).then((r) => {
+        if (!r.ok) return say(r.message ?? "Could not save the archive.");
+        say(archive ? `Archived the branch from “${text}”: hidden from the map, the list and search` : `Restored the branch from “${text}”`, {
+          label: "Undo",
+          run: () => void set(!archive).then((u) => say(u.ok ? (archive ? "Branch restored" : "Branch archived again") : (u.message ?? "Could not undo."))),
+        });
+      });
+    },
+    [view.byId, view.rows, leafId, controls, say],
+  );
+
   const onContextAction = useCallback(
     (action: ContextAction, entryId: string) => {
       const entry = view.byId.get(entryId);
@@ -155,6 +175,8 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
         void controls
           .setPin(entryId, action === "pin")
           .then((r) => say(r.ok ? (action === "pin" ? "Pinned: kept verbatim through every compaction" : "Unpinned") : (r.message ?? "Could not save the pin.")));
+      } else if (action === "archive-branch" || action === "restore-branch") {
+        archiveMenu(action, entryId);
       } else if (action === "compact-again" || action === "compare-compactions") {
         setCompactionTarget({ id: entryId, asking: action === "compact-again" });
       } else if (action === "undo-compaction") compactionMenu.undoCompaction(entryId);
@@ -180,7 +202,7 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
           .catch((e: Error) => say(e.message));
       }
     },
-    [view.byId, sessionId, controls, router, say, moveWithoutSummary, qc, compactionMenu, selectInTree, continueFrom],
+    [view.byId, sessionId, controls, router, say, moveWithoutSummary, qc, compactionMenu, selectInTree, continueFrom, archiveMenu],
   );
 
   const plan = selection.continueFrom ? continuePlan(view.byId, leafId, selection.continueFrom) : null;

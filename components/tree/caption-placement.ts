@@ -42,7 +42,7 @@ export interface Placement {
 
 /** Caption pill height and an estimate of its width (13 px text, an upper bound of the glyphs' advance). */
 export const CAPTION_HEIGHT = 22;
-const CHAR_WIDTH = 7.4;
+const CHAR_WIDTH = 7.9;
 const PART_PAD = 14;
 const PART_GAP = 4;
 const GAP = 8;

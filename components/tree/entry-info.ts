@@ -68,4 +68,5 @@ export const HANDLES: Record<TreeNode["type"] | "start", Handles> = {
   branchSummary: makeHandles("branchSummary"),
   fold: makeHandles("fold"),
   turn: makeHandles("turn"),
+  span: makeHandles("span"),
 };

@@ -5,7 +5,8 @@
  * canvas moves the leaf, after a dialog), "Label…", "Pin" / "Unpin" (messages,
  * custom messages and branch summaries, session-engine.md §19), "Edit and resend" (user messages only), "Fork
  * to new session", "Copy link"; on compactions also "Compact again with…", "Compare and
- * choose…" and "Undo compaction" (on the current path) or "Redo compaction" (issue #16).
+ * choose…" and "Undo compaction" (on the current path) or "Redo compaction" (issue #16); off the
+ * current path "Archive branch", inside a shown archived branch "Restore branch" (§19.4).
  *
  * On a collapsed overview turn: "Inspect", "Continue after this turn…" (from its last entry),
  * "Show entries", "Edit and resend" (its prompt), "Fork to new session", "Copy link".
@@ -21,8 +22,8 @@ import type { ContextAction } from "@/components/tree/types";
 
 const ITEMS: { action: ContextAction; label: string | ((r: MenuRequest) => string); when?: (r: MenuRequest) => boolean }[] = [
   { action: "inspect", label: "Inspect" },
-  { action: "continue", label: (r) => (r.turn ? "Continue after this turn…" : "Continue from here…") },
-  { action: "expand-turn", label: "Show entries", when: (r) => r.turn === true },
+  { action: "continue", label: (r) => (r.span ? "Continue after these turns…" : r.turn ? "Continue after this turn…" : "Continue from here…") },
+  { action: "expand-turn", label: (r) => (r.span ? "Show turns" : "Show entries"), when: (r) => r.turn === true },
   { action: "label", label: "Label…", when: (r) => r.turn !== true },
   { action: "pin", label: "Pin", when: (r) => r.pin === "pin" },
   { action: "unpin", label: "Unpin", when: (r) => r.pin === "unpin" },
@@ -31,6 +32,8 @@ const ITEMS: { action: ContextAction; label: string | ((r: MenuRequest) => strin
   { action: "compare-compactions", label: "Compare and choose…", when: (r) => r.compaction !== undefined },
   { action: "undo-compaction", label: "Undo compaction", when: (r) => r.compaction?.active === true },
   { action: "redo-compaction", label: "Redo compaction", when: (r) => r.compaction?.active === false },
+  { action: "archive-branch", label: "Archive branch", when: (r) => r.archive === "archive" },
+  { action: "restore-branch", label: "Restore branch", when: (r) => r.archive === "restore" },
   { action: "fork", label: "Fork to new session" },
   { action: "copy-link", label: "Copy link" },
 ];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CAPTION_HEIGHT, captionWidth, placeLandmarks } from "@/components/tree/caption-placement";
-import { jumpTargets, type Landmark, selectLandmarks } from "@/components/tree/landmarks";
+import { type Landmark, selectLandmarks } from "@/components/tree/landmarks";
 import { layoutTree } from "@/components/tree/layout";
 import { compactedSession } from "@/test/tree-sessions";
 import { toFlow } from "@/components/tree/to-flow";
@@ -47,16 +47,6 @@ describe("selectLandmarks", () => {
     // Nothing else is a landmark (the side branch's turn, u2's turn).
     expect(by.has("turn:u2")).toBe(false);
     expect(by.has("turn:u2b")).toBe(false);
-  });
-
-  it("jump targets: compactions latest first, then branch points and labels", () => {
-    const { landmarks } = overviewLandmarks(compactedSession(), "a5", new Map([["u4", "checkpoint"]]));
-    expect(jumpTargets(landmarks).map((t) => `${t.kind} ${t.text} @${t.nodeId}`)).toEqual([
-      "compaction [compaction: 30k tokens] @C2",
-      "compaction [compaction: 12k tokens] @C1",
-      "branchPoint branch point: 2 branches @turn:u1",
-      "label label: checkpoint @turn:u4",
-    ]);
   });
 });
 

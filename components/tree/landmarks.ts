@@ -7,8 +7,8 @@
  *   Compactions and branch summaries carry a `when` part — when they were written, the
  *   summary's size and (in the overview) which turns a compaction covered — so siblings (a
  *   compaction made again) read apart.
- * - `jumpTargets` lists compactions, branch points and labels (jump-targets.ts builds the whole
- *   "Jump to" menu); caption-placement.ts lays the captions out in screen space.
+ * jump-targets.ts builds the "Jump to" menu from them and the rows; caption-placement.ts lays
+ * the captions out in screen space.
  */
 import { dayTime, formatTokens } from "@/components/tree/format";
 import type { TreeEdge, TreeNode } from "@/components/tree/types";
@@ -141,18 +141,4 @@ function whenText(time: number, summaryTokens: number, covers?: string): string 
   if (summaryTokens > 0) parts.push(`${formatTokens(summaryTokens)} summary`);
   if (covers) parts.push(`covers ${covers}`);
   return parts.join(" · ");
-}
-
-export interface JumpTarget {
-  kind: "compaction" | "branchPoint" | "label";
-  text: string;
-  nodeId: string;
-  entryId: string;
-}
-
-/** The "Jump to" list: compactions (latest first), then branch points and labels in display order. */
-export function jumpTargets(landmarks: readonly Landmark[]): JumpTarget[] {
-  const of = (kind: JumpTarget["kind"]) =>
-    landmarks.flatMap((l) => l.parts.filter((p) => p.kind === kind).map((p) => ({ kind, text: p.text, nodeId: l.nodeId, entryId: l.entryId })));
-  return [...of("compaction").reverse(), ...of("branchPoint"), ...of("label")];
 }

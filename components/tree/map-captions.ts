@@ -11,8 +11,11 @@ import { bodyText, duration } from "@/components/tree/format";
 import type { Landmark, LandmarkPart } from "@/components/tree/landmarks";
 import type { TreeNode } from "@/components/tree/types";
 
-/** Zoomed out below this, a card's text is unreadable and the map's captions are drawn. */
-export const PROMPT_CAPTION_ZOOM = 0.6;
+/**
+ * Zoomed out below this, a turn card's text is unreadable (12 px → under 6): the card is drawn as
+ * its marks (tree.css `--map`) and the map's captions are drawn.
+ */
+export const PROMPT_CAPTION_ZOOM = 0.5;
 /** Longest prompt a caption carries (it may be cut shorter to fit: caption-placement.ts). */
 const PROMPT_CHARS = 60;
 
@@ -33,6 +36,13 @@ export function mapCaptions(nodes: readonly TreeNode[]): Landmark[] {
       parts.push({ kind: "prompt", text: clip(`${d.ordinal} · ${d.prompt || "(no text)"}`) });
       const priority = problems > 0 ? 6 : d.gapBefore !== undefined ? 6.2 : 7 + 0.9 * (1 - d.sizeShare);
       out.push({ nodeId: n.id, entryId: d.entryId, parts, priority });
+    } else if (n.type === "span") {
+      const d = n.data;
+      const parts: LandmarkPart[] = [];
+      const problems = d.errors + d.failedTools;
+      if (problems > 0) parts.push({ kind: "error", text: `✕ ${problems} ${problems === 1 ? "error" : "errors"}` });
+      parts.push({ kind: "prompt", text: clip(`${d.firstOrdinal}–${d.lastOrdinal} · ${d.prompt || "(no text)"}`) });
+      out.push({ nodeId: n.id, entryId: d.entryId, parts, priority: problems > 0 ? 6 : 7 + 0.9 * (1 - d.sizeShare) });
     } else if (n.type === "entry" && n.data.isUserMessage) {
       out.push({ nodeId: n.id, entryId: n.data.entryId, parts: [{ kind: "prompt", text: clip(bodyText(n.data.text, "user")) }], priority: 7 });
     }

@@ -21,10 +21,13 @@
  *   `firstKeptEntryId`; when that entry is hidden, to its first visible descendant in
  *   display order (none: no edge). That node carries `isFirstKept`.
  * - Branch summaries are ordinary children of the entry they hang under (their parent).
+ * - Archived branches (archive-view.ts) are left out before anything else, unless `showArchived`:
+ *   then their nodes carry `archived`.
  * - "You are here" (`isLeaf`) marks the current leaf's row, or when the filter or search hides
  *   it, its nearest visible ancestor (`hereId`), so every view of a session says where it is;
  *   `hiddenLeaf` then names the hidden leaf. That row never folds away.
  */
+import { archiveView, type ArchiveView } from "@/components/tree/archive-view";
 import { compactionRegionsSteps } from "@/components/tree/compaction-regions";
 import { HANDLES, labelsFromEntries, roleMark } from "@/components/tree/entry-info";
 import { findFoldRuns } from "@/components/tree/fold";
@@ -57,6 +60,8 @@ export interface SkeletonFlowOptions extends Omit<ToFlowOptions, "search" | "lab
   labels: ReadonlyMap<string, string>;
   /** Ids matching the active search; null/undefined: no search (§16.3). */
   matches?: ReadonlySet<string> | null;
+  /** Draw archived branches (marked "archived") instead of leaving them out (archive-view.ts). */
+  showArchived?: boolean;
 }
 
 export interface FlowGraph {
@@ -74,6 +79,8 @@ export interface FlowGraph {
   hereId: string | null;
   /** Visible entry id → id of the node showing it (itself, or the fold holding it). */
   nodeOf: Map<string, string>;
+  /** The archived branches (archive-view.ts): left out unless `showArchived`, then marked. */
+  archive: ArchiveView;
 }
 
 const FOLD_SUFFIX = "tool steps";
@@ -99,7 +106,10 @@ export function skeletonToFlow(skeleton: readonly SkeletonEntry[], opts: Skeleto
 
 /** skeletonToFlow as steps (lib/session/stepwise.ts): a 100k-entry session builds in slices. */
 export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: SkeletonFlowOptions): Steps<FlowGraph> {
-  const rows = yield* flattenSkeletonSteps(skeleton, {
+  // Archived branches (session-engine.md §19.4) are left out of the map, the list and the search.
+  const archive = archiveView(skeleton, opts.leafId);
+  const source = archive.hidden.size > 0 && !opts.showArchived ? skeleton.filter((s) => !archive.hidden.has(s.id)) : skeleton;
+  const rows = yield* flattenSkeletonSteps(source, {
     leafId: opts.leafId,
     filter: opts.filter ?? "default",
     labels: opts.labels,
@@ -181,6 +191,7 @@ export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: S
       summarisedBy: regions.summarisedBy[i] ?? [],
       matchesSearch: searching,
       ...(pins.has(row.entry.id) ? { pinned: true } : {}),
+      ...(archive.hidden.has(row.entry.id) ? { archived: true } : {}),
     };
   };
 
@@ -280,5 +291,5 @@ export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: S
       data: { kind: "firstKept", isActive: rows[c]!.isActive && rows[kept]!.isActive },
     });
   }
-  return { nodes, edges, rows, rowOf, nodeOf, hereId: hereRow >= 0 ? rows[hereRow]!.entry.id : null };
+  return { nodes, edges, rows, rowOf, nodeOf, hereId: hereRow >= 0 ? rows[hereRow]!.entry.id : null, archive };
 }

@@ -42,7 +42,7 @@ import "./tree.css";
 import "./nodes/nodes.css";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { EntryMenu } from "@/components/tree/entry-menu";
-import { jumpTargets } from "@/components/tree/landmarks";
+import { jumpMenu } from "@/components/tree/jump-targets";
 import { continueTarget, type MenuRequest, menuRequestOf, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
 import { TreeFlowView } from "@/components/tree/tree-flow-view";
 import { TreeList } from "@/components/tree/tree-list";
@@ -50,7 +50,7 @@ import { TreePending } from "@/components/tree/tree-pending";
 import { footerIndex, reconcileSelection } from "@/components/tree/tree-nav";
 import { type TreeView, TreeToolbar } from "@/components/tree/tree-toolbar";
 import type { CanvasNode, ContextAction, TreeEdge } from "@/components/tree/types";
-import { entryIdOf, isTurnId } from "@/components/tree/types";
+import { entryIdOf, isGroupId } from "@/components/tree/types";
 import { useCanvasViewport } from "@/components/tree/use-canvas-viewport";
 import { useKeepFocus } from "@/components/tree/use-keep-focus";
 import { useRestoreAnchor, useSemanticZoom } from "@/components/tree/use-semantic-zoom";
@@ -106,9 +106,10 @@ function TreeCanvasInner(props: TreeCanvasProps) {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(EMPTY);
   // The pane's size: the overview wraps a tall tree to fill it (wrap-layout.ts).
   const [pane, setPane] = useState<Pane>(DEFAULT_PANE);
+  const [showArchived, setShowArchived] = useState(false);
   const flow = useReactFlow<CanvasNode, TreeEdge>();
   const zoom = useSemanticZoom(flow, props.centerOn || skeleton.length <= DETAIL_ON_OPEN_MAX_ENTRIES ? "detail" : "overview");
-  const { zoomLevel, expandedTurns } = zoom;
+  const { zoomLevel, expandedTurns, expandedSpans } = zoom;
   const { model, building, error } = useCanvasModel({
     skeleton,
     leafId,
@@ -119,7 +120,10 @@ function TreeCanvasInner(props: TreeCanvasProps) {
     stale: props.searchPending,
     zoomLevel,
     expandedTurns,
-    pane,
+    expandedSpans,
+    // Only the overview wraps to the pane (wrap-layout.ts): a resize leaves the entries view alone.
+    pane: zoomLevel === "overview" ? pane : undefined,
+    showArchived,
   });
 
   const unfold = useCallback((entryIds: readonly string[]) => {
@@ -137,7 +141,7 @@ function TreeCanvasInner(props: TreeCanvasProps) {
     const text = `Laying out ${groupDigits(skeleton.length)} entries…${building === null ? "" : ` ${Math.round(building * 100)}%`}`;
     return <TreePending text={text} share={building} className={props.className} />;
   }
-  return <TreeCanvasBody {...props} flow={flow} zoom={zoom} model={model} unfold={unfold} pane={pane} onPane={setPane} />;
+  return <TreeCanvasBody {...props} flow={flow} zoom={zoom} model={model} unfold={unfold} pane={pane} onPane={setPane} showArchived={showArchived} onShowArchived={setShowArchived} />;
 }
 
 interface TreeCanvasBodyProps extends TreeCanvasProps {
@@ -147,6 +151,8 @@ interface TreeCanvasBodyProps extends TreeCanvasProps {
   unfold: (entryIds: readonly string[]) => void;
   pane: Pane;
   onPane: (pane: Pane) => void;
+  showArchived: boolean;
+  onShowArchived: (on: boolean) => void;
 }
 
 function TreeCanvasBody(props: TreeCanvasBodyProps) {
@@ -212,7 +218,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
     });
     if (fix.kind === "select") select(fix.id);
     // An entry inside a collapsed overview turn stays selected; its turn shows the selection.
-    else if (fix.kind === "unfold" && !isTurnId(graph.nodeOf.get(fix.entryId) ?? "")) unfold([fix.entryId]);
+    else if (fix.kind === "unfold" && !isGroupId(graph.nodeOf.get(fix.entryId) ?? "")) unfold([fix.entryId]);
   }, [graph, layout, selectedId, select, unfold]);
 
   const viewport = useCanvasViewport({
@@ -230,6 +236,21 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
 
   useKeepFocus(regionRef, selectedId, model.layout, view);
 
+  // Fit view shows the aggregated map: expanded spans collapse first, then the new layout is fitted.
+  const fitAfterLayout = useRef(false);
+  const { expandedSpans, collapseSpans } = zoom;
+  const fit = useCallback(() => {
+    if (expandedSpans.size === 0) return viewport.fitAll();
+    fitAfterLayout.current = true;
+    collapseSpans();
+  }, [expandedSpans, collapseSpans, viewport.fitAll]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the layout without the spans is in (model.layout), not on what it reads.
+  useEffect(() => {
+    if (!fitAfterLayout.current) return;
+    fitAfterLayout.current = false;
+    viewport.fitAll();
+  }, [model.layout, viewport.fitAll]);
+
   // Measure the pane; a new shape re-lays out the overview with the node at the centre kept in place.
   const { pane, onPane } = props;
   const { keepAnchor } = zoom;
@@ -239,14 +260,14 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
     const measure = () => {
       const next = paneShape(el.clientWidth, el.clientHeight);
       if (next.width === pane.width && next.height === pane.height) return;
-      if (el.clientWidth > 0) keepAnchor();
+      if (el.clientWidth > 0 && viewport.ready && zoom.zoomLevel === "overview") keepAnchor();
       onPane(next);
     };
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(el);
     return () => observer.disconnect();
-  }, [pane, onPane, keepAnchor]);
+  }, [pane, onPane, keepAnchor, viewport.ready, zoom.zoomLevel]);
 
   const onKeyDown = useTreeKeyboard({
     view,
@@ -281,7 +302,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
 
   const onNodeDoubleClick = useCallback<NodeMouseHandler<CanvasNode>>(
     (_e, node) => {
-      if (node.type === "turn") expandTurn(node.id);
+      if (node.type === "turn" || node.type === "span") expandTurn(node.id);
     },
     [expandTurn],
   );
@@ -302,7 +323,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
   };
 
   const selectedEntry = selectedId === null ? null : entryIdOf(selectedId);
-  const jumps = useMemo(() => jumpTargets(model.landmarks), [model.landmarks]);
+  const jumps = useMemo(() => jumpMenu(graph.rows, model.landmarks, leafId), [graph.rows, model.landmarks, leafId]);
   const footer = formatFooter(footerIndex(visible, selectedId), visible.length, filter);
 
   return (
@@ -324,12 +345,15 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
         onViewChange={setView}
         minimap={minimap}
         onMinimapChange={setMinimap}
-        onFitView={viewport.fitAll}
+        onFitView={fit}
         onGoToLeaf={viewport.goToLeaf}
         zoomLevel={zoomLevel}
         onZoomLevelChange={zoom.setLevel}
-        jumpTargets={jumps}
-        onJump={viewport.jumpTo}
+        jumpGroups={jumps}
+        onJump={viewport.jumpToEntry}
+        archivedCount={graph.archive.roots.size}
+        showArchived={props.showArchived}
+        onShowArchivedChange={props.onShowArchived}
         canGoToLeaf={leafId !== null}
         searchRef={searchRef}
       />
@@ -346,7 +370,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
               onNodeContextMenu={onNodeContextMenu}
               onMoveEnd={zoom.onMoveEnd}
               onJump={viewport.jumpTo}
-              onFit={viewport.fitAll}
+              onFit={fit}
               onZoomed={zoom.applyZoom}
             />
             {visible.length === 0 ? (

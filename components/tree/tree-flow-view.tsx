@@ -12,6 +12,7 @@ import { useCallback, useMemo, useRef } from "react";
 import { isWindowed, windowKeyOf, windowOf, windowRectOf } from "@/components/tree/flow-window";
 import type { Landmark } from "@/components/tree/landmarks";
 import { edgeTypes, nodeTypes } from "@/components/tree/nodes/node-types";
+import { PROMPT_CAPTION_ZOOM } from "@/components/tree/map-captions";
 import { TreeLandmarks } from "@/components/tree/tree-landmarks";
 import { TreeMinimap } from "@/components/tree/tree-minimap";
 import { TreeZoomButtons } from "@/components/tree/tree-zoom-buttons";
@@ -35,12 +36,14 @@ export interface TreeFlowViewProps {
   onZoomed: (vp: Viewport) => void;
 }
 
+/** Below this zoom node texts are unreadable: nodes are drawn as solid marks (tree.css `--far`). */
+const FAR_ZOOM = 0.2;
 /**
- * Below this zoom node texts are unreadable (12 px → under 6): nodes are drawn as marks
- * (tree.css `--far`: turns keep their size bar, error and edit marks) and the map's captions
- * carry the words (map-captions.ts).
+ * Below PROMPT_CAPTION_ZOOM turns are drawn as their marks alone (tree.css `--map`: the size bar,
+ * error and edit edges) and the map's captions carry the words (map-captions.ts). Entry nodes
+ * keep their text (and their buttons) down to FAR_ZOOM.
  */
-const FAR_ZOOM = 0.5;
+const MAP_ZOOM = PROMPT_CAPTION_ZOOM;
 
 function edgeClass(edge: TreeEdge): string {
   if (edge.data?.kind === "firstKept") return "tree-edge tree-edge--kept";
@@ -54,6 +57,7 @@ export function TreeFlowView(props: TreeFlowViewProps) {
   const { layout, bandNodes } = model;
   const flow = useReactFlow<CanvasNode, TreeEdge>();
   const far = useStore((s) => s.transform[2] < FAR_ZOOM);
+  const map = useStore((s) => s.transform[2] < MAP_ZOOM);
   // Fit view must be able to show the whole tree, however tall.
   const minZoom = Math.min(0.05, 300 / Math.max(layout.bounds.width, layout.bounds.height, 1));
 
@@ -134,7 +138,7 @@ export function TreeFlowView(props: TreeFlowViewProps) {
       multiSelectionKeyCode={null}
       zoomOnDoubleClick={false}
       minZoom={minZoom}
-      className={far ? "tree-flow--far" : undefined}
+      className={far ? "tree-flow--far tree-flow--map" : map ? "tree-flow--map" : undefined}
       maxZoom={2}
       colorMode={colorScheme}
       onInit={onInit}

@@ -293,6 +293,7 @@ function turnNode(
       isFirstKept,
       summarisedBy,
       matchesSearch: first.data.matchesSearch,
+      ...(first.data.archived ? { archived: true } : {}),
       entryIds,
       prompt,
       startsWithUser,

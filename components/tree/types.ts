@@ -6,6 +6,7 @@
  * - a folded run of tool steps: `fold:<first entry id>` (see fold.ts);
  * - a summarised-region band drawn behind the nodes: `band:<compaction id>:<n>`;
  * - a collapsed turn of the overview (semantic zoom, turns.ts): `turn:<first entry id>`;
+ * - a span of turns in a long session's overview (spans.ts): `span:<first entry id>`;
  * - the session start drawn above several roots: `start:`.
  */
 import type { Edge, Node } from "@xyflow/react";
@@ -30,7 +31,10 @@ export type ContextAction =
   | "compact-again"
   | "compare-compactions"
   | "undo-compaction"
-  | "redo-compaction";
+  | "redo-compaction"
+  /** Archive the branch the entry lies in (off the current path) / restore the archived one (§19.4). */
+  | "archive-branch"
+  | "restore-branch";
 
 /** Fields every node of a session entry (or folded run of entries) carries. */
 export type CommonData = {
@@ -63,6 +67,8 @@ export type CommonData = {
   matchesSearch: boolean;
   /** Pinned (session-engine.md §19): kept verbatim through every compaction. */
   pinned?: boolean;
+  /** Inside an archived branch (§19.4), drawn because "Archived" is on. */
+  archived?: boolean;
 };
 
 export type EntryData = CommonData & {
@@ -121,6 +127,30 @@ export type TurnData = CommonData & {
   isBranchPoint: boolean;
 };
 
+/** A run of consecutive turns drawn as one card in a long session's overview (spans.ts). */
+export type SpanData = CommonData & {
+  /** Every entry of its turns, top to bottom. */
+  entryIds: string[];
+  turns: number;
+  firstOrdinal: number;
+  lastOrdinal: number;
+  /** The first and the last turn's prompts. */
+  prompt: string;
+  lastPrompt: string;
+  errors: number;
+  failedTools: number;
+  /** Distinct paths written or edited. */
+  files: string[];
+  startTime?: number;
+  endTime?: number;
+  /** The pause before its first turn (TurnData.gapBefore). */
+  gapBefore?: number;
+  /** Its tokens relative to the largest span, square-rooted (0–1). */
+  sizeShare: number;
+  /** Its last turn branches. */
+  isBranchPoint: boolean;
+};
+
 export type BandData = {
   compactionId: string;
   /** Row text of the compaction, for screen readers. */
@@ -138,10 +168,11 @@ export type BranchSummaryNodeType = Node<BranchSummaryData, "branchSummary">;
 export type FoldNodeType = Node<FoldData, "fold">;
 export type BandNodeType = Node<BandData, "band">;
 export type TurnNodeType = Node<TurnData, "turn">;
+export type SpanNodeType = Node<SpanData, "span">;
 export type StartNodeType = Node<StartData, "start">;
 
 /** A node standing for one entry or one folded run. */
-export type TreeNode = EntryNodeType | CompactionNodeType | BranchSummaryNodeType | FoldNodeType | TurnNodeType;
+export type TreeNode = EntryNodeType | CompactionNodeType | BranchSummaryNodeType | FoldNodeType | TurnNodeType | SpanNodeType;
 /** Everything the canvas renders: tree nodes plus the bands behind them and the session start. */
 export type CanvasNode = TreeNode | BandNodeType | StartNodeType;
 
@@ -160,6 +191,20 @@ export type TreeEdge = Edge<TreeEdgeData>;
 
 const FOLD_PREFIX = "fold:";
 const TURN_PREFIX = "turn:";
+const SPAN_PREFIX = "span:";
+
+export function spanId(firstEntryId: string): string {
+  return SPAN_PREFIX + firstEntryId;
+}
+
+export function isSpanId(id: string): boolean {
+  return id.startsWith(SPAN_PREFIX);
+}
+
+/** A collapsed turn or span: a node standing for several entries that expands on demand. */
+export function isGroupId(id: string): boolean {
+  return id.startsWith(TURN_PREFIX) || id.startsWith(SPAN_PREFIX);
+}
 
 export function turnId(firstEntryId: string): string {
   return TURN_PREFIX + firstEntryId;
@@ -180,5 +225,6 @@ export function isFoldId(id: string): boolean {
 /** The entry a node id stands for: the id itself, or a fold's or a turn's first entry. */
 export function entryIdOf(nodeId: string): string {
   if (isFoldId(nodeId)) return nodeId.slice(FOLD_PREFIX.length);
+  if (isSpanId(nodeId)) return nodeId.slice(SPAN_PREFIX.length);
   return isTurnId(nodeId) ? nodeId.slice(TURN_PREFIX.length) : nodeId;
 }

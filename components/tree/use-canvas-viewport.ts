@@ -222,5 +222,16 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
     [flow, centerOf],
   );
 
-  return { onInit, reveal, fitAll, goToLeaf, jumpTo, ready };
+  /** "Jump to": the node drawing the entry (or its nearest visible ancestor), as jumpTo. */
+  const jumpToEntry = useCallback(
+    (entryId: string) => {
+      const { rows, nodeOf } = latest.current.model.flow;
+      const shown = nodeOf.has(entryId) ? entryId : resolveSelection(rows, entryId);
+      const nodeId = shown === null ? undefined : nodeOf.get(shown);
+      if (shown !== null && nodeId !== undefined) jumpTo({ nodeId, entryId: shown });
+    },
+    [jumpTo],
+  );
+
+  return { onInit, reveal, fitAll, goToLeaf, jumpTo, jumpToEntry, ready };
 }

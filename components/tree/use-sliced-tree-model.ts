@@ -76,7 +76,7 @@ function* counted<T>(steps: Steps<T>, onStep: () => void): Steps<T> {
 }
 
 function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<CanvasModelState, "model"> & { model: Built | null } {
-  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns, pane } = input;
+  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns, expandedSpans, pane, showArchived } = input;
   const [entryFlow, setEntryFlow] = useState<FlowGraph | null>(null);
   const [model, setModel] = useState<Built | null>(null);
   const [building, setBuilding] = useState<number | null>(null);
@@ -96,8 +96,8 @@ function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<Canva
   const fail = useRef((e: unknown) => setError(e instanceof Error ? e.message : String(e))).current;
 
   const graphInputs = useMemo(
-    () => ({ skeleton, leafId, filter, matches, expanded, labels }),
-    [skeleton, leafId, filter, matches, expanded, labels],
+    () => ({ skeleton, leafId, filter, matches, expanded, labels, showArchived }),
+    [skeleton, leafId, filter, matches, expanded, labels, showArchived],
   );
   useLatestBuild(
     enabled,
@@ -113,15 +113,15 @@ function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<Canva
 
   const overview = zoomLevel === "overview";
   const viewInputs = useMemo(
-    () => (entryFlow ? { flow: entryFlow, overview, expandedTurns, pane } : null),
-    [entryFlow, overview, expandedTurns, pane],
+    () => (entryFlow ? { flow: entryFlow, overview, expandedTurns, expandedSpans, pane } : null),
+    [entryFlow, overview, expandedTurns, expandedSpans, pane],
   );
   useLatestBuild(
     viewInputs !== null,
     viewInputs,
     async (view, signal) => {
       if (!view) throw new Error("no entry graph to lay out");
-      const { flow, overview: asTurns, expandedTurns: openTurns, pane: paneSize } = view;
+      const { flow, overview: asTurns, expandedTurns: openTurns, expandedSpans: openSpans, pane: paneSize } = view;
       function* steps(): Steps<Built> {
         let grouping: TurnGrouping | null = null;
         if (asTurns) {
@@ -132,7 +132,7 @@ function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<Canva
             grouped.current = { flow, grouping };
           }
         }
-        return yield* viewModelSteps(flow, grouping, openTurns, paneSize);
+        return yield* viewModelSteps(flow, grouping, openTurns, paneSize, openSpans);
       }
       return runSliced(counted(steps(), () => progress.current.passed++), { signal, onSlice: report });
     },

@@ -18,7 +18,7 @@ import { type KeyboardEvent, useCallback, useRef } from "react";
 import { arrowMove, moveInTree } from "@/components/tree/tree-nav";
 import type { TreeView } from "@/components/tree/tree-toolbar";
 import type { ContextAction } from "@/components/tree/types";
-import { entryIdOf, isFoldId, isTurnId } from "@/components/tree/types";
+import { entryIdOf, isFoldId, isGroupId } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
 import { nextFilter, type TreeFilter } from "@/lib/session/tree-filter";
 
@@ -77,13 +77,13 @@ export function useTreeKeyboard(options: TreeKeyboardOptions): (e: KeyboardEvent
       e.preventDefault();
       o.onActivate(selected);
     } else if (key === "l" || key === "L") {
-      if (selected === null || isFoldId(selected) || isTurnId(selected)) return;
+      if (selected === null || isFoldId(selected) || isGroupId(selected)) return;
       e.preventDefault();
       o.onContextAction("label", selected);
     } else if (key === "Enter") {
       if (target.closest("button") || selected === null) return;
       e.preventDefault();
-      if (isTurnId(selected)) {
+      if (isGroupId(selected)) {
         o.expandTurn(selected);
       } else if (isFoldId(selected)) {
         const fold = o.model.layout.nodes[o.model.layout.index.get(selected) ?? -1];

@@ -17,6 +17,7 @@ import { type FlowGraph, skeletonToFlowSteps } from "@/components/tree/to-flow";
 import { collapseTurnsSteps, groupTurns, type TurnGrouping } from "@/components/tree/turns";
 import { runSteps, type Steps } from "@/lib/session/stepwise";
 import { mapCaptions } from "@/components/tree/map-captions";
+import { collapseSpans } from "@/components/tree/spans";
 import { startDecor } from "@/components/tree/start-decor";
 import { crossesSlab, type Pane, type WrappedLayout, wrapEdgeRoute, wrapLayout } from "@/components/tree/wrap-layout";
 import type { BandNodeType, StartNodeType, TreeEdge } from "@/components/tree/types";
@@ -38,6 +39,10 @@ export interface TreeModelInput {
   zoomLevel?: ZoomLevel;
   /** Turn ids (`turn:<first entry id>`) shown as entries in the overview. */
   expandedTurns?: ReadonlySet<string>;
+  /** Span ids (`span:<first entry id>`) shown as their turns in a long session's overview (spans.ts). */
+  expandedSpans?: ReadonlySet<string>;
+  /** Draw archived branches (marked) instead of leaving them out (archive-view.ts). */
+  showArchived?: boolean;
   /**
    * The pane's size (paneShape buckets): the overview wraps a tall tree into slabs side by side
    * to fill it (wrap-layout.ts). Absent: no wrapping.
@@ -94,21 +99,28 @@ export function entryGraphSteps(input: TreeModelInput): Steps<FlowGraph> {
     matches: input.matches,
     expanded: input.expanded,
     labels: input.labels,
+    showArchived: input.showArchived,
   });
 }
 
 export function buildTreeModel(input: TreeModelInput): Omit<TreeModel, "stale"> {
   const entryFlow = entryGraph(input);
   const zoomLevel = input.zoomLevel ?? "detail";
-  return viewModel(entryFlow, zoomLevel === "overview" ? groupTurns(entryFlow) : null, input.expandedTurns, input.pane);
+  return viewModel(entryFlow, zoomLevel === "overview" ? groupTurns(entryFlow) : null, input.expandedTurns, input.pane, input.expandedSpans);
 }
 
 /**
  * The displayed model over an entry graph: with a turn grouping (the overview), every turn not
  * in `expandedTurns` collapsed; then the layout, bands and landmarks.
  */
-export function viewModel(entryFlow: FlowGraph, grouping: TurnGrouping | null, expandedTurns?: ReadonlySet<string>, pane?: Pane): Omit<TreeModel, "stale"> {
-  return runSteps(viewModelSteps(entryFlow, grouping, expandedTurns, pane));
+export function viewModel(
+  entryFlow: FlowGraph,
+  grouping: TurnGrouping | null,
+  expandedTurns?: ReadonlySet<string>,
+  pane?: Pane,
+  expandedSpans?: ReadonlySet<string>,
+): Omit<TreeModel, "stale"> {
+  return runSteps(viewModelSteps(entryFlow, grouping, expandedTurns, pane, expandedSpans));
 }
 
 /** viewModel as steps (lib/session/stepwise.ts). */
@@ -117,10 +129,15 @@ export function* viewModelSteps(
   grouping: TurnGrouping | null,
   expandedTurns?: ReadonlySet<string>,
   pane?: Pane,
+  expandedSpans?: ReadonlySet<string>,
 ): Steps<Omit<TreeModel, "stale">> {
   const zoomLevel: ZoomLevel = grouping ? "overview" : "detail";
   let flow = entryFlow;
-  if (grouping) flow = { ...entryFlow, ...(yield* collapseTurnsSteps(entryFlow, grouping, (t) => !expandedTurns?.has(t.id))) };
+  if (grouping) {
+    const turns = yield* collapseTurnsSteps(entryFlow, grouping, (t) => !expandedTurns?.has(t.id));
+    yield;
+    flow = { ...entryFlow, ...collapseSpans(turns, expandedSpans) };
+  }
   let layout: WrappedLayout = yield* layoutTreeSteps(flow);
   yield;
   if (grouping && pane !== undefined) {
@@ -171,17 +188,17 @@ export function* viewModelSteps(
  * canvas builds large skeletons in slices instead: use-sliced-tree-model.ts).
  */
 export function useTreeModel(input: TreeModelInput & { stale?: boolean }, enabled = true): TreeModel | null {
-  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns, pane } = input;
+  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns, expandedSpans, pane, showArchived } = input;
   // Three stages, so a zoom (level or expanded turns) never rebuilds the entry graph.
   const entryFlow = useMemo(
-    () => (enabled ? entryGraph({ skeleton, leafId, filter, matches, expanded, labels }) : null),
-    [enabled, skeleton, leafId, filter, matches, expanded, labels],
+    () => (enabled ? entryGraph({ skeleton, leafId, filter, matches, expanded, labels, showArchived }) : null),
+    [enabled, skeleton, leafId, filter, matches, expanded, labels, showArchived],
   );
   const overview = zoomLevel === "overview";
   const grouping = useMemo(() => (entryFlow && overview ? groupTurns(entryFlow) : null), [entryFlow, overview]);
   const model = useMemo(
-    () => (entryFlow ? viewModel(entryFlow, grouping, expandedTurns, pane) : null),
-    [entryFlow, grouping, expandedTurns, pane],
+    () => (entryFlow ? viewModel(entryFlow, grouping, expandedTurns, pane, expandedSpans) : null),
+    [entryFlow, grouping, expandedTurns, pane, expandedSpans],
   );
   return model && { ...model, stale: input.stale ?? false };
 }

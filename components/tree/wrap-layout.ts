@@ -27,7 +27,7 @@ import type { TreeNode } from "@/components/tree/types";
 export const LANE_PX = 230;
 /** The lane's bounds in flow px (zoomed in, a wider lane would only be empty space to cross). */
 export const MIN_LANE = 160;
-export const MAX_LANE = 1800;
+export const MAX_LANE = 3200;
 /** Fit view pads the tree by 10% on each side (use-canvas-viewport.ts fitAll). */
 const FIT_PAD = 1.2;
 /** Fewest rows a slab keeps (shorter ones would read as scattered cards). */

@@ -26,7 +26,7 @@ export type { SessionMeta, SessionSummary } from "./session-rows";
 export { findLiveSession, isLiveSession, readLiveSession } from "./live-session";
 export { findSessionMeta, getSessionMeta, type LoadedTree, loadEntries, loadPath, loadTree } from "./store-read";
 export { type CommitInput, type CommitResult, commitEntries } from "./store-commit";
-export { appendCompaction, appendEntries, branch, branchWithSummary, resetLeaf, setLabel, setPin } from "./store-write";
+export { appendCompaction, appendEntries, branch, branchWithSummary, resetLeaf, setArchive, setLabel, setPin } from "./store-write";
 export { createSession, type ForkResult, forkSession, renameSession, restoreSession, softDeleteSession } from "./store-session";
 export { applyPrune, getPrunedOriginals, type PrunedEntry, undoPrune } from "./store-prune";
 export { listSessions, type ListSessionsInput, type SessionPage, toPrefixTsQuery } from "./session-list";

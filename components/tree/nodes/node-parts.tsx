@@ -50,6 +50,11 @@ export function NodeFlags({ data }: { data: CommonData }) {
         </span>
       ) : null}
       {data.isFirstKept ? <span className="tree-chip tree-chip--kept">first kept</span> : null}
+      {data.archived ? (
+        <span className="tree-chip tree-chip--archived" title="In an archived branch: hidden unless Archived is on">
+          archived
+        </span>
+      ) : null}
       {data.pinned ? (
         <span className="tree-chip tree-chip--pin" title="Pinned: kept verbatim through every compaction">
           pinned
@@ -70,12 +75,24 @@ export function NodeStatus({ data }: { data: CommonData }) {
 }
 
 /** The "⋯" button opening the entry menu (Inspect, Continue from here…, Label…, Edit and resend, Fork, Copy link). */
-export function EntryMenuButton({ id, canEditResend, facts, turn }: { id: string; canEditResend: boolean; facts?: MenuFacts; turn?: boolean }) {
+export function EntryMenuButton({
+  id,
+  canEditResend,
+  facts,
+  turn,
+  span,
+}: {
+  id: string;
+  canEditResend: boolean;
+  facts?: MenuFacts;
+  turn?: boolean;
+  span?: boolean;
+}) {
   const actions = useTreeActions();
   const open = (e: MouseEvent<HTMLButtonElement>) => {
     e.stopPropagation(); // not a click on the node: that would select it
     const r = e.currentTarget.getBoundingClientRect();
-    actions.openMenu({ id, canEditResend, ...facts, ...(turn ? { turn } : {}), x: r.left, y: r.bottom + 2, returnFocus: e.currentTarget });
+    actions.openMenu({ id, canEditResend, ...facts, ...(turn ? { turn } : {}), ...(span ? { span } : {}), x: r.left, y: r.bottom + 2, returnFocus: e.currentTarget });
   };
   return (
     <button

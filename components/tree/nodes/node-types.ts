@@ -8,6 +8,7 @@ import { BranchSummaryNode } from "@/components/tree/nodes/branch-summary-node";
 import { CompactionNode } from "@/components/tree/nodes/compaction-node";
 import { EntryNode } from "@/components/tree/nodes/entry-node";
 import { FoldNode } from "@/components/tree/nodes/fold-node";
+import { SpanNode } from "@/components/tree/nodes/span-node";
 import { StartNode } from "@/components/tree/nodes/start-node";
 import { TurnNode } from "@/components/tree/nodes/turn-node";
 import { WrapEdge } from "@/components/tree/nodes/wrap-edge";
@@ -20,6 +21,7 @@ export const nodeTypes = {
   band: BandNode,
   turn: TurnNode,
   start: StartNode,
+  span: SpanNode,
 } satisfies NodeTypes;
 
 /** Edge types beyond React Flow's own: the wrapped overview's slab-crossing edge. */
