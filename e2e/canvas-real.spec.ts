@@ -53,7 +53,7 @@ async function openTree(page: Page, id: string): Promise<void> {
 }
 
 async function fitView(page: Page): Promise<void> {
-  await treeRegion(page).getByRole("button", { name: "Fit view" }).click();
+  await treeRegion(page).getByRole("button", { name: "Fit view", exact: true }).click();
   await page.waitForTimeout(600); // the fit animation
 }
 
@@ -66,6 +66,7 @@ function pathIds(entries: StoredEntry[], id: string | null): string[] {
 }
 
 const text = (e: StoredEntry): string => {
+  if (typeof e.summary === "string") return e.summary;
   const c = e.message?.content;
   if (typeof c === "string") return c;
   return Array.isArray(c) ? c.map((b: { type?: string; text?: string }) => (b.type === "text" ? (b.text ?? "") : "")).join("") : "";
@@ -120,8 +121,8 @@ test.describe("you are here on every real session, at Fit view and after a pin",
 
       // A pin: the leaf becomes a pin entry, which the default filter hides; the mark stays.
       const region = treeRegion(page);
-      await region.getByRole("button", { name: "Entries" }).click();
-      await region.getByRole("button", { name: "Go to current leaf" }).click();
+      await region.getByRole("button", { name: "Entries", exact: true }).click();
+      await region.getByRole("button", { name: "Go to current leaf", exact: true }).click();
       const here = canvasNodes(page).filter({ hasText: "you are here" });
       await expect(here).toHaveCount(1);
       await here.getByRole("button", { name: "Entry actions" }).click();
@@ -230,12 +231,12 @@ test.describe("the large real session", () => {
     const region = treeRegion(page);
     // Collapsed on a phone; shown on demand, in a corner away from the current leaf.
     await expect(region.locator(".tree-minimap")).toHaveCount(0);
-    await expect(region.getByRole("button", { name: "Minimap" })).toHaveAttribute("aria-pressed", "false");
-    await region.getByRole("button", { name: "Minimap" }).click();
+    await expect(region.getByRole("button", { name: "Minimap", exact: true })).toHaveAttribute("aria-pressed", "false");
+    await region.getByRole("button", { name: "Minimap", exact: true }).click();
     const here = canvasNodes(page).filter({ hasText: "you are here" });
     for (const step of ["open", "leaf", "zoomed"] as const) {
-      if (step === "leaf") await region.getByRole("button", { name: "Go to current leaf" }).click();
-      if (step === "zoomed") await region.getByRole("button", { name: "Zoom in" }).click();
+      if (step === "leaf") await region.getByRole("button", { name: "Go to current leaf", exact: true }).click();
+      if (step === "zoomed") await region.getByRole("button", { name: "Zoom in", exact: true }).click();
       await page.waitForTimeout(500);
       await expect(here).toBeInViewport();
       const minimap = region.locator(".tree-minimap");
@@ -248,12 +249,15 @@ test.describe("the large real session", () => {
 
 test("archive a branch: gone from the map, the list and search, kept in the export as an archive entry; restore it", async ({ page, request }) => {
   const dark = test.info().project.name === "dark";
-  const id = await importJsonl(request, "generated-archive.jsonl", generateSessionJsonl({ seed: dark ? 5502 : 5501, entries: 28, branches: 1 }), { asCopy: true });
+  const id = await importJsonl(request, "generated-archive.jsonl", generateSessionJsonl({ seed: dark ? 5503 : 5502, entries: 28, branches: 1 }), { asCopy: true });
   const before = await readTree(request, id);
   const onPath = new Set(pathIds(before.entries, before.leafId));
   const byId = new Map(before.entries.map((e) => [e.id, e]));
   // The side branch: its first entry (a child of the current path) and every entry under it.
-  const root = before.entries.find((e) => !onPath.has(e.id) && e.parentId !== null && onPath.has(e.parentId) && e.type === "message")!;
+  // (A user message or a branch summary: the generator starts a side branch with either.)
+  const root = before.entries.find(
+    (e) => !onPath.has(e.id) && e.parentId !== null && onPath.has(e.parentId) && (e.type === "branch_summary" || e.message?.role === "user"),
+  )!;
   expect(root, "the generated session has a side branch").toBeTruthy();
   const inBranch = (e: StoredEntry) => {
     for (let at: StoredEntry | undefined = e; at; at = at.parentId ? byId.get(at.parentId) : undefined) if (at.id === root.id) return true;
@@ -289,11 +293,11 @@ test("archive a branch: gone from the map, the list and search, kept in the expo
   await treeRegion(page).getByRole("searchbox", { name: "Search entries" }).fill("");
 
   // The list view leaves the branch out as well.
-  await treeRegion(page).getByRole("button", { name: "List" }).click();
+  await treeRegion(page).getByRole("button", { name: "List", exact: true }).click();
   const list = treeRegion(page).getByRole("listbox", { name: "Session entries" });
   await expect(list.getByRole("option")).not.toHaveCount(0);
   expect(await list.getByRole("option").count()).toBeLessThan(total);
-  await treeRegion(page).getByRole("button", { name: "Canvas" }).click();
+  await treeRegion(page).getByRole("button", { name: "Canvas", exact: true }).click();
 
   // The export keeps the archive entry (a pi custom entry).
   const exported = await (await request.get(`/api/sessions/${id}?format=jsonl`)).text();

@@ -37,7 +37,9 @@ export type LandmarkKind =
 const PRIORITY: Record<LandmarkKind, number> = {
   leaf: 0,
   compaction: 3,
-  firstKept: 3,
+  // An older compaction's "first kept" matters less than where things went wrong (the current one
+  // ranks with the current memory, CURRENT_MEMORY).
+  firstKept: 6.5,
   branchPoint: 2,
   branchSummary: 4,
   label: 5,
