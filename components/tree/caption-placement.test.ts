@@ -3,9 +3,8 @@ import { describe, expect, it } from "vitest";
 import { CAPTION_HEIGHT, captionWidth, partWidth, placeLandmarks, type ScreenBox } from "@/components/tree/caption-placement";
 import type { Landmark } from "@/components/tree/landmarks";
 import { mapCaptions } from "@/components/tree/map-captions";
-import { buildTreeModel } from "@/components/tree/use-tree-model";
 import { generateSession } from "@/lib/session/generate";
-import { resolveSkeleton } from "@/lib/session/tree-skeleton";
+import { overviewModel } from "@/test/tree-models";
 
 const meets = (a: ScreenBox, b: ScreenBox) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 const PANE = { width: 940, height: 460 };
@@ -13,15 +12,7 @@ const PANE = { width: 940, height: 460 };
 describe("placing the map's captions", () => {
   it("at Fit view of a generated 1,000-entry session: the leaf, compactions, errors and many prompts, none over a card or another caption", () => {
     const { entries } = generateSession({ seed: 1313, entries: 1000, branches: 1, compactions: true });
-    const model = buildTreeModel({
-      skeleton: resolveSkeleton(entries),
-      leafId: entries.at(-1)!.id,
-      filter: "default",
-      expanded: new Set(),
-      labels: new Map(),
-      zoomLevel: "overview",
-      pane: PANE,
-    });
+    const model = overviewModel(entries, { pane: PANE });
     const { layout } = model;
     const zoom = Math.min(PANE.width / (layout.bounds.width * 1.2), PANE.height / (layout.bounds.height * 1.2));
     const tx = (PANE.width - layout.bounds.width * zoom) / 2;
@@ -84,14 +75,7 @@ describe("placing the map's captions", () => {
 
   it("turn captions name errors, pauses and the prompt with its number; errors come first", () => {
     const { entries } = generateSession({ seed: 9, entries: 400 });
-    const model = buildTreeModel({
-      skeleton: resolveSkeleton(entries),
-      leafId: entries.at(-1)!.id,
-      filter: "default",
-      expanded: new Set(),
-      labels: new Map(),
-      zoomLevel: "overview",
-    });
+    const model = overviewModel(entries);
     const captions = mapCaptions(model.flow.nodes);
     const turns = model.flow.nodes.filter((n) => n.type === "turn");
     expect(captions).toHaveLength(turns.length);

@@ -60,6 +60,14 @@ function makeHandles(type: TreeNode["type"] | "start"): Handles {
   return list;
 }
 
+/** The fields every node of a type starts with (position set by the layout). */
+export function nodeBase(id: string, type: TreeNode["type"], ariaLabel: string) {
+  const { width, height } = nodeSize(type);
+  // `measured` too: the nodes are controlled, so React Flow's own measurements never come
+  // back through onNodesChange, and fitView waits until every node has `measured` sizes.
+  return { id, position: { x: 0, y: 0 }, width, height, measured: { width, height }, handles: HANDLES[type], ariaLabel };
+}
+
 /** One shared array per node type: React Flow only reads them (and fills in a default size). */
 export const HANDLES: Record<TreeNode["type"] | "start", Handles> = {
   start: makeHandles("start"),

@@ -1,14 +1,13 @@
 /** "Jump to" always offers the current leaf, first prompt, last error, compactions, labels, file edits and turns (ui.md). */
 import { describe, expect, it } from "vitest";
 import { jumpMenu } from "@/components/tree/jump-targets";
-import { buildTreeModel } from "@/components/tree/use-tree-model";
-import { resolveSkeleton } from "@/lib/session/tree-skeleton";
+import { overviewModel } from "@/test/tree-models";
 import { assistantEntry, isoAt, messageEntry, toolCall, toolResultMsg } from "@/test/session-factories";
 import { compactedSession, reply, user } from "@/test/tree-sessions";
 import type { SessionEntry } from "@/lib/session/types";
 
 function menu(entries: SessionEntry[], leafId: string, labels = new Map<string, string>()) {
-  const model = buildTreeModel({ skeleton: resolveSkeleton(entries), leafId, filter: "default", expanded: new Set(), labels, zoomLevel: "overview" });
+  const model = overviewModel(entries, { leafId, labels });
   return jumpMenu(model.flow.rows, model.landmarks, leafId);
 }
 const group = (m: ReturnType<typeof menu>, label: string) => m.find((g) => g.label === label)?.items ?? [];

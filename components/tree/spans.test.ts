@@ -1,23 +1,14 @@
 /** A long session's overview aggregates runs of turns into spans (spans.ts). */
 import { describe, expect, it } from "vitest";
 import { SPAN_ABOVE, SPAN_TARGET } from "@/components/tree/spans";
-import { buildTreeModel } from "@/components/tree/use-tree-model";
 import { generateSession } from "@/lib/session/generate";
-import { resolveSkeleton } from "@/lib/session/tree-skeleton";
+import { overviewModel } from "@/test/tree-models";
 
 function model(entries: number, expandedSpans?: ReadonlySet<string>) {
   const session = generateSession({ seed: 77, entries, branches: 2, compactions: true, labels: 3 });
   return {
     session,
-    model: buildTreeModel({
-      skeleton: resolveSkeleton(session.entries),
-      leafId: session.entries.at(-1)!.id,
-      filter: "default",
-      expanded: new Set(),
-      labels: new Map(),
-      zoomLevel: "overview",
-      ...(expandedSpans ? { expandedSpans } : {}),
-    }),
+    model: overviewModel(session.entries, expandedSpans ? { expandedSpans } : {}),
   };
 }
 

@@ -13,8 +13,7 @@
  * - A span is `span:<first entry id>`; spans in `expanded` stay as their turns.
  * - Edges are re-attached as collapseTurns does (a span is a chain: no edge collides).
  */
-import { HANDLES } from "@/components/tree/entry-info";
-import { nodeSize } from "@/components/tree/layout";
+import { nodeBase } from "@/components/tree/entry-info";
 import type { CollapsedGraph } from "@/components/tree/turns";
 import { type SpanNodeType, spanId, type TreeEdge, type TreeNode, type TurnNodeType } from "@/components/tree/types";
 
@@ -131,17 +130,10 @@ function spanNode(id: string, turns: readonly TurnNodeType[]): SpanNodeType {
     for (const f of t.data.files) files.add(f);
     for (const e of t.data.entryIds) entryIds.push(e);
   }
-  const { width, height } = nodeSize("span");
   const label = `turns ${first.ordinal}–${last.ordinal}`;
   return {
-    id,
+    ...nodeBase(id, "span", `${label}: ${first.prompt}`),
     type: "span",
-    position: { x: 0, y: 0 },
-    width,
-    height,
-    measured: { width, height },
-    handles: HANDLES.span,
-    ariaLabel: `${label}: ${first.prompt}`,
     data: {
       entryId: first.entryId,
       text: label,

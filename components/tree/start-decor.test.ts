@@ -1,13 +1,13 @@
 /** A branch summary written at the session start hangs under the drawn session start (ui.md). */
 import { describe, expect, it } from "vitest";
-import { buildTreeModel } from "@/components/tree/use-tree-model";
+
 import { START_ID } from "@/components/tree/start-decor";
-import { resolveSkeleton } from "@/lib/session/tree-skeleton";
+import type { SessionEntry } from "@/lib/session/types";
+import { treeModel } from "@/test/tree-models";
 import { branchSummaryEntry, isoAt } from "@/test/session-factories";
 import { reply, user } from "@/test/tree-sessions";
 
-const model = (entries: Parameters<typeof resolveSkeleton>[0], leafId: string) =>
-  buildTreeModel({ skeleton: resolveSkeleton(entries), leafId, filter: "default", expanded: new Set(), labels: new Map() });
+const model = (entries: SessionEntry[], leafId: string) => treeModel(entries, { leafId });
 
 describe("the session start above several roots", () => {
   it("one root: nothing drawn", () => {

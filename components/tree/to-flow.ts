@@ -29,9 +29,8 @@
  */
 import { archiveView, type ArchiveView } from "@/components/tree/archive-view";
 import { compactionRegionsSteps } from "@/components/tree/compaction-regions";
-import { HANDLES, labelsFromEntries, roleMark } from "@/components/tree/entry-info";
+import { labelsFromEntries, nodeBase, roleMark } from "@/components/tree/entry-info";
 import { findFoldRuns } from "@/components/tree/fold";
-import { nodeSize } from "@/components/tree/layout";
 import { type CommonData, foldId, type TreeEdge, type TreeNode } from "@/components/tree/types";
 import { matchingIds } from "@/lib/session/search-text";
 import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
@@ -84,13 +83,6 @@ export interface FlowGraph {
 }
 
 const FOLD_SUFFIX = "tool steps";
-
-function nodeBase(id: string, type: TreeNode["type"], ariaLabel: string) {
-  const { width, height } = nodeSize(type);
-  // `measured` too: the nodes are controlled, so React Flow's own measurements never come
-  // back through onNodesChange, and fitView waits until every node has `measured` sizes.
-  return { id, position: { x: 0, y: 0 }, width, height, measured: { width, height }, handles: HANDLES[type], ariaLabel };
-}
 
 /** toFlow over full entries: their skeleton, with the §16.3 search run here. */
 export function toFlow(entries: readonly SessionEntry[], opts: ToFlowOptions): FlowGraph {

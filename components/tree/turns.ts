@@ -19,8 +19,7 @@
  * re-attached to the turn nodes (tree edges keep nearest-visible-ancestor semantics, the
  * dashed first-kept edge points at the turn holding the kept entry).
  */
-import { nodeSize } from "@/components/tree/layout";
-import { HANDLES } from "@/components/tree/entry-info";
+import { nodeBase } from "@/components/tree/entry-info";
 import type { FlowGraph } from "@/components/tree/to-flow";
 import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
 import { type TreeEdge, type TreeNode, type TurnNodeType, turnId } from "@/components/tree/types";
@@ -271,16 +270,9 @@ function turnNode(
   const before = p >= 0 ? endTime(input[p]!, rows, rowOf) : Number.NaN;
   const gapBefore = startTime - before;
   const prompt = first.data.firstLine ?? firstLine(first.data.text);
-  const { width, height } = nodeSize("turn");
   return {
-    id: turn.id,
+    ...nodeBase(turn.id, "turn", startsWithUser ? `turn: ${prompt}` : `turn continued: ${prompt}`),
     type: "turn",
-    position: { x: 0, y: 0 },
-    width,
-    height,
-    measured: { width, height },
-    handles: HANDLES.turn,
-    ariaLabel: startsWithUser ? `turn: ${prompt}` : `turn continued: ${prompt}`,
     data: {
       entryId: first.data.entryId,
       text: prompt,

@@ -10,6 +10,7 @@ import { type RefObject, useCallback, useEffect, useRef, useState } from "react"
 import type { TreeView } from "@/components/tree/tree-toolbar";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
+import { NODE_WIDTH } from "@/components/tree/layout";
 import { initialSelection, resolveSelection } from "@/lib/session/tree-graph";
 
 /** Trees this small open fitted to the pane; bigger ones open on the current leaf. */
@@ -107,8 +108,11 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
       const { layout } = m;
       let i = layout.index.get(target) ?? -1;
       let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+      const column = layout.nodes[i]?.position.x ?? 0;
       for (let k = 0; i >= 0 && k < LATEST_TURNS; k++, i = layout.parent[i]!) {
         const n = layout.nodes[i]!;
+        // Up its own column only: in a wrapped overview the turn before may be a slab away.
+        if (k > 0 && Math.abs(n.position.x - column) > NODE_WIDTH) break;
         x0 = Math.min(x0, n.position.x);
         y0 = Math.min(y0, n.position.y);
         x1 = Math.max(x1, n.position.x + (n.width ?? 0));

@@ -4,10 +4,9 @@ import { layoutTree, NODE_WIDTH } from "@/components/tree/layout";
 import { overlappingPairs } from "@/components/tree/layout-check";
 import { toFlow } from "@/components/tree/to-flow";
 import { collapseTurns, groupTurns } from "@/components/tree/turns";
-import { buildTreeModel } from "@/components/tree/use-tree-model";
+import { overviewModel } from "@/test/tree-models";
 import { chooseSlabs, LANE_PX, MAX_LANE, paneShape, wrapLayout } from "@/components/tree/wrap-layout";
 import { generateSession } from "@/lib/session/generate";
-import { resolveSkeleton } from "@/lib/session/tree-skeleton";
 
 function overview(seed: number, entries: number, branches = 0) {
   const session = generateSession({ seed, entries, branches, compactions: true });
@@ -66,15 +65,7 @@ describe("wrapLayout", () => {
 
   it("the model draws the edges into the next slab as wrap edges, and splits the compaction bands at slab ends", () => {
     const { session, leafId } = overview(5, 1500, 1);
-    const model = buildTreeModel({
-      skeleton: resolveSkeleton(session.entries),
-      leafId,
-      filter: "default",
-      expanded: new Set(),
-      labels: new Map(),
-      zoomLevel: "overview",
-      pane: PANE,
-    });
+    const model = overviewModel(session.entries, { leafId, pane: PANE });
     const { layout } = model;
     expect(layout.wrap).toBeDefined();
     const wraps = model.edges.filter((e) => e.type === "wrap");
