@@ -40,10 +40,10 @@ import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import "./tree.css";
 import "./nodes/nodes.css";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { EntryMenu } from "@/components/tree/entry-menu";
 import { jumpMenu } from "@/components/tree/jump-targets";
-import { continueTarget, type MenuRequest, menuRequestOf, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
+import { continueTarget, type MenuRequest, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
 import { TreeFlowView } from "@/components/tree/tree-flow-view";
 import { TreeList } from "@/components/tree/tree-list";
 import { TreePending } from "@/components/tree/tree-pending";
@@ -56,13 +56,15 @@ import { useKeepFocus } from "@/components/tree/use-keep-focus";
 import { useRestoreAnchor, useSemanticZoom } from "@/components/tree/use-semantic-zoom";
 import { useTreeKeyboard } from "@/components/tree/use-tree-keyboard";
 import { useCanvasModel } from "@/components/tree/use-sliced-tree-model";
-import { DEFAULT_PANE, type Pane, paneShape } from "@/components/tree/wrap-layout";
+import { useFitMap, usePaneShape } from "@/components/tree/use-canvas-pane";
+import { useNodeHandlers } from "@/components/tree/use-node-handlers";
+import { DEFAULT_PANE, type Pane } from "@/components/tree/wrap-layout";
 import type { TreeModel } from "@/components/tree/use-tree-model";
 import { useTypedBeforeHydration } from "@/components/ui-hooks/use-typed-before-hydration";
 import { emptyText, formatFooter, type TreeFilter } from "@/lib/session/tree-filter";
 import { initialSelection } from "@/lib/session/tree-graph";
 import type { SkeletonEntry } from "@/lib/session/tree-skeleton";
-import type { NodeMouseHandler, ReactFlowInstance } from "@xyflow/react";
+import type { ReactFlowInstance } from "@xyflow/react";
 import { groupDigits } from "@/lib/group-digits";
 
 export interface TreeCanvasProps {
@@ -236,38 +238,8 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
 
   useKeepFocus(regionRef, selectedId, model.layout, view);
 
-  // Fit view shows the aggregated map: expanded spans collapse first, then the new layout is fitted.
-  const fitAfterLayout = useRef(false);
-  const { expandedSpans, collapseSpans } = zoom;
-  const fit = useCallback(() => {
-    if (expandedSpans.size === 0) return viewport.fitAll();
-    fitAfterLayout.current = true;
-    collapseSpans();
-  }, [expandedSpans, collapseSpans, viewport.fitAll]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the layout without the spans is in (model.layout), not on what it reads.
-  useEffect(() => {
-    if (!fitAfterLayout.current) return;
-    fitAfterLayout.current = false;
-    viewport.fitAll();
-  }, [model.layout, viewport.fitAll]);
-
-  // Measure the pane; a new shape re-lays out the overview with the node at the centre kept in place.
-  const { pane, onPane } = props;
-  const { keepAnchor } = zoom;
-  useLayoutEffect(() => {
-    const el = paneRef.current;
-    if (!el) return;
-    const measure = () => {
-      const next = paneShape(el.clientWidth, el.clientHeight);
-      if (next.width === pane.width && next.height === pane.height) return;
-      if (el.clientWidth > 0 && viewport.ready && zoom.zoomLevel === "overview") keepAnchor();
-      onPane(next);
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [pane, onPane, keepAnchor, viewport.ready, zoom.zoomLevel]);
+  const fit = useFitMap(zoom, viewport, model);
+  usePaneShape(paneRef, props.pane, props.onPane, zoom, viewport.ready);
 
   const onKeyDown = useTreeKeyboard({
     view,
@@ -286,41 +258,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
     reveal: (id) => viewport.reveal(id, true),
   });
 
-  const onNodeClick = useCallback<NodeMouseHandler<CanvasNode>>(
-    (_e, node) => {
-      if (node.type === "band" || node.type === "start") return;
-      if (node.type === "fold") {
-        unfold(node.data.entryIds);
-        return;
-      }
-      // Click looks: it selects (the inspector shows it, the map highlights its path, the chat
-      // scrolls to it); only "Continue from here" moves the leaf.
-      select(node.id);
-    },
-    [unfold, select],
-  );
-
-  const onNodeDoubleClick = useCallback<NodeMouseHandler<CanvasNode>>(
-    (_e, node) => {
-      if (node.type === "turn" || node.type === "span") expandTurn(node.id);
-    },
-    [expandTurn],
-  );
-
-  const onNodeContextMenu = useCallback<NodeMouseHandler<CanvasNode>>((e, node) => {
-    if (node.type === "band" || node.type === "fold" || node.type === "start") return;
-    e.preventDefault();
-    const returnFocus = (e.target as HTMLElement).closest<HTMLElement>(".react-flow__node");
-    setMenu({ ...menuRequestOf(node), x: e.clientX, y: e.clientY, returnFocus });
-  }, []);
-
-  // Tabbing onto a node selects it.
-  const onFocus = (e: React.FocusEvent<HTMLElement>) => {
-    const el = e.target as HTMLElement;
-    if (!el.classList.contains("react-flow__node")) return;
-    const id = el.dataset.id;
-    if (id && !id.startsWith("band:") && id !== latest.current.selectedId) select(id);
-  };
+  const { onNodeClick, onNodeDoubleClick, onNodeContextMenu, onFocus } = useNodeHandlers({ select, unfold, expandTurn, openMenu: setMenu, selectedId });
 
   const selectedEntry = selectedId === null ? null : entryIdOf(selectedId);
   const jumps = useMemo(() => jumpMenu(graph.rows, model.landmarks, leafId), [graph.rows, model.landmarks, leafId]);
