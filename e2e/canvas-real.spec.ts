@@ -3,7 +3,7 @@ import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./test";
 import { generateSessionJsonl } from "@/lib/session/generate";
-import { FIXTURES, hasLargeFixture, importJsonl, LARGE, LARGE_MISSING, readTree, type StoredEntry } from "./session-helpers";
+import { deleteFromList, FIXTURES, hasLargeFixture, importJsonl, LARGE, LARGE_MISSING, readTree, type StoredEntry } from "./session-helpers";
 
 /**
  * The tree canvas on real sessions (ui.md "The canvas's visual language", "Interactions";
@@ -29,6 +29,19 @@ const canvasNodes = (page: Page) => treeRegion(page).locator('[aria-roledescript
 const landmarks = (page: Page) => treeRegion(page).getByRole("navigation", { name: "Landmarks" });
 const youAreHere = (page: Page) => landmarks(page).getByText("you are here", { exact: true });
 
+/**
+ * Sessions a test imported, deleted after it: the fixtures' words are what e2e/sessions.spec.ts
+ * searches the list for (one database for all specs).
+ */
+const imports: { id: string; title: string }[] = [];
+test.afterEach(async ({ page, request }) => {
+  for (const { id, title } of imports.splice(0)) {
+    // The title's longest word finds its row in the list's full-text search.
+    const word = title.split(/[^\p{L}\p{N}]+/u).sort((a, b) => b.length - a.length)[0] ?? title;
+    await deleteFromList(page, request, id, word);
+  }
+});
+
 /** Imports a file through POST /api/import; undefined when the app says it is not a session file. */
 async function tryImport(request: APIRequestContext, file: string): Promise<string | undefined> {
   const res = await request.post(`/api/import?fileName=${encodeURIComponent(path.basename(file))}&asCopy=1`, {
@@ -40,9 +53,12 @@ async function tryImport(request: APIRequestContext, file: string): Promise<stri
   const events = (await res.text())
     .trim()
     .split("\n")
-    .map((l) => JSON.parse(l) as { type: string; sessionId?: string; code?: string });
+    .map((l) => JSON.parse(l) as { type: string; sessionId?: string; title?: string; code?: string });
   const done = events.find((e) => e.type === "done");
-  if (done?.sessionId) return done.sessionId;
+  if (done?.sessionId) {
+    imports.push({ id: done.sessionId, title: done.title ?? "" });
+    return done.sessionId;
+  }
   expect(events.find((e) => e.type === "error")?.code, "a file the app cannot read says why").toBe("not_session");
   return undefined;
 }
@@ -217,7 +233,7 @@ test.describe("the large real session", () => {
   test.skip(!hasLargeFixture, LARGE_MISSING);
   test("at Fit view its errors show and no caption covers a card or another; on a phone the minimap never covers the leaf", async ({ page, request }) => {
     test.setTimeout(180_000);
-    const id = await importJsonl(request, "large-session.jsonl", readFileSync(LARGE), { asCopy: true });
+    const id = (await tryImport(request, LARGE))!;
     await openTree(page, id);
     await fitView(page);
     await expect(landmarks(page).locator(".tree-landmark__part--error").first()).toBeInViewport();
