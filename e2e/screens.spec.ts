@@ -45,7 +45,7 @@ test.describe("a phone, 390 × 844", () => {
     await expect(tree).toBeVisible();
     await expect(messagesLog(page)).toBeHidden();
     // The canvas measured its pane while hidden: the new turn's nodes are drawn in view.
-    await expect(tree.getByText("Say hello from the phone").first()).toBeInViewport();
+    await expect(tree.locator('[aria-roledescription="node"]').getByText("Say hello from the phone").first()).toBeInViewport();
 
     await tabs.getByRole("tab", { name: "Inspector" }).click();
     await expect(page.getByRole("region", { name: "Context inspector" })).toBeVisible();

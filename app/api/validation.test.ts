@@ -606,6 +606,14 @@ const ACTIONS: Record<string, ActionCase[]> = {
     { name: "an unknown session", input: { sessionId: "no-such-session", entryId: "e", pinned: true }, error: "not_found" },
     { name: "an unknown entry", input: { sessionId: "@session", entryId: "no-such-entry", pinned: true }, error: "not_found", message: /no-such-entry/ },
   ],
+  "app/sessions/[id]/actions.ts setArchive": [
+    { name: "missing archived", input: { sessionId: "s", entryId: "e" }, error: "invalid_input", message: /archived/ },
+    { name: "archived of the wrong type", input: { sessionId: "s", entryId: "e", archived: 1 }, error: "invalid_input", message: /true or false/ },
+    { name: "a NUL in the entry id", input: { sessionId: "@session", entryId: NUL_ID, archived: true }, error: "invalid_input" },
+    { name: "an unknown session", input: { sessionId: "no-such-session", entryId: "e", archived: true }, error: "not_found" },
+    { name: "an unknown entry", input: { sessionId: "@session", entryId: "no-such-entry", archived: false }, error: "not_found", message: /no-such-entry/ },
+    { name: "the branch holding the current leaf", input: { sessionId: "@session", entryId: "@leaf", archived: true }, error: "invalid_input", message: /holds the current leaf/ },
+  ],
   "app/sessions/[id]/actions.ts forkSession": [
     { name: "missing entry", input: { sessionId: "s" }, error: "invalid_input", message: /entryId/ },
     { name: "a title of the wrong type", input: { sessionId: "s", entryId: "e", title: {} }, error: "invalid_input" },

@@ -47,8 +47,8 @@ export { entryTokens } from "@/lib/session-view/tree-skeleton";
 type Handles = NonNullable<TreeNode["handles"]>;
 
 /** Static handle positions, so edges of nodes not rendered yet (onlyRenderVisibleElements) still draw. */
-function makeHandles(type: TreeNode["type"]): Handles {
-  const { width, height } = nodeSize(type);
+function makeHandles(type: TreeNode["type"] | "start"): Handles {
+  const { width, height } = type === "start" ? { width: 200, height: 30 } : nodeSize(type);
   // 1×1 handles centred on the edge midpoints, where the rendered (invisible) ones sit.
   const [cx, cy] = [width / 2 - 0.5, height / 2 - 0.5];
   const list: Handles = [
@@ -60,11 +60,21 @@ function makeHandles(type: TreeNode["type"]): Handles {
   return list;
 }
 
+/** The fields every node of a type starts with (position set by the layout). */
+export function nodeBase(id: string, type: TreeNode["type"], ariaLabel: string) {
+  const { width, height } = nodeSize(type);
+  // `measured` too: the nodes are controlled, so React Flow's own measurements never come
+  // back through onNodesChange, and fitView waits until every node has `measured` sizes.
+  return { id, position: { x: 0, y: 0 }, width, height, measured: { width, height }, handles: HANDLES[type], ariaLabel };
+}
+
 /** One shared array per node type: React Flow only reads them (and fills in a default size). */
-export const HANDLES: Record<TreeNode["type"], Handles> = {
+export const HANDLES: Record<TreeNode["type"] | "start", Handles> = {
+  start: makeHandles("start"),
   entry: makeHandles("entry"),
   compaction: makeHandles("compaction"),
   branchSummary: makeHandles("branchSummary"),
   fold: makeHandles("fold"),
   turn: makeHandles("turn"),
+  span: makeHandles("span"),
 };

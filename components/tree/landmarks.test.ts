@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CAPTION_HEIGHT, captionWidth, jumpTargets, type Landmark, placeLandmarks, selectLandmarks } from "@/components/tree/landmarks";
+import { CAPTION_HEIGHT, captionWidth, placeLandmarks } from "@/components/tree/caption-placement";
+import { type Landmark, selectLandmarks } from "@/components/tree/landmarks";
 import { layoutTree } from "@/components/tree/layout";
 import { compactedSession } from "@/test/tree-sessions";
 import { toFlow } from "@/components/tree/to-flow";
@@ -23,8 +24,13 @@ describe("selectLandmarks", () => {
       { kind: "start", text: "session start" },
       { kind: "branchPoint", text: "branch point: 2 branches" },
     ]);
-    expect(by.get("C1")!.parts).toEqual([{ kind: "compaction", text: "[compaction: 12k tokens]" }]);
-    expect(by.get("C2")!.parts).toEqual([{ kind: "compaction", text: "[compaction: 30k tokens]" }]);
+    // Each compaction says when it was written, its summary's size and the turns it covered,
+    // so two compactions of the same span read apart.
+    expect(by.get("C1")!.parts[0]).toEqual({ kind: "compaction", text: "[compaction: 12k tokens]" });
+    expect(by.get("C1")!.parts[1]!.kind).toBe("when");
+    expect(by.get("C1")!.parts[1]!.text).toMatch(/^\w{3} \d{1,2} \d\d:\d\d · 7 tokens summary · covers turns 1–2$/);
+    expect(by.get("C2")!.parts[0]).toEqual({ kind: "compaction", text: "[compaction: 30k tokens]" });
+    expect(by.get("C2")!.parts[1]!.text).toMatch(/ · covers turn 4$/);
     expect(kinds(by.get("turn:u3")!)).toEqual(["firstKept"]);
     // C2 keeps from a4, inside the turn of u4, which also holds the label.
     expect(by.get("turn:u4")!.parts).toEqual([
@@ -41,16 +47,6 @@ describe("selectLandmarks", () => {
     // Nothing else is a landmark (the side branch's turn, u2's turn).
     expect(by.has("turn:u2")).toBe(false);
     expect(by.has("turn:u2b")).toBe(false);
-  });
-
-  it("jump targets: compactions latest first, then branch points and labels", () => {
-    const { landmarks } = overviewLandmarks(compactedSession(), "a5", new Map([["u4", "checkpoint"]]));
-    expect(jumpTargets(landmarks).map((t) => `${t.kind} ${t.text} @${t.nodeId}`)).toEqual([
-      "compaction [compaction: 30k tokens] @C2",
-      "compaction [compaction: 12k tokens] @C1",
-      "branchPoint branch point: 2 branches @turn:u1",
-      "label label: checkpoint @turn:u4",
-    ]);
   });
 });
 

@@ -21,6 +21,7 @@ function synthetic(parent: readonly number[], opts: { active?: Set<number>; fold
       entryId: `n${i}`,
       text: `n${i}`,
       tokens: 0,
+      time: Number.NaN,
       isActive: opts.active?.has(i) ?? false,
       isLeaf: false,
       isFirstKept: false,

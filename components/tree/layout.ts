@@ -62,6 +62,8 @@ export interface TreeLayout {
   roots: number[];
   column: Int32Array;
   depth: Int32Array;
+  /** Node indices in pre-order (the order a column's nodes are consecutive in). */
+  order: readonly number[];
   bounds: { x: number; y: number; width: number; height: number };
 }
 
@@ -162,6 +164,7 @@ export function* layoutTreeSteps(flow: { nodes: readonly TreeNode[]; edges: read
   return {
     nodes: positioned,
     bands: computeBands(nodes, order, column, depth),
+    order,
     index,
     parent,
     childStart,
@@ -177,12 +180,15 @@ export function* layoutTreeSteps(flow: { nodes: readonly TreeNode[]; edges: read
  * One band per maximal run of a compaction's summarised nodes that are vertically adjacent
  * in one column. Nodes of a column are consecutive in pre-order, so an open band per
  * compaction is extended while the next summarised node sits right below its last one.
+ * `column` is any key of a drawn column and `xOf` its left edge (wrap-layout.ts passes the
+ * column within its slab); `depth` the row within it.
  */
-function computeBands(
+export function computeBands(
   nodes: readonly TreeNode[],
   order: readonly number[],
-  column: Int32Array,
-  depth: Int32Array,
+  column: ArrayLike<number>,
+  depth: ArrayLike<number>,
+  xOf: (column: number) => number = (c) => c * COL_GAP,
 ): BandRect[] {
   const bands: BandRect[] = [];
   const open = new Map<string, { col: number; top: number; bottom: number }>();
@@ -195,7 +201,7 @@ function computeBands(
     bands.push({
       id: `band:${compactionId}:${n}`,
       compactionId,
-      x: o.col * COL_GAP - BAND_PAD_X,
+      x: xOf(o.col) - BAND_PAD_X,
       y: o.top * ROW_GAP - BAND_PAD_TOP,
       width: NODE_WIDTH + 2 * BAND_PAD_X,
       height: (o.bottom - o.top) * ROW_GAP + NODE_HEIGHT + BAND_PAD_TOP + BAND_PAD_BOTTOM,

@@ -21,11 +21,16 @@
  *   `firstKeptEntryId`; when that entry is hidden, to its first visible descendant in
  *   display order (none: no edge). That node carries `isFirstKept`.
  * - Branch summaries are ordinary children of the entry they hang under (their parent).
+ * - Archived branches (archive-view.ts) are left out before anything else, unless `showArchived`:
+ *   then their nodes carry `archived`.
+ * - "You are here" (`isLeaf`) marks the current leaf's row, or when the filter or search hides
+ *   it, its nearest visible ancestor (`hereId`), so every view of a session says where it is;
+ *   `hiddenLeaf` then names the hidden leaf. That row never folds away.
  */
+import { archiveView, type ArchiveView } from "@/components/tree/archive-view";
 import { compactionRegionsSteps } from "@/components/tree/compaction-regions";
-import { HANDLES, labelsFromEntries, roleMark } from "@/components/tree/entry-info";
+import { labelsFromEntries, nodeBase, roleMark } from "@/components/tree/entry-info";
 import { findFoldRuns } from "@/components/tree/fold";
-import { nodeSize } from "@/components/tree/layout";
 import { type CommonData, foldId, type TreeEdge, type TreeNode } from "@/components/tree/types";
 import { matchingIds } from "@/lib/session/search-text";
 import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
@@ -54,6 +59,8 @@ export interface SkeletonFlowOptions extends Omit<ToFlowOptions, "search" | "lab
   labels: ReadonlyMap<string, string>;
   /** Ids matching the active search; null/undefined: no search (§16.3). */
   matches?: ReadonlySet<string> | null;
+  /** Draw archived branches (marked "archived") instead of leaving them out (archive-view.ts). */
+  showArchived?: boolean;
 }
 
 export interface FlowGraph {
@@ -63,18 +70,19 @@ export interface FlowGraph {
   rows: SkeletonRow[];
   /** Entry id → row index. */
   rowOf: Map<string, number>;
+  /**
+   * The entry that shows "you are here": the current leaf when it is visible, else the nearest
+   * visible entry of its path (a filter or search hides model and thinking changes, labels, pins,
+   * Claude Code's trailing summary…); null when no entry of the path is visible.
+   */
+  hereId: string | null;
   /** Visible entry id → id of the node showing it (itself, or the fold holding it). */
   nodeOf: Map<string, string>;
+  /** The archived branches (archive-view.ts): left out unless `showArchived`, then marked. */
+  archive: ArchiveView;
 }
 
 const FOLD_SUFFIX = "tool steps";
-
-function nodeBase(id: string, type: TreeNode["type"], ariaLabel: string) {
-  const { width, height } = nodeSize(type);
-  // `measured` too: the nodes are controlled, so React Flow's own measurements never come
-  // back through onNodesChange, and fitView waits until every node has `measured` sizes.
-  return { id, position: { x: 0, y: 0 }, width, height, measured: { width, height }, handles: HANDLES[type], ariaLabel };
-}
 
 /** toFlow over full entries: their skeleton, with the §16.3 search run here. */
 export function toFlow(entries: readonly SessionEntry[], opts: ToFlowOptions): FlowGraph {
@@ -90,7 +98,10 @@ export function skeletonToFlow(skeleton: readonly SkeletonEntry[], opts: Skeleto
 
 /** skeletonToFlow as steps (lib/session/stepwise.ts): a 100k-entry session builds in slices. */
 export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: SkeletonFlowOptions): Steps<FlowGraph> {
-  const rows = yield* flattenSkeletonSteps(skeleton, {
+  // Archived branches (session-engine.md §19.4) are left out of the map, the list and the search.
+  const archive = archiveView(skeleton, opts.leafId);
+  const source = archive.hidden.size > 0 && !opts.showArchived ? skeleton.filter((s) => !archive.hidden.has(s.id)) : skeleton;
+  const rows = yield* flattenSkeletonSteps(source, {
     leafId: opts.leafId,
     filter: opts.filter ?? "default",
     labels: opts.labels,
@@ -130,6 +141,11 @@ export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: S
       p = rows[p]!.parentIndex;
     }
   }
+  // "You are here": the leaf's row, or its nearest visible ancestor when hidden.
+  const leafRow = opts.leafId == null ? -1 : (rowOf.get(opts.leafId) ?? -1);
+  const hereRow = leafRow < 0 || rows[leafRow]!.visible ? leafRow : ancestors[leafRow]!;
+  const hiddenLeaf = hereRow >= 0 && hereRow !== leafRow ? rows[leafRow]!.text : undefined;
+
   const keptTarget = new Map<number, number>(); // compaction row → visible kept row
   const isFirstKept = new Uint8Array(rows.length);
   for (const [c, kept] of regions.firstKept) {
@@ -146,7 +162,7 @@ export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: S
     isToolStep: (k) => (rows[vis[k]!]!.entry.flags & FLAG.toolStep) !== 0,
     isPinned: (k) => {
       const row = rows[vis[k]!]!;
-      return row.isLeaf || searching || row.label !== undefined || pins.has(row.entry.id) || (opts.selectedId != null && row.entry.id === opts.selectedId);
+      return vis[k] === hereRow || searching || row.label !== undefined || pins.has(row.entry.id) || (opts.selectedId != null && row.entry.id === opts.selectedId);
     },
     isExpanded: (k) => expanded?.has(rows[vis[k]!]!.entry.id) ?? false,
   });
@@ -159,12 +175,15 @@ export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: S
       ...(row.entry.firstLine !== undefined ? { firstLine: row.entry.firstLine } : {}),
       ...(row.label !== undefined ? { label: row.label } : {}),
       tokens: row.entry.tokens,
+      time: row.entry.t,
       isActive: row.isActive,
-      isLeaf: row.isLeaf,
+      isLeaf: i === hereRow,
+      ...(i === hereRow && hiddenLeaf !== undefined ? { hiddenLeaf } : {}),
       isFirstKept: isFirstKept[i] === 1,
       summarisedBy: regions.summarisedBy[i] ?? [],
       matchesSearch: searching,
       ...(pins.has(row.entry.id) ? { pinned: true } : {}),
+      ...(archive.hidden.has(row.entry.id) ? { archived: true } : {}),
     };
   };
 
@@ -264,5 +283,5 @@ export function* skeletonToFlowSteps(skeleton: readonly SkeletonEntry[], opts: S
       data: { kind: "firstKept", isActive: rows[c]!.isActive && rows[kept]!.isActive },
     });
   }
-  return { nodes, edges, rows, rowOf, nodeOf };
+  return { nodes, edges, rows, rowOf, nodeOf, hereId: hereRow >= 0 ? rows[hereRow]!.entry.id : null, archive };
 }

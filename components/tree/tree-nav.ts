@@ -9,7 +9,7 @@
  * (engine `resolveSelection`).
  */
 import type { TreeLayout } from "@/components/tree/layout";
-import { entryIdOf, isFoldId, isTurnId } from "@/components/tree/types";
+import { entryIdOf, isFoldId, isGroupId } from "@/components/tree/types";
 import type { TreeRow } from "@/lib/session/tree-flatten";
 import { resolveSelection } from "@/lib/session/tree-graph";
 
@@ -79,7 +79,7 @@ export function reconcileSelection(
   graph: { rows: readonly TreeRow<{ id: string }>[]; nodeOf: ReadonlyMap<string, string>; hasNode: (id: string) => boolean },
 ): SelectionFix {
   if (selectedId == null) return { kind: "keep" };
-  if (isFoldId(selectedId) || isTurnId(selectedId)) {
+  if (isFoldId(selectedId) || isGroupId(selectedId)) {
     return graph.hasNode(selectedId) ? { kind: "keep" } : { kind: "select", id: entryIdOf(selectedId) };
   }
   const shown = graph.nodeOf.get(selectedId);

@@ -19,8 +19,7 @@
  * re-attached to the turn nodes (tree edges keep nearest-visible-ancestor semantics, the
  * dashed first-kept edge points at the turn holding the kept entry).
  */
-import { nodeSize } from "@/components/tree/layout";
-import { HANDLES } from "@/components/tree/entry-info";
+import { nodeBase } from "@/components/tree/entry-info";
 import type { FlowGraph } from "@/components/tree/to-flow";
 import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
 import { type TreeEdge, type TreeNode, type TurnNodeType, turnId } from "@/components/tree/types";
@@ -44,6 +43,11 @@ export interface TurnGrouping {
   index: Map<string, number>;
   /** Turn nodes built so far (collapseTurns reuses them when only the expanded set changes). */
   built: Map<string, TurnNodeType>;
+  /** Per turn: its number on its path (user prompts from the root, "turn 12"). */
+  ordinal: Int32Array;
+  /** Per turn: estimated tokens; and the largest, for the size bar (TurnData.sizeShare). */
+  tokens: Float64Array;
+  maxTokens: number;
 }
 
 function isUserMessage(node: TreeNode): boolean {
@@ -92,8 +96,31 @@ export function* groupTurnsSteps(flow: { nodes: readonly TreeNode[]; edges: read
       turns.push({ id: turnId(node.data.entryId), members: [i] });
     }
   }
-  return { turns, turnOf, parent, childCount, index, built: new Map() };
+  // Turn numbers and sizes: nodes are in pre-order, so a parent's number is known before its children's.
+  const ordinal = new Int32Array(turns.length);
+  const tokens = new Float64Array(turns.length);
+  const ordAt = new Int32Array(n);
+  let maxTokens = 0;
+  for (let i = 0; i < n; i++) {
+    if (tick(i)) yield;
+    const p = parent[i]!;
+    const above = p >= 0 && p < i ? ordAt[p]! : 0;
+    const t = turnOf[i]!;
+    if (t < 0) {
+      ordAt[i] = above;
+      continue;
+    }
+    const turn = turns[t]!;
+    if (turn.members[0] === i) ordinal[t] = above + (isUserMessage(nodes[i]!) ? 1 : 0);
+    ordAt[i] = ordinal[t]!;
+    tokens[t]! += nodes[i]!.data.tokens;
+    if (tokens[t]! > maxTokens) maxTokens = tokens[t]!;
+  }
+  return { turns, turnOf, parent, childCount, index, built: new Map(), ordinal, tokens, maxTokens };
 }
+
+/** A pause this long or longer before a turn is a time gap worth showing (ui.md "map"). */
+export const GAP_MS = 30 * 60_000;
 
 const FILE_CALL = /\[(?:write|edit): ([^\]\s][^\]]*)\]/g;
 
@@ -132,7 +159,7 @@ export function collapseTurns(flow: FlowGraph, grouping: TurnGrouping, isCollaps
 /** collapseTurns as steps (lib/session/stepwise.ts). */
 export function* collapseTurnsSteps(flow: FlowGraph, grouping: TurnGrouping, isCollapsed: (turn: Turn) => boolean): Steps<CollapsedGraph> {
   const { nodes: input, rows, rowOf } = flow;
-  const { turns, turnOf, childCount } = grouping;
+  const { turns, turnOf } = grouping;
   const collapsed = turns.map(isCollapsed);
   const idOf: string[] = new Array(input.length);
   const nodes: TreeNode[] = [];
@@ -149,7 +176,7 @@ export function* collapseTurnsSteps(flow: FlowGraph, grouping: TurnGrouping, isC
     if (turn.members[0] !== i) continue;
     let node = grouping.built.get(turn.id);
     if (!node) {
-      node = turnNode(turn, input, rows, rowOf, childCount);
+      node = turnNode(turn, t, input, rows, rowOf, grouping);
       grouping.built.set(turn.id, node);
     }
     nodes.push(node);
@@ -184,13 +211,21 @@ export function* collapseTurnsSteps(flow: FlowGraph, grouping: TurnGrouping, isC
   return { nodes, edges, nodeOf };
 }
 
+/** When the turn's last entry was written: what a child turn's time gap is measured from. */
+function endTime(node: TreeNode, rows: FlowGraph["rows"], rowOf: ReadonlyMap<string, number>): number {
+  const last = node.type === "turn" || node.type === "fold" ? (node.data.entryIds.at(-1) ?? node.data.entryId) : node.data.entryId;
+  return rows[rowOf.get(last) ?? -1]?.entry.t ?? Number.NaN;
+}
+
 function turnNode(
   turn: Turn,
+  t: number,
   input: readonly TreeNode[],
   rows: FlowGraph["rows"],
   rowOf: ReadonlyMap<string, number>,
-  childCount: Int32Array,
+  grouping: TurnGrouping,
 ): TurnNodeType {
+  const { childCount } = grouping;
   // One pass over the members (no per-member closures: 100k-entry sessions have 11k turns).
   const first = input[turn.members[0]!]!;
   const last = turn.members[turn.members.length - 1]!;
@@ -200,13 +235,20 @@ function turnNode(
   let summarisedBy: string[] = [];
   let tokens = 0;
   let errors = 0;
+  let failedTools = 0;
+  let startTime = Number.NaN;
+  let lastTime = Number.NaN;
   let isLeaf = false;
+  let hiddenLeaf: string | undefined;
   let isFirstKept = false;
   for (const m of turn.members) {
     const node = input[m]!;
     const d = node.data;
     if (d.label) labels.push(d.label);
-    if (d.isLeaf) isLeaf = true;
+    if (d.isLeaf) {
+      isLeaf = true;
+      hiddenLeaf = d.hiddenLeaf;
+    }
     if (d.isFirstKept) isFirstKept = true;
     if (d.summarisedBy.length > 0) summarisedBy = summarisedBy.length === 0 ? d.summarisedBy : [...new Set([...summarisedBy, ...d.summarisedBy])];
     const ids = node.type === "fold" ? node.data.entryIds : [d.entryId];
@@ -216,36 +258,45 @@ function turnNode(
       texts.push(row.text);
       tokens += row.entry.tokens;
       if ((row.entry.flags & FLAG.error) !== 0) errors++;
+      if ((row.entry.flags & FLAG.toolError) !== 0) failedTools++;
+      if (!Number.isNaN(row.entry.t)) {
+        if (Number.isNaN(startTime)) startTime = row.entry.t;
+        lastTime = row.entry.t;
+      }
     }
   }
   const startsWithUser = isUserMessage(first);
+  const p = grouping.parent[turn.members[0]!]!;
+  const before = p >= 0 ? endTime(input[p]!, rows, rowOf) : Number.NaN;
+  const gapBefore = startTime - before;
   const prompt = first.data.firstLine ?? firstLine(first.data.text);
-  const { width, height } = nodeSize("turn");
   return {
-    id: turn.id,
+    ...nodeBase(turn.id, "turn", startsWithUser ? `turn: ${prompt}` : `turn continued: ${prompt}`),
     type: "turn",
-    position: { x: 0, y: 0 },
-    width,
-    height,
-    measured: { width, height },
-    handles: HANDLES.turn,
-    ariaLabel: startsWithUser ? `turn: ${prompt}` : `turn continued: ${prompt}`,
     data: {
       entryId: first.data.entryId,
       text: prompt,
       ...(labels.length > 0 ? { label: labels[0] } : {}),
       tokens,
+      time: startTime,
       isActive: first.data.isActive,
       isLeaf,
+      ...(hiddenLeaf !== undefined ? { hiddenLeaf } : {}),
       isFirstKept,
       summarisedBy,
       matchesSearch: first.data.matchesSearch,
+      ...(first.data.archived ? { archived: true } : {}),
       entryIds,
       prompt,
       startsWithUser,
       steps: entryIds.length - (startsWithUser ? 1 : 0),
       files: filesTouched(texts),
       errors,
+      failedTools,
+      ordinal: grouping.ordinal[t]!,
+      ...(Number.isNaN(startTime) ? {} : { startTime, endTime: lastTime }),
+      ...(gapBefore >= GAP_MS ? { gapBefore } : {}),
+      sizeShare: grouping.maxTokens > 0 ? Math.sqrt(tokens / grouping.maxTokens) : 0,
       labels,
       isBranchPoint: childCount[last]! > 1,
     },

@@ -7,10 +7,10 @@
  */
 import type { ReactFlowInstance } from "@xyflow/react";
 import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
-import { isWindowed } from "@/components/tree/flow-window";
 import type { TreeView } from "@/components/tree/tree-toolbar";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
+import { NODE_WIDTH } from "@/components/tree/layout";
 import { initialSelection, resolveSelection } from "@/lib/session/tree-graph";
 
 /** Trees this small open fitted to the pane; bigger ones open on the current leaf. */
@@ -20,6 +20,12 @@ const REVEAL_MARGIN = 60;
 const LATEST_TURNS = 5;
 /** Zoom of the opening overview (turn cards readable) and the least zoom of a jump. */
 const OPEN_ZOOM = 0.85;
+
+/** The node showing "you are here" (the leaf's, or its nearest visible ancestor's). */
+export function hereNode(model: TreeModel): string | undefined {
+  const here = model.flow.hereId;
+  return here === null ? undefined : model.flow.nodeOf.get(here);
+}
 
 export interface CanvasViewportOptions {
   flow: ReactFlowInstance<CanvasNode, TreeEdge>;
@@ -84,7 +90,7 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
   useEffect(() => {
     if (!ready || opened.current) return;
     opened.current = true;
-    const { model: m, leafId: leaf, centerOn: deepLink } = latest.current;
+    const { model: m, centerOn: deepLink } = latest.current;
     if (deepLink) return; // the deep-link effect positions the view
     const pane = latest.current.regionRef.current?.querySelector<HTMLElement>(".react-flow");
     const open = () => {
@@ -92,7 +98,7 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
         void flow.fitView({ padding: 0.15, maxZoom: 1 });
         return;
       }
-      const target = (leaf && m.flow.nodeOf.get(leaf)) || m.layout.nodes.at(-1)?.id;
+      const target = hereNode(m) ?? m.layout.nodes.at(-1)?.id;
       if (!target) return;
       if (m.zoomLevel === "overview" && pane) frameLatest(target, pane);
       else centerNode(target, 1, 0);
@@ -102,8 +108,11 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
       const { layout } = m;
       let i = layout.index.get(target) ?? -1;
       let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+      const column = layout.nodes[i]?.position.x ?? 0;
       for (let k = 0; i >= 0 && k < LATEST_TURNS; k++, i = layout.parent[i]!) {
         const n = layout.nodes[i]!;
+        // Up its own column only: in a wrapped overview the turn before may be a slab away.
+        if (k > 0 && Math.abs(n.position.x - column) > NODE_WIDTH) break;
         x0 = Math.min(x0, n.position.x);
         y0 = Math.min(y0, n.position.y);
         x1 = Math.max(x1, n.position.x + (n.width ?? 0));
@@ -128,14 +137,15 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
 
   // Follow the current leaf when it changes (this wins over revealing the selection).
   const lastLeaf = useRef(leafId);
-  const lastLeafNode = useRef<string | undefined>(leafId ? model.flow.nodeOf.get(leafId) : undefined);
+  const lastLeafNode = useRef<string | undefined>(hereNode(model));
   const followedLeaf = useRef(false);
   useEffect(() => {
     if (lastLeaf.current === leafId) return;
     lastLeaf.current = leafId;
-    const shown = leafId === null ? undefined : model.flow.nodeOf.get(leafId);
-    // A new leaf drawn by the same node (a label or settings entry appended under it, hidden by the
-    // filter) changes nothing on screen: keep the view where the user is working.
+    const shown = hereNode(model);
+    // A new leaf drawn by the same node (a label, pin or settings entry appended under it, hidden by
+    // the filter, shows "you are here" on its parent's node) changes nothing on screen: keep the
+    // view where the user is working.
     const sameNode = shown !== undefined && shown === lastLeafNode.current;
     lastLeafNode.current = shown;
     if (!ready || view !== "canvas" || !shown || sameNode) return;
@@ -189,11 +199,10 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
     if (prev.layout !== layout || selectedId !== internalSelection.current) void reveal(selectedId, false);
   }, [selectedId, layout, internalSelection, ready, view, reveal]);
 
-  // A windowed canvas (flow-window.ts) holds only the nodes near the view: fit the layout's bounds.
+  // The layout's bounds (a windowed canvas holds only the nodes near the view, flow-window.ts; a
+  // wrapped one has a caption lane after its last slab, wrap-layout.ts).
   const fitAll = useCallback(() => {
-    const { layout } = latest.current.model;
-    if (isWindowed(layout.nodes.length)) void flow.fitBounds(layout.bounds, { padding: 0.1, duration: 300 });
-    else void flow.fitView({ padding: 0.1, duration: 300 });
+    void flow.fitBounds(latest.current.model.layout.bounds, { padding: 0.1, duration: 300 });
   }, [flow]);
 
   const goToLeaf = useCallback(() => {
@@ -217,5 +226,16 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
     [flow, centerOf],
   );
 
-  return { onInit, reveal, fitAll, goToLeaf, jumpTo, ready };
+  /** "Jump to": the node drawing the entry (or its nearest visible ancestor), as jumpTo. */
+  const jumpToEntry = useCallback(
+    (entryId: string) => {
+      const { rows, nodeOf } = latest.current.model.flow;
+      const shown = nodeOf.has(entryId) ? entryId : resolveSelection(rows, entryId);
+      const nodeId = shown === null ? undefined : nodeOf.get(shown);
+      if (shown !== null && nodeId !== undefined) jumpTo({ nodeId, entryId: shown });
+    },
+    [jumpTo],
+  );
+
+  return { onInit, reveal, fitAll, goToLeaf, jumpTo, jumpToEntry, ready };
 }

@@ -3,6 +3,9 @@
  * Semantic zoom of the tree canvas (ui.md "visual language"): which level the canvas draws
  * and which overview turns are shown as entries.
  *
+ * - A long session's overview draws runs of turns as spans (spans.ts), except `expandedSpans`:
+ *   a span expands (double-click, Enter, "Show turns") or when a zoom ends at SPAN_ZOOM or closer
+ *   with it in view; Fit view draws the spans again.
  * - "overview": one node per turn (turns.ts), except `expandedTurns`; "detail": one node per
  *   entry (as before turns existed). Deep links and small sessions open in detail, the rest in
  *   the overview.
@@ -15,11 +18,13 @@
  */
 import type { ReactFlowInstance, Viewport } from "@xyflow/react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { CanvasNode, TreeEdge } from "@/components/tree/types";
+import { type CanvasNode, isSpanId, type TreeEdge } from "@/components/tree/types";
 import type { TreeModel, ZoomLevel } from "@/components/tree/use-tree-model";
 
 export const DETAIL_ZOOM = 1;
 export const OVERVIEW_ZOOM = 0.45;
+/** A zoom ending this close or closer shows the turns of the spans in view. */
+export const SPAN_ZOOM = 0.3;
 const EMPTY: ReadonlySet<string> = new Set();
 
 interface Anchor {
@@ -37,6 +42,7 @@ interface Anchor {
 export function useSemanticZoom(flow: ReactFlowInstance<CanvasNode, TreeEdge>, initial: ZoomLevel) {
   const [zoomLevel, setZoomLevel] = useState<ZoomLevel>(initial);
   const [expandedTurns, setExpandedTurns] = useState<ReadonlySet<string>>(EMPTY);
+  const [expandedSpans, setExpandedSpans] = useState<ReadonlySet<string>>(EMPTY);
   const modelRef = useRef<TreeModel | null>(null);
   const pending = useRef<Anchor | null>(null);
   const expandedTurnsRef = useRef(expandedTurns);
@@ -77,45 +83,48 @@ export function useSemanticZoom(flow: ReactFlowInstance<CanvasNode, TreeEdge>, i
       pending.current = anchorAtCentre(flow.getViewport(), paneSize());
       setZoomLevel(level);
       setExpandedTurns(EMPTY);
+      setExpandedSpans(EMPTY);
     },
     [flow, anchorAtCentre, paneSize],
   );
 
   const expandTurn = useCallback((id: string) => {
-    setExpandedTurns((prev) => (prev.has(id) ? prev : new Set(prev).add(id)));
+    const set = isSpanId(id) ? setExpandedSpans : setExpandedTurns;
+    set((prev) => (prev.has(id) ? prev : new Set(prev).add(id)));
   }, []);
 
   /**
-   * React Flow's onMoveEnd: only zoom gestures (wheel, pinch) change the level — not Fit view,
-   * Go to current leaf or a jump, whose transitions may carry the button's click as their event.
+   * The level rules for a zoom the user made (a wheel or pinch gesture, or the "+" / "−" buttons):
+   * at OVERVIEW_ZOOM or less every turn collapses; at DETAIL_ZOOM or more the turns in view expand.
    */
-  const onMoveEnd = useCallback(
-    (event: MouseEvent | TouchEvent | null, vp: Viewport) => {
+  const applyZoom = useCallback(
+    (vp: Viewport) => {
       const m = modelRef.current;
-      const gesture = event !== null && (event.type === "wheel" || event.type.startsWith("touch"));
-      if (!gesture || !m) return;
+      if (!m) return;
       const pane = paneSize();
-      if (vp.zoom <= OVERVIEW_ZOOM && (m.zoomLevel === "detail" || expandedTurnsRef.current.size > 0)) {
+      if (vp.zoom <= OVERVIEW_ZOOM + 1e-3 && (m.zoomLevel === "detail" || expandedTurnsRef.current.size > 0)) {
         pending.current = anchorAtCentre(vp, pane);
         setZoomLevel("overview");
         setExpandedTurns(EMPTY);
         return;
       }
-      if (vp.zoom < DETAIL_ZOOM || m.zoomLevel !== "overview") return;
-      // Expand the collapsed turns in view.
+      if (m.zoomLevel !== "overview") return;
+      const kind = vp.zoom >= DETAIL_ZOOM - 1e-3 ? "turn" : vp.zoom >= SPAN_ZOOM - 1e-3 ? "span" : null;
+      if (kind === null) return;
+      // Expand the collapsed turns (or, less close, the spans) in view.
       const x0 = -vp.x / vp.zoom;
       const y0 = -vp.y / vp.zoom;
       const x1 = x0 + pane.width / vp.zoom;
       const y1 = y0 + pane.height / vp.zoom;
       const inView: string[] = [];
       for (const n of m.layout.nodes) {
-        if (n.type !== "turn") continue;
+        if (n.type !== kind) continue;
         const { x, y } = n.position;
         if (x + (n.width ?? 0) >= x0 && x <= x1 && y + (n.height ?? 0) >= y0 && y <= y1) inView.push(n.id);
       }
       if (inView.length === 0) return;
       pending.current = anchorAtCentre(vp, pane);
-      setExpandedTurns((prev) => {
+      (kind === "span" ? setExpandedSpans : setExpandedTurns)((prev) => {
         const next = new Set(prev);
         for (const id of inView) next.add(id);
         return next;
@@ -124,7 +133,27 @@ export function useSemanticZoom(flow: ReactFlowInstance<CanvasNode, TreeEdge>, i
     [anchorAtCentre, paneSize],
   );
 
-  return { zoomLevel, expandedTurns, setLevel, expandTurn, onMoveEnd, modelRef, pending };
+  /**
+   * React Flow's onMoveEnd: only zoom gestures (wheel, pinch) change the level — not Fit view,
+   * Go to current leaf or a jump, whose transitions may carry the button's click as their event.
+   */
+  const onMoveEnd = useCallback(
+    (event: MouseEvent | TouchEvent | null, vp: Viewport) => {
+      const gesture = event !== null && (event.type === "wheel" || event.type.startsWith("touch"));
+      if (gesture) applyZoom(vp);
+    },
+    [applyZoom],
+  );
+
+  /** Keeps the node at the pane's centre where it is across the next layout change (a pane resize). */
+  const keepAnchor = useCallback(() => {
+    pending.current = anchorAtCentre(flow.getViewport(), paneSize());
+  }, [flow, anchorAtCentre, paneSize]);
+
+  /** Fit view: the spans are drawn again (the aggregated map). */
+  const collapseSpans = useCallback(() => setExpandedSpans(EMPTY), []);
+
+  return { zoomLevel, expandedTurns, expandedSpans, setLevel, expandTurn, collapseSpans, onMoveEnd, applyZoom, modelRef, pending, keepAnchor };
 }
 
 /** Puts the pending anchor back where it was once the new layout is in. */

@@ -11,7 +11,7 @@
  * Beyond SLICED_ABOVE entries, the same stages run as
  * steps in slices of a few ms after the first paint (lib/session/stepwise.ts `runSliced`):
  * the entry graph when the skeleton, leaf, filter, search, unfolded runs or labels change; the
- * turn grouping and layout when the zoom level or expanded turns change. Until the first model
+ * turn grouping and layout when the zoom level, expanded turns or the pane's size changes. Until the first model
  * is ready `model` is null and `building` says how far along it is; afterwards the previous
  * model stays on screen until its successor is ready. A change of inputs does not abort the
  * build in progress (inputs can change faster than a large build finishes): the newest inputs
@@ -77,7 +77,7 @@ function* counted<T>(steps: Steps<T>, onStep: () => void): Steps<T> {
 }
 
 function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<CanvasModelState, "model"> & { model: Built | null } {
-  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns } = input;
+  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns, expandedSpans, pane, showArchived } = input;
   const [entryFlow, setEntryFlow] = useState<FlowGraph | null>(null);
   const [model, setModel] = useState<Built | null>(null);
   const [building, setBuilding] = useState<number | null>(null);
@@ -97,8 +97,8 @@ function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<Canva
   const fail = useRef((e: unknown) => setError(errorText(e))).current;
 
   const graphInputs = useMemo(
-    () => ({ skeleton, leafId, filter, matches, expanded, labels }),
-    [skeleton, leafId, filter, matches, expanded, labels],
+    () => ({ skeleton, leafId, filter, matches, expanded, labels, showArchived }),
+    [skeleton, leafId, filter, matches, expanded, labels, showArchived],
   );
   useLatestBuild(
     enabled,
@@ -113,13 +113,16 @@ function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<Canva
   );
 
   const overview = zoomLevel === "overview";
-  const viewInputs = useMemo(() => (entryFlow ? { flow: entryFlow, overview, expandedTurns } : null), [entryFlow, overview, expandedTurns]);
+  const viewInputs = useMemo(
+    () => (entryFlow ? { flow: entryFlow, overview, expandedTurns, expandedSpans, pane } : null),
+    [entryFlow, overview, expandedTurns, expandedSpans, pane],
+  );
   useLatestBuild(
     viewInputs !== null,
     viewInputs,
     async (view, signal) => {
       if (!view) throw new Error("no entry graph to lay out");
-      const { flow, overview: asTurns, expandedTurns: openTurns } = view;
+      const { flow, overview: asTurns, expandedTurns: openTurns, expandedSpans: openSpans, pane: paneSize } = view;
       function* steps(): Steps<Built> {
         let grouping: TurnGrouping | null = null;
         if (asTurns) {
@@ -130,7 +133,7 @@ function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<Canva
             grouped.current = { flow, grouping };
           }
         }
-        return yield* viewModelSteps(flow, grouping, openTurns);
+        return yield* viewModelSteps(flow, grouping, openTurns, paneSize, openSpans);
       }
       return runSliced(counted(steps(), () => progress.current.passed++), { signal, onSlice: report });
     },

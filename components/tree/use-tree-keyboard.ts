@@ -5,7 +5,8 @@
  * list has focus:
  * - arrows (canvas): parent / first child / previous / next sibling; the list handles its
  *   own arrows (rows, wrapping) and pages;
- * - Enter: go there (onActivate), or unfold a selected fold;
+ * - Enter: "Continue from here" (onActivate: the dialog), show a turn's entries, or unfold a fold;
+ * - `C`: "Continue from here" (on a turn: after its last entry);
  * - `L`: label the selected entry (onContextAction("label"));
  * - `/`: focus the search box;
  * - `F` / Shift+`F`: next / previous filter;
@@ -17,7 +18,7 @@ import { type KeyboardEvent, useCallback, useRef } from "react";
 import { arrowMove, moveInTree } from "@/components/tree/tree-nav";
 import type { TreeView } from "@/components/tree/tree-toolbar";
 import type { ContextAction } from "@/components/tree/types";
-import { entryIdOf, isFoldId, isTurnId } from "@/components/tree/types";
+import { entryIdOf, isFoldId, isGroupId } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
 import { nextFilter, type TreeFilter } from "@/lib/session/tree-filter";
 
@@ -71,14 +72,18 @@ export function useTreeKeyboard(options: TreeKeyboardOptions): (e: KeyboardEvent
     } else if (key === "f" || key === "F") {
       e.preventDefault();
       o.onFilterChange(nextFilter(o.filter, e.shiftKey ? -1 : 1));
+    } else if (key === "c" || key === "C") {
+      if (selected === null || isFoldId(selected)) return;
+      e.preventDefault();
+      o.onActivate(selected);
     } else if (key === "l" || key === "L") {
-      if (selected === null || isFoldId(selected) || isTurnId(selected)) return;
+      if (selected === null || isFoldId(selected) || isGroupId(selected)) return;
       e.preventDefault();
       o.onContextAction("label", selected);
     } else if (key === "Enter") {
       if (target.closest("button") || selected === null) return;
       e.preventDefault();
-      if (isTurnId(selected)) {
+      if (isGroupId(selected)) {
         o.expandTurn(selected);
       } else if (isFoldId(selected)) {
         const fold = o.model.layout.nodes[o.model.layout.index.get(selected) ?? -1];

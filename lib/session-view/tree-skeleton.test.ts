@@ -17,7 +17,7 @@ import {
   messageEntry,
   userEntry,
 } from "@/test/session-factories";
-import { toolCall, toolResultMsg } from "@/test/session-messages";
+import { bashMsg, toolCall, toolResultMsg } from "@/test/session-messages";
 import { buildTreeNodes } from "@/lib/session/tree-build";
 import { FILTERS, matchesSearch } from "@/lib/session/tree-filter";
 import { flattenTree } from "@/lib/session/tree-flatten";
@@ -67,6 +67,14 @@ describe("skeletonFacts", () => {
     expect(hasFlag(s, FLAG.error)).toBe(true);
     expect(hasFlag(s, FLAG.hiddenAssistant)).toBe(false);
     expect(s.text).toBe("assistant: boom");
+  });
+
+  it("marks failed tools: an isError tool result, a bash execution that exited non-zero (the map's error marks)", () => {
+    const failed = skeletonFacts(messageEntry("r", null, toolResultMsg("c1", "ENOENT", { isError: true })));
+    expect(hasFlag(failed, FLAG.toolError)).toBe(true);
+    expect(hasFlag(skeletonFacts(messageEntry("r2", null, toolResultMsg("c1", "ok"))), FLAG.toolError)).toBe(false);
+    expect(hasFlag(skeletonFacts(messageEntry("b", null, bashMsg("npm test", "1 failed", { exitCode: 1 }))), FLAG.toolError)).toBe(true);
+    expect(hasFlag(skeletonFacts(messageEntry("b2", null, bashMsg("ls", "a"))), FLAG.toolError)).toBe(false);
   });
 });
 

@@ -7,6 +7,7 @@
  * field with an unexpected type degrades to an empty string instead of throwing.
  */
 import type { SessionEntry, ToolCall } from "@/lib/session/types";
+import { archiveOf } from "@/lib/session/archives";
 import { pinOf } from "@/lib/session/pins";
 
 /** Context a row needs beyond its own entry: tool results are described by their call. */
@@ -215,6 +216,9 @@ export function rowText(entry: SessionEntry, ctx: RowTextContext): string {
       // A pin entry (session-engine.md §19) names what it pins or unpins.
       const pin = pinOf(entry);
       if (pin) return `[${pin.pinned ? "pin" : "unpin"}: ${pin.targetId}]`;
+      // An archive entry (§19.4) names the branch it archives or restores.
+      const archive = archiveOf(entry);
+      if (archive) return `[${archive.archived ? "archive" : "restore"}: ${archive.targetId}]`;
       return `[custom: ${str(entry.customType)}]`;
     }
     case "label": {
@@ -267,7 +271,12 @@ export function searchableText(entry: SessionEntry, label: string | undefined): 
       break;
     case "custom": {
       const pin = pinOf(entry);
-      body = pin ? `${pin.pinned ? "pin" : "unpin"} ${pin.targetId}` : `custom ${str(entry.customType)}`;
+      const archive = archiveOf(entry);
+      body = pin
+        ? `${pin.pinned ? "pin" : "unpin"} ${pin.targetId}`
+        : archive
+          ? `${archive.archived ? "archive" : "restore"} ${archive.targetId}`
+          : `custom ${str(entry.customType)}`;
       break;
     }
     case "label":

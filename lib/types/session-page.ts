@@ -17,7 +17,7 @@ export interface MeterBasis extends ContextTokenEstimate {
 }
 
 /** One skeleton row on the wire: its form is defined and encoded in lib/session-view/skeleton-wire.ts. */
-export type WireExtra = { k?: string; v?: string; n?: 0 | 1; f?: string; b?: number; p?: string; l?: string };
+export type WireExtra = { k?: string; v?: string; n?: 0 | 1; a?: 0 | 1; f?: string; b?: number; p?: string; l?: string };
 export type WireRow =
   | [string, string | 0 | 1, string, string, number, number, number | null]
   | [string, string | 0 | 1, string, string, number, number, number | null, WireExtra];
