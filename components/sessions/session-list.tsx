@@ -12,7 +12,7 @@ import { createSession } from "@/app/actions";
 import { useTypedBeforeHydration } from "@/components/ui-hooks/use-typed-before-hydration";
 import type { SessionSummary } from "@/lib/types/session";
 import { sessionListOptions } from "@/lib/query/keys";
-import { useNow } from "./format";
+import { readableFormats, useNow } from "./format";
 import { ImportDropZone } from "./import-drop-zone";
 import { SessionRow } from "./session-row";
 import { type ToastMessage, UndoToast } from "./undo-toast";
@@ -137,8 +137,8 @@ export function SessionList() {
           <p className="text-muted">No sessions match “{settledQuery}”.</p>
         ) : (
           <p className="text-muted">
-            Arbor shows agent sessions as trees you can chat in, compact and branch: start a new session, or import a
-            pi / oh-my-pi session file (.jsonl).
+            Arbor shows agent sessions as trees you can chat in, compact and branch. Start a new session, or import a
+            session file from {readableFormats()}.
           </p>
         )
       ) : (
