@@ -42,16 +42,30 @@ export interface PagePayload extends Omit<SkeletonPayload, "rows"> {
   rowsJson: string;
 }
 
-/** The model the session's next turn will use, as the page shows it (issue #13). */
-export interface NextTurnModel {
+/** A model as the page names it: its ref, id and context window. */
+export interface PageModel {
   ref: string;
   /** The model's id ("claude-opus-4-5"), the meter's name for it. */
   id: string;
+  provider: string;
   label: string;
   contextWindow: number;
   /** True when Arbor knows nothing about the window and uses the session-engine.md §15 fallback. */
   windowAssumed: boolean;
   offline: boolean;
+}
+
+/** The model the session's next turn will use, as the page shows it (issue #13). */
+export interface NextTurnModel extends PageModel {
+  /** The user chose the chat model in Arbor (the picker or the session's modelRoles.default). */
+  picked?: boolean;
+  /**
+   * The session's own model — the one its path last used, from the file (session-engine.md §3) —
+   * with the window the model catalogue gives it, and whether its provider is configured here.
+   * The context meter measures against it unless the user picked a model. Absent when the path
+   * names no model.
+   */
+  session?: PageModel & { available: boolean };
 }
 
 /** GET /api/sessions/[id]/entries?ids=… */
