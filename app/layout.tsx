@@ -26,6 +26,12 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/sync" className="ml-4 hover:underline">
                 Sync folder
               </Link>
+              <Link href="/trash" className="ml-4 hover:underline">
+                Trash
+              </Link>
+              <Link href="/settings" className="ml-4 hover:underline">
+                Settings
+              </Link>
             </nav>
             <SignOutButton />
           </header>

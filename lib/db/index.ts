@@ -28,6 +28,7 @@ export { findSessionMeta, getSessionMeta, type LoadedTree, loadEntries, loadPath
 export { type CommitInput, type CommitResult, commitEntries } from "./store-commit";
 export { appendCompaction, appendEntries, branch, branchWithSummary, resetLeaf, setLabel, setPin } from "./store-write";
 export { createSession, type ForkResult, forkSession, renameSession, restoreSession, softDeleteSession } from "./store-session";
+export { deleteForGood, listTrash, purgeExpiredTrash, purgeTrash, TRASH_DAYS, type TrashedSession } from "./session-trash";
 export { applyPrune, getPrunedOriginals, type PrunedEntry, undoPrune } from "./store-prune";
 export { listSessions, type ListSessionsInput, type SessionPage, toPrefixTsQuery } from "./session-list";
 export { type ImportOptions, type ImportProgress, type ImportResult, importSession } from "./import";

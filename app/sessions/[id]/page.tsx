@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { MODELS_KEY } from "@/components/session/models-query";
+import { SessionTitle } from "@/components/session/session-title";
 import { SessionWorkspace } from "@/components/session/session-workspace";
 import { requirePageUser } from "@/lib/auth/guard";
 import { modelList, nextTurnModelOf } from "@/lib/chat/next-model";
@@ -76,7 +77,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           panes scroll (ui.md). */}
       <div className="flex h-[calc(100dvh-3rem)] flex-col overflow-hidden">
         <div className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-0.5 border-b border-line px-3 py-1.5">
-          <h1 className="min-w-0 flex-1 basis-40 truncate font-semibold">{session.title ?? "Untitled session"}</h1>
+          <SessionTitle sessionId={id} />
           {session.parentSession && (
             <Link href={`/sessions/${encodeURIComponent(session.parentSession)}`} className="truncate text-sm text-muted underline">
               {isSubagent(session.header) ? "Subagent of" : "Forked from"} {session.parentSession}
