@@ -5,7 +5,7 @@
  * "Rename", and "Copy resume command" for the agent the session came from (resume-command.ts).
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { renameSession } from "@/app/actions";
 import { CopyButton } from "@/components/chat/copy-button";
 import { invalidateSession } from "@/lib/query/keys";
@@ -19,6 +19,10 @@ export function SessionTitle({ sessionId }: { sessionId: string }) {
   const [error, setError] = useState<string | null>(null);
   const title = data?.session.title ?? "Untitled session";
   const resume = data ? resumeCommand(data.session) : null;
+  // The tab's title too (the layout's metadata says "Arbor" until then).
+  useEffect(() => {
+    document.title = `${title} · Arbor`;
+  }, [title]);
   const save = async (text: string) => {
     const r = await renameSession({ id: sessionId, title: text });
     if (!r.ok) return setError(r.message ?? "Could not rename the session.");
@@ -29,7 +33,6 @@ export function SessionTitle({ sessionId }: { sessionId: string }) {
   };
   return (
     <>
-      <title>{`${title} · Arbor`}</title>
       {editing === null ? (
         <h1 className="min-w-0 flex-1 basis-40 truncate font-semibold">{title}</h1>
       ) : (
