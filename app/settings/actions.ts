@@ -16,25 +16,31 @@ import { type ProvidersView, providersView } from "@/lib/chat/providers-view";
 import { PAGE_PROVIDERS } from "@/lib/llm/provider-config";
 
 const url = z
-  .string()
+  .string({ error: "expected the URL as text" })
   .trim()
   .max(2000, { error: "the URL is too long" })
   .refine((u) => /^https?:\/\/[^\s]+$/i.test(u) && URL.canParse(u), { error: "expected an http:// or https:// URL" });
 const key = z
-  .string()
+  .string({ error: "expected the key as text" })
   .trim()
   .min(1, { error: "the key is empty" })
   .max(4096, { error: "the key is too long" })
   .refine((k) => !/[\s\u0000-\u001f]/.test(k), { error: "the key must not contain spaces or control characters" });
 
 const providerSchema = z
-  .object({ provider: z.enum(PAGE_PROVIDERS), apiKey: key.nullable().optional(), baseURL: url.nullable().optional() })
+  .object({
+    provider: z.enum(PAGE_PROVIDERS, { error: `expected one of ${PAGE_PROVIDERS.join(", ")}` }),
+    apiKey: key.nullable().optional(),
+    baseURL: url.nullable().optional(),
+  })
   .strict()
   .refine((v) => v.provider !== "compatible" || v.baseURL !== undefined || v.apiKey !== undefined, { error: "nothing to save" });
 const windowSchema = z
   .object({
     ref: z.string().regex(/^[^/\s]+\/\S+$/, { error: 'expected a "provider/modelId" string' }),
-    tokens: z.number().int({ error: "expected a whole number of tokens" }).min(1000, { error: "a window is at least 1,000 tokens" }).max(100_000_000).nullable(),
+    tokens: z
+      .number({ error: "expected the window as a number of tokens, or null" })
+      .int({ error: "expected a whole number of tokens" }).min(1000, { error: "a window is at least 1,000 tokens" }).max(100_000_000).nullable(),
   })
   .strict();
 
