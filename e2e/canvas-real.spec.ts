@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./test";
-import { generateSessionJsonl } from "@/lib/session/generate";
+import { generateSessionJsonl } from "@/test/generators/session";
 import { deleteFromList, FIXTURES, hasLargeFixture, importJsonl, LARGE, LARGE_MISSING, readTree, type StoredEntry } from "./session-helpers";
 
 /**

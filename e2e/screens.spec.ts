@@ -62,7 +62,8 @@ test.describe("a phone, 390 × 844", () => {
     await page.getByRole("button", { name: "Compact", exact: true }).click();
     await expect(page.getByRole("dialog", { name: "Compact session" })).toBeVisible();
     await expectPageFixed(page);
-    await expect(page.getByRole("heading", { name: "Untitled session" })).toBeInViewport();
+    // The title bar (the session is titled by its first message by now).
+    await expect(page.getByRole("heading", { level: 1, name: "One turn to compact" })).toBeInViewport();
   });
 });
 

@@ -10,6 +10,7 @@ import { memo } from "react";
 import ReactMarkdown, { defaultUrlTransform } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
+import { CopyButton } from "./copy-button";
 import { isInlineImage, MarkdownImage } from "./markdown-image";
 import "./markdown.css";
 
@@ -23,6 +24,18 @@ let highlighter: ReturnType<typeof rehypeHighlight> | undefined;
 function sharedRehypeHighlight() {
   highlighter ??= rehypeHighlight({ detect: false });
   return highlighter;
+}
+
+/** The text of a rendered node (hast), for a code block's "Copy". */
+interface HastNode {
+  type: string;
+  value?: string;
+  children?: HastNode[];
+}
+function hastText(node: HastNode | undefined): string {
+  if (!node) return "";
+  if (node.type === "text") return node.value ?? "";
+  return (node.children ?? []).map(hastText).join("");
 }
 
 /** Unsafe link targets become "". An image's `data:image/…` source is kept (inline data, no request). */
@@ -46,6 +59,12 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
             </a>
           ),
           img: ({ src, alt }) => <MarkdownImage src={src} alt={alt} />,
+          pre: ({ node, children }) => (
+            <div className="relative">
+              <pre>{children}</pre>
+              <CopyButton text={() => hastText(node as HastNode | undefined)} label="Copy code" className="absolute top-1 right-1" />
+            </div>
+          ),
         }}
       >
         {text}

@@ -4,7 +4,7 @@
  * results, custom messages, and the two summary rows of session-engine.md §16.7. Content is rendered as text or
  * safe Markdown only (never raw HTML).
  */
-import { memo } from "react";
+import { memo, useMemo } from "react";
 import type {
   AssistantMessage,
   ImageContent,
@@ -14,13 +14,16 @@ import type {
 } from "@/lib/session/types";
 import type { ChatItem, ChatItems } from "./chat-items";
 import { Markdown } from "./markdown";
+import { contentText, itemMarkdown } from "./chat-markdown";
+import { CopyButton } from "./copy-button";
+import { splitPreamble } from "./preamble";
+import { PreambleView } from "./preamble-view";
 import { ToolCallView } from "./tool-call-view";
 import { citedIds } from "@/lib/compaction/citations";
 import { groupDigits } from "@/lib/text/group-digits";
 
-function textOf(content: string | (TextContent | ImageContent)[]): string {
-  return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join("");
-}
+const textOf = (content: string | (TextContent | ImageContent)[]) => contentText(content);
+const hasImages = (content: string | (TextContent | ImageContent)[]) => typeof content !== "string" && content.some((c) => c.type === "image");
 
 function Images({ content }: { content: string | (TextContent | ImageContent)[] }) {
   if (typeof content === "string") return null;
@@ -44,16 +47,23 @@ function Images({ content }: { content: string | (TextContent | ImageContent)[] 
 }
 
 function UserView({ message }: { message: UserMessage }) {
+  // Agent preambles and command records fold into one labelled block (preamble.ts).
+  const { blocks, rest } = useMemo(() => splitPreamble(contentText(message.content, "\n")), [message.content]);
+  const preamble = <PreambleView blocks={blocks} />;
+  if (blocks.length > 0 && rest === "" && !hasImages(message.content)) return preamble;
   return (
-    <div className="rounded-lg bg-panel px-3 py-2">
-      <div className="mb-1 text-xs font-semibold text-muted">{message.synthetic ? "User (automatic)" : "User"}</div>
-      <div className="whitespace-pre-wrap">{textOf(message.content)}</div>
-      <Images content={message.content} />
+    <div className="space-y-1">
+      <div className="rounded-lg bg-panel px-3 py-2">
+        <div className="mb-1 text-xs font-semibold text-muted">{message.synthetic ? "User (automatic)" : "User"}</div>
+        <div className="whitespace-pre-wrap">{blocks.length > 0 ? rest : textOf(message.content)}</div>
+        <Images content={message.content} />
+      </div>
+      {preamble}
     </div>
   );
 }
 
-function AssistantView({ message, items }: { message: AssistantMessage; items: ChatItems }) {
+function AssistantView({ message, items, cwd }: { message: AssistantMessage; items: ChatItems; cwd?: string }) {
   return (
     <div className="space-y-2">
       <div className="text-xs font-semibold text-muted">
@@ -73,7 +83,7 @@ function AssistantView({ message, items }: { message: AssistantMessage; items: C
         if (block.type === "text")
           // biome-ignore lint/suspicious/noArrayIndexKey: content blocks have no id
           return <Markdown key={i} text={block.text} />;
-        return <ToolCallView key={block.id} call={block} result={items.resultsByCallId.get(block.id)} />;
+        return <ToolCallView key={block.id} call={block} result={items.resultsByCallId.get(block.id)} cwd={cwd} />;
       })}
       {message.stopReason === "error" && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-300">
@@ -143,12 +153,18 @@ export const MessageView = memo(function MessageView({
   item,
   items,
   selected,
+  flash,
   onInspect,
+  cwd,
 }: {
   item: ChatItem;
   items: ChatItems;
   selected?: boolean;
+  /** A jump landed here: highlighted for a moment (use-chat-window.ts). */
+  flash?: boolean;
   onInspect?: (entryId: string) => void;
+  /** The session's folder: tool headers show paths inside it relative to it. */
+  cwd?: string;
 }) {
   const muted = !item.inContext;
   let body: React.ReactNode = null;
@@ -182,7 +198,7 @@ export const MessageView = memo(function MessageView({
   } else {
     const m = item.entry.message;
     if (m.role === "user") body = <UserView message={m} />;
-    else if (m.role === "assistant") body = <AssistantView message={m} items={items} />;
+    else if (m.role === "assistant") body = <AssistantView message={m} items={items} cwd={cwd} />;
     else if (m.role === "toolResult") {
       // Shown inline under its call; standalone only when the call is not on the path.
       if (items.callsById.has(m.toolCallId)) return null;
@@ -197,23 +213,29 @@ export const MessageView = memo(function MessageView({
     else body = <div className="text-sm text-muted">[{m.role}]</div>;
   }
   const inspectable = item.kind === "message" && item.entry.message.role === "assistant";
+  // A message that is all preamble has no words of its own to copy.
+  const copyable =
+    item.kind === "message" &&
+    (item.entry.message.role === "assistant" || (item.entry.message.role === "user" && splitPreamble(contentText(item.entry.message.content, "\n")).rest !== ""));
   return (
     <article
       aria-label={item.kind === "message" ? `${item.entry.message.role} message` : item.kind}
       data-entry-id={item.entry.id}
       aria-current={selected ? "true" : undefined}
-      className={`relative rounded px-1 py-1 ${muted ? "opacity-60" : ""} ${selected ? "ring-2 ring-[var(--color-accent)]" : ""}`}
+      data-highlighted={flash ? "true" : undefined}
+      className={`group relative scroll-mt-2 rounded px-1 py-1 transition-colors ${muted ? "opacity-60" : ""} ${selected ? "ring-2 ring-[var(--color-accent)]" : ""} ${flash ? "bg-amber-100 dark:bg-amber-950" : ""}`}
     >
       {muted && <div className="mb-1 text-xs text-muted">Not in the model's context (summarised by a compaction)</div>}
       {body}
-      {inspectable && onInspect && (
-        <button
-          type="button"
-          onClick={() => onInspect(item.entry.id)}
-          className="mt-1 text-xs text-muted underline hover:text-[var(--fg)]"
-        >
-          Inspect this turn
-        </button>
+      {(inspectable || copyable) && (
+        <div className="mt-1 flex items-center gap-3">
+          {inspectable && onInspect && (
+            <button type="button" onClick={() => onInspect(item.entry.id)} className="text-xs text-muted underline hover:text-[var(--fg)]">
+              Inspect this turn
+            </button>
+          )}
+          {copyable && <CopyButton text={() => itemMarkdown(item, cwd)} label="Copy message" />}
+        </div>
       )}
     </article>
   );

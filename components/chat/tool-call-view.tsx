@@ -1,10 +1,15 @@
 "use client";
-/** One tool call with its result, collapsible; edit/write show a diff (issue 8). */
+/**
+ * One tool call with its result, collapsible: a `read(src/a.ts)`-style header (tool-header.ts)
+ * and its status; opened, the arguments on demand, edit/write as a diff, the subagent it started
+ * (subagent-view.tsx) and the result with "Copy".
+ */
 import { structuredPatch } from "diff";
 import { memo, useMemo } from "react";
-import { toolCallText } from "@/lib/session/tree-row-text";
 import type { ToolCall, ToolResultMessage } from "@/lib/session/types";
-import { SubagentLink } from "./subagent-link";
+import { CopyButton } from "./copy-button";
+import { SubagentView } from "./subagent-view";
+import { toolHeader } from "./tool-header";
 
 function resultText(result: ToolResultMessage): string {
   return result.content
@@ -48,27 +53,34 @@ function DiffView({ lines }: { lines: string[] }) {
   );
 }
 
-export const ToolCallView = memo(function ToolCallView({ call, result }: { call: ToolCall; result?: ToolResultMessage }) {
+export const ToolCallView = memo(function ToolCallView({ call, result, cwd }: { call: ToolCall; result?: ToolResultMessage; cwd?: string }) {
   const diff = useMemo(() => diffLines(call, result), [call, result]);
   const status = !result ? "no result" : result.isError ? "error" : result.prunedAt !== undefined ? "pruned" : "ok";
   return (
-    <details className="rounded border border-line text-sm">
-      <summary className="cursor-pointer select-none px-2 py-1 font-mono">
-        {toolCallText(call)}
-        <span className={`ml-2 text-xs ${status === "error" ? "text-red-700 dark:text-red-300" : "text-muted"}`}>{status}</span>
-      </summary>
-      <div className="border-t border-line px-2 py-1">
-        <div className="text-xs text-muted">Arguments</div>
-        <pre className="max-h-48 overflow-auto font-mono text-xs whitespace-pre-wrap">{JSON.stringify(call.arguments, null, 2)}</pre>
-        {diff && <DiffView lines={diff} />}
-        {result && (
-          <>
-            <SubagentLink result={result} />
-            <div className="mt-1 text-xs text-muted">{result.prunedAt !== undefined ? "Result (pruned; the original is kept)" : "Result"}</div>
-            <pre className="max-h-64 overflow-auto font-mono text-xs whitespace-pre-wrap">{resultText(result)}</pre>
-          </>
-        )}
-      </div>
-    </details>
+    <div className="space-y-1">
+      <details className="rounded border border-line text-sm">
+        <summary className="cursor-pointer select-none truncate px-2 py-1 font-mono">
+          {toolHeader(call, cwd)}
+          <span className={`ml-2 text-xs ${status === "error" ? "text-red-700 dark:text-red-300" : "text-muted"}`}>{status}</span>
+        </summary>
+        <div className="space-y-1 border-t border-line px-2 py-1">
+          <details>
+            <summary className="cursor-pointer text-xs text-muted">Arguments</summary>
+            <pre className="max-h-48 overflow-auto font-mono text-xs whitespace-pre-wrap">{JSON.stringify(call.arguments, null, 2)}</pre>
+          </details>
+          {diff && <DiffView lines={diff} />}
+          {result && (
+            <>
+              <div className="flex items-center gap-2 text-xs text-muted">
+                {result.prunedAt !== undefined ? "Result (pruned; the original is kept)" : "Result"}
+                <CopyButton text={() => resultText(result)} label="Copy tool output" />
+              </div>
+              <pre className="max-h-64 overflow-auto font-mono text-xs whitespace-pre-wrap">{resultText(result)}</pre>
+            </>
+          )}
+        </div>
+      </details>
+      <SubagentView call={call} result={result} />
+    </div>
   );
 });

@@ -14,9 +14,11 @@ import { useCallback, useDeferredValue, useMemo, useReducer, useState } from "re
 import { archivedRoot, archiveView, branchRoot } from "@/components/tree/archive-view";
 import { TreePending } from "@/components/tree/tree-pending";
 import { type ContextAction, entryIdOf } from "@/components/tree/types";
+import type { MeterProps } from "@/components/chat/context-meter";
+import { nextSendCompacts } from "@/lib/chat-protocol/compaction-forecast";
 import { meterReading } from "@/lib/chat-protocol/context-meter";
 import { entryOptions, searchOptions } from "@/lib/query/entries";
-import { keys } from "@/lib/query/keys";
+import { invalidateSession, keys } from "@/lib/query/keys";
 import { sessionUsageOptions } from "@/lib/query/usage";
 import { type SessionData, sessionDataOptions, sessionView } from "@/lib/query/session";
 import { withLeaf } from "@/lib/query/session-cache";
@@ -96,11 +98,17 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
     dispatchSelection({ type: "leaf", leafId, leafType: leafId ? view.byId.get(leafId)?.type : undefined });
   }
 
-  // Measured against the window of the model the next turn uses, named in the meter (docs/ui.md "The session workspace").
-  const meter = useMemo(
-    () => meterReading(data.meter, controls.contextWindow, controls.settings.compaction.reserveTokens, controls.nextModel),
-    [data.meter, controls.contextWindow, controls.settings.compaction.reserveTokens, controls.nextModel],
-  );
+  // Measured against the window of the session's own model (from the file), or of the model the
+  // user picked; the next turn's model is named when it differs, and a send that will first
+  // compact is said before it happens (ui.md "context meter").
+  const compactionSettings = controls.settings.compaction;
+  const meter = useMemo((): MeterProps => {
+    const next = controls.nextModel;
+    const measured = next && !next.picked && next.session ? next.session : next;
+    const reading = meterReading(data.meter, measured?.contextWindow ?? controls.contextWindow, compactionSettings.reserveTokens, measured);
+    const compacts = nextSendCompacts(data.meter.forecast, next, compactionSettings);
+    return { reading, basis: data.meter, ...(next ? { next } : {}), compacts, reserveTokens: compactionSettings.reserveTokens };
+  }, [data.meter, controls.contextWindow, compactionSettings, controls.nextModel]);
 
   const say = useCallback((text: string, action?: Toast["action"]) => setToast({ text, action }), []);
 
@@ -114,8 +122,10 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
             label: "Undo",
             run: () => {
               void controls.undoNavigation(o.previousLeafId, o.leafId).then((r) => {
-                if (r.ok) qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, o.previousLeafId));
-                else say(r.message ?? "Could not undo the move.");
+                if (r.ok) {
+                  qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, o.previousLeafId));
+                  void invalidateSession(qc, sessionId); // the meter and the next model follow the leaf
+                } else say(r.message ?? "Could not undo the move.");
               });
             },
           };
@@ -129,6 +139,8 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
     async (entryId: string) => {
       const r = await runNavigation({ sessionId, targetId: entryId, summarize: false, apply: () => undefined });
       qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, r.leafId));
+      // The meter and the next turn's model are the server's, for the new leaf (edit and resend too).
+      void invalidateSession(qc, sessionId);
       return r;
     },
     [sessionId, qc],
@@ -222,6 +234,8 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
             meter={meter}
             selectedEntryId={selectedId ? entryIdOf(selectedId) : null}
             onInspect={selectInChat}
+            searchMatches={searchMatches}
+            cwd={data.session.cwd || undefined}
             draft={draft}
             onDraftChange={setDraft}
             toolbar={controls.toolbar}

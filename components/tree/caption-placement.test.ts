@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CAPTION_HEIGHT, captionWidth, partWidth, placeLandmarks, type ScreenBox } from "@/components/tree/caption-placement";
 import type { Landmark } from "@/components/tree/landmarks";
 import { mapCaptions } from "@/components/tree/map-captions";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { overviewModel } from "@/test/tree-models";
 
 const meets = (a: ScreenBox, b: ScreenBox) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

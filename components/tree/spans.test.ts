@@ -1,7 +1,7 @@
 /** A long session's overview aggregates runs of turns into spans (spans.ts). */
 import { describe, expect, it } from "vitest";
 import { SPAN_ABOVE, SPAN_TARGET } from "@/components/tree/spans";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 import { overviewModel } from "@/test/tree-models";
 
 function model(entries: number, expandedSpans?: ReadonlySet<string>) {

@@ -6,7 +6,7 @@ import { toFlow } from "@/components/tree/to-flow";
 import { collapseTurns, groupTurns } from "@/components/tree/turns";
 import { overviewModel } from "@/test/tree-models";
 import { chooseSlabs, LANE_PX, MAX_LANE, paneShape, wrapLayout } from "@/components/tree/wrap-layout";
-import { generateSession } from "@/lib/session/generate";
+import { generateSession } from "@/test/generators/session";
 
 function overview(seed: number, entries: number, branches = 0) {
   const session = generateSession({ seed, entries, branches, compactions: true });

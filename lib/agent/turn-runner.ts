@@ -25,7 +25,7 @@ import { errorText } from "@/lib/text/error-text";
 import type { AgentModel, ModelStreamRequest } from "@/lib/agent/ports";
 import { safeRecord } from "@/lib/agent/recording";
 import type { AgentRuntime } from "@/lib/agent/runtime";
-import { isContextOverflow } from "@/lib/agent/overflow";
+import { isContextOverflow } from "@/lib/compaction/overflow";
 import { convertToLlm } from "@/lib/session/convert";
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@/lib/session/types";
 

@@ -46,6 +46,7 @@ export { applyPrune, getPrunedOriginals, type PrunedEntry, undoPrune } from "./s
 export { exportSession, type SessionExport } from "./store/export";
 export { createAgentStore, writeSessionSettings } from "./store/agent-store";
 export { countSecretFindings, listSecretFindings } from "./store/secret-findings";
+export { deleteForGood, listTrash, purgeExpiredTrash, purgeTrash, TRASH_DAYS, type TrashedSession } from "./store/session-trash";
 export {
   type AuthSessionRow,
   deleteAuthSession,

@@ -7,7 +7,8 @@ import "server-only";
  * - `renameSession` sets the display title and the header's `title` (oh-my-pi's field), so an
  *   export carries it; an empty title clears both.
  * - `softDeleteSession` hides a session from the list and refuses writes; `restoreSession`
- *   brings it back unchanged. Nothing is ever removed.
+ *   brings it back unchanged. Nothing is removed here: the Trash deletes a session for good
+ *   after 30 days, or when asked (session-trash.ts).
  * - Rename, delete and restore are plain row writes through the typed client.
  * - `forkSession` is the engine's createBranchedSession (session-engine.md §1.6: the path without label
  *   entries, fresh label entries for labels on the path, `parentSession` = the source id),

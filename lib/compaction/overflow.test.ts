@@ -6,7 +6,7 @@ import {
   isRetryableErrorMessage,
   OVERFLOW_PATTERNS,
   parseRetryAfter,
-} from "@/lib/agent/overflow";
+} from "@/lib/compaction/overflow";
 
 const error = (errorMessage: string, usage = { input: 0, cacheRead: 0 }) => ({
   stopReason: "error" as const,
