@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./test";
 import { generateSession } from "@/test/generators/session";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 
 /**
  * The home page: import through the file picker, list, full-text search, open, rename,

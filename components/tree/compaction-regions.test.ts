@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { compactionRegions } from "@/components/tree/compaction-regions";
 import { compaction, reply, user } from "@/test/tree-sessions";
-import { buildTreeNodes } from "@/lib/session/tree-build";
-import { flattenTree } from "@/lib/session/tree-flatten";
+import { buildTreeNodes } from "@/lib/session/tree/tree-build";
+import { flattenTree } from "@/lib/session/tree/tree-flatten";
 import type { SessionEntry } from "@/lib/session/types";
 
 function regions(entries: SessionEntry[], leafId: string) {

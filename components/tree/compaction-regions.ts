@@ -13,7 +13,7 @@
  * branches may share entries; those entries list every such compaction.
  */
 import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
-import type { TreeRow } from "@/lib/session/tree-flatten";
+import type { TreeRow } from "@/lib/session/tree/tree-flatten";
 
 export interface CompactionRegions {
   /** Per row index: ids of the compactions whose region holds the row (undefined: none). */

@@ -15,9 +15,9 @@
  */
 import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { moveInRows } from "@/components/tree/tree-nav";
-import { emptyText } from "@/lib/session/tree-filter";
+import { emptyText } from "@/lib/session/tree/tree-filter";
 import type { SkeletonRow } from "@/lib/session-view/tree-skeleton-view";
-import { displayText } from "@/lib/session/tree-row-text";
+import { displayText } from "@/lib/session/tree/tree-row-text";
 
 export const LIST_ROW_HEIGHT = 28;
 const OVERSCAN = 8;

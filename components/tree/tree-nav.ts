@@ -10,8 +10,8 @@
  */
 import type { TreeLayout } from "@/components/tree/layout";
 import { entryIdOf, isFoldId, isGroupId } from "@/components/tree/types";
-import type { TreeRow } from "@/lib/session/tree-flatten";
-import { resolveSelection } from "@/lib/session/tree-graph";
+import type { TreeRow } from "@/lib/session/tree/tree-flatten";
+import { resolveSelection } from "@/lib/session/tree/tree-graph";
 
 export type CanvasMove = "parent" | "child" | "prev-sibling" | "next-sibling";
 

@@ -9,7 +9,7 @@
 import type { Ref } from "react";
 import type { JumpGroup } from "@/components/tree/jump-targets";
 import type { ZoomLevel } from "@/components/tree/use-tree-model";
-import { FILTERS, type TreeFilter } from "@/lib/session/tree-filter";
+import { FILTERS, type TreeFilter } from "@/lib/session/tree/tree-filter";
 
 export type TreeView = "canvas" | "list";
 

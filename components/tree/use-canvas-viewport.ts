@@ -11,7 +11,7 @@ import type { TreeView } from "@/components/tree/tree-toolbar";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
 import { NODE_WIDTH } from "@/components/tree/layout";
-import { initialSelection, resolveSelection } from "@/lib/session/tree-graph";
+import { initialSelection, resolveSelection } from "@/lib/session/tree/tree-graph";
 
 /** Trees this small open fitted to the pane; bigger ones open on the current leaf. */
 const FIT_ON_OPEN_MAX_NODES = 30;

@@ -20,7 +20,7 @@ import type { TreeView } from "@/components/tree/tree-toolbar";
 import type { ContextAction } from "@/components/tree/types";
 import { entryIdOf, isFoldId, isGroupId } from "@/components/tree/types";
 import type { TreeModel } from "@/components/tree/use-tree-model";
-import { nextFilter, type TreeFilter } from "@/lib/session/tree-filter";
+import { nextFilter, type TreeFilter } from "@/lib/session/tree/tree-filter";
 
 export interface TreeKeyboardOptions {
   view: TreeView;

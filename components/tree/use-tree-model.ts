@@ -21,8 +21,8 @@ import { collapseSpans } from "@/components/tree/spans";
 import { startDecor } from "@/components/tree/start-decor";
 import { crossesSlab, type Pane, type WrappedLayout, wrapEdgeRoute, wrapLayout } from "@/components/tree/wrap-layout";
 import type { BandNodeType, StartNodeType, TreeEdge } from "@/components/tree/types";
-import type { TreeFilter } from "@/lib/session/tree-filter";
-import { visibleRows } from "@/lib/session/tree-flatten";
+import type { TreeFilter } from "@/lib/session/tree/tree-filter";
+import { visibleRows } from "@/lib/session/tree/tree-flatten";
 import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 import type { SkeletonRow } from "@/lib/session-view/tree-skeleton-view";
 

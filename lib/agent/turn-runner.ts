@@ -26,7 +26,7 @@ import type { AgentModel, ModelStreamRequest } from "@/lib/agent/ports";
 import { safeRecord } from "@/lib/agent/recording";
 import type { AgentRuntime } from "@/lib/agent/runtime";
 import { isContextOverflow } from "@/lib/compaction/overflow";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@/lib/session/types";
 
 const ZERO_USAGE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 };

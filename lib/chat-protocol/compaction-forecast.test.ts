@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { previewNextTurn } from "@/lib/inspector/preview";
 import { buildSessionContext } from "@/lib/session/context";
 import { generateSession } from "@/test/generators/session";
-import { SessionTree } from "@/lib/session/tree";
+import { SessionTree } from "@/lib/session/tree/tree";
 import type { SessionEntry } from "@/lib/session/types";
 import { assistant, ent, linked, msg, settings, T0, TEST_PROMPTS, user } from "@/test/compaction-helpers";
 import { compactionForecast, nextSendCompacts } from "./compaction-forecast";

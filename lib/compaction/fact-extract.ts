@@ -20,7 +20,7 @@
  * source entry. Tool-result bodies (file contents, command output) are not mined except for errors:
  * they are what the agent looked at, not what it was told or decided.
  */
-import { contentText } from "@/lib/session/tree-row-text";
+import { contentText } from "@/lib/session/tree/tree-row-text";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { errorLineOf, isTodoLine } from "@/lib/compaction/fact-lines";
 import { normalizeText, relativePath } from "@/lib/compaction/fact-normalize";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { factCheckCompaction } from "@/lib/compaction/fact-check";
 import { extractFacts } from "@/lib/compaction/fact-extract";
 import { errorLineOf, isErrorLine, isTodoLine } from "@/lib/compaction/fact-lines";
-import { loadSession } from "@/lib/session/load";
+import { loadSession } from "@/lib/session/file/load";
 import type { SessionEntry } from "@/lib/session/types";
 import { assistant, bash, call, linked, msg, toolResult } from "@/test/compaction-helpers";
 import { FIXTURES_DIR, FIXTURES_SKIP_REASON, hasFixtures } from "@/test/fixtures";

@@ -26,7 +26,7 @@ import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, type PrunePlan, planPrune } from 
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";
 import { calculateContextTokens, shouldCompact, toolResultTokens } from "@/lib/compaction/tokens";
 import { isContextOverflow } from "@/lib/compaction/overflow";
-import { pathToRoot } from "@/lib/session/branch-path";
+import { pathToRoot } from "@/lib/session/tree/branch-path";
 import { pinnedIds } from "@/lib/session/pins";
 import type { AssistantMessage, CompactionEntry, PromptSet, SessionEntry, ToolResultMessage, UserMessage } from "@/lib/session/types";
 

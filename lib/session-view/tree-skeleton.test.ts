@@ -18,13 +18,13 @@ import {
   userEntry,
 } from "@/test/session-factories";
 import { bashMsg, toolCall, toolResultMsg } from "@/test/session-messages";
-import { buildTreeNodes } from "@/lib/session/tree-build";
-import { FILTERS, matchesSearch } from "@/lib/session/tree-filter";
-import { flattenTree } from "@/lib/session/tree-flatten";
-import { buildToolCallIndex } from "@/lib/session/tree-row-text";
+import { buildTreeNodes } from "@/lib/session/tree/tree-build";
+import { FILTERS, matchesSearch } from "@/lib/session/tree/tree-filter";
+import { flattenTree } from "@/lib/session/tree/tree-flatten";
+import { buildToolCallIndex } from "@/lib/session/tree/tree-row-text";
 import { clipText, FLAG, hasFlag, ROW_TEXT_MAX, resolveSkeleton, skeletonFacts, skeletonLabels, toolCallTexts } from "@/lib/session-view/tree-skeleton";
 import { flattenSkeleton, skeletonPath } from "@/lib/session-view/tree-skeleton-view";
-import { SessionTree } from "@/lib/session/tree";
+import { SessionTree } from "@/lib/session/tree/tree";
 import type { SessionEntry } from "@/lib/session/types";
 
 describe("skeletonFacts", () => {

@@ -15,10 +15,10 @@
  * - `tokens` is the canvas badge estimate (session-engine.md §4; summaries: summary chars / 4).
  */
 import { estimateTextTokens, estimateTokens } from "@/lib/compaction/tokens";
-import { isHiddenAssistant } from "@/lib/session/tree-filter";
+import { isHiddenAssistant } from "@/lib/session/tree/tree-filter";
 import { archiveOf } from "@/lib/session/archives";
 import { pinOf } from "@/lib/session/pins";
-import { contentText, ROW_CONTENT_CHARS, rowText, toolCallText } from "@/lib/session/tree-row-text";
+import { contentText, ROW_CONTENT_CHARS, rowText, toolCallText } from "@/lib/session/tree/tree-row-text";
 import type { AgentMessage, SessionEntry, ToolCall } from "@/lib/session/types";
 
 /** Longest row text the skeleton carries (two canvas lines, one list line). */

@@ -15,7 +15,7 @@ import "server-only";
  *   written as a new session in one transaction, with the secrets found in its entries (scanned
  *   again: a pruned output's original stays with the source). The source session is unchanged.
  */
-import { generateSessionId } from "@/lib/session/ids";
+import { generateSessionId } from "@/lib/session/file/ids";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
 import { getDb } from "../client";
 import { entryModel, toEntryRow } from "./entry-columns";

@@ -14,10 +14,10 @@ import "server-only";
  * - For several engine calls in a row, load a SessionTree (loadTree), call its appenders and
  *   commit `tree.getEntriesAppendedSince(n)` with commitEntries instead.
  */
-import { generateEntryId } from "@/lib/session/ids";
+import { generateEntryId } from "@/lib/session/file/ids";
 import { archiveEntryFields } from "@/lib/session/archives";
 import { pinEntryFields } from "@/lib/session/pins";
-import type { NewEntry } from "@/lib/session/tree";
+import type { NewEntry } from "@/lib/session/tree/tree";
 import type { SessionEntry } from "@/lib/session/types";
 import { IdCollisionError } from "../errors";
 import { type CommitResult, commitEntries } from "./commit";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TEST_PROMPTS, assistant, bash, call, img, toolResult, user } from "@/test/compaction-helpers";
-import { convertToLlm, formatOutputNotice } from "@/lib/session/convert";
+import { convertToLlm, formatOutputNotice } from "@/lib/session/file/convert";
 import type { AgentMessage, PythonExecutionMessage } from "@/lib/session/types";
 
 const convert = (m: AgentMessage[]) => convertToLlm(m, TEST_PROMPTS);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "@/lib/session/context";
 import { assistantEntry, buildTree, header, labelEntry, messageEntry, userEntry } from "@/test/session-factories";
-import { SessionTree } from "@/lib/session/tree";
+import { SessionTree } from "@/lib/session/tree/tree";
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 
 const base = (): SessionEntry[] => [userEntry("1", null, "q"), assistantEntry("2", "1", "a"), userEntry("3", "2", "more")];

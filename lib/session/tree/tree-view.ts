@@ -22,7 +22,7 @@ export {
   parseSearch,
   passesFilter,
   type TreeFilter,
-} from "@/lib/session/tree-filter";
+} from "@/lib/session/tree/tree-filter";
 export {
   applyVisibility,
   flattenTree,
@@ -30,7 +30,7 @@ export {
   type TreeRow,
   type TreeViewOptions,
   visibleRows,
-} from "@/lib/session/tree-flatten";
+} from "@/lib/session/tree/tree-flatten";
 export {
   graphFromRows,
   initialSelection,
@@ -41,7 +41,7 @@ export {
   type VisibleGraphNode,
   visibleGraph,
   visibleIndexOf,
-} from "@/lib/session/tree-graph";
+} from "@/lib/session/tree/tree-graph";
 export {
   buildToolCallIndex,
   contentText,
@@ -51,4 +51,4 @@ export {
   rowText,
   searchableText,
   toolCallText,
-} from "@/lib/session/tree-row-text";
+} from "@/lib/session/tree/tree-row-text";

@@ -9,7 +9,7 @@
  * through `childrenOf`. Layers are one deep: `cloneIndex` flattens.
  */
 
-import { LayeredMap } from "@/lib/session/layered-map";
+import { LayeredMap } from "@/lib/session/tree/layered-map";
 import type { SessionEntry } from "@/lib/session/types";
 
 export interface TreeIndex {

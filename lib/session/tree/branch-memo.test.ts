@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { assistant, toolResult, user } from "@/test/compaction-helpers";
-import { pathToRoot } from "@/lib/session/branch-path";
+import { pathToRoot } from "@/lib/session/tree/branch-path";
 import { buildSessionContext } from "@/lib/session/context";
 import { buildTree } from "@/test/session-factories";
-import type { SessionTree } from "@/lib/session/tree";
+import type { SessionTree } from "@/lib/session/tree/tree";
 
 function expectFresh(tree: SessionTree): void {
   const leafId = tree.getLeafId();

@@ -9,15 +9,15 @@ import {
   toolResultMsg,
   userEntry,
 } from "@/test/session-factories";
-import { formatFooter } from "@/lib/session/tree-filter";
-import { applyVisibility, flattenTree } from "@/lib/session/tree-flatten";
+import { formatFooter } from "@/lib/session/tree/tree-filter";
+import { applyVisibility, flattenTree } from "@/lib/session/tree/tree-flatten";
 import {
   initialSelection,
   nearestVisibleAncestors,
   resolveSelection,
   visibleGraph,
   visibleIndexOf,
-} from "@/lib/session/tree-graph";
+} from "@/lib/session/tree/tree-graph";
 
 // m (model_change) → u1 → a1 (tool call only) → r1 (toolResult) → a2 "done" → u2 → a3 (tool call only)
 //                     └→ u3 (a side branch from u1)

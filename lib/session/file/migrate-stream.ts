@@ -17,7 +17,7 @@
  * - v2 → v3: message role `hookMessage` becomes `custom`.
  * - Version 3 (or later) files pass through unchanged; `changed` is false.
  */
-import { generateEntryId, type TakenIds } from "@/lib/session/ids";
+import { generateEntryId, type TakenIds } from "@/lib/session/file/ids";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
 
 export interface StreamMigrator {

@@ -14,7 +14,7 @@ import {
   userEntry,
   userMsg,
 } from "@/test/session-factories";
-import { SessionTree } from "@/lib/session/tree";
+import { SessionTree } from "@/lib/session/tree/tree";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
 
 const ids = (entries: readonly SessionEntry[]) => entries.map((e) => e.id);

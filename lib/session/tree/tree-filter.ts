@@ -2,7 +2,7 @@
  * Visibility rules of the tree navigator: hidden assistants, the five filters, search and the
  * footer (session-engine.md §16.3). Pure: no network, disk or database access.
  */
-import { hasNonWhitespaceText, searchableText } from "@/lib/session/tree-row-text";
+import { hasNonWhitespaceText, searchableText } from "@/lib/session/tree/tree-row-text";
 import type { SessionEntry } from "@/lib/session/types";
 
 /** The filters in cycling order (§16.3). */

@@ -6,8 +6,8 @@
  * `fileEntries` is the whole file: the header at index 0, then the entries in file order.
  */
 
-import { generateEntryId } from "@/lib/session/ids";
-import { isSessionHeader } from "@/lib/session/jsonl";
+import { generateEntryId } from "@/lib/session/file/ids";
+import { isSessionHeader } from "@/lib/session/file/jsonl";
 import { CURRENT_SESSION_VERSION } from "@/lib/session/types";
 import type { FileEntry, SessionHeader } from "@/lib/session/types";
 

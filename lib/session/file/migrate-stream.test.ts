@@ -1,9 +1,9 @@
 /** The streaming migrator gives exactly what migrateToCurrentVersion gives (session-engine.md §1.7). */
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseSessionText } from "@/lib/session/jsonl";
-import { createStreamMigrator } from "@/lib/session/migrate-stream";
-import { migrateToCurrentVersion } from "@/lib/session/migrations";
+import { parseSessionText } from "@/lib/session/file/jsonl";
+import { createStreamMigrator } from "@/lib/session/file/migrate-stream";
+import { migrateToCurrentVersion } from "@/lib/session/file/migrations";
 import type { FileEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
 import { hasFixtures, LARGE_SESSION } from "@/test/fixtures";
 

@@ -4,7 +4,7 @@ import {
   MAX_PERSIST_CHARS,
   PERSIST_TRUNCATION_NOTICE,
   sanitizeForPersist,
-} from "@/lib/session/sanitize";
+} from "@/lib/session/file/sanitize";
 
 describe("sanitizeForPersist (session-engine.md §1.9)", () => {
   it("drops partialJson and jsonlEvents at any depth", () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "@/lib/session/context";
-import { parseSessionText, serializeSession } from "@/lib/session/jsonl";
-import { loadSession, loadSessionFromLines, NotASessionError } from "@/lib/session/load";
+import { parseSessionText, serializeSession } from "@/lib/session/file/jsonl";
+import { loadSession, loadSessionFromLines, NotASessionError } from "@/lib/session/file/load";
 import { assistantEntry, entry, header, userEntry } from "@/test/session-factories";
 import type { AssistantMessage, MessageEntry, SessionEntry } from "@/lib/session/types";
 import { hasFixtures, LARGE_SESSION } from "@/test/fixtures";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { migrateToCurrentVersion } from "@/lib/session/migrations";
+import { migrateToCurrentVersion } from "@/lib/session/file/migrations";
 import type { FileEntry } from "@/lib/session/types";
 
 /** A v1 file: no version, no ids, no parentIds. */

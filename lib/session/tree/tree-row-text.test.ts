@@ -26,7 +26,7 @@ import {
   normalizeRowText,
   rowText,
   searchableText,
-} from "@/lib/session/tree-row-text";
+} from "@/lib/session/tree/tree-row-text";
 import type { ToolCall } from "@/lib/session/types";
 
 const none = { toolCallsById: new Map<string, ToolCall>() };

@@ -20,13 +20,13 @@
  *   shared objects).
  */
 
-import { BranchMemo } from "@/lib/session/branch-memo";
+import { BranchMemo } from "@/lib/session/tree/branch-memo";
 import { buildSessionContext } from "@/lib/session/context";
-import type { EntryLookup } from "@/lib/session/branch-path";
+import type { EntryLookup } from "@/lib/session/tree/branch-path";
 import { type ForkedSession, forkPath } from "@/lib/session/fork";
-import { generateEntryId, generateSessionId, type TakenIds } from "@/lib/session/ids";
-import { buildTreeNodes, type TreeNode } from "@/lib/session/tree-build";
-import { buildIndex, childrenOf, cloneIndex, hasChildren, indexEntry, layerIndex, type TreeIndex } from "@/lib/session/tree-index";
+import { generateEntryId, generateSessionId, type TakenIds } from "@/lib/session/file/ids";
+import { buildTreeNodes, type TreeNode } from "@/lib/session/tree/tree-build";
+import { buildIndex, childrenOf, cloneIndex, hasChildren, indexEntry, layerIndex, type TreeIndex } from "@/lib/session/tree/tree-index";
 import { pinEntryFields, pinRefusal } from "@/lib/session/pins";
 import type {
   AgentMessage,
@@ -37,7 +37,7 @@ import type {
   SessionHeader,
 } from "@/lib/session/types";
 
-export type { TreeNode } from "@/lib/session/tree-build";
+export type { TreeNode } from "@/lib/session/tree/tree-build";
 
 export interface SessionTreeOptions {
   /** Clock for entry timestamps; default `() => new Date()`. */

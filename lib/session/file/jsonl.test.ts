@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSessionHeader, MAX_JSON_DEPTH, parseJsonlLine, parseSessionText, serializeSession } from "@/lib/session/jsonl";
+import { isSessionHeader, MAX_JSON_DEPTH, parseJsonlLine, parseSessionText, serializeSession } from "@/lib/session/file/jsonl";
 import { entry, header, userEntry } from "@/test/session-factories";
 
 const HEADER_LINE = JSON.stringify(header());

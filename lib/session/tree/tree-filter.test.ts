@@ -27,7 +27,7 @@ import {
   parseSearch,
   passesFilter,
   type TreeFilter,
-} from "@/lib/session/tree-filter";
+} from "@/lib/session/tree/tree-filter";
 import type { SessionEntry } from "@/lib/session/types";
 
 describe("filters (session-engine.md §16.3)", () => {

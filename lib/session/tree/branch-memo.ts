@@ -18,9 +18,9 @@
  *   SessionTree.replaceEntries, which bumps the index's `version`: a memo of another index or
  *   version is never used. Results are fresh arrays / objects; the memo keeps its own.
  */
-import { pathToRoot } from "@/lib/session/branch-path";
+import { pathToRoot } from "@/lib/session/tree/branch-path";
 import { buildSessionContext, defaultModelSetBy } from "@/lib/session/context";
-import type { TreeIndex } from "@/lib/session/tree-index";
+import type { TreeIndex } from "@/lib/session/tree/tree-index";
 import type { SessionContext, SessionEntry } from "@/lib/session/types";
 
 /** How far above `start` the remembered tip may be (appends of one turn). */

@@ -4,7 +4,7 @@
  * `flattenTree`, whose `parentIndex` always points backwards, so one forward pass resolves
  * every nearest visible ancestor in linear time.
  */
-import { flattenTree, type TreeNodeLike, type TreeRow, type TreeViewOptions } from "@/lib/session/tree-flatten";
+import { flattenTree, type TreeNodeLike, type TreeRow, type TreeViewOptions } from "@/lib/session/tree/tree-flatten";
 import type { SessionEntry } from "@/lib/session/types";
 
 export interface VisibleGraphNode<E = SessionEntry> {

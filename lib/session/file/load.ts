@@ -9,9 +9,9 @@
  * `skipped` with their line numbers.
  */
 
-import { type ParsedSession, parseSessionLines, parseSessionText, type SkippedLine } from "@/lib/session/jsonl";
-import { type MigrateOptions, migrateToCurrentVersion, unsupportedVersion } from "@/lib/session/migrations";
-import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree";
+import { type ParsedSession, parseSessionLines, parseSessionText, type SkippedLine } from "@/lib/session/file/jsonl";
+import { type MigrateOptions, migrateToCurrentVersion, unsupportedVersion } from "@/lib/session/file/migrations";
+import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree/tree";
 import type { FileEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
 
 export class NotASessionError extends Error {

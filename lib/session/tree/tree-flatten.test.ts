@@ -10,7 +10,7 @@ import {
   toolResultMsg,
   userEntry,
 } from "@/test/session-factories";
-import { applyVisibility, flattenTree, type TreeNodeLike, visibleRows } from "@/lib/session/tree-flatten";
+import { applyVisibility, flattenTree, type TreeNodeLike, visibleRows } from "@/lib/session/tree/tree-flatten";
 import type { SessionEntry } from "@/lib/session/types";
 
 /** A user entry at BASE_TIME + `t` seconds. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generateEntryId, generateSessionId, MAX_SHORT_ID_ATTEMPTS } from "@/lib/session/ids";
+import { generateEntryId, generateSessionId, MAX_SHORT_ID_ATTEMPTS } from "@/lib/session/file/ids";
 
 /** A UUID source that returns the given values in order, then repeats the last one. */
 function scripted(...values: string[]): () => string {

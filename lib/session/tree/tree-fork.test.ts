@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { createRng } from "@/lib/random";
-import { LayeredMap } from "@/lib/session/layered-map";
-import { SessionTree } from "@/lib/session/tree";
+import { LayeredMap } from "@/lib/session/tree/layered-map";
+import { SessionTree } from "@/lib/session/tree/tree";
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { buildTree, header, labelEntry, messageEntry, userEntry } from "@/test/session-factories";
 

@@ -9,9 +9,9 @@ import {
   isEntryVisible,
   parseSearch,
   type TreeFilter,
-} from "@/lib/session/tree-filter";
+} from "@/lib/session/tree/tree-filter";
 import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
-import { addToolCalls, rowText } from "@/lib/session/tree-row-text";
+import { addToolCalls, rowText } from "@/lib/session/tree/tree-row-text";
 import type { SessionEntry, ToolCall } from "@/lib/session/types";
 
 /** The node shape of `SessionTree.getTree()` (session-engine.md §1.6); `E` is a full entry or its skeleton. */
