@@ -3,7 +3,7 @@
  * search, nothing unfolded, the last entry as the leaf unless given. Not used by production code.
  * Pure: no React, no DOM.
  */
-import { buildTreeModel, type TreeModelInput } from "@/components/tree/use-tree-model";
+import { buildTreeModel, type TreeModelInput } from "@/components/tree/hooks/use-tree-model";
 import { resolveSkeleton } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 

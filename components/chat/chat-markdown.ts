@@ -6,8 +6,8 @@
  */
 import type { ImageContent, TextContent } from "@/lib/session/types";
 import type { ChatItem } from "./chat-items";
-import { preambleTitle, splitPreamble } from "./preamble";
-import { toolHeader } from "./tool-header";
+import { preambleTitle, splitPreamble } from "./messages/preamble";
+import { toolHeader } from "./messages/tool-header";
 
 export function contentText(content: string | (TextContent | ImageContent)[], joiner = ""): string {
   return typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : "")).join(joiner);

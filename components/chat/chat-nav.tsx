@@ -5,7 +5,7 @@
  * highlighted), and copy the conversation as Markdown.
  */
 import { useState } from "react";
-import { CopyButton } from "./copy-button";
+import { CopyButton } from "./messages/copy-button";
 import type { ChatWindowState } from "./use-chat-window";
 
 const button = "rounded border border-line px-1.5 py-0.5 disabled:opacity-50";

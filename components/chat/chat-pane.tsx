@@ -21,8 +21,8 @@ import { ChatNav } from "./chat-nav";
 import { CompactDialog } from "./compact-dialog";
 import { Composer } from "./composer";
 import { ContextMeter, type MeterProps } from "./context-meter";
-import { Markdown } from "./markdown";
-import { MessageView } from "./message-view";
+import { Markdown } from "./messages/markdown";
+import { MessageView } from "./messages/message-view";
 import { useChatWindow } from "./use-chat-window";
 import { liveParts, useSessionChat } from "./use-session-chat";
 

@@ -9,7 +9,7 @@
 import { memo } from "react";
 import type { InspectedMessage, TurnView } from "@/lib/types/inspector";
 import { type InspectTarget, inspectorKeys } from "@/lib/query/inspector";
-import { SubagentLink } from "@/components/chat/subagent-link";
+import { SubagentLink } from "@/components/chat/messages/subagent-link";
 import { formatNumber, formatTokens, messagePreview, messageText, ROLE_LABELS } from "./format";
 import { PagedMessages } from "./paged-messages";
 import { VirtualList } from "./virtual-list";

@@ -7,7 +7,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { renameSession } from "@/app/actions";
-import { CopyButton } from "@/components/chat/copy-button";
+import { CopyButton } from "@/components/chat/messages/copy-button";
 import { invalidateSession } from "@/lib/query/keys";
 import { sessionDataOptions } from "@/lib/query/session";
 import { resumeCommand } from "./resume-command";

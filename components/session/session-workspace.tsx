@@ -11,7 +11,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import dynamic from "next/dynamic";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useDeferredValue, useMemo, useReducer, useState } from "react";
-import { archivedRoot, archiveView, branchRoot } from "@/components/tree/archive-view";
+import { archivedRoot, archiveView, branchRoot } from "@/components/tree/model/archive-view";
 import { TreePending } from "@/components/tree/tree-pending";
 import { type ContextAction, entryIdOf } from "@/components/tree/types";
 import type { MeterProps } from "@/components/chat/context-meter";

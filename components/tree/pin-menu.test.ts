@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { newestBelow } from "@/components/session/compaction-menu";
 import { compactedSession, compaction, reply, user } from "@/test/tree-sessions";
 import { menuFacts } from "@/components/tree/tree-context";
-import { toFlow } from "@/components/tree/to-flow";
+import { toFlow } from "@/components/tree/layout/to-flow";
 import type { TreeNode } from "@/components/tree/types";
 import { pinEntryFields } from "@/lib/session/pins";
 import { resolveSkeleton } from "@/lib/session-view/tree-skeleton";

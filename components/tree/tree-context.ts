@@ -5,7 +5,7 @@
  * The canvas provides one stable value; only `menuFor` changes (when a menu opens).
  */
 import { createContext, useContext } from "react";
-import type { TreeModel } from "@/components/tree/use-tree-model";
+import type { TreeModel } from "@/components/tree/hooks/use-tree-model";
 import { type CommonData, type ContextAction, entryIdOf, isGroupId, type TreeNode } from "@/components/tree/types";
 import type { BranchCost } from "@/lib/usage/branches";
 

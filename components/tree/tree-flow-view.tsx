@@ -9,15 +9,15 @@
  */
 import { type NodeMouseHandler, type OnInit, type OnMoveEnd, ReactFlow, useReactFlow, useStore, type Viewport } from "@xyflow/react";
 import { useCallback, useMemo, useRef } from "react";
-import { isWindowed, windowKeyOf, windowOf, windowRectOf } from "@/components/tree/flow-window";
-import type { Landmark } from "@/components/tree/landmarks";
+import { isWindowed, windowKeyOf, windowOf, windowRectOf } from "@/components/tree/layout/flow-window";
+import type { Landmark } from "@/components/tree/model/landmarks";
 import { edgeTypes, nodeTypes } from "@/components/tree/nodes/node-types";
-import { PROMPT_CAPTION_ZOOM } from "@/components/tree/map-captions";
+import { PROMPT_CAPTION_ZOOM } from "@/components/tree/layout/map-captions";
 import { TreeLandmarks } from "@/components/tree/tree-landmarks";
 import { TreeMinimap } from "@/components/tree/tree-minimap";
 import { TreeZoomButtons } from "@/components/tree/tree-zoom-buttons";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
-import type { TreeModel } from "@/components/tree/use-tree-model";
+import type { TreeModel } from "@/components/tree/hooks/use-tree-model";
 import { useColorScheme } from "@/components/theme/use-color-scheme";
 
 export interface TreeFlowViewProps {

@@ -10,12 +10,12 @@
  */
 import { useStore } from "@xyflow/react";
 import { useMemo } from "react";
-import { CAPTION_HEIGHT, placeLandmarks, type ScreenBox } from "@/components/tree/caption-placement";
-import type { Landmark } from "@/components/tree/landmarks";
-import { NODE_HEIGHT, ROW_GAP } from "@/components/tree/layout";
-import { PROMPT_CAPTION_ZOOM } from "@/components/tree/map-captions";
-import { leafScreenBox, minimapRect, treeScreenBox, zoomButtonsRect } from "@/components/tree/overlay-rects";
-import type { TreeModel } from "@/components/tree/use-tree-model";
+import { CAPTION_HEIGHT, placeLandmarks, type ScreenBox } from "@/components/tree/layout/caption-placement";
+import type { Landmark } from "@/components/tree/model/landmarks";
+import { NODE_HEIGHT, ROW_GAP } from "@/components/tree/layout/layout";
+import { PROMPT_CAPTION_ZOOM } from "@/components/tree/layout/map-captions";
+import { leafScreenBox, minimapRect, treeScreenBox, zoomButtonsRect } from "@/components/tree/layout/overlay-rects";
+import type { TreeModel } from "@/components/tree/hooks/use-tree-model";
 
 /** Off-screen landmarks listed per edge. */
 const EDGE_MAX = 3;

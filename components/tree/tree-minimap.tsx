@@ -12,10 +12,10 @@
 import { type ReactFlowInstance, useStore } from "@xyflow/react";
 import { type PointerEvent, useEffect, useMemo, useRef } from "react";
 import { useColorScheme } from "@/components/theme/use-color-scheme";
-import { COL_GAP, NODE_HEIGHT, NODE_WIDTH } from "@/components/tree/layout";
-import { leafScreenBox, MINIMAP_H, MINIMAP_W, minimapRect, treeScreenBox } from "@/components/tree/overlay-rects";
+import { COL_GAP, NODE_HEIGHT, NODE_WIDTH } from "@/components/tree/layout/layout";
+import { leafScreenBox, MINIMAP_H, MINIMAP_W, minimapRect, treeScreenBox } from "@/components/tree/layout/overlay-rects";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
-import type { TreeModel } from "@/components/tree/use-tree-model";
+import type { TreeModel } from "@/components/tree/hooks/use-tree-model";
 
 const W = MINIMAP_W;
 const H = MINIMAP_H;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { layoutTree } from "@/components/tree/layout";
+import { layoutTree } from "@/components/tree/layout/layout";
 import { reply, toolRunSession, user } from "@/test/tree-sessions";
-import { toFlow } from "@/components/tree/to-flow";
+import { toFlow } from "@/components/tree/layout/to-flow";
 import { arrowMove, footerIndex, moveInRows, moveInTree, reconcileSelection } from "@/components/tree/tree-nav";
 import { visibleRows } from "@/lib/session/tree/tree-flatten";
 

@@ -8,7 +8,7 @@
  * hides it, the selection moves to its nearest visible ancestor, else the last visible row
  * (engine `resolveSelection`).
  */
-import type { TreeLayout } from "@/components/tree/layout";
+import type { TreeLayout } from "@/components/tree/layout/layout";
 import { entryIdOf, isFoldId, isGroupId } from "@/components/tree/types";
 import type { TreeRow } from "@/lib/session/tree/tree-flatten";
 import { resolveSelection } from "@/lib/session/tree/tree-graph";

@@ -7,8 +7,8 @@
  * Canvas / List switch. Stateless: the canvas owns every value.
  */
 import type { Ref } from "react";
-import type { JumpGroup } from "@/components/tree/jump-targets";
-import type { ZoomLevel } from "@/components/tree/use-tree-model";
+import type { JumpGroup } from "@/components/tree/model/jump-targets";
+import type { ZoomLevel } from "@/components/tree/hooks/use-tree-model";
 import { FILTERS, type TreeFilter } from "@/lib/session/tree/tree-filter";
 
 export type TreeView = "canvas" | "list";

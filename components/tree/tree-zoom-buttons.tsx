@@ -9,7 +9,7 @@
 import { useReactFlow, useStore } from "@xyflow/react";
 import type { Viewport } from "@xyflow/react";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
-import { fitZoom, nextZoomStop, zoomStops } from "@/components/tree/zoom-stops";
+import { fitZoom, nextZoomStop, zoomStops } from "@/components/tree/layout/zoom-stops";
 
 export function TreeZoomButtons({
   bounds,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { selectLandmarks } from "@/components/tree/landmarks";
-import { toFlow } from "@/components/tree/to-flow";
-import { collapseTurns, groupTurns } from "@/components/tree/turns";
+import { selectLandmarks } from "@/components/tree/model/landmarks";
+import { toFlow } from "@/components/tree/layout/to-flow";
+import { collapseTurns, groupTurns } from "@/components/tree/model/turns";
 import type { TreeNode } from "@/components/tree/types";
 import { PIN_CUSTOM_TYPE } from "@/lib/session/pins";
 import { customEntry, isoAt, modelChangeEntry, thinkingEntry } from "@/test/session-factories";

@@ -20,7 +20,7 @@ export function contentSecurityPolicy(dev: boolean): string {
     `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
     // React Flow and the UI set style attributes.
     "style-src 'self' 'unsafe-inline'",
-    // Remote images in messages are links ("Load image"), never fetched (components/chat/markdown.tsx).
+    // Remote images in messages are links ("Load image"), never fetched (components/chat/messages/markdown.tsx).
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src 'self'${dev ? " ws: wss:" : ""}`,

@@ -30,7 +30,7 @@ export const PREVIEW_CHARS = 280;
 export const FLAG = {
   /** §16.3 hidden assistant (no text, stop/toolUse); the caller exempts the current leaf. */
   hiddenAssistant: 1,
-  /** A tool step that may fold into an "N tool steps" pill (components/tree/fold.ts). */
+  /** A tool step that may fold into an "N tool steps" pill (components/tree/model/fold.ts). */
   toolStep: 2,
   /** An assistant that ended with stopReason "error" (or carries an errorMessage). */
   error: 4,
