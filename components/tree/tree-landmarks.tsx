@@ -88,6 +88,7 @@ export function TreeLandmarks({ model, minimap, onJump }: { model: TreeModel; mi
           className="tree-landmark nodrag nopan"
           style={{ left: c.x, top: c.y, width: c.width }}
           data-landmark={c.landmark.parts.map((p) => p.kind).join(" ")}
+          {...(c.cut ? { "data-cut": "", title: c.landmark.parts.map((p) => p.text).join(" · ") } : {})}
           onClick={() => onJump(c.landmark)}
         >
           <Parts landmark={c.landmark} />

@@ -64,6 +64,18 @@ describe("placing the map's captions", () => {
     expect(placed[0]!.x + placed[0]!.width).toBeLessThanOrEqual(pane.width);
   });
 
+  it("a compaction in a lane narrower than its caption is still named there, cut with an ellipsis", () => {
+    const compaction: Landmark = { nodeId: "c", entryId: "c", parts: [{ kind: "compaction", text: "[compaction: 185k tokens]" }], priority: 3 };
+    const box = { x: 100, y: 100, width: 12, height: 16 };
+    // The next column's slab leaves 190 px right of this one; nothing fits left of it.
+    const slab = { x: 120 + 190, y: 0, width: 20, height: 400 };
+    expect(captionWidth(compaction)).toBeGreaterThan(190);
+    const placed = placeLandmarks([compaction], () => box, PANE, { obstacles: [slab] }).captions;
+    expect(placed).toHaveLength(1);
+    expect(placed[0]).toMatchObject({ cut: true, landmark: compaction });
+    expect(placed[0]!.x + placed[0]!.width).toBeLessThanOrEqual(slab.x);
+  });
+
   it("a turn's caption sits right of its card, level with it, or nowhere", () => {
     const turn: Landmark = { nodeId: "t", entryId: "t", parts: [{ kind: "prompt", text: "4 · fix the parser" }], priority: 7 };
     const box = { x: 100, y: 100, width: 60, height: 16 };

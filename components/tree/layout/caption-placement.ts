@@ -32,6 +32,8 @@ export interface PlacedCaption {
   x: number;
   y: number;
   width: number;
+  /** Narrower than its text: the last part is cut with "…" (withCuts). */
+  cut?: true;
 }
 
 export interface Placement {
@@ -61,14 +63,27 @@ export function captionWidth(l: Landmark): number {
  * The forms a caption may take, widest first: whole; a last part that is a prompt or a `when`
  * detail cut shorter (PROMPT_WIDTHS); a `when` detail left out.
  */
-function formsOf(l: Landmark): { landmark: Landmark; width: number }[] {
+function formsOf(l: Landmark): { landmark: Landmark; width: number; cut?: true }[] {
   const full = captionWidth(l);
   const last = l.parts.at(-1);
-  if (last?.kind !== "prompt" && last?.kind !== "when") return [{ landmark: l, width: full }, ...reducedForms(l)];
+  if (last?.kind !== "prompt" && last?.kind !== "when") return withCuts([{ landmark: l, width: full }, ...reducedForms(l)]);
   const others = full - partWidth(last.text);
   const out = [full, ...PROMPT_WIDTHS.map((w) => others + w).filter((w) => w < full)].map((width) => ({ landmark: l, width }));
   if (last.kind === "when" && l.parts.length > 1) out.push({ landmark: { ...l, parts: l.parts.slice(0, -1) }, width: others - PART_GAP });
-  return [...out, ...reducedForms(l)];
+  return withCuts([...out, ...reducedForms(l)]);
+}
+
+/**
+ * The very last resort: the smallest form cut shorter (PROMPT_WIDTHS), its last part ending in
+ * "…" (`cut`: the caption's CSS lets that part shrink; the whole text stays its title), so a
+ * compaction in a lane narrower than its caption is still named where it is.
+ */
+function withCuts(forms: { landmark: Landmark; width: number }[]): { landmark: Landmark; width: number; cut?: true }[] {
+  const smallest = forms.at(-1)!;
+  const last = smallest.landmark.parts.at(-1)?.kind;
+  if (last === "prompt" || last === "when") return forms;
+  const cuts = PROMPT_WIDTHS.filter((w) => w < smallest.width).map((width) => ({ landmark: smallest.landmark, width, cut: true as const }));
+  return [...forms, ...cuts];
 }
 
 /**
@@ -192,7 +207,7 @@ export function placeLandmarks(
       const { width } = form;
       const at = candidateSpots(box, width, opts.aboveNode === true, l.parts.at(-1)?.kind === "prompt").find(([x, y]) => free(x, y, width));
       if (at) {
-        spot = { landmark: form.landmark, x: at[0], y: at[1], width };
+        spot = { landmark: form.landmark, x: at[0], y: at[1], width, ...("cut" in form && form.cut ? { cut: true as const } : {}) };
         break;
       }
     }
