@@ -38,7 +38,9 @@ const fake = await startFakeLlmServer({ port: E2E_PORTS.fakeLlm, host: "127.0.0.
 
 /** Environment without any model configuration, whatever the developer's shell has. */
 function baseEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ARBOR_E2E: "1" };
+  // The specs sync their folders themselves and check what each sync did: the app's own watcher
+  // (lib/sync/app-sync.ts) would take the files first. e2e/first-start.spec.ts starts one that watches.
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ARBOR_E2E: "1", ARBOR_AUTO_SYNC: "off" };
   for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ARBOR_OPENAI_BASE_URL", "ARBOR_OPENAI_API_KEY", "ARBOR_OPENAI_MODELS", "ARBOR_OPENAI_CONTEXT_WINDOW"]) delete env[k];
   return env;
 }
