@@ -34,6 +34,7 @@ export function SessionList() {
   const [pending, startTransition] = useTransition();
   const [createError, setCreateError] = useState<string | null>(null);
   const [toast, setToast] = useState<ToastMessage | null>(null);
+  const [firstStartUsed, setFirstStartUsed] = useState(false);
   const search = useRef<HTMLInputElement>(null);
   useTypedBeforeHydration(search, text, setText);
   const closeToast = useCallback(() => setToast(null), []);
@@ -144,17 +145,18 @@ export function SessionList() {
       )}
       {searching && <p className="text-sm text-muted">Searching…</p>}
 
+      {(firstStartUsed || (sessions.length === 0 && list.isSuccess && !list.isPlaceholderData && !settledQuery)) && (
+        // Kept while its sync runs, as the sessions it imports fill the list below.
+        <FirstStart onStarted={() => setFirstStartUsed(true)} />
+      )}
       {sessions.length === 0 && list.isSuccess && !list.isPlaceholderData ? (
         settledQuery ? (
           <p className="text-muted">No sessions match “{settledQuery}”.</p>
         ) : (
-          <>
-            <p className="text-muted">
-              Arbor shows agent sessions as trees you can chat in, compact and branch: start a new session, or import a
-              pi / oh-my-pi session file (.jsonl).
-            </p>
-            <FirstStart />
-          </>
+          <p className="text-muted">
+            Arbor shows agent sessions as trees you can chat in, compact and branch: start a new session, or import a
+            pi / oh-my-pi session file (.jsonl).
+          </p>
         )
       ) : (
         sessions.length > 0 && (
