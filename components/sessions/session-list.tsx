@@ -3,7 +3,8 @@
  * The home page (ui.md "Pages: /"): "New session", the full-text search box, the import drop
  * zone and the list of sessions, newest activity first, paged by cursor ("Load more", and
  * automatically when the end of the list scrolls into view). Delete removes the row at once
- * and offers "Undo" in a toast.
+ * and offers "Undo" in a toast. The list follows sessions written elsewhere without a reload
+ * (use-live-list.ts: a sync importing or appending, another process).
  */
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
@@ -18,6 +19,7 @@ import { ImportDropZone } from "./import-drop-zone";
 import { SessionRow } from "./session-row";
 import { type ToastMessage, UndoToast } from "./undo-toast";
 import { useDebounced } from "./use-debounced";
+import { useLiveList } from "./use-live-list";
 import { useSessionActions } from "./use-session-actions";
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -31,6 +33,7 @@ export function SessionList() {
   const [text, setText] = useState("");
   const query = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
   const list = useInfiniteQuery({ ...sessionListOptions(query), placeholderData: keepPreviousData });
+  useLiveList();
   const [pending, startTransition] = useTransition();
   const [createError, setCreateError] = useState<string | null>(null);
   const [toast, setToast] = useState<ToastMessage | null>(null);

@@ -9,6 +9,7 @@ import "server-only";
  * (watch-lock.ts) and keeps two syncs of one file apart (file-lock.ts).
  */
 export { abortRun, BusyError, claimRun, claimRunPreempting, type RunHandle, type RunKind, runningKind, waitForRun, withRun } from "./running";
-export { watchSession } from "./session-events";
+export { notifySessionListed, watchAllSessions, watchSession } from "./session-events";
+export { closeRunChannel } from "./channel";
 export { withFileLock } from "./file-lock";
 export { type LockClient, releaseWatch, stillWatching, tryTakeWatch } from "./watch-lock";

@@ -31,6 +31,7 @@ import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { type ImportProgress, listTrackedFiles } from "@/lib/db";
+import { notifySessionListed } from "@/lib/runs";
 import type { FileOutcome } from "@/lib/types/sync-events";
 import { isStorageSessionFile, storageSessionOf } from "./opencode-storage";
 import { errorText } from "@/lib/text/error-text";
@@ -147,6 +148,8 @@ export async function syncFolders(
   const record = (file: string, index: number, bytes: number, outcome: FileOutcome) => {
     summary.files.push({ file, outcome });
     summary.counts[outcome.kind] += 1;
+    // A new session has no commit to announce it: the session lists are told here (appends commit, and notify).
+    if (outcome.kind === "imported" || outcome.kind === "rewritten") void notifySessionListed(outcome.sessionId);
     opts.onEvent?.({ type: "file", file, index, bytes, outcome });
   };
   for (const p of problems) record(p.path, list.length, 0, { kind: "failed", message: p.message });
