@@ -10,6 +10,8 @@ export const E2E_PORTS = {
   fakeLlm: base + 2,
   /** A second process of the main app: same build, same database (e2e/multi-process.spec.ts). */
   appB: base + 3,
+  /** A fresh app on a fake home, keeping consented folders in sync itself (e2e/first-start.spec.ts). */
+  firstStart: base + 4,
 };
 
 /** Context window the app is told the fake models have (small, so compaction is easy to reach). */
@@ -21,3 +23,6 @@ export const E2E_ALLOWED_HOST = "arbor.e2e.test";
 
 /** ARBOR_ALLOWED_ROOTS of the main app: e2e/formats.spec.ts syncs folders below it ("Sync folder" page). */
 export const E2E_SYNC_ROOT = `${process.env.TMPDIR ?? "/tmp"}/arbor-e2e-sync-${base}`;
+
+/** The first-start app's home folder (e2e/first-start-home.ts writes it). */
+export const E2E_FAKE_HOME = `${process.env.TMPDIR ?? "/tmp"}/arbor-e2e-home-${base}`;
