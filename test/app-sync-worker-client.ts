@@ -3,9 +3,8 @@
  * its events: `next(match)` resolves with the first event (seen before or after the call) that
  * `match` accepts and that no earlier `next` took.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
+import { spawnWorker } from "./worker-process";
 
 export type WatcherEvent =
   | { event: "ready"; pid: number }
@@ -21,17 +20,9 @@ export interface WatcherProcess {
   close(): Promise<void>;
 }
 
-const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once("exit", () => r()));
-}
-
 export async function startWatcherProcess(env: Record<string, string>): Promise<WatcherProcess> {
-  const child = spawn(process.execPath, [tsxCli, "--conditions=react-server", "test/app-sync-worker.ts"], {
-    env: { ...process.env, ...env },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const worker = spawnWorker("test/app-sync-worker.ts", env);
+  const child = worker.child;
   const events: WatcherEvent[] = [];
   let taken = 0;
   const waiters = new Set<() => void>();
@@ -61,13 +52,7 @@ export async function startWatcherProcess(env: Record<string, string>): Promise<
     pid: ready.pid,
     events,
     next,
-    async kill() {
-      child.kill("SIGKILL");
-      await exited(child);
-    },
-    async close() {
-      child.stdin!.end();
-      await exited(child);
-    },
+    kill: worker.kill,
+    close: worker.close,
   };
 }
