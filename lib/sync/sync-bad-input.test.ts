@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { generateSessionJsonl } from "@/test/generators/session";
 import { useTestDatabase } from "@/test/db";
-import { type SyncEvent, syncFolders } from "./sync-folders";
+import { describeOutcome, type SyncEvent, syncFolders } from "./sync-folders";
 
 useTestDatabase();
 
@@ -50,7 +50,10 @@ describe("bad input during a sync: per-file errors, the rest continues", () => {
       if (e.type === "file" && e.file === a.file) unlinkSync(b.file);
     };
     const r = await syncFolders([dir], { onEvent, settleMs: 0 });
-    expect(outcomeOf(r, b.file)).toEqual({ kind: "failed", message: `${b.file}: the file was deleted before it could be read` });
+    const deleted = outcomeOf(r, b.file);
+    expect(deleted).toEqual({ kind: "failed", message: `${b.file}: the file was deleted before it could be read` });
+    // Beside the file's path (the CLI's line, the page's row) the words do not name it twice.
+    expect(deleted && describeOutcome(deleted, b.file)).toBe("error: the file was deleted before it could be read");
     expect(r.counts).toMatchObject({ imported: 2, failed: 1 });
     expect([await entryCount(a.id), await entryCount(c.id)]).toEqual([a.entries, c.entries]);
   });

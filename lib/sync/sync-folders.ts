@@ -173,8 +173,8 @@ function heldNote(o: { held?: true }): string {
   return o.held ? "; its last response is still being written and follows on a later sync" : "";
 }
 
-/** One line about a file's outcome, for the CLI and the page. */
-export function describeOutcome(o: FileOutcome): string {
+/** One line about a file's outcome, for the CLI and the page; beside `file`'s path, an error does not name it again. */
+export function describeOutcome(o: FileOutcome, file?: string): string {
   switch (o.kind) {
     case "imported":
       return `${o.adopted ? `already in Arbor as ${o.sessionId}; now kept in sync` : `imported → ${o.sessionId} (${o.entries} entries, ${o.records} records)`}${heldNote(o)}`;
@@ -189,6 +189,6 @@ export function describeOutcome(o: FileOutcome): string {
     case "gone":
       return `deleted from the folder; session ${o.sessionId} stays in Arbor`;
     case "failed":
-      return `error: ${o.message}`;
+      return `error: ${file && o.message.startsWith(`${file}: `) ? o.message.slice(file.length + 2) : o.message}`;
   }
 }
