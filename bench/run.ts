@@ -8,6 +8,8 @@
  *                                       (builds the app in <tmpdir>/arbor-bench-app when the sources
  *                                       changed, see lib/app-build.ts; --no-build uses it as it is)
  *   npm run bench -- --big              + peak memory of importing a 100 MB synthetic file
+ *   npm run bench -- --live             + an appended line, from the file's write to the open
+ *                                       page's delta (bench/live.ts; also with --history)
  *   npm run bench -- --only engine,chat only these sections
  *   npm run bench -- --md FILE          also write the result table (markdown) to FILE
  *   npx tsx --conditions=react-server bench/chat-profile.ts [N] [compacted]
@@ -29,8 +31,8 @@ const value = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const only = value("only")?.split(",");
-const wants = (section: string) =>
-  only ? only.includes(section) : section !== "canvas" && section !== "big" ? true : flag(section);
+const OPT_IN: Record<string, string[]> = { canvas: ["canvas"], big: ["big"], live: ["live", "history"] };
+const wants = (section: string) => (only ? only.includes(section) : OPT_IN[section] ? OPT_IN[section].some(flag) : true);
 
 /** scripts/ensure-browser.mjs, which exits non-zero (saying why) when no browser can be had. */
 function ensureBrowser(): void {
@@ -53,13 +55,14 @@ async function main(): Promise<void> {
   if (wants("canvas")) ensureBrowser();
   const sizes = [1000, 10_000, 100_000];
   const sessions = [];
-  for (const n of sizes) sessions.push(await benchSession(n, dir));
+  // The generated sessions serve every section but live, which writes its own file.
+  if (["engine", "import", "open", "append", "chat", "canvas", "big"].some(wants)) for (const n of sizes) sessions.push(await benchSession(n, dir));
 
   let db: Awaited<ReturnType<typeof import("./lib/database").openBenchDatabase>> | undefined;
   try {
     if (wants("engine")) await (await import("./engine")).engineBench(sessions);
-    const needsDb = ["import", "open", "append", "chat", "canvas", "big"].some(wants);
-    if (needsDb) {
+    const needsDb = ["import", "open", "append", "chat", "canvas", "big", "live"].some(wants);
+    if (needsDb && sessions.length > 0) {
       const { openBenchDatabase, statementCounter } = await import("./lib/database");
       statementCounter.install();
       db = await openBenchDatabase();
@@ -73,6 +76,13 @@ async function main(): Promise<void> {
       if (wants("append")) await open.appendBench(imported);
       if (wants("chat")) await (await import("./chat")).chatBench(dir, imported);
       if (wants("canvas")) await (await import("./canvas")).canvasBench(db, dir, imported, { build: !flag("no-build") });
+    }
+    if (wants("live")) {
+      if (!db) {
+        const { openBenchDatabase } = await import("./lib/database");
+        db = await openBenchDatabase();
+      }
+      await (await import("./live")).liveBench();
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

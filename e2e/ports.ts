@@ -10,6 +10,8 @@ export const E2E_PORTS = {
   fakeLlm: base + 2,
   /** A second process of the main app: same build, same database (e2e/multi-process.spec.ts). */
   appB: base + 3,
+  /** A fresh app on a fake home, keeping consented folders in sync itself (e2e/first-start.spec.ts). */
+  firstStart: base + 4,
 };
 
 /** Context window the app is told the fake models have (small, so compaction is easy to reach). */
@@ -26,3 +28,5 @@ export const E2E_SYNC_ROOT = `${process.env.TMPDIR ?? "/tmp"}/arbor-e2e-sync-${b
 export function appLogPath(dataName: string, name = dataName): string {
   return `${process.cwd()}/.data/e2e-${dataName}/server-${name}.log`;
 }
+/** The first-start app's home folder (e2e/first-start-home.ts writes it). */
+export const E2E_FAKE_HOME = `${process.env.TMPDIR ?? "/tmp"}/arbor-e2e-home-${base}`;

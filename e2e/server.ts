@@ -4,7 +4,9 @@
  * the fake server configured; the same again as a second process on the SAME database and data
  * folder (port `appB`: several processes on one DATABASE_URL); and with no model at all
  * (offline) — each on its own port, the offline app and the main pair each on a fresh database,
- * so browser tests never touch a developer's sessions.
+ * so browser tests never touch a developer's sessions; and a first-start app on a fake home
+ * (e2e/first-start-home.ts) with its own fresh database, the only one whose own folder watcher
+ * runs (ARBOR_AUTO_SYNC; the others sync only when a spec asks).
  * With DATABASE_URL set the databases are created on that server; otherwise on the embedded
  * server in .data/postgres-e2e (each database given to and migrated as its app role, which the
  * apps then connect as: lib/postgres/app-role.ts). Playwright waits for the main app's URL, which
@@ -18,6 +20,7 @@ import path from "node:path";
 import pg from "pg";
 import { type EmbeddedServer, ensureDatabase, migrate, prepareAppDatabase, startEmbeddedPostgres } from "@/lib/postgres";
 import { startFakeLlmServer } from "@/test/fake-llm-server";
+import { FAKE_HOME_ENV, writeFakeHome } from "./first-start-home";
 import { appLogPath, E2E_ALLOWED_HOST, E2E_PORTS, E2E_SYNC_ROOT, FAKE_CONTEXT_WINDOW, FAKE_MODELS } from "./ports";
 
 const run = Date.now().toString(36);
@@ -38,7 +41,9 @@ const fake = await startFakeLlmServer({ port: E2E_PORTS.fakeLlm, host: "127.0.0.
 
 /** Environment without any model configuration, whatever the developer's shell has. */
 function baseEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ARBOR_E2E: "1" };
+  // The specs sync their folders themselves and check what each sync did: the app's own watcher
+  // (lib/sync/app-sync.ts) would take the files first. e2e/first-start.spec.ts starts one that watches.
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ARBOR_E2E: "1", ARBOR_AUTO_SYNC: "off" };
   for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ARBOR_OPENAI_BASE_URL", "ARBOR_OPENAI_API_KEY", "ARBOR_OPENAI_MODELS", "ARBOR_OPENAI_CONTEXT_WINDOW"]) delete env[k];
   return env;
 }
@@ -108,6 +113,10 @@ await Promise.all([
   startApp("offline", E2E_PORTS.offlineApp, { ARBOR_ALLOWED_HOSTS: E2E_ALLOWED_HOST }),
   startApp("main-b", E2E_PORTS.appB, withFakeModel, { databaseUrl: mainDatabase, dataName: "main" }),
 ]);
+// A new user's first start: a fresh database, a fake home with agent folders, and the app's own
+// watcher on (ARBOR_AUTO_SYNC) for the folders the user ticks.
+writeFakeHome();
+await startApp("first", E2E_PORTS.firstStart, { ...FAKE_HOME_ENV, CODEX_HOME: "", XDG_DATA_HOME: "", GEMINI_CLI_HOME: "", ARBOR_AUTO_SYNC: "on" });
 await startApp("main", E2E_PORTS.app, withFakeModel, { databaseUrl: mainDatabase });
 
 let stopping = false;

@@ -39,6 +39,8 @@ const envSchema = z.object({
   ARBOR_WORKSPACES: optionalString,
   /** Colon-separated folders inside which a session may be pointed at an existing project, and which the "Sync folder" page may sync (lib/sync/allowed.ts). */
   ARBOR_ALLOWED_ROOTS: optionalString,
+  /** `off`: the app does not keep the consented folders in sync by itself (lib/sync/app-sync.ts); default on. */
+  ARBOR_AUTO_SYNC: z.enum(["on", "all", "off"], { error: "ARBOR_AUTO_SYNC must be on, all or off" }).optional(),
   /** The port Arbor is served on; scripts/run-app.ts and e2e/server.ts pass it to Next (Host checks). */
   PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /**

@@ -4,9 +4,8 @@
  * command's value or rejects with an Error carrying the worker's error name; `aborted(session)`
  * resolves once the worker reported that run's signal as aborted.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
+import { exited, spawnWorker } from "./worker-process";
 
 export interface RunWorker {
   pid: number;
@@ -20,17 +19,9 @@ export interface RunWorker {
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: { name: string; message: string } };
 type Event = { event: "ready"; pid: number } | { event: "aborted"; session: string };
 
-const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once("exit", () => r()));
-}
-
 export async function startRunWorker(databaseUrl: string): Promise<RunWorker> {
-  const child = spawn(process.execPath, [tsxCli, "--conditions=react-server", "test/run-worker.ts"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const worker = spawnWorker("test/run-worker.ts", { DATABASE_URL: databaseUrl });
+  const child = worker.child;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const abortedSessions = new Set<string>();
   const abortWaiters = new Map<string, () => void>();
@@ -72,13 +63,7 @@ export async function startRunWorker(databaseUrl: string): Promise<RunWorker> {
       if (abortedSessions.has(session)) return Promise.resolve();
       return new Promise((resolve) => abortWaiters.set(session, resolve));
     },
-    async kill() {
-      child.kill("SIGKILL");
-      await exited(child);
-    },
-    async close() {
-      child.stdin!.end();
-      await exited(child);
-    },
+    kill: worker.kill,
+    close: worker.close,
   };
 }

@@ -33,6 +33,9 @@ export const processDbRuntime: DbRuntime = {
       async close() {
         process.off("SIGINT", onSignal);
         process.off("SIGTERM", onSignal);
+        // The run registry's connection (a sync's file locks) would keep the process alive.
+        const { closeRunChannel } = await import("@/lib/runs");
+        await closeRunChannel();
         await disconnectDb();
         if (db.embedded?.owned) await db.embedded.stop();
       },

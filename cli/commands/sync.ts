@@ -21,7 +21,7 @@ import { errorText } from "@/lib/text/error-text";
 
 const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;
 
-function printer(io: CliIo, say: (o: FileOutcome) => string) {
+function printer(io: CliIo, say: (o: FileOutcome, file: string) => string) {
   let nextProgress = 0;
   return (e: SyncEvent) => {
     if (e.type === "start") nextProgress = 0;
@@ -30,7 +30,7 @@ function printer(io: CliIo, say: (o: FileOutcome) => string) {
       nextProgress = e.bytes + e.totalBytes / 10;
       io.err(`${e.file}: ${Math.floor((e.bytes / e.totalBytes) * 100)}%, ${e.entries} entries\n`);
     } else if (e.outcome.kind !== "unchanged") {
-      const line = `${e.file}: ${say(e.outcome)}\n`;
+      const line = `${e.file}: ${say(e.outcome, e.file)}\n`;
       if (e.outcome.kind === "failed") io.err(line);
       else io.out(line);
     }

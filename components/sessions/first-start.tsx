@@ -4,11 +4,17 @@
  * found on this machine (GET /api/discovery: names and sizes only, nothing read) with their
  * session files and bytes. The user ticks folders and presses "Sync": the consent is remembered
  * (POST /api/discovery: the folders become allowed roots), then the folders are synced (POST
- * /api/sync) with the progress and the run's counts, and the list fills.
+ * /api/sync) with the overall progress (files, bytes, sessions, time left) and the run's counts,
+ * and the list fills as sessions arrive (the list's live updates). Cancel stops the sync; Resume
+ * runs it again, skipping what is done (nothing is imported twice). From then on the app keeps
+ * the folders in sync by itself (lib/sync/app-sync.ts). `onStarted` tells the list to keep the
+ * panel while sessions arrive.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { followSync } from "@/components/sync/follow-sync";
+import { advance, type OverallProgress } from "@/components/sync/sync-progress";
+import { SyncProgressBar } from "@/components/sync/sync-progress-bar";
 import { getJson, keys } from "@/lib/query/keys";
 import { readErrorMessage } from "@/lib/text/error-text";
 import { formatBytes } from "@/lib/text/byte-size";
@@ -24,38 +30,53 @@ interface AgentFolder {
   allowed: boolean;
 }
 
-export function FirstStart() {
+export function FirstStart({ onStarted }: { onStarted?: () => void }) {
   const qc = useQueryClient();
   const found = useQuery({ queryKey: ["discovery"], queryFn: ({ signal }) => getJson<{ folders: AgentFolder[] }>("/api/discovery", { signal }) });
   const [ticked, setTicked] = useState<Set<string>>(new Set());
   const [status, setStatus] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
+  const [progress, setProgress] = useState<OverallProgress | null>(null);
+  const [cancelled, setCancelled] = useState(false);
+  const abort = useRef<AbortController | null>(null);
   const folders = found.data?.folders ?? [];
   if (folders.length === 0) return null;
 
   const sync = async () => {
     const list = [...ticked];
+    const controller = new AbortController();
+    abort.current = controller;
+    onStarted?.();
     setRunning(true);
+    setCancelled(false);
+    setProgress(null);
     setStatus("Allowing the folders…");
     try {
       const res = await fetch("/api/discovery", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ folders: list }) });
       if (!res.ok) throw new Error(await readErrorMessage(res));
-      let files = 0;
+      setStatus(null);
       await followSync({
         folders: list,
         watch: false,
-        signal: new AbortController().signal,
+        signal: controller.signal,
         onEvent: (e) => {
-          if (e.type === "start") files = e.files;
-          else if (e.type === "progress") setStatus(`Syncing file ${e.index + 1} of ${files}: ${e.file}`);
-          else if (e.type === "run") setStatus(`Synced: ${e.counts.imported} imported, ${e.counts.appended} appended, ${e.counts.unchanged} unchanged${e.counts.failed ? `, ${e.counts.failed} failed` : ""}`);
-          else if (e.type === "error") setStatus(`The sync failed: ${e.message}`);
+          const now = Date.now();
+          setProgress((p) => advance(p, e, now));
+          if (e.type === "run") {
+            const c = e.counts;
+            setStatus(`Synced: ${c.imported} imported, ${c.appended} appended, ${c.unchanged} unchanged${c.failed ? `, ${c.failed} failed` : ""}. Arbor keeps these folders in sync from now on.`);
+          } else if (e.type === "error") setStatus(`The sync failed: ${e.message}`);
         },
       });
     } catch (error) {
-      setStatus(`The sync failed: ${(error as Error).message}`);
+      if ((error as Error).name === "AbortError") {
+        setStatus("Sync cancelled: the sessions synced so far stay; Resume continues where it stopped.");
+        setCancelled(true);
+      } else setStatus(`The sync failed: ${(error as Error).message}`);
     } finally {
+      abort.current = null;
       setRunning(false);
+      setProgress(null);
       void qc.invalidateQueries({ queryKey: keys.sessions() });
       void found.refetch();
     }
@@ -85,7 +106,6 @@ export function FirstStart() {
               <span className="text-muted">
                 {formatCount(f.files, "session file", "session files")}, {formatBytes(f.bytes)}
                 {f.allowed ? " · allowed" : ""}
-                {f.syncable ? "" : " · import its files instead (folder sync reads .jsonl files)"}
               </span>
             </label>
           </li>
@@ -93,9 +113,15 @@ export function FirstStart() {
       </ul>
       <div>
         <button type="button" disabled={ticked.size === 0 || running} onClick={() => void sync()} className="rounded border border-line px-2 py-1 text-sm disabled:opacity-50">
-          Sync the ticked folders
+          {cancelled ? "Resume" : "Sync the ticked folders"}
         </button>
+        {running && (
+          <button type="button" onClick={() => abort.current?.abort()} className="ml-2 rounded border border-line px-2 py-1 text-sm">
+            Cancel
+          </button>
+        )}
       </div>
+      {running && progress && <SyncProgressBar progress={progress} />}
       <p aria-live="polite" className="text-sm">
         {status}
       </p>

@@ -3,7 +3,9 @@
  * The home page (ui.md "Pages: /"): "New session", the full-text search box, the import drop
  * zone and the list of sessions, newest activity first, paged by cursor ("Load more", and
  * automatically when the end of the list scrolls into view). Delete removes the row at once and
- * moves the session to the Trash (/trash: restorable for 30 days), which the toast links to.
+ * moves the session to the Trash (/trash: restorable for 30 days), which the toast links to. The
+ * list follows sessions written elsewhere without a reload (use-live-list.ts: a sync importing or
+ * appending, another process).
  */
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
@@ -18,6 +20,7 @@ import { ImportDropZone } from "./import-drop-zone";
 import { SessionRow } from "./session-row";
 import { type ToastMessage, UndoToast } from "./undo-toast";
 import { useDebounced } from "./use-debounced";
+import { useLiveList } from "./use-live-list";
 import { useSessionActions } from "./use-session-actions";
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -31,9 +34,11 @@ export function SessionList() {
   const [text, setText] = useState("");
   const query = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
   const list = useInfiniteQuery({ ...sessionListOptions(query), placeholderData: keepPreviousData });
+  useLiveList();
   const [pending, startTransition] = useTransition();
   const [createError, setCreateError] = useState<string | null>(null);
   const [toast, setToast] = useState<ToastMessage | null>(null);
+  const [firstStartUsed, setFirstStartUsed] = useState(false);
   const search = useRef<HTMLInputElement>(null);
   useTypedBeforeHydration(search, text, setText);
   const closeToast = useCallback(() => setToast(null), []);
@@ -138,6 +143,10 @@ export function SessionList() {
       )}
       {searching && <p className="text-sm text-muted">Searching…</p>}
 
+      {(firstStartUsed || (sessions.length === 0 && list.isSuccess && !list.isPlaceholderData && !settledQuery)) && (
+        // Kept while its sync runs, as the sessions it imports fill the list below.
+        <FirstStart onStarted={() => setFirstStartUsed(true)} />
+      )}
       {sessions.length === 0 && list.isSuccess && !list.isPlaceholderData ? (
         settledQuery ? (
           <p className="text-muted">No sessions match “{settledQuery}”.</p>

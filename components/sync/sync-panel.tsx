@@ -1,19 +1,20 @@
 "use client";
 /**
  * The "Sync folder" page's panel (docs/ui.md "Pages"): folders to sync (one a line, inside
- * ARBOR_ALLOWED_ROOTS), "Keep watching", the Sync button; while it runs, progress of the file
- * being imported and Cancel (Stop watching when watching); then one line per file that changed,
- * with a link to its session. Unchanged files are only counted.
+ * ARBOR_ALLOWED_ROOTS), "Keep watching", the Sync button; while it runs, the overall progress
+ * (files, bytes, sessions, time left: sync-progress.ts) and Cancel (Stop watching when watching);
+ * a cancelled sync can be resumed (Resume: the files it finished are skipped, nothing is
+ * imported twice); then one line per file that changed, with a link to its session. Unchanged
+ * files are only counted.
  */
 import Link from "next/link";
 import { useRef, useState } from "react";
 import type { SyncStreamEvent } from "@/lib/types/sync-events";
-import { formatCount } from "@/components/sessions/format";
-import { formatBytes } from "@/lib/text/byte-size";
 import { followSync } from "./follow-sync";
+import { advance, type OverallProgress } from "./sync-progress";
+import { SyncProgressBar } from "./sync-progress-bar";
 
 type FileLine = { key: string; file: string; text: string; sessionId: string | null; failed: boolean };
-type Progress = { file: string; index: number; files: number; bytes: number; totalBytes?: number; entries: number };
 
 const button = "rounded border border-line px-2 py-0.5 text-sm hover:bg-[var(--panel)] focus-visible:outline-2 focus-visible:outline-[var(--color-accent)]";
 const primary = "rounded bg-[var(--color-accent)] px-3 py-1 text-sm font-medium text-white hover:opacity-90 disabled:opacity-50 dark:text-black";
@@ -26,23 +27,24 @@ export function SyncPanel({ roots }: { roots: string[] }) {
   const [folders, setFolders] = useState(roots[0] ?? "");
   const [watch, setWatch] = useState(false);
   const [running, setRunning] = useState<null | { watching: boolean }>(null);
-  const [progress, setProgress] = useState<Progress | null>(null);
+  const [progress, setProgress] = useState<OverallProgress | null>(null);
+  const [current, setCurrent] = useState<string | null>(null);
+  const [cancelled, setCancelled] = useState(false);
   const [lines, setLines] = useState<FileLine[]>([]);
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
-  const files = useRef(0);
 
   const onEvent = (e: SyncStreamEvent) => {
+    const now = Date.now();
+    setProgress((p) => advance(p, e, now));
     if (e.type === "start") {
       // The list shows the run the summary below speaks of: a new run (a sync, or a change a
       // watch saw) starts it afresh.
-      files.current = e.files;
-      setProgress(null);
       setLines([]);
-    } else if (e.type === "progress") setProgress({ ...e, files: files.current });
+    } else if (e.type === "progress") setCurrent(e.file);
     else if (e.type === "file") {
-      setProgress(null);
+      setCurrent(null);
       if (e.outcome.kind === "unchanged") return;
       const line: FileLine = { key: `${e.file}:${Date.now()}:${Math.random()}`, file: e.file, text: e.text, sessionId: sessionOf(e), failed: e.outcome.kind === "failed" };
       setLines((all) => [line, ...all].slice(0, 500));
@@ -65,20 +67,23 @@ export function SyncPanel({ roots }: { roots: string[] }) {
     abort.current = controller;
     setError(null);
     setStatus(null);
+    setCancelled(false);
     setRunning({ watching: watch });
     try {
       await followSync({ folders: list, watch, signal: controller.signal, onEvent });
     } catch (e) {
-      if ((e as Error).name === "AbortError") setStatus((s) => (watch ? `${s ?? ""} — stopped watching` : "Sync cancelled — the file being imported was not saved; files synced before it are"));
-      else setError(`The sync failed: ${(e as Error).message}`);
+      if ((e as Error).name === "AbortError") {
+        setStatus((s) => (watch ? `${s ?? ""} — stopped watching` : "Sync cancelled — the file being imported was not saved; files synced before it are. Resume skips them."));
+        setCancelled(!watch);
+      } else setError(`The sync failed: ${(e as Error).message}`);
     } finally {
       abort.current = null;
       setRunning(null);
       setProgress(null);
+      setCurrent(null);
     }
   };
 
-  const percent = progress?.totalBytes ? Math.round((progress.bytes / progress.totalBytes) * 100) : 0;
   return (
     <section aria-label="Sync folder" className="mx-auto flex max-w-3xl flex-col gap-3 p-4">
       <h1 className="text-lg font-semibold">Sync folder</h1>
@@ -113,25 +118,13 @@ export function SyncPanel({ roots }: { roots: string[] }) {
             {running.watching ? "Stop watching" : "Cancel"}
           </button>
         )}
+        {!running && cancelled && (
+          <button type="button" className={button} onClick={() => void start()}>
+            Resume
+          </button>
+        )}
       </div>
-      {running && progress && (
-        <div>
-          <div
-            role="progressbar"
-            aria-label="Sync progress"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            className="h-1.5 w-full overflow-hidden rounded-full bg-[var(--panel)] ring-1 ring-[var(--border)]"
-          >
-            <div className="h-full rounded-full bg-[var(--color-accent)]" style={{ width: `${percent}%` }} />
-          </div>
-          <p className="mt-0.5 text-sm text-muted">
-            File {progress.index + 1} of {progress.files}: {progress.file} — {formatBytes(progress.bytes)}
-            {progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ""} · {formatCount(progress.entries, "entry", "entries")} imported
-          </p>
-        </div>
-      )}
+      {running && progress && <SyncProgressBar progress={progress} file={current} />}
       {running && !progress && !status && <p className="text-sm text-muted">Syncing…</p>}
       <div aria-live="polite">
         {status && <p className="text-sm">{status}</p>}

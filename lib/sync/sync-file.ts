@@ -53,6 +53,8 @@ import { documentKindOf, syncDocument } from "./document-sync";
 import { type Remapped, remapFile, withoutOpenResponse } from "./remap";
 import { detectFileFormat, lastNewlineOffset, sha256Prefix } from "./whole-lines";
 import { errorText } from "@/lib/text/error-text";
+import { withFileLock } from "@/lib/runs";
+import { fileSystemProblem } from "./file-problems";
 
 /** Default quiet time before a file's last, open response is taken. */
 export const DEFAULT_SETTLE_MS = 5000;
@@ -238,14 +240,14 @@ async function extendsStoredOriginal(file: string, tracked: TrackedFile): Promis
 }
 
 export async function syncFile(file: string, opts: SyncFileOptions = {}): Promise<FileOutcome> {
-  let tracked: TrackedFile | null = null;
   try {
-    tracked = await findTrackedFile(file);
+    const tracked = await findTrackedFile(file);
     const read = await confinedPath(file, opts.roots);
     let st: { size: number; mtimeMs: number };
     try {
       if (read === null) throw Object.assign(new Error("the file does not exist"), { code: "ENOENT" });
       const s = await stat(/*turbopackIgnore: true*/ read);
+      if (s.isDirectory()) throw Object.assign(new Error("is a folder"), { code: "EISDIR" });
       st = { size: s.size, mtimeMs: s.mtimeMs };
     } catch (error) {
       if (isMissing(error) && tracked) return { kind: "gone", sessionId: tracked.sessionId };
@@ -253,30 +255,45 @@ export async function syncFile(file: string, opts: SyncFileOptions = {}): Promis
     }
     // Gemini CLI recordings and opencode storage sessions are documents, synced whole (document-sync.ts).
     const document = await documentKindOf(read, tracked);
-    if (document) return await syncDocument(read, document, tracked, { ...opts, settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS });
-    const source: Source = { file, read };
+    const settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
+    if (document) return await withFileLock(file, async () => syncDocument(read, document, await findTrackedFile(file), { ...opts, settleMs }), opts.signal);
     if (tracked && tracked.size === st.size && tracked.mtimeMs === st.mtimeMs) return { kind: "unchanged", sessionId: tracked.sessionId };
-    if (tracked) return await resync(source, st, tracked, opts);
-    try {
-      const r = await importFile(source, st, { ...opts, version: 1, asCopy: false });
-      if ("waiting" in r) return { kind: "waiting", why: r.waiting };
-      return { kind: "imported", sessionId: r.tracked.sessionId, format: r.tracked.format, entries: r.entries, records: r.records, ...(r.held ? { held: true as const } : {}) };
-    } catch (error) {
-      if (!(error instanceof ImportError && error.code === "exists" && error.existingSessionId)) throw error;
-      const adopted = await adoption(source, st, error.existingSessionId);
-      if (!adopted) {
-        const r = await importFile(source, st, { ...opts, version: 1, asCopy: true });
-        if ("waiting" in r) return { kind: "waiting", why: r.waiting };
-        return { kind: "imported", sessionId: r.tracked.sessionId, format: r.tracked.format, entries: r.entries, records: r.records, ...(r.held ? { held: true as const } : {}) };
-      }
-      const out = await resync(source, st, adopted, opts);
-      return out.kind === "appended" || out.kind === "unchanged" ? { kind: "imported", sessionId: adopted.sessionId, format: adopted.format, entries: 0, records: 0, adopted: true } : out;
-    }
+    // Anything to write: one sync of this file at a time, across processes (lib/runs/file-lock.ts);
+    // what another sync did meanwhile is read again inside the lock.
+    return await withFileLock(file, () => syncChanged({ file, read }, st, opts), opts.signal);
   } catch (error) {
     opts.signal?.throwIfAborted();
-    if (error instanceof OutsideRoots) return { kind: "failed", message: `${path.basename(file)}: refused: a link to a file outside the synced folders: not read` };
-    if (error instanceof FormatError) return { kind: "failed", message: `${path.basename(file)}:${error.line}: ${error.what}${error.field ? ` (field ${error.field})` : ""}` };
-    if (error instanceof ImportError) return { kind: "failed", message: error.message };
-    return { kind: "failed", message: `${path.basename(file)}: ${errorText(error)}` };
+    return failure(file, error);
   }
+}
+
+async function syncChanged(source: Source, st: { size: number; mtimeMs: number }, opts: SyncFileOptions): Promise<FileOutcome> {
+  const tracked = await findTrackedFile(source.file);
+  if (tracked && tracked.size === st.size && tracked.mtimeMs === st.mtimeMs) return { kind: "unchanged", sessionId: tracked.sessionId };
+  if (tracked) return await resync(source, st, tracked, opts);
+  try {
+    const r = await importFile(source, st, { ...opts, version: 1, asCopy: false });
+    if ("waiting" in r) return { kind: "waiting", why: r.waiting };
+    return { kind: "imported", sessionId: r.tracked.sessionId, format: r.tracked.format, entries: r.entries, records: r.records, ...(r.held ? { held: true as const } : {}) };
+  } catch (error) {
+    if (!(error instanceof ImportError && error.code === "exists" && error.existingSessionId)) throw error;
+    const adopted = await adoption(source, st, error.existingSessionId);
+    if (!adopted) {
+      const r = await importFile(source, st, { ...opts, version: 1, asCopy: true });
+      if ("waiting" in r) return { kind: "waiting", why: r.waiting };
+      return { kind: "imported", sessionId: r.tracked.sessionId, format: r.tracked.format, entries: r.entries, records: r.records, ...(r.held ? { held: true as const } : {}) };
+    }
+    const out = await resync(source, st, adopted, opts);
+    return out.kind === "appended" || out.kind === "unchanged" ? { kind: "imported", sessionId: adopted.sessionId, format: adopted.format, entries: 0, records: 0, adopted: true } : out;
+  }
+}
+
+/** A file's failure as the per-file outcome the sync reports; the other files go on. */
+function failure(file: string, error: unknown): FileOutcome {
+  if (error instanceof OutsideRoots) return { kind: "failed", message: `${path.basename(file)}: refused: a link to a file outside the synced folders: not read` };
+  if (error instanceof FormatError) return { kind: "failed", message: `${path.basename(file)}:${error.line}: ${error.what}${error.field ? ` (field ${error.field})` : ""}` };
+  if (error instanceof ImportError) return { kind: "failed", message: error.message };
+  const fsWhat = fileSystemProblem(error);
+  if (fsWhat) return { kind: "failed", message: `${file}: ${fsWhat}` };
+  return { kind: "failed", message: `${path.basename(file)}: ${errorText(error)}` };
 }

@@ -1,7 +1,6 @@
 /**
- * Folder sync never reads outside the folders it syncs (docs/formats.md "Sync"): listing a folder
- * skips links, and every file is checked again by its real path (symlinks resolved) each time it
- * is opened, so a `*.jsonl` link that appears while a watching sync runs, or a tracked file
+ * Folder sync never reads outside the folders it syncs (docs/formats.md "Sync"): every file, a
+ * listed link included, is checked by its real path (symlinks resolved) each time it is opened, so a `*.jsonl` link that appears while a watching sync runs, or a tracked file
  * replaced by a link, is refused with a per-file error and nothing of the outside file is read.
  */
 import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
@@ -89,7 +88,7 @@ describe("links out of a synced folder", () => {
   it("a dangling link is refused with the same words (it does not tell whether its target exists)", async () => {
     const link = path.join(dir, "nowhere.jsonl");
     symlinkSync(path.join(outside, "does-not-exist.jsonl"), link);
-    // Listing skips links; a change names it, as a watcher would.
+    // A change names it, as a watcher would.
     const r = await syncFolders([dir], { settleMs: 0, only: new Set([link]) });
     expect(r.files).toEqual([{ file: link, outcome: { kind: "failed", message: expect.stringMatching(REFUSED) } }]);
   });

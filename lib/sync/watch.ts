@@ -8,7 +8,10 @@ import "server-only";
  * without a file name — so an event never carries data: it only names files to look at, and
  * syncFile decides from size, mtime and checksum what changed. A burst of writes (an agent
  * writing a response) is debounced: the changed files are synced `debounceMs` after the last
- * event. A file whose open last response was held back (sync-file.ts) is looked at again once
+ * event, and at least every 4 × `debounceMs` while the writes go on (an agent streaming a long
+ * response still shows up on the open page). The default is short because an appended line
+ * should reach the open page within a second (docs/benchmarks.md, `live`); a sync of a file
+ * that only grew reads just its new bytes. A file whose open last response was held back (sync-file.ts) is looked at again once
  * it has been quiet for `settleMs`. Syncs run one at a time; changes meanwhile wait for the next.
  *
  * `onEvent` gets the sync events (sync-folders.ts) of every run; `stop()` (or `signal`) closes
@@ -19,7 +22,7 @@ import path from "node:path";
 import { DEFAULT_SETTLE_MS } from "./sync-file";
 import { realFolder, type SyncEvent, type SyncSummary, syncFolders } from "./sync-folders";
 
-export const DEFAULT_DEBOUNCE_MS = 750;
+export const DEFAULT_DEBOUNCE_MS = 250;
 
 export interface WatchOptions {
   debounceMs?: number;
@@ -72,8 +75,12 @@ export async function watchFolders(folders: readonly string[], opts: WatchOption
     pending.clear();
     void run(only, "changes");
   };
+  let firstPendingAt = 0;
   const touch = (file: string) => {
+    if (pending.size === 0) firstPendingAt = Date.now();
     pending.add(file);
+    // Writes that never pause still get synced: the wait is not pushed past 4 × debounceMs.
+    if (timer && Date.now() - firstPendingAt >= 3 * debounceMs) return;
     if (timer) clearTimeout(timer);
     timer = setTimeout(flush, debounceMs);
   };

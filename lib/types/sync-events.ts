@@ -17,8 +17,8 @@ export type FileOutcome =
   | { kind: "failed"; message: string };
 
 export type SyncStreamEvent =
-  | { type: "start"; files: number; folders: string[] }
+  | { type: "start"; files: number; bytes: number; folders: string[] }
   | { type: "progress"; file: string; index: number; bytes: number; totalBytes?: number; entries: number }
-  | { type: "file"; file: string; index: number; outcome: FileOutcome; text: string }
+  | { type: "file"; file: string; index: number; bytes: number; outcome: FileOutcome; text: string }
   | { type: "run"; kind: "initial" | "changes"; counts: Record<FileOutcome["kind"], number>; watching: boolean }
   | { type: "error"; message: string };

@@ -93,9 +93,9 @@ describe("POST /api/sync", () => {
     const old = new Date(Date.now() - 60_000);
     utimesSync(file, old, old);
     const list = await events(await post({ folders: [root] }));
-    expect(list[0]).toEqual({ type: "start", files: 1, folders: [root] });
+    expect(list[0]).toEqual({ type: "start", files: 1, bytes: Buffer.byteLength(gen.text), folders: [root] });
     const line = list.find((e) => e.type === "file");
-    expect(line).toMatchObject({ file, outcome: { kind: "imported", sessionId: gen.sessionId }, text: expect.stringMatching(/^imported → /) });
+    expect(line).toMatchObject({ file, bytes: Buffer.byteLength(gen.text), outcome: { kind: "imported", sessionId: gen.sessionId }, text: expect.stringMatching(/^imported → /) });
     expect(list.at(-1)).toMatchObject({ type: "run", kind: "initial", counts: { imported: 1 }, watching: false });
     expect(countEntries(await loadEntries({ sessionId: gen.sessionId }))).toEqual(gen.expected);
   });

@@ -69,7 +69,7 @@ export async function POST(request: Request): Promise<Response> {
         if (now - lastProgress < PROGRESS_MS) return;
         lastProgress = now;
         send(e);
-      } else if (e.type === "file") send({ ...e, text: describeOutcome(e.outcome) });
+      } else if (e.type === "file") send({ ...e, text: describeOutcome(e.outcome, e.file) });
       else send(e);
     };
     try {

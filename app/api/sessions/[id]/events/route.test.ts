@@ -12,6 +12,7 @@ import { commitEntries, getSessionMeta } from "@/lib/db";
 import { generateClaudeCodeSession } from "@/test/generators/claude-code";
 import { PROJECT_ROOT } from "@/test/cli-helpers";
 import { useTestDatabase } from "@/test/db";
+import { eventReader } from "@/test/sse-reader";
 import { GET } from "./route";
 
 // biome-ignore lint/correctness/useHookAtTopLevel: a Vitest fixture (test/db.ts), not a React hook
@@ -30,31 +31,6 @@ function cli(args: string[]): Promise<{ code: number; out: string; err: string }
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }),
     );
   });
-}
-
-/** Reads SSE events from a response body as they come. */
-function eventReader(res: Response) {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  return async function next(ms = 30_000): Promise<{ event: string; data: unknown }> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const end = buffer.indexOf("\n\n");
-      if (end >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event) return { event, data: data === undefined ? null : JSON.parse(data) };
-        continue;
-      }
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error("no event in time");
-      const r = await Promise.race([reader.read(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no event in time")), left))]);
-      if (r.done) throw new Error("the stream ended");
-      buffer += r.value;
-    }
-  };
 }
 
 describe("GET /api/sessions/[id]/events", () => {
