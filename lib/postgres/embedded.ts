@@ -228,6 +228,14 @@ function serverFor(
  */
 const WAL_FLAGS = ["-c", "wal_level=minimal", "-c", "max_wal_senders=0"];
 
+/**
+ * Room in the lock table for migration 20270125000000_entries_hashed, which reads and drops
+ * every session's former table of entries in one transaction (~4 locks a session): 512 x the
+ * 100 connections holds ~10,000 sessions (the default 64 failed at ~6,400). Costs ~20 MB of
+ * shared memory; since that migration no statement needs more than a few dozen locks.
+ */
+const LOCK_FLAGS = ["-c", "max_locks_per_transaction=512"];
+
 /** Notes already printed (where a root-run server's data went), once per folder and process. */
 const noted = new Set<string>();
 
@@ -275,7 +283,7 @@ async function start(requested: string, opts: EmbeddedOptions): Promise<Embedded
       cluster: dir,
       account,
       port: ep.port,
-      flags: [...listen, "-c", "fsync=on", ...WAL_FLAGS, ...(opts.extraFlags ?? [])],
+      flags: [...listen, "-c", "fsync=on", ...WAL_FLAGS, ...LOCK_FLAGS, ...(opts.extraFlags ?? [])],
       onLog: (message) => {
         logs.push(message);
         if (logs.length > 50) logs.shift();

@@ -62,7 +62,6 @@ import {
   DEFAULT_MAX_SKIPPED_LINES,
 } from "@/lib/import-limits";
 import { findSessionMeta } from "../store/read";
-import { attachPartition, insertDetached, partitionOf } from "../store/entry-partitions";
 import { finishSessionRow, insertSessionRow, setHeaderLinks } from "../store/session";
 import { applyLabels, type BulkSql, withBulkTransaction } from "../store/sql";
 import type { FormatId } from "@/lib/formats/types";
@@ -178,15 +177,14 @@ async function writeSession(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: 
   const created = Date.parse(header.timestamp);
   state.headerTime = Number.isNaN(created) ? 0 : created;
   const storedHeader: SessionHeader = { ...header, id: sessionId, ...(givenTitle ? { title: givenTitle } : {}) };
-  // The entries go into the session's own table while it stands alone (no index to update per
-  // row); attached below, once they are all in (lib/db/store/entry-partitions.ts).
-  await insertDetached(sql, () =>
-    insertSessionRow(sql, { header: storedHeader, ...(ctx.side ? {} : { sourceFileName: plan.file }), ...(Number.isNaN(created) ? {} : { createdAt: new Date(created) }) }),
-  );
-  const table = await partitionOf(sql, sessionId);
+  await insertSessionRow(sql, {
+    header: storedHeader,
+    ...(ctx.side ? {} : { sourceFileName: plan.file }),
+    ...(Number.isNaN(created) ? {} : { createdAt: new Date(created) }),
+  });
   if (!ctx.side) await plan.capture.attach(sql, { sessionId, format: plan.detected.format, fileName: plan.file });
   plan.opts.onProgress?.({ bytes: ctx.reader.bytesRead, entries: 0, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
-  await loadEntries(sql, ctx.lines, ctx.reader, plan, state, { sessionId, table });
+  await loadEntries(sql, ctx.lines, ctx.reader, plan, state, { sessionId });
   // The COPY is over, so the connection is free for the original file's chunks.
   if (!ctx.side) await plan.capture.finish(recordsOf(plan, state));
   await insertFindings(sql, sessionId, plan.secrets);
@@ -203,7 +201,6 @@ async function writeSession(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: 
     title,
     lastActivityAt: Number.isFinite(latest) ? new Date(latest) : null,
   });
-  await attachPartition(sql, sessionId);
   await applyLabels(sql, { sessionId, labels: state.labels });
   if (state.links.size > 0) await setHeaderLinks(sql, sessionId, [...state.links].map(([url, title]) => ({ url, title })));
   await writeLedger(sql, sessionId, state.usage);

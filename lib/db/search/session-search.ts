@@ -2,19 +2,15 @@ import "server-only";
 /**
  * The session list filtered by search words (lib/db/search/session-list.ts states what matches).
  *
- * Every read of `entries` here names its session's id as a value, never a column of another
- * row: `entries` is one table per session (lib/db/store/entry-partitions.ts), and only a session id known
- * when the statement is planned confines it to that session's table. A correlated
- * `e.session_id = s.id` would plan (and lock) every session's table, once per statement:
- * measured with 1,000 sessions, 0.3 s to plan and 2.9 s to run one search.
+ * `entries` is split into sixteen tables by session id (migration 20270125000000_entries_hashed),
+ * so a statement may join it to many sessions at once: it opens at most those sixteen.
  *
- * Three statements:
- * 1. the sessions whose full-text rows are not all built yet (an import's, lib/db/search/search-index.ts;
- *    usually none): their entries past `search_seq` are matched on the fly, one subquery per
- *    session naming its id;
- * 2. the page: title matches, entry_search matches (one table, GIN index) and those tails, with
- *    the first matching entry's seq of each row;
- * 3. the matching entries' ids and snippets (ts_headline), one subquery per row naming its id.
+ * Two statements:
+ * 1. the page: title matches, entry_search matches (one table, GIN index), and for the
+ *    sessions whose full-text rows are not all built yet (an import's, lib/db/search/search-index.ts;
+ *    usually none) their entries past `search_seq` matched on the fly, with the first matching
+ *    entry's seq of each row;
+ * 2. the matching entries' ids and snippets (ts_headline), one subquery per row naming its id.
  */
 import { Prisma } from "@/generated/prisma/client";
 import { getDb } from "../client";
@@ -31,24 +27,14 @@ export type SearchRow = SessionSummaryRow & { matchId?: string | null; snippet?:
 
 type PageRow = SessionSummaryRow & { hitSeq: number | null };
 
-const NO_TAILS = Prisma.sql`SELECT NULL::text AS sid, NULL::int AS seq WHERE false`;
-
 export async function searchPage(tsquery: string, { cursor, take, includeDeleted }: SearchPageInput): Promise<SearchRow[]> {
   void resumeSearchIndexes();
   const q = Prisma.sql`to_tsquery('simple', ${tsquery})`;
   const live = includeDeleted ? Prisma.empty : Prisma.sql`AND deleted_at IS NULL`;
-  const pending = await getDb().$queryRaw<{ id: string; searchSeq: number }[]>`
-    SELECT id, search_seq AS "searchSeq" FROM sessions WHERE search_seq < entry_count ${live}`;
-  const tails =
-    pending.length === 0
-      ? NO_TAILS
-      : Prisma.join(
-          pending.map(
-            (p) => Prisma.sql`SELECT ${p.id}::text AS sid, (SELECT min(e.seq) FROM entries e WHERE e.session_id = ${p.id}
-              AND e.seq >= ${p.searchSeq}::int AND to_tsvector('simple', coalesce(e.text, '')) @@ ${q}) AS seq`,
-          ),
-          " UNION ALL ",
-        );
+  // One row per session not fully indexed: the first entry past its search_seq that matches.
+  const tails = Prisma.sql`SELECT p.id AS sid, (SELECT min(e.seq) FROM entries e WHERE e.session_id = p.id
+      AND e.seq >= p.search_seq AND to_tsvector('simple', coalesce(e.text, '')) @@ ${q}) AS seq
+    FROM sessions p WHERE p.search_seq < p.entry_count ${live}`;
   const conditions: Prisma.Sql[] = [
     // EXISTS becomes a semi-join on the GIN index of entry_search.search.
     Prisma.sql`(s.title_search @@ ${q} OR EXISTS (SELECT 1 FROM entry_search x WHERE x.session_id = s.id AND x.search @@ ${q})
