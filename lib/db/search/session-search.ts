@@ -16,18 +16,41 @@ import { Prisma } from "@/generated/prisma/client";
 import { getDb } from "../client";
 import { resumeSearchIndexes } from "./search-index";
 import type { SessionSummaryRow } from "../store/session-rows";
+import type { FormatId } from "@/lib/formats/types";
+
+/** Narrows the list (session-list.ts states each field); every field given must hold. */
+export interface SessionFilter {
+  agent?: FormatId;
+  project?: string;
+  model?: string;
+  activeFrom?: Date;
+  activeBefore?: Date;
+}
 
 export interface SearchPageInput {
   cursor: { at: Date; id: string } | null;
   take: number;
   includeDeleted: boolean;
+  filter?: SessionFilter;
+}
+
+/** The filter's conditions on `s` (sessions). */
+export function filterConditions(filter: SessionFilter | undefined): Prisma.Sql[] {
+  if (!filter) return [];
+  const out: Prisma.Sql[] = [];
+  if (filter.agent) out.push(Prisma.sql`EXISTS (SELECT 1 FROM session_sources src WHERE src.session_id = s.id AND src.format = ${filter.agent})`);
+  if (filter.project !== undefined) out.push(Prisma.sql`s.cwd = ${filter.project}`);
+  if (filter.model !== undefined) out.push(Prisma.sql`s.model = ${filter.model}`);
+  if (filter.activeFrom) out.push(Prisma.sql`s.last_activity_at >= ${filter.activeFrom}::timestamptz`);
+  if (filter.activeBefore) out.push(Prisma.sql`s.last_activity_at < ${filter.activeBefore}::timestamptz`);
+  return out;
 }
 
 export type SearchRow = SessionSummaryRow & { matchId?: string | null; snippet?: string | null };
 
 type PageRow = SessionSummaryRow & { hitSeq: number | null };
 
-export async function searchPage(tsquery: string, { cursor, take, includeDeleted }: SearchPageInput): Promise<SearchRow[]> {
+export async function searchPage(tsquery: string, { cursor, take, includeDeleted, filter }: SearchPageInput): Promise<SearchRow[]> {
   void resumeSearchIndexes();
   const q = Prisma.sql`to_tsquery('simple', ${tsquery})`;
   const live = includeDeleted ? Prisma.empty : Prisma.sql`AND deleted_at IS NULL`;
@@ -41,6 +64,7 @@ export async function searchPage(tsquery: string, { cursor, take, includeDeleted
       OR s.id IN (SELECT t.sid FROM tail t WHERE t.seq IS NOT NULL))`,
   ];
   if (!includeDeleted) conditions.push(Prisma.sql`s.deleted_at IS NULL`);
+  conditions.push(...filterConditions(filter));
   if (cursor) conditions.push(Prisma.sql`(s.last_activity_at, s.id) < (${cursor.at}::timestamptz, ${cursor.id}::text)`);
   const page = await getDb().$queryRaw<PageRow[]>`
     WITH tail AS MATERIALIZED (${tails}), page AS (
