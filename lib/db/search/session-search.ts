@@ -5,11 +5,15 @@ import "server-only";
  * `entries` is split into sixteen tables by session id (migration 20270125000000_entries_hashed),
  * so a statement may join it to many sessions at once: it opens at most those sixteen.
  *
- * Two statements:
- * 1. the page: title matches, entry_search matches (one table, GIN index), and for the
- *    sessions whose full-text rows are not all built yet (an import's, lib/db/search/search-index.ts;
- *    usually none) their entries past `search_seq` matched on the fly, with the first matching
- *    entry's seq of each row;
+ * The statements:
+ * 1. the page: title matches, entry_search matches, and for the sessions whose full-text rows
+ *    are not all built yet (an import's, lib/db/search/search-index.ts; usually none) their entries
+ *    past `search_seq` matched on the fly, with the first matching entry's seq of each row. First
+ *    over the newest WALK sessions in scope, each checked on its own rows: common words fill the
+ *    page there (measured at 10,000 sessions / 500k messages: 18–34 ms, against 106–250 ms
+ *    through the GIN index, which collects every matching row first). When they do not and
+ *    there are more sessions (a count of WALK + 1 rows of the list index), the whole set
+ *    through the GIN index, which is fast for rare words;
  * 2. the matching entries' ids and snippets (ts_headline), one subquery per row naming its id.
  */
 import { Prisma } from "@/generated/prisma/client";
@@ -58,19 +62,41 @@ export async function searchPage(tsquery: string, { cursor, take, includeDeleted
   const tails = Prisma.sql`SELECT p.id AS sid, (SELECT min(e.seq) FROM entries e WHERE e.session_id = p.id
       AND e.seq >= p.search_seq AND to_tsvector('simple', coalesce(e.text, '')) @@ ${q}) AS seq
     FROM sessions p WHERE p.search_seq < p.entry_count ${live}`;
-  const conditions: Prisma.Sql[] = [
-    // EXISTS becomes a semi-join on the GIN index of entry_search.search.
-    Prisma.sql`(s.title_search @@ ${q} OR EXISTS (SELECT 1 FROM entry_search x WHERE x.session_id = s.id AND x.search @@ ${q})
-      OR s.id IN (SELECT t.sid FROM tail t WHERE t.seq IS NOT NULL))`,
-  ];
-  if (!includeDeleted) conditions.push(Prisma.sql`s.deleted_at IS NULL`);
-  conditions.push(...filterConditions(filter));
-  if (cursor) conditions.push(Prisma.sql`(s.last_activity_at, s.id) < (${cursor.at}::timestamptz, ${cursor.id}::text)`);
-  const page = await getDb().$queryRaw<PageRow[]>`
+  const match = Prisma.sql`(s.title_search @@ ${q} OR EXISTS (SELECT 1 FROM entry_search x WHERE x.session_id = s.id AND x.search @@ ${q})
+      OR s.id IN (SELECT t.sid FROM tail t WHERE t.seq IS NOT NULL))`;
+  const scope: Prisma.Sql[] = [Prisma.sql`true`];
+  if (!includeDeleted) scope.push(Prisma.sql`s.deleted_at IS NULL`);
+  scope.push(...filterConditions(filter));
+  if (cursor) scope.push(Prisma.sql`(s.last_activity_at, s.id) < (${cursor.at}::timestamptz, ${cursor.id}::text)`);
+  const inScope = Prisma.join(scope, " AND ");
+  const ordered = Prisma.sql`SELECT * FROM sessions s WHERE ${inScope} ORDER BY s.last_activity_at DESC, s.id DESC`;
+  // First the newest WALK sessions in scope, each checked on its own rows (cheap when the words
+  // are common: the page fills at once). If they hold a full page, or are all there is, that is
+  // the answer; otherwise the whole set, through the GIN index (rare words: few rows).
+  // LATERAL … LIMIT 1: checked per session (its rows by the primary key), never hashed over every matching row.
+  const walkSource = Prisma.sql`(${ordered} LIMIT ${WALK}) s
+    LEFT JOIN LATERAL (SELECT true AS hit FROM entry_search x WHERE x.session_id = s.id AND x.search @@ ${q} LIMIT 1) h ON true`;
+  const walkMatch = Prisma.sql`(s.title_search @@ ${q} OR h.hit OR s.id IN (SELECT t.sid FROM tail t WHERE t.seq IS NOT NULL))`;
+  const walked = await pageOf(walkSource, walkMatch, tails, q, take);
+  let page = walked;
+  if (walked.length < take) {
+    const [scoped] = await getDb().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (${ordered} LIMIT ${WALK + 1}) s`;
+    if ((scoped?.n ?? 0) > WALK) page = await pageOf(Prisma.sql`sessions s`, Prisma.sql`${match} AND ${inScope}`, tails, q, take);
+  }
+  const matches = await snippets(page, q);
+  return page.map(({ hitSeq: _seq, ...row }) => ({ ...row, ...matches.get(row.id) }));
+}
+
+/** Sessions checked by the walk before the whole set is searched (see searchPage). */
+const WALK = 200;
+
+/** The first `take` sessions (in list order) of `source`, a FROM item named s, that satisfy `match`. */
+function pageOf(source: Prisma.Sql, match: Prisma.Sql, tails: Prisma.Sql, q: Prisma.Sql, take: number): Promise<PageRow[]> {
+  return getDb().$queryRaw<PageRow[]>`
     WITH tail AS MATERIALIZED (${tails}), page AS (
       SELECT s.id, s.title, s.entry_count AS "entryCount", s.model, s.created_at AS "createdAt",
         s.last_activity_at AS "lastActivityAt", s.deleted_at AS "deletedAt"
-      FROM sessions s WHERE ${Prisma.join(conditions, " AND ")}
+      FROM ${source} WHERE ${match}
       ORDER BY s.last_activity_at DESC, s.id DESC
       LIMIT ${take}
     )
@@ -78,8 +104,6 @@ export async function searchPage(tsquery: string, { cursor, take, includeDeleted
         (SELECT min(x.seq) FROM entry_search x WHERE x.session_id = p.id AND x.search @@ ${q}),
         (SELECT t.seq FROM tail t WHERE t.sid = p.id)) AS "hitSeq"
     FROM page p ORDER BY p."lastActivityAt" DESC, p.id DESC`;
-  const matches = await snippets(page, q);
-  return page.map(({ hitSeq: _seq, ...row }) => ({ ...row, ...matches.get(row.id) }));
 }
 
 /** The matching entry and its snippet of each row with an entry match. */
