@@ -23,7 +23,7 @@ import "server-only";
  *   hold the same to_tsvector the search computes on the fly there). Cancelling through
  *   `signal` stops between chunks and keeps what is done. Two builders of one session are
  *   harmless (ON CONFLICT DO NOTHING, search_seq = GREATEST).
- * - `scheduleSearchIndex` (the app's imports, sync) queues builds: at most SEARCH_WORKERS
+ * - `scheduleSearchIndex` (the app's imports, sync) queues builds: at most two
  *   sessions are built at once in a process, so a sync of thousands of files does not open
  *   thousands of builds; `searchIndexIdle` resolves once the queue is empty.
  */
@@ -34,8 +34,11 @@ import type { Sql } from "../store/sql";
 /** Entries indexed per transaction (a 100k-entry session: 20 steps). */
 export const SEARCH_CHUNK = 5_000;
 
-/** Chunks built at once (one connection each), and sessions built at once by the queue. */
-export const SEARCH_WORKERS = Math.max(1, Math.min(4, os.availableParallelism()));
+/** Chunks of one session built at once, one connection each (at most 3: the app's pool has 10). */
+export const SEARCH_WORKERS = Math.max(1, Math.min(3, os.availableParallelism()));
+
+/** Sessions the queue builds at once: with SEARCH_WORKERS chunks each, at most 6 of the pool's 10 connections. */
+const QUEUED_AT_ONCE = 2;
 
 export interface SearchIndexProgress {
   indexed: number;
@@ -114,7 +117,7 @@ let active = 0;
 let idle: { promise: Promise<void>; resolve: () => void } | null = null;
 
 async function slot(): Promise<void> {
-  if (active < SEARCH_WORKERS) {
+  if (active < QUEUED_AT_ONCE) {
     active++;
     return;
   }
@@ -135,7 +138,7 @@ function release(): void {
 }
 
 /**
- * Queues buildSearchIndex in the background (at most one per session, and SEARCH_WORKERS
+ * Queues buildSearchIndex in the background (at most one per session, and QUEUED_AT_ONCE
  * sessions at once, in this process). Failures are left for the next resume: search stays
  * correct without the index.
  */
