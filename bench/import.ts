@@ -57,7 +57,7 @@ function child(args: string[]): Promise<ChildResult> {
   });
 }
 
-async function readAndParse(file: string): Promise<number> {
+export async function readAndParse(file: string): Promise<number> {
   const reader = new LineReader({ source: file, file, maxBytes: Number.POSITIVE_INFINITY, maxLineLength: 64 * MB });
   let n = 0;
   for await (const { text } of reader.lines()) {

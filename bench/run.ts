@@ -12,6 +12,8 @@
  *                                       page's delta (bench/live.ts; also with --history)
  *   npm run bench -- --only engine,chat only these sections
  *   npm run bench -- --md FILE          also write the result table (markdown) to FILE
+ *   npm run bench -- --history          only the history benchmark (bench/history.ts): 2,000 files,
+ *                                       ~1 GB; --history-scale 0.1 (or ARBOR_BENCH_HISTORY_SCALE) for 200
  *   npx tsx --conditions=react-server bench/chat-profile.ts [N] [compacted]
  *                                       a CPU profile of chat turns on the N-entry session (a tool)
  *
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
   // The canvas section needs a browser: get it first (as `npm run test:e2e` does, installing
   // Debian's Chromium when root), not after minutes of other sections.
   if (wants("canvas")) ensureBrowser();
+  if (flag("history")) return historyOnly(dir);
   const sizes = [1000, 10_000, 100_000];
   const sessions = [];
   // The generated sessions serve every section but live, which writes its own file.
@@ -90,6 +93,23 @@ async function main(): Promise<void> {
   }
   const table = markdownTable();
   console.log(`\n${table}\n\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const md = value("md");
+  if (md) await writeFile(md, `${table}\n`);
+}
+
+/** `--history`: the history benchmark alone (bench/history.ts), on a database of its own. */
+async function historyOnly(dir: string): Promise<void> {
+  const { openBenchDatabase } = await import("./lib/database");
+  const { markdownTable } = await import("./lib/stats");
+  const db = await openBenchDatabase();
+  try {
+    await (await import("./history")).historyBench(dir, args);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+    await db.close().catch((error: unknown) => console.error(`bench: dropping the database failed: ${String(error)}`));
+  }
+  const table = markdownTable();
+  console.log(`\n${table}`);
   const md = value("md");
   if (md) await writeFile(md, `${table}\n`);
 }

@@ -259,6 +259,9 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
         expect: { tolerated: 200, why: "a malformed cursor starts from the top" },
       },
       { name: "a cursor over 1000 characters", url: `${BASE}/api/sessions?cursor=${"c".repeat(1001)}`, expect: { status: 400, error: /^Bad cursor: / } },
+      { name: "an unknown agent", url: `${BASE}/api/sessions?agent=vim`, expect: { status: 400, error: /^Bad agent: / } },
+      { name: "a date that is none", url: `${BASE}/api/sessions?from=yesterday`, expect: { status: 400, error: /^Bad from: / } },
+      { name: "a project with a NUL character", url: `${BASE}/api/sessions?project=a%00b`, expect: { status: 400, error: "Bad project: must not hold a NUL character" } },
     ],
   },
   "sessions/[id]/route.ts": {

@@ -58,8 +58,8 @@ export {
   pruneAuthSessions,
   touchAuthSession,
 } from "./store/auth-sessions";
-export { listSessions, type ListSessionsInput, type SessionPage } from "./search/session-list";
-export { buildSearchIndex, scheduleSearchIndex, type SearchIndexProgress } from "./search/search-index";
+export { listSessions, type ListSessionsInput, type SessionFilter, type SessionPage } from "./search/session-list";
+export { buildSearchIndex, scheduleSearchIndex, searchIndexIdle, type SearchIndexProgress } from "./search/search-index";
 export { DEFAULT_MAX_IMPORT_BYTES, type ImportOptions, type ImportProgress, type ImportResult, importSession } from "./import/import";
 export { findSessionSource, type SessionSourceInfo, storedSourcePrefixSha256 } from "./import/source-read";
 export { extendStoredSource, replaceStoredSource } from "./import/source-capture";

@@ -2,11 +2,8 @@
  * Recovery (README "Security"): the supervisor the launcher uses (scripts/run-app.ts) brings a
  * `kill -9`ed embedded PostgreSQL back on the same socket, the app's pools reconnect, and
  * `/api/sessions` serves again within seconds with nothing lost. Own cluster in a temp folder.
- * The lost-nothing check includes an import: the embedded server logs no WAL for the rows an
- * import COPYs into the session's new table (wal_level=minimal, lib/postgres/embedded.ts), so crash
- * recovery must keep them from the table's own files (synced at commit: the session is several
- * MB, over the size PostgreSQL would log instead), not replay them (an unlogged table, say,
- * would come back empty).
+ * The lost-nothing check includes an import of several MB (wal_level=minimal,
+ * lib/postgres/embedded.ts): recovery must bring back every row its COPY wrote.
  */
 import { readFileSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";

@@ -123,12 +123,21 @@ function serverFor(
  * The embedded server writes the least WAL that still recovers from a crash: it has no
  * replicas and no archive (no one can attach them to it). With `minimal`, rows written into a
  * table created in the same transaction are not logged at all; the table's files are synced at
- * commit instead. An import creates its session's table and COPYs every entry into it in one
- * transaction (lib/db/import/import.ts), so this halves the server's share of an import (measured on
- * 100k entries: 2.3–2.9 s of server CPU with `replica`, 1.1–1.4 s with `minimal`; the attach's
- * index builds 0.5–0.7 s → 0.3 s). A server given by DATABASE_URL keeps its own settings.
+ * commit instead. Until migration 20270125000000_entries_hashed an import created its session's
+ * own table of entries and so wrote them unlogged, which halved the server's share of an import;
+ * now its rows go into one of sixteen shared tables and are logged like any other write (the
+ * 31 MB session of bench/history.ts: ~4.1–5.1 s against ~3.6–4.6 s on a busy machine). Still the
+ * least WAL there is. A server given by DATABASE_URL keeps its own settings.
  */
 const WAL_FLAGS = ["-c", "wal_level=minimal", "-c", "max_wal_senders=0"];
+
+/**
+ * Room in the lock table for migration 20270125000000_entries_hashed, which reads and drops
+ * every session's former table of entries in one transaction (~4 locks a session): 512 x the
+ * 100 connections holds ~10,000 sessions (the default 64 failed at ~6,400). Costs ~20 MB of
+ * shared memory; since that migration no statement needs more than a few dozen locks.
+ */
+const LOCK_FLAGS = ["-c", "max_locks_per_transaction=512"];
 
 /** Notes already printed (where a root-run server's data went), once per folder and process. */
 const noted = new Set<string>();
@@ -177,7 +186,7 @@ async function start(requested: string, opts: EmbeddedOptions): Promise<Embedded
       cluster: dir,
       account,
       port: ep.port,
-      flags: [...listen, "-c", "fsync=on", ...WAL_FLAGS, ...(opts.extraFlags ?? [])],
+      flags: [...listen, "-c", "fsync=on", ...WAL_FLAGS, ...LOCK_FLAGS, ...(opts.extraFlags ?? [])],
       onLog: (message) => {
         logs.push(message);
         if (logs.length > 50) logs.shift();

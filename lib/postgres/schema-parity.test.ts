@@ -68,7 +68,7 @@ async function readDatabase(url: string) {
                      join pg_attribute a on a.attrelid = t.oid and a.attnum = k.attnum order by k.ord)::text[] as columns
         from pg_index i join pg_class t on t.oid = i.indrelid join pg_class ic on ic.oid = i.indexrelid
         join pg_am am on am.oid = ic.relam join pg_namespace n on n.oid = t.relnamespace
-        where n.nspname = 'public' and t.relname <> '_prisma_migrations'`)
+        where n.nspname = 'public' and t.relname <> '_prisma_migrations' and not t.relispartition`)
     ).rows;
     const fks = (
       await client.query<DbFk>(`

@@ -1,7 +1,9 @@
 /**
- * GET /api/sessions?q=&cursor=&limit= — one page of the session list (the client's refetch source).
- * 200 `{ sessions: SessionSummary[], nextCursor: string | null }`, newest activity first; `q` is a
- * full-text search on the server. 400 `{ error }` for bad parameters, 503 when the database is
+ * GET /api/sessions?q=&cursor=&limit=&agent=&project=&model=&from=&before= — one page of the
+ * session list (the client's refetch source). 200 `{ sessions: SessionSummary[], nextCursor: string | null }`,
+ * newest activity first; `q` is a full-text search on the server; `agent` (a format id),
+ * `project` (a cwd), `model` ("provider/modelId"), `from` / `before` (ISO dates of last activity)
+ * filter it (lib/db/search/session-list.ts). 400 `{ error }` for bad parameters, 503 when the database is
  * unreachable.
  */
 import { NextResponse } from "next/server";
@@ -12,10 +14,18 @@ import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
 
+/** PostgreSQL text cannot hold U+0000. */
+const NO_NUL = /^[^\u0000]*$/;
+
 const paramsSchema = z.object({
   q: z.string().max(500, "The search is too long (500 characters at most)").optional(),
   cursor: z.string().max(1000).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
+  agent: z.enum(["pi", "claude-code", "codex", "gemini", "opencode"]).optional(),
+  project: z.string().max(4096).regex(NO_NUL, "must not hold a NUL character").optional(),
+  model: z.string().max(500).regex(NO_NUL, "must not hold a NUL character").optional(),
+  from: z.coerce.date().optional(),
+  before: z.coerce.date().optional(),
 });
 
 export async function GET(request: Request) {
@@ -27,8 +37,9 @@ export async function GET(request: Request) {
     const issue = parsed.error.issues[0];
     return jsonError(400, `Bad ${issue?.path.join(".") || "parameter"}: ${issue?.message}`, "invalid_input");
   }
-  const { q, cursor, limit } = parsed.data;
-  // Sessions in the trash past their 30 days go for good (at most hourly; lib/db/session-trash.ts).
+  const { q, cursor, limit, agent, project, model, from, before } = parsed.data;
+  // Sessions in the trash past their 30 days go for good (at most hourly; lib/db/store/session-trash.ts).
   void purgeExpiredTrash();
-  return withDatabaseErrors(async () => NextResponse.json(await listSessions({ query: q, cursor: cursor ?? null, limit })));
+  const filter = { ...(agent ? { agent } : {}), ...(project !== undefined ? { project } : {}), ...(model !== undefined ? { model } : {}), ...(from ? { activeFrom: from } : {}), ...(before ? { activeBefore: before } : {}) };
+  return withDatabaseErrors(async () => NextResponse.json(await listSessions({ query: q, cursor: cursor ?? null, limit, filter })));
 }

@@ -83,7 +83,7 @@ describe("placeLandmarks", () => {
   it("a landmark with no free spot gets no caption", () => {
     const list = Array.from({ length: 30 }, (_, i) => lm(`n${i}`, "label", 5));
     const p = placeLandmarks(list, () => ({ x: 300, y: 300, width: 10, height: 4 }), { width: 800, height: 600 });
-    expect(p.captions.length).toBe(10); // right and left, at five heights
+    expect(p.captions.length).toBe(18); // right and left, at nine heights
   });
 
   it("at Fit view of a generated 1,000-entry session the compaction, first kept, branch point and leaf all get a caption", () => {

@@ -1,7 +1,7 @@
 import "server-only";
 /**
- * Bulk loading of a session's entries with ONE `COPY … FROM STDIN (FORMAT binary)` into its
- * standalone partition (lib/db/store/entry-partitions.ts) for the whole import (lib/db/import/import.ts).
+ * Bulk loading of a session's entries with ONE `COPY … FROM STDIN (FORMAT binary)` (into `entries`,
+ * routed to the session's partition) for the whole import (lib/db/import/import.ts).
  *
  * Why COPY: one statement streams every row, so the server stores rows while the import is
  * still reading and parsing the file (the two run on different cores), with no per-batch
@@ -59,9 +59,8 @@ export class EntryLoader {
     stream.write(this.encoder.header());
   }
 
-  /** `table`: where the rows go, a quoted identifier (the session's standalone partition, lib/db/store/entry-partitions.ts). */
-  static open(target: CopyTarget, sessionId: string, table: string): EntryLoader {
-    return new EntryLoader(target.copyFrom(`COPY ${table} (${ENTRY_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`), sessionId);
+  static open(target: CopyTarget, sessionId: string): EntryLoader {
+    return new EntryLoader(target.copyFrom(`COPY entries (${ENTRY_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`), sessionId);
   }
 
   /** Encodes one row (see EntryCopyEncoder.add for `json`). */

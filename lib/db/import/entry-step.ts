@@ -121,9 +121,9 @@ export async function loadEntries(
   reader: LineReader,
   plan: Plan,
   state: ImportState,
-  target: { sessionId: string; table: string },
+  target: { sessionId: string },
 ): Promise<void> {
-  const loader = EntryLoader.open(sql, target.sessionId, target.table);
+  const loader = EntryLoader.open(sql, target.sessionId);
   try {
     await importEntries(loader, lines, reader, plan, state);
     plan.opts.signal?.throwIfAborted();

@@ -1,4 +1,3 @@
-import type { ImportDoneEvent } from "@/lib/types/import-events";
 import "server-only";
 /**
  * Importing a session file into the store: pi / oh-my-pi JSONL (versions 1–3), a Claude Code or
@@ -42,7 +41,6 @@ import path from "node:path";
 import { generateSessionId } from "@/lib/session/file/ids";
 import type { SkippedLine, } from "@/lib/session/file/jsonl";
 import { createStreamMigrator, } from "@/lib/session/file/migrate-stream";
-import type { SessionHeader } from "@/lib/session/types";
 import { DATABASE_UNAVAILABLE_MESSAGE, ImportError, isDatabaseUnavailable, LimitError, SessionExistsError } from "../errors";
 import {
   checkVersion,
@@ -63,21 +61,19 @@ import {
   DEFAULT_MAX_SKIPPED_LINES,
 } from "@/lib/import-limits";
 import { findSessionMeta } from "../store/read";
-import { attachPartition, insertDetached, partitionOf } from "../store/entry-partitions";
-import { finishSessionRow, insertSessionRow, setHeaderLinks } from "../store/session";
-import { applyLabels, type BulkSql, withBulkTransaction } from "../store/sql";
+import { withBulkTransaction } from "../store/sql";
 import type { FormatId } from "@/lib/formats/types";
 import type { KeptRecords } from "@/lib/import-report";
 import { readDocument } from "./document";
 import { detectLines } from "./formats";
 import { SourceCapture } from "./source-capture";
-import { modelRef } from "@/lib/session/model-ref";
 import { formatBytes } from "@/lib/text/byte-size";
 import { errorText } from "@/lib/text/error-text";
-import { insertFindings } from "../store/secret-findings";
-import { writeLedger } from "../usage/ledger-write";
-import { leafOf, loadEntries, type Plan } from "./entry-step";
+import type { Plan } from "./entry-step";
 import type { ImportOptions } from "./options";
+import { type ImportedSidechain, recordsOf, writeFile } from "./write-session";
+
+export type { ImportedSidechain } from "./write-session";
 
 export { DEFAULT_IMPORT_TIME_BUDGET_MS, DEFAULT_MAX_BLANK_LINES, DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_SKIPPED_LINES };
 export type { TruncatedEntry };
@@ -119,8 +115,6 @@ export interface ImportResult {
   repairCount: number;
 }
 
-/** A sidechain session the file held (lib/types/import-events.ts ImportDoneEvent). */
-export type ImportedSidechain = ImportDoneEvent["sidechains"][number];
 
 /** Checks a file path's size before reading it: a too-large file fails at once. */
 async function sizeOfPath(file: string, source: string, maxBytes: number): Promise<number> {
@@ -134,82 +128,6 @@ async function sizeOfPath(file: string, source: string, maxBytes: number): Promi
     throw new LimitError({ code: "too_large", file, limit: maxBytes, message: `${file}: file is larger than the ${formatBytes(maxBytes)} import limit` });
   }
   return size;
-}
-
-/** Inside the transaction: the session row, every entry, then the session's bookkeeping. */
-/** Inside the transaction: the file's session (below), then the sessions it holds of their own. */
-async function writeFile(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: string | null; title: string | null; sidechains: ImportedSidechain[] }> {
-  const main = await writeSession(sql, ctx);
-  const sidechains: ImportedSidechain[] = [];
-  for (const side of ctx.plan.detected.sidechains()) {
-    const sessionId = toPgText(side.header.id);
-    // Imported before (the file imported again as a copy): its Task links already lead there.
-    const stored = await findSessionMeta({ id: sessionId });
-    if (stored) {
-      sidechains.push({ sessionId, title: stored.title, entryCount: stored.entryCount, existing: true });
-      continue;
-    }
-    const migrator = createStreamMigrator(side.header);
-    // No progress events of its own: the file's progress has been reported.
-    const { onProgress: _progress, ...opts } = ctx.plan.opts;
-    const plan: Plan = { ...ctx.plan, migrator, arborLeafId: undefined, secrets: [], opts: { ...opts, asCopy: false } };
-    const state = new ImportState(ctx.plan.file, ctx.plan.opts.maxSkippedLines ?? DEFAULT_MAX_SKIPPED_LINES);
-    const lines = (async function* () {
-      yield* side.lines;
-    })();
-    const r = await writeSession(sql, { ...ctx, plan, state, lines, header: migrator.header, sessionId, side: true });
-    sidechains.push({ sessionId, title: r.title, entryCount: state.count });
-  }
-  return { ...main, sidechains };
-}
-
-interface WriteContext {
-  plan: Plan;
-  state: ImportState;
-  lines: Lines;
-  reader: LineReader;
-  header: SessionHeader;
-  sessionId: string;
-  givenTitle?: string;
-  /** A session the file holds (a sidechain run): the file's original is kept with the main one only. */
-  side?: true;
-}
-
-async function writeSession(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: string | null; title: string | null }> {
-  const { plan, state, header, sessionId, givenTitle } = ctx;
-  const created = Date.parse(header.timestamp);
-  state.headerTime = Number.isNaN(created) ? 0 : created;
-  const storedHeader: SessionHeader = { ...header, id: sessionId, ...(givenTitle ? { title: givenTitle } : {}) };
-  // The entries go into the session's own table while it stands alone (no index to update per
-  // row); attached below, once they are all in (lib/db/store/entry-partitions.ts).
-  await insertDetached(sql, () =>
-    insertSessionRow(sql, { header: storedHeader, ...(ctx.side ? {} : { sourceFileName: plan.file }), ...(Number.isNaN(created) ? {} : { createdAt: new Date(created) }) }),
-  );
-  const table = await partitionOf(sql, sessionId);
-  if (!ctx.side) await plan.capture.attach(sql, { sessionId, format: plan.detected.format, fileName: plan.file });
-  plan.opts.onProgress?.({ bytes: ctx.reader.bytesRead, entries: 0, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
-  await loadEntries(sql, ctx.lines, ctx.reader, plan, state, { sessionId, table });
-  // The COPY is over, so the connection is free for the original file's chunks.
-  if (!ctx.side) await plan.capture.finish(recordsOf(plan, state));
-  await insertFindings(sql, sessionId, plan.secrets);
-
-  const leafId = leafOf(plan, state);
-  const derived = givenTitle ?? normalizeTitle(header.title) ?? state.sessionInfoName ?? state.summaryTitle ?? normalizeTitle(state.prompts.title);
-  const title = (plan.opts.asCopy && !givenTitle && derived ? normalizeTitle(`${derived} (copy)`) : derived) ?? null;
-  const latest = Math.max(state.latest, Number.isNaN(created) ? Number.NEGATIVE_INFINITY : created);
-  await finishSessionRow(sql, {
-    id: sessionId,
-    leafId,
-    entryCount: state.count,
-    model: state.model ?? legacyModel(header),
-    title,
-    lastActivityAt: Number.isFinite(latest) ? new Date(latest) : null,
-  });
-  await attachPartition(sql, sessionId);
-  await applyLabels(sql, { sessionId, labels: state.labels });
-  if (state.links.size > 0) await setHeaderLinks(sql, sessionId, [...state.links].map(([url, title]) => ({ url, title })));
-  await writeLedger(sql, sessionId, state.usage);
-  return { leafId, title };
 }
 
 export async function importSession(opts: ImportOptions): Promise<ImportResult> {
@@ -307,16 +225,6 @@ function keptRecords(state: ImportState): KeptRecords[] {
   return [...state.kept]
     .map(([type, count]) => ({ kind: type.replace(/^[^/]*\//, ""), count }))
     .sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
-}
-
-/** pi files are not re-parsed to count: their records are the header and the entries. */
-function recordsOf(plan: Plan, state: ImportState): number {
-  return plan.detected.format === "pi" ? state.count + 1 : plan.detected.records();
-}
-
-/** v1 headers name the model; used when no entry does. */
-function legacyModel(header: SessionHeader): string | null {
-  return typeof header.provider === "string" && typeof header.modelId === "string" ? toPgText(modelRef(header.provider, header.modelId)) : null;
 }
 
 async function refuseExisting(file: string, sessionId: string): Promise<void> {

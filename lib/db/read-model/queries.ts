@@ -76,7 +76,7 @@ function parseRows(rows: readonly { json: string | null }[]): ParsedEntries {
   return { entries, chars };
 }
 
-/** `e.session_id = $1`, not `= s.id`: the constant picks the session's own table at planning (see lib/db/store/read.ts readEntries). */
+/** `e.session_id = $1`, not `= s.id`: the constant picks the session's partition of entries at planning (see lib/db/store/read.ts readEntries). */
 const RANGE_SQL = `SELECT s.rewrite_rev, e.data::text AS json
   FROM sessions s LEFT JOIN entries e ON e.session_id = $1 AND e.seq >= $2 AND e.seq < $3
   WHERE s.id = $1 ORDER BY e.seq`;

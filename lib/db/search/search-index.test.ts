@@ -66,6 +66,26 @@ describe("search index built after an import", () => {
     expect(await buildSearchIndex(r.sessionId)).toBe(0);
   });
 
+  it("builds a large session in chunks out of order and finds the same first matches meanwhile", async () => {
+    // 12,000 entries: three chunks (SEARCH_CHUNK), built on SEARCH_WORKERS connections at once.
+    const words = Array.from({ length: 12_000 }, (_, i) => (i === 3 || i === 11_000 ? "godwit7x" : `curlew${i}x`));
+    const r = await importSession({ source: await sessionFile("imp-search-6", words) });
+    const before = { first: await hit("godwit7x"), late: await hit("curlew11500x") };
+    expect(before.first[0]?.match?.entryId).toBe("e3");
+    // A later chunk's rows committed before the first chunk's (what a faster worker leaves):
+    // search_seq stays 0, and the rows past it hold what the search computes on the fly.
+    await getDb().$executeRaw`INSERT INTO entry_search (session_id, seq, search)
+      SELECT session_id, seq, to_tsvector('simple', text) FROM entries WHERE session_id = ${r.sessionId} AND seq >= 10000 AND text IS NOT NULL`;
+    expect(await state(r.sessionId)).toMatchObject({ searchSeq: 0, rows: 2000 });
+    expect({ first: await hit("godwit7x"), late: await hit("curlew11500x") }).toEqual(before);
+    const progress: number[] = [];
+    await buildSearchIndex(r.sessionId, { onProgress: (p) => progress.push(p.indexed) });
+    expect(progress.at(-1)).toBe(12_000);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(await state(r.sessionId)).toEqual({ searchSeq: 12_000, rows: 12_000, entriesWithText: 12_000 });
+    expect({ first: await hit("godwit7x"), late: await hit("curlew11500x") }).toEqual(before);
+  });
+
   it("resumes unfinished builds when a search runs", async () => {
     const r = await importSession({ source: await sessionFile("imp-search-5", ["dunlin1x"]) });
     await resumeSearchIndexes(Date.now() + 120_000);

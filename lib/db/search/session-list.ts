@@ -17,13 +17,20 @@ import "server-only";
  *   For entry matches `match` names the first such entry and gives a short snippet around the
  *   words (ts_headline). The search's statements: lib/db/search/session-search.ts.
  * - Soft-deleted sessions are left out unless `includeDeleted`.
+ * - `filter` narrows the list and the search alike, keeping order and paging: `agent` = the
+ *   format of the file the session was imported or synced from (sessions made in Arbor and a
+ *   file's sidechain sessions have none, so no agent filter lists them); `project` = the
+ *   session's cwd, exactly; `model` = its last model ("provider/modelId"); `activeFrom` /
+ *   `activeBefore` bound its last activity (from inclusive, before exclusive).
  * - `secrets` counts the credentials found in a session (lib/db/store/secret-findings.ts), when any.
  * - Each session carries its cost (`usage`, lib/db/usage/ledger-read.ts): one more statement per page.
  */
 import type { SessionPage } from "@/lib/types/session";
 import { getDb } from "../client";
 import { SESSION_SUMMARY_SELECT, type SessionSummary, type SessionSummaryRow, toSessionSummary } from "../store/session-rows";
-import { type SearchPageInput, type SearchRow, searchPage } from "./session-search";
+import { type SearchPageInput, type SearchRow, type SessionFilter, searchPage } from "./session-search";
+
+export type { SessionFilter } from "./session-search";
 import { countSecretFindings } from "../store/secret-findings";
 import { sessionCosts } from "../usage/ledger-read";
 
@@ -32,6 +39,7 @@ export interface ListSessionsInput {
   cursor?: string | null;
   limit?: number;
   includeDeleted?: boolean;
+  filter?: SessionFilter;
 }
 
 export type { SessionPage } from "@/lib/types/session";
@@ -78,7 +86,7 @@ type Row = SearchRow;
 
 export async function listSessions(input: ListSessionsInput = {}): Promise<SessionPage> {
   const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(input.limit ?? DEFAULT_PAGE_SIZE)));
-  const page = { cursor: decodeCursor(input.cursor), take: limit + 1, includeDeleted: input.includeDeleted ?? false };
+  const page = { cursor: decodeCursor(input.cursor), take: limit + 1, includeDeleted: input.includeDeleted ?? false, ...(input.filter ? { filter: input.filter } : {}) };
   const tsquery = input.query ? toPrefixTsQuery(input.query) : null;
   const rows: Row[] = tsquery ? await searchPage(tsquery, page) : await plainPage(page);
 
@@ -104,10 +112,16 @@ export async function listSessions(input: ListSessionsInput = {}): Promise<Sessi
 type PageInput = SearchPageInput;
 
 /** The list without search words: a typed query on the list index. */
-function plainPage({ cursor, take, includeDeleted }: PageInput): Promise<SessionSummaryRow[]> {
+function plainPage({ cursor, take, includeDeleted, filter }: PageInput): Promise<SessionSummaryRow[]> {
+  const active = filter?.activeFrom || filter?.activeBefore ? { ...(filter.activeFrom ? { gte: filter.activeFrom } : {}), ...(filter.activeBefore ? { lt: filter.activeBefore } : {}) } : null;
   return getDb().session.findMany({
     where: {
       ...(includeDeleted ? {} : { deletedAt: null }),
+      ...(filter?.agent ? { source: { is: { format: filter.agent } } } : {}),
+      ...(filter?.project !== undefined ? { cwd: filter.project } : {}),
+      ...(filter?.model !== undefined ? { model: filter.model } : {}),
+      // With a cursor too: both conditions on last_activity_at must hold (AND of the two objects).
+      ...(active ? { AND: [{ lastActivityAt: active }] } : {}),
       // (last_activity_at, id) < cursor: `lte` starts the index scan at the cursor, NOT drops its ties.
       ...(cursor ? { lastActivityAt: { lte: cursor.at }, NOT: { lastActivityAt: cursor.at, id: { gte: cursor.id } } } : {}),
     },

@@ -43,8 +43,8 @@ export async function findSessionMeta(input: { id: string }): Promise<SessionMet
 async function readEntries(db: Reader, sessionId: string): Promise<SessionEntry[]> {
   // Raw SQL: one query for what the typed client needs two for. The LEFT JOIN tells "no such
   // session" (no row) from "no entries" (one row, data null). It names the session id itself,
-  // not s.id: only a constant picks the session's own table of entries when the query is
-  // planned (entry-partitions.ts); through s.id every session's table would be opened.
+  // not s.id: a constant picks the session's one partition of entries when the query is
+  // planned (migration 20270125000000_entries_hashed); through s.id all sixteen are opened.
   const rows = await db.$queryRaw<{ data: SessionEntry | null }[]>`
     SELECT e.data FROM sessions s LEFT JOIN entries e ON e.session_id = ${sessionId}
     WHERE s.id = ${sessionId} ORDER BY e.seq`;

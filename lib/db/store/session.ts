@@ -19,7 +19,6 @@ import { generateSessionId } from "@/lib/session/file/ids";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
 import { getDb } from "../client";
 import { entryModel, toEntryRow } from "./entry-columns";
-import { attachPartition, insertDetached, partitionOf } from "./entry-partitions";
 import { IdCollisionError, NotFoundError, SessionExistsError } from "../errors";
 import { toPgJson, toPgText } from "../pg-json";
 import type { Prisma } from "@/generated/prisma/client";
@@ -160,8 +159,7 @@ export async function restoreSession(input: { id: string }): Promise<SessionMeta
 
 /**
  * Writes a complete new session (header + entries in file order) in the caller's transaction.
- * The entries fill the session's standalone partition, attached once they are all in
- * (lib/db/store/entry-partitions.ts); a repeated id is IdCollisionError before anything is written.
+ * A repeated id is IdCollisionError before anything is written.
  */
 export async function writeWholeSession(
   sql: Sql,
@@ -175,13 +173,11 @@ export async function writeWholeSession(
     else seen.add(r.id);
   }
   if (repeated.length > 0) throw new IdCollisionError({ sessionId: input.header.id, ids: repeated });
-  const row = await insertDetached(sql, () => insertSessionRow(sql, input));
-  const table = await partitionOf(sql, row.id);
+  const row = await insertSessionRow(sql, input);
   const BATCH = 1000;
   for (let i = 0; i < rows.length; i += BATCH) {
-    await insertEntryRows(sql, { sessionId: row.id, rows: rows.slice(i, i + BATCH), firstSeq: i, table });
+    await insertEntryRows(sql, { sessionId: row.id, rows: rows.slice(i, i + BATCH), firstSeq: i });
   }
-  await attachPartition(sql, row.id);
   await insertFindings(sql, row.id, await findingRowsOfAll(rows.map((r) => r.data)));
   await applyLabels(sql, { sessionId: row.id, labels: labelChanges(rows.map((r) => r.data)) });
   let model: string | null = null;

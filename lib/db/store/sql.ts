@@ -82,21 +82,20 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 
 /**
  * True for a duplicate entry id: a unique violation of the primary key of `entries`, which
- * PostgreSQL names after the session's partition that holds the row (`entries_<md5>_pkey`,
- * lib/db/store/entry-partitions.ts).
+ * PostgreSQL names after the partition that holds the row (`entries_p07_pkey`: one of the
+ * sixteen, migration 20270125000000_entries_hashed).
  */
 export function isEntryIdViolation(error: unknown): boolean {
-  return isUniqueViolation(error) && /^entries(_[0-9a-f]{32})?_pkey$/.test(pgErrorOf(error).constraint ?? "");
+  return isUniqueViolation(error) && /^entries(_p\d+)?_pkey$/.test(pgErrorOf(error).constraint ?? "");
 }
 
 /**
- * Inserts `rows` with seq = firstSeq, firstSeq + 1, …, into `table`: a session's standalone
- * partition (lib/db/store/entry-partitions.ts), which has no index until it is attached, so the
- * caller has checked the ids are distinct (writeWholeSession) and attaching checks them again.
+ * Inserts `rows` with seq = firstSeq, firstSeq + 1, … into `entries` (the caller has checked
+ * the ids are distinct: writeWholeSession; the primary key checks them again).
  */
 export async function insertEntryRows(
   sql: Sql,
-  input: { sessionId: string; rows: readonly EntryRow[]; firstSeq: number; table: string },
+  input: { sessionId: string; rows: readonly EntryRow[]; firstSeq: number },
 ): Promise<void> {
   if (input.rows.length === 0) return;
   const payload = input.rows.map((r, i) => ({
@@ -111,7 +110,7 @@ export async function insertEntryRows(
     text: r.text,
   }));
   await sql.query(
-    `INSERT INTO ${input.table} (session_id, id, parent_id, type, "timestamp", seq, data, role, tokens, text)
+    `INSERT INTO entries (session_id, id, parent_id, type, "timestamp", seq, data, role, tokens, text)
      SELECT $1, x.id, x.parent_id, x.type, x.ts, x.seq, x.data, x.role, x.tokens, x.text
      FROM json_to_recordset($2::json)
        AS x(id text, parent_id text, type text, ts text, seq int, data json, role text, tokens int, text text)`,

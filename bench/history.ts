@@ -1,0 +1,196 @@
+/**
+ * `npm run bench -- --history`: a user's whole history (docs/benchmarks.md "History").
+ *
+ * A seeded home folder (test/generators/history.ts: 2,000 files, ~1 GB, at `--history-scale 1`;
+ * `--history-scale 0.1` or ARBOR_BENCH_HISTORY_SCALE=0.1 for 200 files) is synced into a fresh
+ * database, and every row is measured beside its floor in the same run:
+ * - first sync of the agent folders, search rows included (syncFolders, then the background
+ *   builds awaited), vs reading every file and JSON.parse of every line (documents: whole);
+ *   peak RSS of this process while it syncs (sampled every 25 ms);
+ * - sync with nothing changed vs `stat` of every file (median of 3 each);
+ * - import of a 30 MB pi session, search rows included (what `arbor import` runs: importSession,
+ *   then buildSearchIndex) vs read + JSON.parse of its lines (median of 2 each, interleaved);
+ * - the session list's first page at 10,000 sessions vs at 100 (median of 15 each): the
+ *   sessions past the synced ones are seeded by SQL (bench/lib/history-seed.ts);
+ * - search across the 10,000 sessions: p50 / p99 of 40 searches (one, two and prefix words).
+ */
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { buildSearchIndex, importSession, listSessions, searchIndexIdle } from "@/lib/db";
+import { type SyncEvent, syncFolders } from "@/lib/sync/sync-folders";
+import { generateHistory } from "@/test/generators/history";
+import { historyCounts, SEED_WORDS, seedSessions } from "./lib/history-seed";
+import { benchSession } from "./lib/sessions";
+import { readAndParse } from "./import";
+import { addRow, formatMb, formatMs, MB, median } from "./lib/stats";
+
+const SECTION = "history";
+
+/** The scale: `--history-scale X`, else ARBOR_BENCH_HISTORY_SCALE, else 1. */
+export function historyScale(args: readonly string[]): number {
+  const i = args.indexOf("--history-scale");
+  const raw = i >= 0 ? args[i + 1] : process.env.ARBOR_BENCH_HISTORY_SCALE;
+  const n = raw === undefined ? 1 : Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`bench: --history-scale must be a positive number, got ${raw}`);
+  return n;
+}
+
+/** Read + JSON.parse of every record: each line of a .jsonl, a whole .json document. */
+async function parseFloor(files: readonly string[]): Promise<number> {
+  const t = performance.now();
+  for (const file of files) {
+    const text = await readFile(file, "utf8");
+    if (!file.endsWith(".jsonl")) {
+      JSON.parse(text);
+      continue;
+    }
+    for (const line of text.split("\n")) if (line !== "") JSON.parse(line);
+  }
+  return performance.now() - t;
+}
+
+async function statFloor(files: readonly string[]): Promise<number> {
+  const t = performance.now();
+  for (const file of files) await stat(file);
+  return performance.now() - t;
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const t = performance.now();
+  const value = await fn();
+  return [performance.now() - t, value];
+}
+
+/** Peak RSS while `fn` runs, sampled. */
+async function peakRss<T>(fn: () => Promise<T>): Promise<{ value: T; peak: number; base: number }> {
+  const base = process.memoryUsage().rss;
+  let peak = base;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 25);
+  try {
+    const value = await fn();
+    return { value, peak: Math.max(peak, process.memoryUsage().rss), base };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function listMs(runs: number, query?: string): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) out.push((await timed(() => listSessions(query ? { query } : {})))[0]);
+  return out;
+}
+
+const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+
+export async function historyBench(dir: string, args: readonly string[]): Promise<void> {
+  const scale = historyScale(args);
+  const fileCount = Math.max(20, Math.round(2000 * scale));
+  console.log(`\nhistory: writing ${fileCount} session files (scale ${scale})…`);
+  const [genMs, history] = await timed(() => generateHistory({ seed: 36, files: fileCount, home: path.join(dir, "home") }));
+  const everyFile = history.files.flatMap((f) => f.paths);
+  console.log(`  ${history.files.length} sessions in ${everyFile.length} files, ${formatMb(history.bytes)}, written in ${formatMs(genMs)}`);
+  const n = `${history.files.length} files, ${formatMb(history.bytes)}`;
+
+  // The list's baseline: 100 sessions.
+  await seedSessions(1, 100, 20);
+  await listMs(5);
+  const list100 = await listMs(15);
+
+  const folders = Object.values(history.folders);
+  const floor = await parseFloor(everyFile);
+  const agentOf = new Map(history.files.flatMap((f) => f.paths.map((p) => [p, f.agent] as const)));
+  const perAgent = new Map<string, { ms: number; files: number }>();
+  let last = performance.now();
+  const onEvent = (e: SyncEvent) => {
+    if (e.type !== "file") return;
+    const now = performance.now();
+    const a = perAgent.get(agentOf.get(e.file) ?? "other") ?? { ms: 0, files: 0 };
+    perAgent.set(agentOf.get(e.file) ?? "other", { ms: a.ms + now - last, files: a.files + 1 });
+    last = now;
+  };
+  const first = await peakRss(() =>
+    timed(async () => {
+      last = performance.now();
+      const summary = await syncFolders(folders, { settleMs: 0, onEvent });
+      const [idleMs] = await timed(() => searchIndexIdle());
+      return { summary, idleMs };
+    }),
+  );
+  const [syncMs, { summary, idleMs }] = first.value;
+  const split = [...perAgent].map(([agent, a]) => `${agent} ${a.files} files ${formatMs(a.ms)}`).join(", ");
+  const failed = summary.files.filter((f) => f.outcome.kind === "failed");
+  for (const f of failed.slice(0, 5)) console.log(`  failed: ${f.file}: ${JSON.stringify(f.outcome).slice(0, 300)}`);
+  const counts = Object.entries(summary.counts).filter(([, c]) => c > 0).map(([k, c]) => `${c} ${k}`).join(", ");
+  addRow({
+    section: SECTION, name: "first sync of the folder, search rows included", n, value: formatMs(syncMs),
+    baseline: `read + JSON.parse of every line ${formatMs(floor)}`, ratio: syncMs / floor,
+    note: `target ≤ 6×; ${counts}; ${(history.bytes / MB / (syncMs / 1000)).toFixed(1)} MB/s; by agent: ${split}; search rows after the last file ${formatMs(idleMs)}`,
+  });
+  addRow({
+    section: SECTION, name: "peak RSS while syncing the folder", n, value: formatMb(first.peak),
+    baseline: `before the sync ${formatMb(first.base)}`, ratio: first.peak / first.base,
+    note: `target ≤ 600 MB; the bench's own process (it holds nothing of the files)`,
+  });
+
+  const again: number[] = [];
+  const stats: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    stats.push(await statFloor(everyFile));
+    const [ms, s] = await timed(() => syncFolders(folders, { settleMs: 0 }));
+    if (s.counts.unchanged !== s.files.length) console.log(`  unchanged sync saw changes: ${JSON.stringify(s.counts)}`);
+    again.push(ms);
+  }
+  addRow({
+    section: SECTION, name: "sync with nothing changed", n: `${everyFile.length} files`, value: formatMs(median(again)),
+    baseline: `stat of every file ${formatMs(median(stats))}`, ratio: median(again) / median(stats),
+    note: `target ≤ 3× and < 1 s; medians of 3 (${again.map(formatMs).join(" / ")})`,
+  });
+
+  const big = await benchSession(37_000, dir);
+  const imports: number[] = [];
+  const searchParts: number[] = [];
+  const parses: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    parses.push((await timed(() => readAndParse(big.file)))[0]);
+    const [ms] = await timed(async () => {
+      const r = await importSession({ source: big.file, asCopy: true });
+      const [s] = await timed(() => buildSearchIndex(r.sessionId));
+      searchParts.push(s);
+    });
+    imports.push(ms);
+  }
+  addRow({
+    section: SECTION, name: "import of a 30 MB session, search rows included (what `arbor import` runs)", n: formatMb(big.bytes),
+    value: formatMs(median(imports)), baseline: `read + JSON.parse ${formatMs(median(parses))}`, ratio: median(imports) / median(parses),
+    note: `target ≤ 6×; runs ${imports.map(formatMs).join(" / ")}, of which search rows ${searchParts.map(formatMs).join(" / ")}`,
+  });
+
+  const before = await historyCounts();
+  await seedSessions(101, Math.max(0, 10_000 - before.sessions), 50);
+  const after = await historyCounts();
+  await listMs(5);
+  const list10k = await listMs(15);
+  addRow({
+    section: SECTION, name: "session list, first page", n: `${after.sessions.toLocaleString("en-US")} sessions`, value: formatMs(median(list10k)),
+    baseline: `at 100 sessions ${formatMs(median(list100))}`, ratio: median(list10k) / median(list100),
+    note: `target ≤ 1.5×, ≤ 50 ms (in-process: the server's whole time); medians of 15`,
+  });
+
+  const queries: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const w = SEED_WORDS[i % SEED_WORDS.length]!;
+    queries.push(i % 3 === 0 ? w : i % 3 === 1 ? `${w} ${SEED_WORDS[(i * 5 + 3) % SEED_WORDS.length]}` : `seedword${(i * 997) % 9000}`);
+  }
+  await listSessions({ query: "warmup" });
+  const searches: number[] = [];
+  for (const q of queries) searches.push((await timed(() => listSessions({ query: q })))[0]);
+  addRow({
+    section: SECTION, name: "search across every session, p50 / p99", n: `${after.sessions.toLocaleString("en-US")} sessions, ${after.messages.toLocaleString("en-US")} messages`,
+    value: `${formatMs(pct(searches, 50))} / ${formatMs(pct(searches, 99))}`, baseline: "—", ratio: undefined,
+    note: `target ≤ 100 / 500 ms; 40 searches of one word, two words and a word in one session (first page of 50)`,
+  });
+  const slowest = queries.map((q, i) => [q, searches[i]!] as const).sort((a, b) => b[1] - a[1]).slice(0, 3);
+  console.log(`  slowest searches: ${slowest.map(([q, ms]) => `"${q}" ${formatMs(ms)}`).join(", ")}`);
+}
