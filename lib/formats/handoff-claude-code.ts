@@ -65,7 +65,7 @@ export function writeClaudeCode(input: HandoffInput): HandoffOutput {
   const messages: LlmMessage[] = dropThinking(plan.messages, (b, m) => m.provider === "anthropic" && !!b.thinkingSignature, "only thinking with an Anthropic signature can be sent back to Claude", notes);
   const foreign = messages.filter((m) => m.role === "assistant" && m.provider !== "anthropic").length;
   if (foreign > 0) notes.push(`${foreign} ${foreign === 1 ? "response" : "responses"} of other providers' models ${foreign === 1 ? "is" : "are"} written as Claude's (the file records one Claude model per response).`);
-  const sessionId = input.newId();
+  const sessionId = input.sessionId ?? input.newId();
   const version = input.targetVersion ?? CLAUDE_HANDOFF_VERSION;
   const base = { isSidechain: false, userType: "external", cwd: input.cwd, sessionId, version };
   const lines: JsonObject[] = [];

@@ -55,7 +55,7 @@ export function writeCodex(input: HandoffInput): HandoffOutput {
   const messages = dropThinking(plan.messages, () => false, "Codex replays only its own encrypted reasoning", notes);
   const imageErrors = messages.filter((m) => m.role === "toolResult" && m.isError && m.content.some((c) => c.type === "image")).length;
   if (imageErrors > 0) notes.push(`${imageErrors} failed tool ${imageErrors === 1 ? "result holds" : "results hold"} images: written without the failure mark (Codex's list form has none).`);
-  const sessionId = input.newId();
+  const sessionId = input.sessionId ?? input.newId();
   const start = input.now.toISOString();
   const model = modelOf(messages);
   const lines: JsonObject[] = [];

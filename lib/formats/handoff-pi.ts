@@ -17,7 +17,7 @@ export function piProjectFolder(cwd: string): string {
 }
 
 export function writePi(input: HandoffInput): HandoffOutput {
-  const sessionId = input.newId();
+  const sessionId = input.sessionId ?? input.newId();
   const timestamp = input.now.toISOString();
   const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id: sessionId, timestamp, cwd: input.cwd, ...(input.title ? { title: input.title } : {}) };
   const entries = input.path.map((e, i) => (i === 0 && e.parentId !== null ? { ...e, parentId: null } : e));

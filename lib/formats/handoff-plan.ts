@@ -36,6 +36,8 @@ export interface HandoffInput {
   /** How many entries the whole session holds (those off the path are not written). */
   sessionEntryCount: number;
   prompts: PromptSet;
+  /** The new session's id in the target (a UUID); a fresh one from `newId` when absent. */
+  sessionId?: string;
   /** A fresh random UUID (crypto.randomUUID in the app; seeded in tests). */
   newId: () => string;
   /** The moment of writing (file names, the new session's header). */
