@@ -114,3 +114,16 @@ export function HandoffDialog({ open, sessionId, entryId, onClose }: { open: boo
     </Modal>
   );
 }
+
+/** The session page's "Continue in…": the dialog for the session's current leaf. */
+export function HandoffButton({ sessionId }: { sessionId: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)} className="text-sm text-muted underline">
+        Continue in…
+      </button>
+      {open && <HandoffDialog open sessionId={sessionId} onClose={() => setOpen(false)} />}
+    </>
+  );
+}

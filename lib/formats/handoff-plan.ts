@@ -15,7 +15,7 @@
  * - `notes` says, in words a person reads before writing, what the target file will not hold.
  */
 import { buildSessionContext } from "@/lib/session/context";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import { PIN_CUSTOM_TYPE } from "@/lib/session/pins";
 import type { AssistantMessage, CompactionEntry, LlmMessage, PromptSet, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 

@@ -8,10 +8,10 @@
 import { describe, expect, it } from "vitest";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { Rng } from "@/lib/random";
-import { pathToRoot } from "@/lib/session/branch-path";
+import { pathToRoot } from "@/lib/session/tree/branch-path";
 import { buildSessionContext } from "@/lib/session/context";
-import { convertToLlm } from "@/lib/session/convert";
-import { parseSessionText } from "@/lib/session/jsonl";
+import { convertToLlm } from "@/lib/session/file/convert";
+import { parseSessionText } from "@/lib/session/file/jsonl";
 import type { LlmMessage, SessionEntry } from "@/lib/session/types";
 import { CORPUS_FORMATS, jsonObjects } from "@/test/corpus-counters";
 import { generateSession } from "@/test/generators/session";

@@ -9,13 +9,12 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importSession } from "@/lib/db";
 import { createArborMcpServer } from "@/lib/mcp/server";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { generateSession } from "@/test/generators/session";
 import { callJson, callText, type McpSessions, seedMcpSessions } from "@/test/mcp-sessions";
 
-// biome-ignore lint/correctness/useHookAtTopLevel: a Vitest fixture (test/db.ts), not a React hook
 useTestDatabase();
 let s: McpSessions;
 const client = new Client({ name: "arbor-usage-test", version: "1.0.0" });

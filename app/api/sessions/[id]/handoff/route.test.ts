@@ -12,7 +12,7 @@ import { configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-confi
 import { importSession } from "@/lib/db";
 import { detectFormat } from "@/lib/formats/detect";
 import { mapSessionText } from "@/lib/formats/map-lines";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 import type { HandoffPreview, HandoffWritten } from "@/lib/types/handoff";
 import { jsonObjects } from "@/test/corpus-counters";
 import { useTestDatabase } from "@/test/db";
