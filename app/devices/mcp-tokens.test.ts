@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { handleMcpHttp } from "@/lib/mcp/http";
 import { useTestDatabase } from "@/test/db";
-import { callJson, seedMcpSessions } from "@/test/mcp-sessions";
+import { callJson, postInitialize, seedMcpSessions } from "@/test/mcp-sessions";
 import { type RouteServer, startRouteServer } from "@/test/route-server";
 import { makeMcpTokenAction, revokeMcpTokenAction } from "./actions";
 
@@ -31,13 +31,7 @@ afterAll(async () => {
   await withEnv.close();
 });
 
-const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
-const post = (base: string, token?: string) =>
-  fetch(`${base}/mcp`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(initialize),
-  });
+const post = (base: string, token?: string) => postInitialize(base, token ? { authorization: `Bearer ${token}` } : {});
 
 async function search(base: string, token: string): Promise<string[]> {
   const client = new Client({ name: "arbor-token-test", version: "1.0.0" });

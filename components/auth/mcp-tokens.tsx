@@ -7,23 +7,13 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { makeMcpTokenAction, revokeMcpTokenAction } from "@/app/devices/actions";
+import { deviceButton as button, When } from "./device-list";
 
 export interface McpTokenView {
   id: string;
   name: string;
   createdAt: string;
   lastUsedAt: string | null;
-}
-
-const button =
-  "rounded border border-line px-2 py-0.5 text-sm hover:bg-[var(--panel)] disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-[var(--color-accent)]";
-
-function When({ iso }: { iso: string }) {
-  return (
-    <time dateTime={iso} suppressHydrationWarning>
-      {new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
-    </time>
-  );
 }
 
 export function McpTokens({ tokens }: { tokens: McpTokenView[] }) {
