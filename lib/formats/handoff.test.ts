@@ -15,6 +15,8 @@ import { parseSessionText } from "@/lib/session/file/jsonl";
 import type { LlmMessage, SessionEntry } from "@/lib/session/types";
 import { CORPUS_FORMATS, jsonObjects } from "@/test/corpus-counters";
 import { generateSession } from "@/test/generators/session";
+import { assistantEntry, chain, messageEntry, userEntry } from "@/test/session-factories";
+import { toolCall, toolResultMsg } from "@/test/session-messages";
 import { detectFormat } from "./detect";
 import { type HandoffFormat, type HandoffInput, writeHandoff } from "./handoff";
 import { mapSessionText } from "./map-lines";
@@ -161,5 +163,31 @@ describe("file places", () => {
     const codex = writeHandoff("codex", input());
     expect(codex.folder).toBe("2026/12/05");
     expect(codex.fileName).toBe(`rollout-2026-12-05T08-00-00-${codex.sessionId}.jsonl`);
+  });
+});
+
+describe("what a target cannot replay", () => {
+  // A failed response with a call (and its result), an error result, then a response whose call
+  // has no result yet: the path ends there.
+  const small = chain(
+    userEntry("u1", null, "Fix the failing build"),
+    assistantEntry("a1", "u1", "", { stopReason: "error", errorMessage: "overloaded", toolCalls: [toolCall("c0", "bash", { command: "make" })] }),
+    messageEntry("r0", "a1", toolResultMsg("c0", "never ran", { toolName: "bash" })),
+    assistantEntry("a2", "r0", "Running the build.", { toolCalls: [toolCall("c1", "bash", { command: "make" })] }),
+    messageEntry("r1", "a2", toolResultMsg("c1", "make: *** [all] Error 2", { toolName: "bash", isError: true })),
+    assistantEntry("a3", "r1", "Reading the log.", { toolCalls: [toolCall("c2", "read", { path: "build.log" })] }),
+  );
+  const smallInput = (): HandoffInput => ({ ...input(), path: small, sessionEntryCount: small.length });
+
+  it.each(["claude", "codex"] as const)("%s: the failed response and the unanswered call are left out, an error result stays one, and the notes say so", (format) => {
+    const out = writeHandoff(format, smallInput());
+    const back = contextOf(mapSessionText(out.text)!.entries);
+    expect(back.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    const [, a2, r1, a3] = back;
+    expect(a2?.role === "assistant" && a2.content.filter((c) => c.type === "toolCall").map((c) => c.id)).toEqual(["c1"]);
+    expect(r1).toMatchObject({ role: "toolResult", toolCallId: "c1", isError: true, content: [{ type: "text", text: "make: *** [all] Error 2" }] });
+    expect(a3?.role === "assistant" && a3.content).toEqual([{ type: "text", text: "Reading the log." }]);
+    expect(out.notes).toContain("1 failed or aborted response (and the results of its calls) is not written.");
+    expect(out.notes).toContain("1 tool call without a result on the path is left out.");
   });
 });
