@@ -11,6 +11,8 @@ import "server-only";
  *   on each call: a stat), so a key saved in the page reaches the provider with the next request,
  *   in this process and in any other on the same data folder, without a restart.
  * - Writes replace the file atomically (a 0600 temp file renamed over it).
+ * - Its paths are run-time data (`turbopackIgnore`): a route's build trace must not take in the
+ *   project (e2e/build-trace.spec.ts).
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -22,12 +24,12 @@ import { createProviderRegistry, type ProviderRegistry, registryConfigFromEnv } 
 export const PROVIDERS_FILE = "providers.json";
 
 export function providersFilePath(dir = dataDir()): string {
-  return path.join(dir, PROVIDERS_FILE);
+  return path.join(/*turbopackIgnore: true*/ dir, PROVIDERS_FILE);
 }
 
 function version(file: string): string {
   try {
-    const s = statSync(file);
+    const s = statSync(/*turbopackIgnore: true*/ file);
     return `${s.mtimeMs}:${s.size}`;
   } catch {
     return "none";
@@ -37,7 +39,7 @@ function version(file: string): string {
 export function readProviderSettings(file = providersFilePath()): { settings: ProviderSettings; warnings: string[] } {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readFileSync(/*turbopackIgnore: true*/ file, "utf8");
   } catch {
     return { settings: {}, warnings: [] };
   }
@@ -49,11 +51,11 @@ export function readProviderSettings(file = providersFilePath()): { settings: Pr
 }
 
 export function writeProviderSettings(settings: ProviderSettings, file = providersFilePath()): void {
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(/*turbopackIgnore: true*/ path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  writeFileSync(/*turbopackIgnore: true*/ tmp, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(/*turbopackIgnore: true*/ tmp, 0o600);
+  renameSync(/*turbopackIgnore: true*/ tmp, file);
 }
 
 /** Applies a change from the page: a key / base URL sets it, null removes it, undefined keeps it. */

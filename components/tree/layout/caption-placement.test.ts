@@ -41,6 +41,29 @@ describe("placing the map's captions", () => {
     expect(p.captions.filter((c) => c.landmark.parts.at(-1)?.kind === "prompt").length).toBeGreaterThanOrEqual(15);
   });
 
+  it("where a leaf's caption has no room whole, it keeps its most important parts: you are here is always drawn", () => {
+    const leaf: Landmark = {
+      nodeId: "c",
+      entryId: "c",
+      parts: [
+        { kind: "leaf", text: "you are here" },
+        { kind: "compaction", text: "[compaction: 131k tokens]" },
+        { kind: "branchPoint", text: "branch point: 2 branches" },
+      ],
+      priority: 0,
+    };
+    // A slab near the right edge of a narrow pane: left and right of it there is room for ~150 px.
+    const pane = { width: 360, height: 200 };
+    const box = { x: 190, y: 90, width: 12, height: 16 };
+    expect(captionWidth(leaf)).toBeGreaterThan(pane.width - (box.x + box.width));
+    const placed = placeLandmarks([leaf], () => box, pane).captions;
+    expect(placed).toHaveLength(1);
+    const texts = placed[0]!.landmark.parts.map((p) => p.text);
+    expect(texts).toContain("you are here");
+    expect(texts.length).toBeLessThan(leaf.parts.length);
+    expect(placed[0]!.x + placed[0]!.width).toBeLessThanOrEqual(pane.width);
+  });
+
   it("a turn's caption sits right of its card, level with it, or nowhere", () => {
     const turn: Landmark = { nodeId: "t", entryId: "t", parts: [{ kind: "prompt", text: "4 · fix the parser" }], priority: 7 };
     const box = { x: 100, y: 100, width: 60, height: 16 };

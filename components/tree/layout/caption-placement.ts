@@ -6,7 +6,7 @@
  * Contract:
  * - Captions are placed one by one, most important first (lower `priority`, then higher on the
  *   screen), at the first free spot of `candidateSpots` (a landmark beside its node, right or
- *   left, level or nudged a row or two; a turn's prompt caption only right of its card, level): inside the pane, overlapping no caption
+ *   left, level or nudged up to four rows; a turn's prompt caption only right of its card, level): inside the pane, overlapping no caption
  *   placed before and no obstacle (the cards in view, the minimap, the zoom buttons). Labels are
  *   placed, never stacked: one with no free spot gets no caption.
  * - A caption whose last part is a prompt or a `when` detail may be shortened to fit (widths
@@ -17,7 +17,7 @@
  * - Landmarks outside the viewport are listed as `above` / `below` (the nearest of each kind,
  *   the most important first) for the edge indicators; prompt captions never are.
  */
-import type { Landmark } from "@/components/tree/model/landmarks";
+import { type Landmark, partPriority as PART_PRIORITY } from "@/components/tree/model/landmarks";
 
 /** A node's rectangle on screen (pane pixels). */
 export interface ScreenBox {
@@ -64,16 +64,37 @@ export function captionWidth(l: Landmark): number {
 function formsOf(l: Landmark): { landmark: Landmark; width: number }[] {
   const full = captionWidth(l);
   const last = l.parts.at(-1);
-  if (last?.kind !== "prompt" && last?.kind !== "when") return [{ landmark: l, width: full }];
+  if (last?.kind !== "prompt" && last?.kind !== "when") return [{ landmark: l, width: full }, ...reducedForms(l)];
   const others = full - partWidth(last.text);
   const out = [full, ...PROMPT_WIDTHS.map((w) => others + w).filter((w) => w < full)].map((width) => ({ landmark: l, width }));
   if (last.kind === "when" && l.parts.length > 1) out.push({ landmark: { ...l, parts: l.parts.slice(0, -1) }, width: others - PART_GAP });
+  return [...out, ...reducedForms(l)];
+}
+
+/**
+ * Last resorts for a caption with several parts that fits nowhere whole (a short pane, a crowded
+ * column): its most important parts only, dropping the least important one at a time down to a
+ * single part, so "you are here" and a compaction's own part are still drawn where the details
+ * beside them have no room.
+ */
+function reducedForms(l: Landmark): { landmark: Landmark; width: number }[] {
+  if (l.parts.length < 2) return [];
+  const ranked = l.parts.map((p, i) => ({ p, i })).sort((a, b) => PART_PRIORITY(a.p.kind) - PART_PRIORITY(b.p.kind) || a.i - b.i);
+  const out: { landmark: Landmark; width: number }[] = [];
+  for (let keep = l.parts.length - 1; keep >= 1; keep--) {
+    const parts = ranked
+      .slice(0, keep)
+      .sort((a, b) => a.i - b.i)
+      .map((e) => e.p);
+    const landmark = { ...l, parts };
+    out.push({ landmark, width: captionWidth(landmark) });
+  }
   return out;
 }
 
 /**
  * Where a caption may go, best first: zoomed in, just above the node; else beside it (right,
- * then left), vertically centred, then nudged one or two caption heights up or down (close
+ * then left), vertically centred, then nudged up to four caption heights up or down (close
  * landmarks, like a compaction and its first-kept entry at Fit view, then both stay readable).
  */
 function candidateSpots(box: ScreenBox, width: number, aboveNode: boolean, prompt: boolean): [number, number][] {
@@ -84,7 +105,7 @@ function candidateSpots(box: ScreenBox, width: number, aboveNode: boolean, promp
   // A turn's caption only right beside its card: in the lane to the right of its slab, level with
   // it, it cannot be read as the next slab's or the next row's (wrap-layout.ts).
   if (prompt) return aboveNode ? out : [[right, cy]];
-  for (const dy of [0, -1, 1, -2, 2]) {
+  for (const dy of [0, -1, 1, -2, 2, -3, 3, -4, 4]) {
     const y = cy + dy * (CAPTION_HEIGHT + 2);
     out.push([right, y], [left, y]);
   }

@@ -51,6 +51,11 @@ const PRIORITY: Record<LandmarkKind, number> = {
 };
 const CURRENT_MEMORY = 1;
 
+/** A part's own priority (lower = more important): which parts a crowded caption keeps. */
+export function partPriority(kind: LandmarkKind): number {
+  return PRIORITY[kind];
+}
+
 export interface LandmarkPart {
   kind: LandmarkKind;
   text: string;
