@@ -80,3 +80,9 @@ export async function callText(client: Client, name: string, args: Record<string
   const r = await client.callTool({ name, arguments: args });
   return { text: (r.content as { text: string }[])[0]?.text ?? "", isError: r.isError === true };
 }
+
+/** A raw MCP `initialize` POST to `${base}/mcp` with `headers` (the bearer token, or none). */
+export function postInitialize(base: string, headers: Record<string, string> = {}): Promise<Response> {
+  const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+  return fetch(`${base}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(initialize) });
+}

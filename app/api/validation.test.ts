@@ -118,6 +118,8 @@ function sessionIdCases(url: (id: string) => string, init?: () => RequestInit, u
 const chatMessage = (text: string) => ({ id: "m1", role: "user", parts: [{ type: "text", text }] });
 const sessionUrl = (suffix = "") => (id: string) => `${BASE}/api/sessions/${encodeURIComponent(id)}${suffix}`;
 
+const handoffBody = () => ({ entry: fx.user, format: "claude", sessionId: MISSING_UUID, createdAt: "2026-12-05T08:00:00.000Z", path: "/tmp/elsewhere.jsonl" });
+
 const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
   "chat/route.ts": {
     POST: [
@@ -277,6 +279,23 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
   "sessions/events/route.ts": { GET: { noInput: "streams the list's changes; it reads no parameters" } },
   "sessions/[id]/tree/route.ts": { GET: sessionIdCases(sessionUrl("/tree")) },
   "sessions/[id]/usage/route.ts": { GET: sessionIdCases(sessionUrl("/usage")) },
+  "sessions/[id]/handoff/route.ts": {
+    GET: [
+      ...sessionIdCases((id) => `${sessionUrl("/handoff")(id)}?format=claude`),
+      { name: "no format", url: () => sessionUrl("/handoff")(fx.session), params: sid, expect: { status: 400, error: "format must be pi, claude or codex" } },
+      { name: "an unknown format", url: () => `${sessionUrl("/handoff")(fx.session)}?format=gemini`, params: sid, expect: { status: 400, error: "format must be pi, claude or codex" } },
+      { name: "an unknown entry", url: () => `${sessionUrl("/handoff")(fx.session)}?format=pi&entry=nope`, params: sid, expect: { status: 404, error: `Entry nope not found in session ${fx.session}` } },
+      { name: "an unknown secrets choice", url: () => `${sessionUrl("/handoff")(fx.session)}?format=pi&secrets=all`, params: sid, expect: { status: 400, error: "secrets must be mask or include" } },
+    ],
+    POST: [
+      ...jsonBodyCases(() => sessionUrl("/handoff")(fx.session), sid),
+      ...sessionIdCases(sessionUrl("/handoff"), () => jsonInit(handoffBody())),
+      { name: "no confirmed path", url: () => sessionUrl("/handoff")(fx.session), params: sid, init: () => jsonInit({ ...handoffBody(), path: undefined }), expect: { status: 400, error: "path: the path the user confirmed is required" } },
+      { name: "a session id that is not a UUID", url: () => sessionUrl("/handoff")(fx.session), params: sid, init: () => jsonInit({ ...handoffBody(), sessionId: "x" }), expect: { status: 400, error: "sessionId: must be the UUID the preview gave" } },
+      { name: "an unknown entry", url: () => sessionUrl("/handoff")(fx.session), params: sid, init: () => jsonInit({ ...handoffBody(), entry: "nope" }), expect: { status: 404, error: /^Entry nope not found/ } },
+      { name: "a path that is not the hand-off's", url: () => sessionUrl("/handoff")(fx.session), params: sid, init: () => jsonInit(handoffBody()), expect: { status: 400, error: /^The confirmed path \/tmp\/elsewhere\.jsonl is not the file this hand-off writes/ } },
+    ],
+  },
   "sessions/[id]/skeleton/route.ts": {
     GET: [
       ...sessionIdCases(sessionUrl("/skeleton")),

@@ -7,14 +7,16 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "@/test/cli-helpers";
 import { useTestDatabase } from "@/test/db";
-import { callJson, callText, PLANTED_DROPPED, seedMcpSessions } from "@/test/mcp-sessions";
+import { callJson, callText, type McpSessions, PLANTED_DROPPED, seedMcpSessions } from "@/test/mcp-sessions";
 
 const db = useTestDatabase();
 const client = new Client({ name: "arbor-stdio-test", version: "1.0.0" });
 let stderr = "";
 
+let s: McpSessions;
+
 beforeAll(async () => {
-  await seedMcpSessions();
+  s = await seedMcpSessions();
   const transport = new StdioClientTransport({
     command: "npm",
     args: ["--prefix", PROJECT_ROOT, "run", "-s", "cli", "--", "mcp"],
@@ -46,5 +48,12 @@ describe("cli mcp over stdio", () => {
     expect(JSON.parse(text)).toMatchObject({ truncated: true, next: expect.any(Number) });
     const bad = await callText(client, "read_session", { session: "missing" });
     expect(bad).toEqual({ isError: true, text: 'unknown session "missing"' });
+  });
+
+  it("answers usage: the generated session's calls per model, summed as over HTTP and in-process", async () => {
+    const r = await callJson<{ session: string; sum: { calls: number }; items: { model: string; calls: number }[] }>(client, "usage", { session: s.generated.id });
+    const responses = s.generated.entries.filter((e) => e.type === "message" && e.message.role === "assistant" && e.message.usage.input + e.message.usage.output + e.message.usage.cacheRead + e.message.usage.cacheWrite > 0);
+    expect(r.sum.calls).toBe(responses.length);
+    expect(r.items.reduce((n, m) => n + m.calls, 0)).toBe(responses.length);
   });
 });

@@ -18,10 +18,12 @@ export interface DeviceView {
   current: boolean;
 }
 
-const button =
+/** The buttons of the devices page (this list and the MCP tokens). */
+export const deviceButton =
   "rounded border border-line px-2 py-0.5 text-sm hover:bg-[var(--panel)] disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-[var(--color-accent)]";
 
-function When({ iso }: { iso: string }) {
+/** A moment as the devices page shows it. */
+export function When({ iso }: { iso: string }) {
   return (
     <time dateTime={iso} suppressHydrationWarning>
       {new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
@@ -59,7 +61,7 @@ export function DeviceList({ devices }: { devices: DeviceView[] }) {
               </p>
             </div>
             {d.current ? null : (
-              <button type="button" className={button} disabled={pending} onClick={() => run(() => signOutDevice({ id: d.id }), `Signed out ${d.name}`)}>
+              <button type="button" className={deviceButton} disabled={pending} onClick={() => run(() => signOutDevice({ id: d.id }), `Signed out ${d.name}`)}>
                 Sign out
               </button>
             )}
@@ -67,7 +69,7 @@ export function DeviceList({ devices }: { devices: DeviceView[] }) {
         ))}
       </ul>
       {others > 0 ? (
-        <button type="button" className={`${button} self-start`} disabled={pending} onClick={() => run(() => signOutOtherDevices(), "Signed out all other devices")}>
+        <button type="button" className={`${deviceButton} self-start`} disabled={pending} onClick={() => run(() => signOutOtherDevices(), "Signed out all other devices")}>
           Sign out all other devices
         </button>
       ) : (

@@ -25,6 +25,7 @@ import { withLeaf } from "@/lib/query/session-cache";
 import { contentText } from "@/lib/session/tree/tree-row-text";
 import { parseSearch, type TreeFilter } from "@/lib/session/tree/tree-filter";
 import { CompactionDialog, useCompactionMenu } from "./compaction-menu";
+import { HandoffDialog } from "./handoff-dialog";
 import { LabelDialog } from "./label-dialog";
 import { continuePlan } from "./continue-plan";
 import { ContinueDialog, type NavigationOutcome, runNavigation } from "./navigate-dialog";
@@ -78,6 +79,7 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
   const [draft, setDraft] = useState("");
   const [toast, setToast] = useState<Toast | null>(null);
   const [labelTarget, setLabelTarget] = useState<string | null>(null);
+  const [handoffTarget, setHandoffTarget] = useState<string | null>(null);
   const [compactionTarget, setCompactionTarget] = useState<{ id: string; asking: boolean } | null>(null);
   const centerOn = params.get("entry") ?? undefined;
 
@@ -189,6 +191,7 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
       if (action === "inspect") selectInTree(entryId);
       else if (action === "continue") continueFrom(entryId);
       else if (action === "label") setLabelTarget(entryId);
+      else if (action === "handoff") setHandoffTarget(entryId);
       else if (action === "pin" || action === "unpin") {
         void controls
           .setPin(entryId, action === "pin")
@@ -304,6 +307,7 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
           }}
         />
       )}
+      {handoffTarget && <HandoffDialog open sessionId={sessionId} entryId={handoffTarget} onClose={() => setHandoffTarget(null)} />}
       {compactionTarget && (
         <CompactionDialog
           sessionId={sessionId}

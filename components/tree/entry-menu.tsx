@@ -2,7 +2,8 @@
 /**
  * The entry menu of the canvas (ui.md "Inspect without moving"): opened by a node's "⋯"
  * button or by right-clicking a node. Items: "Inspect", "Continue from here…" (the only way the
- * canvas moves the leaf, after a dialog), "Label…", "Pin" / "Unpin" (messages,
+ * canvas moves the leaf, after a dialog), "Continue in…" (hand the path to this entry to another
+ * agent, docs/formats.md "Hand-off"), "Label…", "Pin" / "Unpin" (messages,
  * custom messages and branch summaries, session-engine.md §19), "Edit and resend" (user messages only), "Fork
  * to new session", "Copy link"; on compactions also "Compact again with…", "Compare and
  * choose…" and "Undo compaction" (on the current path) or "Redo compaction" (docs/engine.md "Arbor extensions around compaction"); off the
@@ -23,6 +24,7 @@ import type { ContextAction } from "@/components/tree/types";
 const ITEMS: { action: ContextAction; label: string | ((r: MenuRequest) => string); when?: (r: MenuRequest) => boolean }[] = [
   { action: "inspect", label: "Inspect" },
   { action: "continue", label: (r) => (r.span ? "Continue after these turns…" : r.turn ? "Continue after this turn…" : "Continue from here…") },
+  { action: "handoff", label: "Continue in…", when: (r) => r.turn !== true },
   { action: "expand-turn", label: (r) => (r.span ? "Show turns" : "Show entries"), when: (r) => r.turn === true },
   { action: "label", label: "Label…", when: (r) => r.turn !== true },
   { action: "pin", label: "Pin", when: (r) => r.pin === "pin" },

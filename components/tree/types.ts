@@ -19,6 +19,8 @@ export type ContextAction =
   | "inspect"
   /** "Continue from here": the dialog, then the leaf moves (session-engine.md §11.4, §16.5). */
   | "continue"
+  /** "Continue in…": hand the path to this entry to pi, Claude Code or Codex (docs/formats.md "Hand-off"). */
+  | "handoff"
   /** Show a collapsed overview turn as its entries. */
   | "expand-turn"
   | "label"

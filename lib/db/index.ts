@@ -58,6 +58,7 @@ export {
   pruneAuthSessions,
   touchAuthSession,
 } from "./store/auth-sessions";
+export { countMcpTokens, deleteMcpToken, insertMcpToken, listMcpTokens, type McpTokenRow, useMcpToken } from "./store/mcp-tokens";
 export { listSessions, type ListSessionsInput, type SessionFilter, type SessionPage } from "./search/session-list";
 export { buildSearchIndex, scheduleSearchIndex, searchIndexIdle, type SearchIndexProgress } from "./search/search-index";
 export { DEFAULT_MAX_IMPORT_BYTES, type ImportOptions, type ImportProgress, type ImportResult, importSession } from "./import/import";

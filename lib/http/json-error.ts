@@ -18,7 +18,11 @@ export type ErrorCode =
   | "database_unavailable"
   | "unauthorized"
   | "forbidden_origin"
-  | "misdirected";
+  | "misdirected"
+  /** A file that is already there and is never replaced (a hand-off). */
+  | "exists"
+  /** A place Arbor may not write to. */
+  | "forbidden";
 
 export interface ErrorBody {
   error: string;

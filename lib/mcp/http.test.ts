@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleMcpHttp } from "@/lib/mcp/http";
 import { useTestDatabase } from "@/test/db";
-import { callJson, PLANTED_DROPPED, seedMcpSessions } from "@/test/mcp-sessions";
+import { callJson, PLANTED_DROPPED, postInitialize, seedMcpSessions } from "@/test/mcp-sessions";
 import { type RouteServer, startRouteServer } from "@/test/route-server";
 
 useTestDatabase();
@@ -26,9 +26,7 @@ afterAll(async () => {
   await off.close();
 });
 
-const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
-const post = (base: string, headers: Record<string, string>) =>
-  fetch(`${base}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(initialize) });
+const post = postInitialize;
 
 describe("/mcp over HTTP", () => {
   it("is off (404) without a configured token", async () => {

@@ -39,9 +39,9 @@ interface Paged<T> {
 }
 
 describe("tools", () => {
-  it("lists the six read-only tools", async () => {
+  it("lists the seven read-only tools", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["compaction_dropped", "files_touched", "list_compactions", "read_session", "search_sessions", "session_context"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["compaction_dropped", "files_touched", "list_compactions", "read_session", "search_sessions", "session_context", "usage"]);
     expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
   });
 

@@ -18,6 +18,7 @@ import { registerFilesTouched } from "./tools/files-touched";
 import { registerReadSession } from "./tools/read-session";
 import { registerSearchSessions } from "./tools/search-sessions";
 import { registerSessionContext } from "./tools/session-context";
+import { registerUsage } from "./tools/usage";
 
 /** The largest resource text; read_session pages through longer branches. */
 const RESOURCE_MAX_BYTES = 200_000;
@@ -28,6 +29,7 @@ export function createArborMcpServer(version = "0.1.0"): McpServer {
   registerReadSession(server);
   registerSessionContext(server);
   registerCompactionTools(server);
+  registerUsage(server);
   registerFilesTouched(server);
   registerSessionResource(server);
   registerRecallPrompt(server);

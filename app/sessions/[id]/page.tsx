@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { MODELS_KEY } from "@/components/session/models-query";
 import { SessionDownloads } from "@/components/session/session-downloads";
+import { HandoffButton } from "@/components/session/handoff-dialog";
 import { SessionLiveBadge } from "@/components/session/session-live-badge";
 import { SessionSecrets } from "@/components/session/session-secrets";
 import { SessionTitle } from "@/components/session/session-title";
@@ -119,6 +120,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           ))}
           <SessionSecrets sessionId={id} />
           <SessionDownloads sessionId={id} hasOriginal={Boolean(session.sourceFileName)} />
+          <HandoffButton sessionId={id} />
         </div>
         <div className="min-h-0 flex-1">
           {/* No Suspense boundary here: the page is dynamic (so useSearchParams needs none), and React
