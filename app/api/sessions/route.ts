@@ -1,7 +1,7 @@
 /**
- * GET /api/sessions?q=&cursor=&limit= — one page of the session list (the client's refetch source).
- * 200 `{ sessions: SessionSummary[], nextCursor: string | null }`, newest activity first; `q` is a
- * full-text search on the server. 400 `{ error }` for bad parameters, 503 when the database is
+ * GET /api/sessions?q=&cursor=&limit=&sort= — one page of the session list (the client's refetch source).
+ * 200 `{ sessions: SessionSummary[], nextCursor: string | null }`, newest activity first, or
+ * costliest first with `sort=cost` (without `q`); `q` is a full-text search on the server. 400 `{ error }` for bad parameters, 503 when the database is
  * unreachable.
  */
 import { NextResponse } from "next/server";
@@ -16,6 +16,7 @@ const paramsSchema = z.object({
   q: z.string().max(500, "The search is too long (500 characters at most)").optional(),
   cursor: z.string().max(1000).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
+  sort: z.enum(["activity", "cost"]).optional(),
 });
 
 export async function GET(request: Request) {
@@ -27,6 +28,6 @@ export async function GET(request: Request) {
     const issue = parsed.error.issues[0];
     return jsonError(400, `Bad ${issue?.path.join(".") || "parameter"}: ${issue?.message}`, "invalid_input");
   }
-  const { q, cursor, limit } = parsed.data;
-  return withDatabaseErrors(async () => NextResponse.json(await listSessions({ query: q, cursor: cursor ?? null, limit })));
+  const { q, cursor, limit, sort } = parsed.data;
+  return withDatabaseErrors(async () => NextResponse.json(await listSessions({ query: q, cursor: cursor ?? null, limit, sort })));
 }
