@@ -9,6 +9,7 @@
  *                                       changed, see lib/app-build.ts; --no-build uses it as it is)
  *   npm run bench -- --big              + peak memory of importing a 100 MB synthetic file
  *   npm run bench -- --only engine,chat only these sections
+ *   npm run bench -- --only usage       the Usage page and the list over 10,000 sessions' ledgers
  *   npm run bench -- --md FILE          also write the result table (markdown) to FILE
  *   npx tsx --conditions=react-server bench/chat-profile.ts [N] [compacted]
  *                                       a CPU profile of chat turns on the N-entry session (a tool)
@@ -53,19 +54,21 @@ async function main(): Promise<void> {
   if (wants("canvas")) ensureBrowser();
   const sizes = [1000, 10_000, 100_000];
   const sessions = [];
-  for (const n of sizes) sessions.push(await benchSession(n, dir));
+  const needsSessions = ["engine", "import", "open", "append", "chat", "canvas", "big"].some(wants);
+  if (needsSessions) for (const n of sizes) sessions.push(await benchSession(n, dir));
 
   let db: Awaited<ReturnType<typeof import("./lib/database").openBenchDatabase>> | undefined;
   try {
     if (wants("engine")) await (await import("./engine")).engineBench(sessions);
-    const needsDb = ["import", "open", "append", "chat", "canvas", "big"].some(wants);
+    const needsDb = ["import", "open", "append", "chat", "canvas", "big", "usage"].some(wants);
     if (needsDb) {
       const { openBenchDatabase, statementCounter } = await import("./lib/database");
       statementCounter.install();
       db = await openBenchDatabase();
       console.log(`\ndatabase ${db.name} (pg_stat_statements: ${db.statementStats ? "yes" : "no"})`);
+      if (wants("usage")) await (await import("./usage")).usageBench(db);
       const { importBench, importSessions } = await import("./import");
-      const imported = await importSessions(db, sessions, dir, { big: ["import", "open", "append", "canvas"].some(wants) });
+      const imported = needsSessions ? await importSessions(db, sessions, dir, { big: ["import", "open", "append", "canvas"].some(wants) }) : new Map();
       if (wants("import")) await importBench(db, sessions, imported);
       if (wants("big")) await (await import("./import")).bigImportBench(db, dir);
       const open = await import("./open");

@@ -70,3 +70,35 @@ export function branchCosts(nodes: readonly TreeNode[], rows: readonly CostedRow
   }
   return [...out.values()];
 }
+
+export interface SessionBranch extends BranchCost {
+  /** False for a branch off the path from the root to the session's current leaf. */
+  onCurrentPath: boolean;
+}
+
+/**
+ * `branchCosts` with each segment marked on or off the current path (root → `leafId`); a
+ * segment off it is an abandoned branch. Segments first on the path (root first), then the
+ * abandoned ones, costliest first.
+ */
+export function sessionBranches(nodes: readonly TreeNode[], rows: readonly CostedRow[], leafId: string | null): SessionBranch[] {
+  const parentOf = new Map(nodes.map((n) => [n.id, n.parentId] as const));
+  // The current path, leaf first; its depth from the root orders its segments.
+  const path: string[] = [];
+  const seen = new Set<string>();
+  for (let at: string | null | undefined = leafId; at && !seen.has(at); at = parentOf.get(at)) {
+    seen.add(at);
+    path.push(at);
+  }
+  const onPath = new Map(path.map((id, i) => [id, path.length - i] as const));
+  const out = branchCosts(nodes, rows).map((b) => ({ ...b, onCurrentPath: onPath.has(b.startId) }));
+  return out.sort((a, b) =>
+    a.onCurrentPath !== b.onCurrentPath
+      ? a.onCurrentPath
+        ? -1
+        : 1
+      : a.onCurrentPath
+        ? (onPath.get(a.startId) ?? 0) - (onPath.get(b.startId) ?? 0)
+        : b.costMicros - a.costMicros || b.tokens - a.tokens,
+  );
+}
