@@ -35,6 +35,7 @@ import type {
   SessionEntry,
   SessionContext,
   SessionHeader,
+  SummaryCall,
 } from "@/lib/session/types";
 
 export type { TreeNode } from "@/lib/session/tree-build";
@@ -334,11 +335,14 @@ export class SessionTree {
     preserveData?: Record<string, unknown>,
     /** Arbor §19: set only when pinned entries are carried. */
     pinnedEntryIds?: string[],
+    /** The summary calls' usage and model (§1.4), when they reported one. */
+    call?: SummaryCall,
   ): string {
     return this.appendEntry({
       type: "compaction",
       ...defined({ summary, shortSummary, firstKeptEntryId, tokensBefore, details, fromExtension, preserveData }),
       ...(pinnedEntryIds?.length ? { pinnedEntryIds } : {}),
+      ...(call ? defined({ usage: call.usage, provider: call.provider, model: call.model }) : {}),
     }).id;
   }
 
@@ -388,12 +392,13 @@ export class SessionTree {
   }
 
   /** Moves the leaf to `fromId` and appends a branch_summary there; returns its id. */
-  branchWithSummary(fromId: string | null, summary: string, details?: unknown, fromExtension?: boolean): string {
+  branchWithSummary(fromId: string | null, summary: string, details?: unknown, fromExtension?: boolean, call?: SummaryCall): string {
     if (fromId !== null && !this.index.byId.has(fromId)) throw new Error(`Entry ${fromId} not found`);
     this.setLeaf(fromId);
     return this.appendEntry({
       type: "branch_summary",
       ...defined({ fromId: fromId ?? "root", summary, details, fromExtension }),
+      ...(call ? defined({ usage: call.usage, provider: call.provider, model: call.model }) : {}),
     }).id;
   }
 
