@@ -52,6 +52,7 @@ const SCALARS: Record<string, string> = {
 
 const NATIVE: Record<string, (arg?: string) => string> = {
   Text: () => "text",
+  Date: () => "date",
   Timestamptz: (p) => `timestamp(${p ?? "6"}) with time zone`,
   Timestamp: (p) => `timestamp(${p ?? "6"}) without time zone`,
   VarChar: (n) => (n ? `character varying(${n})` : "character varying"),

@@ -14,6 +14,7 @@ import { useTestDatabase } from "@/test/db";
 import { chunked } from "@/test/import-helpers";
 import { getDb } from "../client";
 import { forkSession, importSession, listSessions, readLedger, removePriceOverride, restoreSession, sessionUsage, setPriceOverride, softDeleteSession, usageSeries } from "..";
+import { rezoneDaily } from "./ledger-series";
 
 useTestDatabase();
 
@@ -35,6 +36,14 @@ async function expectConsistent(): Promise<void> {
   const column = await db.$queryRawUnsafe<{ session_id: string; cost: bigint }[]>("SELECT id AS session_id, cost_micros AS cost FROM sessions ORDER BY id");
   expect(rollup).toEqual(ledger);
   expect(column).toEqual(ledger.map((r) => ({ session_id: r.session_id, cost: r.cost })));
+  // usage_daily: the same sums per local day (its zone), model, project and agent.
+  const byDay = `SELECT (u.at AT TIME ZONE (SELECT time_zone FROM usage_zone))::date::text AS day, u.model,
+       COALESCE(NULLIF(s.cwd, ''), '(no project)') AS project, COALESCE(s.header ->> 'sourceFormat', 'pi') AS agent,
+       sum(COALESCE(u.cost_micros, 0))::bigint AS cost, sum(u.input + u.output + u.cache_read + u.cache_write)::bigint AS tokens, count(*)::bigint AS calls
+     FROM usage_rows u JOIN sessions s ON s.id = u.session_id WHERE u.counted GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
+  const daily = `SELECT day::text, model, project, agent, cost_micros AS cost, (input + output + cache_read + cache_write) AS tokens, calls
+     FROM usage_daily WHERE calls <> 0 OR cost_micros <> 0 OR input <> 0 OR output <> 0 ORDER BY 1, 2, 3, 4`;
+  expect(await db.$queryRawUnsafe(daily)).toEqual(await db.$queryRawUnsafe(byDay));
 }
 
 /** A pi file of `n` assistant messages of `model` (no recorded cost), one a minute from `start`. */
@@ -56,7 +65,7 @@ const counted = async () => (await readLedger()).reduce((s, r) => s + r.input + 
 
 describe("usage ledger at scale", () => {
   it("keeps the rollup and the sessions' costs equal to the counted rows through fork, delete and restore", async () => {
-    const g = generateSession({ seed: 5, entries: 200, branches: 2, compactions: true });
+    const g = generateSession({ seed: 5, entries: 200, branches: 2, compactions: true, startTime: "2025-03-09T18:00:00Z" });
     const { sessionId } = await importSession({ source: chunked(serializeSession(g.header, g.entries)), fileName: "g.jsonl" });
     await expectConsistent();
     const fork = await forkSession({ sessionId, leafId: (await getDb().session.findUniqueOrThrow({ where: { id: sessionId } })).leafId! });
@@ -68,6 +77,18 @@ describe("usage ledger at scale", () => {
     await expectConsistent();
     await getDb().session.delete({ where: { id: fork.sessionId } });
     await expectConsistent();
+
+    // The page's two paths (usage_daily in its zone, usage_rollup in any other) give the same sums.
+    const series = (timeZone: string) =>
+      Promise.all((["day", "week", "month"] as const).map((bucket) => usageSeries({ bucket, stack: "project", timeZone })));
+    const utcDaily = await series("UTC");
+    expect(await rezoneDaily("Asia/Kathmandu")).toBe(true);
+    await expectConsistent();
+    const kathmanduDaily = await series("Asia/Kathmandu");
+    expect(await series("UTC")).toEqual(utcDaily);
+    expect(await rezoneDaily("UTC")).toBe(true);
+    expect(await series("Asia/Kathmandu")).toEqual(kathmanduDaily);
+    expect(kathmanduDaily).not.toEqual(utcDaily);
   });
 
   it("counts a response once when two imports of the same file run at once", async () => {

@@ -2,20 +2,30 @@ import "server-only";
 /**
  * The Usage page's sums (lib/usage/series.ts): counted ledger rows grouped by period (in the
  * time zone given, default the server's) and by model, project (the session's cwd) or agent
- * (the format the session came from; Arbor's own sessions are "pi"). One statement over the
- * pre-aggregated usage_rollup (counted sums per session, 15-minute UTC bucket and model, kept by
- * usage_rows' triggers, migration 20270123000000) joined to the sessions: a local day, week or
- * month in any zone in use today is a union of quarter hours, so the sums equal the ledger's.
- * No ledger row or entry is read.
+ * (the format the session came from; Arbor's own sessions are "pi"). No ledger row or entry is
+ * read: one statement over the pre-aggregates that usage_rows' triggers keep (migration
+ * 20270123000000):
+ * - usage_daily (per local day of usage_zone's time zone, model, project and agent) when the
+ *   zone asked for is that zone: ~days × models × projects rows, however many sessions;
+ * - else usage_rollup (per session, 15-minute UTC bucket and model): every zone in use today
+ *   is a whole number of quarter hours off UTC, so its local days are unions of buckets.
+ * Both give the same sums. `rezoneDaily` moves usage_daily to another zone (the page does it
+ * for the server's zone when it differs: a server moved to another zone).
+ * `since` / `until` are the instants local days start at (the page's from / to).
  */
 import type { Bucket, SeriesCell, StackBy } from "@/lib/usage/series";
 import { getDb } from "../client";
+import { withTransaction } from "../store/sql";
 
-const GROUP: Record<StackBy, string> = {
-  model: "u.model",
-  project: "COALESCE(NULLIF(s.cwd, ''), '(no project)')",
-  agent: "COALESCE(s.header ->> 'sourceFormat', 'pi')",
+const DAILY_GROUP: Record<StackBy, string> = { model: "d.model", project: "d.project", agent: "d.agent" };
+const ROLLUP_GROUP: Record<StackBy, string> = {
+  model: "r.model",
+  project: "arbor_usage_project(s.cwd)",
+  agent: "arbor_usage_agent(s.header)",
 };
+
+const SUMS = (t: string) => `sum(${t}.cost_micros) AS cost, sum(${t}.unpriced_tokens) AS unpriced, sum(${t}.input) AS input,
+  sum(${t}.output) AS output, sum(${t}.cache_read) AS cache_read, sum(${t}.cache_write) AS cache_write, sum(${t}.calls) AS calls`;
 
 interface Row {
   period: string;
@@ -27,33 +37,47 @@ interface Row {
   cache_read: bigint;
   cache_write: bigint;
   calls: bigint;
+  daily: boolean;
 }
 
 export interface UsageSeriesInput {
   bucket: Bucket;
   stack: StackBy;
-  /** Inclusive first day and exclusive end, as instants. */
+  /** Inclusive first day and exclusive end, as the instants those local days start. */
   since?: Date;
   until?: Date;
   /** IANA zone for the periods; default the server's. */
   timeZone?: string;
 }
 
+export const serverTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
+
+/** The statement: the daily branch runs when usage_zone is $2, the rollup branch otherwise. */
+function seriesSql(stack: StackBy): string {
+  return `WITH z AS (SELECT time_zone = $2 AS daily FROM usage_zone WHERE id = 1),
+  cells AS (
+    SELECT date_trunc($1, d.day::timestamp) AS period, ${DAILY_GROUP[stack]} AS grp, ${SUMS("d")}, true AS daily
+    FROM usage_daily d
+    WHERE (SELECT daily FROM z) AND d.calls > 0
+      AND ($3::timestamptz IS NULL OR d.day >= ($3::timestamptz AT TIME ZONE $2)::date)
+      AND ($4::timestamptz IS NULL OR d.day < ($4::timestamptz AT TIME ZONE $2)::date)
+    GROUP BY 1, 2
+    UNION ALL
+    SELECT date_trunc($1, r.bucket AT TIME ZONE $2) AS period, ${ROLLUP_GROUP[stack]} AS grp, ${SUMS("r")}, false
+    FROM usage_rollup r JOIN sessions s ON s.id = r.session_id
+    WHERE NOT COALESCE((SELECT daily FROM z), false) AND r.calls > 0
+      AND ($3::timestamptz IS NULL OR r.bucket >= $3) AND ($4::timestamptz IS NULL OR r.bucket < $4)
+    GROUP BY 1, 2
+  )
+  SELECT to_char(period, 'YYYY-MM-DD') AS period, grp, cost, unpriced, input, output, cache_read, cache_write, calls, daily
+  FROM cells ORDER BY 1, 2`;
+}
+
 export async function usageSeries(input: UsageSeriesInput): Promise<SeriesCell[]> {
-  const tz = input.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC";
-  const rows = await getDb().$queryRawUnsafe<Row[]>(
-    `SELECT to_char(date_trunc($1, u.bucket AT TIME ZONE $2), 'YYYY-MM-DD') AS period, ${GROUP[input.stack]} AS grp,
-       sum(u.cost_micros) AS cost, sum(u.unpriced_tokens) AS unpriced,
-       sum(u.input) AS input, sum(u.output) AS output, sum(u.cache_read) AS cache_read, sum(u.cache_write) AS cache_write,
-       sum(u.calls) AS calls
-     FROM usage_rollup u JOIN sessions s ON s.id = u.session_id
-     WHERE u.calls > 0 AND ($3::timestamptz IS NULL OR u.bucket >= $3) AND ($4::timestamptz IS NULL OR u.bucket < $4)
-     GROUP BY 1, 2 ORDER BY 1, 2`,
-    input.bucket,
-    tz,
-    input.since ?? null,
-    input.until ?? null,
-  );
+  const tz = input.timeZone ?? serverTimeZone();
+  const rows = await getDb().$queryRawUnsafe<Row[]>(seriesSql(input.stack), input.bucket, tz, input.since ?? null, input.until ?? null);
+  // The server's own zone is the page's: keep usage_daily in it (once, after the server's zone changed).
+  if (!input.timeZone && rows.length > 0 && !rows[0]!.daily) await rezoneDaily(tz);
   return rows.map((r) => ({
     period: r.period,
     group: r.grp,
@@ -65,4 +89,30 @@ export async function usageSeries(input: UsageSeriesInput): Promise<SeriesCell[]
     cacheWrite: Number(r.cache_write),
     calls: Number(r.calls),
   }));
+}
+
+/**
+ * Rebuilds usage_daily in `timeZone` from usage_rollup, unless it is in that zone already.
+ * It locks usage_daily against the ledger's writers while it rebuilds; a writer whose statement
+ * read the old zone just before can still add one statement's rows to the old zone's day
+ * (a rare race only when the server's zone changes; `usage rebuild` rebuilds it whole).
+ */
+export async function rezoneDaily(timeZone: string, opts: { force?: boolean } = {}): Promise<boolean> {
+  return withTransaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe("LOCK TABLE usage_daily IN EXCLUSIVE MODE");
+      const [zone] = await tx.$queryRawUnsafe<{ time_zone: string }[]>("SELECT time_zone FROM usage_zone WHERE id = 1 FOR UPDATE");
+      if (zone?.time_zone === timeZone && !opts.force) return false;
+      await tx.$executeRawUnsafe("UPDATE usage_zone SET time_zone = $1 WHERE id = 1", timeZone);
+      await tx.$executeRawUnsafe("DELETE FROM usage_daily");
+      await tx.$executeRawUnsafe(
+        `INSERT INTO usage_daily (day, model, project, agent, cost_micros, unpriced_tokens, input, output, cache_read, cache_write, calls)
+         SELECT (r.bucket AT TIME ZONE $1)::date, r.model, arbor_usage_project(s.cwd), arbor_usage_agent(s.header), ${SUMS("r").replace(/ AS \w+/g, "")}
+         FROM usage_rollup r JOIN sessions s ON s.id = r.session_id WHERE r.calls > 0 GROUP BY 1, 2, 3, 4`,
+        timeZone,
+      );
+      return true;
+    },
+    { timeoutMs: 120_000 },
+  );
 }

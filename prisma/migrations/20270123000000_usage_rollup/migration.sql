@@ -12,6 +12,11 @@
 --      use today is a whole number of quarter hours off UTC, so a local day, week or month is a
 --      union of buckets: the page's sums are exact in any zone, over ~1 row per session-quarter-hour
 --      instead of one per model call.
+--    - usage_daily: the same sums per local day (in the zone usage_zone names, the server's; the
+--      app re-zones it from usage_rollup when the server's zone differs, lib/db/usage/ledger-series.ts),
+--      model, project and agent: the Usage page over a year reads ~days × models × projects rows,
+--      however many sessions there are. Its keys hold the session's project and agent, so a
+--      session's rows leave the ledger before the session row itself (trigger on sessions below).
 --    - sessions.cost_micros: the session's counted cost, so the list can sort by cost with keyset
 --      paging on (cost_micros, id).
 --
@@ -82,6 +87,40 @@ CREATE INDEX "usage_rollup_bucket_idx" ON "usage_rollup"("bucket");
 -- AddForeignKey
 ALTER TABLE "usage_rollup" ADD CONSTRAINT "usage_rollup_session_id_fkey" FOREIGN KEY ("session_id") REFERENCES "sessions"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
+-- CreateTable
+CREATE TABLE "usage_daily" (
+    "day" DATE NOT NULL,
+    "model" TEXT NOT NULL,
+    "project" TEXT NOT NULL,
+    "agent" TEXT NOT NULL,
+    "cost_micros" BIGINT NOT NULL DEFAULT 0,
+    "unpriced_tokens" BIGINT NOT NULL DEFAULT 0,
+    "input" BIGINT NOT NULL DEFAULT 0,
+    "output" BIGINT NOT NULL DEFAULT 0,
+    "cache_read" BIGINT NOT NULL DEFAULT 0,
+    "cache_write" BIGINT NOT NULL DEFAULT 0,
+    "calls" BIGINT NOT NULL DEFAULT 0,
+
+    CONSTRAINT "usage_daily_pkey" PRIMARY KEY ("day","model","project","agent")
+);
+
+-- CreateTable
+CREATE TABLE "usage_zone" (
+    "id" INTEGER NOT NULL DEFAULT 1,
+    "time_zone" TEXT NOT NULL,
+
+    CONSTRAINT "usage_zone_pkey" PRIMARY KEY ("id")
+);
+INSERT INTO "usage_zone" ("id", "time_zone") VALUES (1, 'UTC');
+
+-- A session's project and agent as the Usage page groups them.
+CREATE FUNCTION "arbor_usage_project"(cwd text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT COALESCE(NULLIF(cwd, ''), '(no project)')
+$$;
+CREATE FUNCTION "arbor_usage_agent"(header jsonb) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT COALESCE(header ->> 'sourceFormat', 'pi')
+$$;
+
 CREATE FUNCTION "arbor_usage_bucket"(at timestamptz) RETURNS timestamptz LANGUAGE sql IMMUTABLE AS $$
   SELECT date_bin('15 minutes', at, TIMESTAMPTZ '2000-01-01 00:00:00+00')
 $$;
@@ -111,6 +150,17 @@ DECLARE
       UPDATE sessions s SET cost_micros = s.cost_micros + x.cost
       FROM (SELECT g.session_id, sum(g.cost) AS cost FROM g GROUP BY 1) x
       WHERE s.id = x.session_id AND x.cost <> 0
+    ), dy AS (
+      INSERT INTO usage_daily AS r (day, model, project, agent, cost_micros, unpriced_tokens, input, output, cache_read, cache_write, calls)
+      SELECT (g.bucket AT TIME ZONE z.time_zone)::date, g.model, arbor_usage_project(s.cwd), arbor_usage_agent(s.header),
+        sum(g.cost), sum(g.unpriced), sum(g.input), sum(g.output), sum(g.cache_read), sum(g.cache_write), sum(g.calls)
+      FROM g JOIN sessions s ON s.id = g.session_id CROSS JOIN usage_zone z
+      WHERE g.calls <> 0 OR g.cost <> 0 OR g.unpriced <> 0 OR g.input <> 0 OR g.output <> 0 OR g.cache_read <> 0 OR g.cache_write <> 0
+      GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+      ON CONFLICT (day, model, project, agent) DO UPDATE SET cost_micros = r.cost_micros + excluded.cost_micros,
+        unpriced_tokens = r.unpriced_tokens + excluded.unpriced_tokens, input = r.input + excluded.input,
+        output = r.output + excluded.output, cache_read = r.cache_read + excluded.cache_read,
+        cache_write = r.cache_write + excluded.cache_write, calls = r.calls + excluded.calls
     ) $q$, src);
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -133,6 +183,23 @@ BEGIN
   RETURN NULL;
 END $fn$;
 
+-- A deleted session's counted sums leave usage_daily while its project and agent can still be
+-- read (the keys; the ledger rows' own delete, by the cascade, no longer finds the session).
+CREATE FUNCTION "arbor_sessions_drop_usage"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO usage_daily AS d (day, model, project, agent, cost_micros, unpriced_tokens, input, output, cache_read, cache_write, calls)
+  SELECT (r.bucket AT TIME ZONE z.time_zone)::date, r.model, arbor_usage_project(OLD.cwd), arbor_usage_agent(OLD.header),
+    -sum(r.cost_micros), -sum(r.unpriced_tokens), -sum(r.input), -sum(r.output), -sum(r.cache_read), -sum(r.cache_write), -sum(r.calls)
+  FROM usage_rollup r CROSS JOIN usage_zone z WHERE r.session_id = OLD.id AND r.calls <> 0
+  GROUP BY 1, 2 ORDER BY 1, 2
+  ON CONFLICT (day, model, project, agent) DO UPDATE SET cost_micros = d.cost_micros + excluded.cost_micros,
+    unpriced_tokens = d.unpriced_tokens + excluded.unpriced_tokens, input = d.input + excluded.input,
+    output = d.output + excluded.output, cache_read = d.cache_read + excluded.cache_read,
+    cache_write = d.cache_write + excluded.cache_write, calls = d.calls + excluded.calls;
+  RETURN OLD;
+END $$;
+CREATE TRIGGER "sessions_drop_usage" BEFORE DELETE ON "sessions" FOR EACH ROW EXECUTE FUNCTION "arbor_sessions_drop_usage"();
+
 CREATE TRIGGER "usage_rows_inserted" AFTER INSERT ON "usage_rows" REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION "arbor_usage_rows_changed"();
 CREATE TRIGGER "usage_rows_updated" AFTER UPDATE ON "usage_rows" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
@@ -149,3 +216,9 @@ SELECT session_id, arbor_usage_bucket(at), model,
   COALESCE(sum(cache_read) FILTER (WHERE counted), 0), COALESCE(sum(cache_write) FILTER (WHERE counted), 0),
   count(*) FILTER (WHERE counted)
 FROM "usage_rows" GROUP BY 1, 2, 3;
+
+INSERT INTO "usage_daily" (day, model, project, agent, cost_micros, unpriced_tokens, input, output, cache_read, cache_write, calls)
+SELECT (r.bucket AT TIME ZONE 'UTC')::date, r.model, arbor_usage_project(s.cwd), arbor_usage_agent(s.header),
+  sum(r.cost_micros), sum(r.unpriced_tokens), sum(r.input), sum(r.output), sum(r.cache_read), sum(r.cache_write), sum(r.calls)
+FROM "usage_rollup" r JOIN "sessions" s ON s.id = r.session_id
+WHERE r.calls > 0 GROUP BY 1, 2, 3, 4;
