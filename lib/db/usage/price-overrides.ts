@@ -73,3 +73,20 @@ export async function removePriceOverride(input: { model: string }): Promise<num
     return tx.$executeRawUnsafe(REPRICE, input.model);
   }, { timeoutMs: 120_000 });
 }
+
+export interface LedgerModel {
+  model: string;
+  calls: number;
+  tokens: number;
+  /** Tokens of calls with no price (no recorded cost, no catalogue price, no override). */
+  unpricedTokens: number;
+}
+
+/** The models the ledger counts calls of, with their tokens (from usage_daily: no ledger scan). */
+export async function pricedModels(): Promise<LedgerModel[]> {
+  const rows = await getDb().$queryRawUnsafe<{ model: string; calls: bigint; tokens: bigint; unpriced: bigint }[]>(
+    `SELECT model, sum(calls) AS calls, sum(input + output + cache_read + cache_write) AS tokens, sum(unpriced_tokens) AS unpriced
+     FROM usage_daily GROUP BY model HAVING sum(calls) > 0 ORDER BY model`,
+  );
+  return rows.map((r) => ({ model: r.model, calls: Number(r.calls), tokens: Number(r.tokens), unpricedTokens: Number(r.unpriced) }));
+}
