@@ -4,6 +4,7 @@ import { listPriceOverrides } from "@/lib/db";
 import { useTestDatabase } from "@/test/db";
 import { removeModelPrice, setModelPrice } from "./actions";
 
+// biome-ignore lint/correctness/useHookAtTopLevel: a Vitest fixture (test/db.ts), not a React hook
 useTestDatabase();
 
 const form = (fields: Record<string, string>) => {
