@@ -56,7 +56,7 @@ export const serverTimeZone = () => Intl.DateTimeFormat().resolvedOptions().time
 function seriesSql(stack: StackBy): string {
   return `WITH z AS (SELECT time_zone = $2 AS daily FROM usage_zone WHERE id = 1),
   cells AS (
-    SELECT date_trunc($1, d.day::timestamp) AS period, ${DAILY_GROUP[stack]} AS grp, ${SUMS("d")}, true AS daily
+    SELECT CASE WHEN $1 = 'day' THEN d.day::timestamp ELSE date_trunc($1, d.day::timestamp) END AS period, ${DAILY_GROUP[stack]} AS grp, ${SUMS("d")}, true AS daily
     FROM usage_daily d
     WHERE (SELECT daily FROM z) AND d.calls > 0
       AND ($3::timestamptz IS NULL OR d.day >= ($3::timestamptz AT TIME ZONE $2)::date)

@@ -163,6 +163,10 @@ DECLARE
         cache_write = r.cache_write + excluded.cache_write, calls = r.calls + excluded.calls
     ) $q$, src);
 BEGIN
+  -- A commit without model calls (a user message) still runs its INSERT: nothing to add.
+  IF TG_OP = 'INSERT' AND NOT EXISTS (SELECT 1 FROM new_rows) THEN
+    RETURN NULL;
+  END IF;
   IF TG_OP = 'INSERT' THEN
     EXECUTE sums || $q$
       INSERT INTO usage_rollup AS r (session_id, bucket, model, cost_micros, unpriced_tokens, input, output, cache_read, cache_write, calls)
