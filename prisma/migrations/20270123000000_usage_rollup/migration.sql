@@ -164,8 +164,10 @@ DECLARE
     ) $q$, src);
 BEGIN
   -- A commit without model calls (a user message) still runs its INSERT: nothing to add.
-  IF TG_OP = 'INSERT' AND NOT EXISTS (SELECT 1 FROM new_rows) THEN
-    RETURN NULL;
+  IF TG_OP = 'INSERT' THEN
+    IF NOT EXISTS (SELECT 1 FROM new_rows) THEN
+      RETURN NULL;
+    END IF;
   END IF;
   IF TG_OP = 'INSERT' THEN
     EXECUTE sums || $q$
