@@ -1,11 +1,12 @@
 "use server";
-/** Server actions of the session list: parse, delegate, return typed results (conventions rule 3). */
+/** Server actions of the session list and the Trash: parse, delegate, return typed results (conventions rule 3). */
 import { noControlChars, notAnObject, sessionIdSchema } from "@/lib/id-schema";
 import { z } from "zod";
 import type { ActionResult } from "@/lib/action-result";
 import {
   createSession as createSessionRow,
   DATABASE_UNAVAILABLE_MESSAGE,
+  deleteForGood,
   isDatabaseUnavailable,
   NotFoundError,
   renameSession as renameSessionRow,
@@ -73,4 +74,16 @@ export async function restoreSession(input: unknown): Promise<ActionResult<{ id:
   const auth = await requireUser();
   if (!auth.ok) return auth;
   return settle(async () => ({ id: (await restoreSessionRow({ id: parsed.data.id })).id }));
+}
+
+/** Deletes a session in the trash for good ("Delete now" in the Trash); one not in the trash is not_found. */
+export async function deleteSessionForGood(input: unknown): Promise<ActionResult<{ id: string }>> {
+  const parsed = byIdSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const auth = await requireUser();
+  if (!auth.ok) return auth;
+  return settle(async () => {
+    await deleteForGood({ id: parsed.data.id });
+    return { id: parsed.data.id };
+  });
 }

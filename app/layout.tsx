@@ -29,6 +29,12 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/usage" className="ml-4 hover:underline">
                 Usage
               </Link>
+              <Link href="/trash" className="ml-4 hover:underline">
+                Trash
+              </Link>
+              <Link href="/settings" className="ml-4 hover:underline">
+                Settings
+              </Link>
             </nav>
             <SignOutButton />
           </header>

@@ -13,7 +13,7 @@
  */
 import { prepareCompaction } from "@/lib/compaction/prepare";
 import { type PruneResult, pruneToolOutputs, restorePrunedToolOutputs } from "@/lib/compaction/pruning";
-import { pathToRoot } from "@/lib/session/branch-path";
+import { pathToRoot } from "@/lib/session/tree/branch-path";
 import { buildSessionContext } from "@/lib/session/context";
 import type { SessionEntry } from "@/lib/session/types";
 import { DEFAULT_COMPACTION_SETTINGS } from "@/lib/settings";

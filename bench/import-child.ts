@@ -90,7 +90,7 @@ async function run(): Promise<Record<string, unknown>> {
     return { ms, entries: entries - 1, base: mem.base, peak: mem.peak };
   }
   if (mode === "load") {
-    const { loadSession } = await import("@/lib/session/load");
+    const { loadSession } = await import("@/lib/session/file/load");
     const mem = sampler();
     const t = performance.now();
     const loaded = loadSession(await readFile(file, "utf8"));

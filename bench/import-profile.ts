@@ -27,8 +27,8 @@ import { ENTRY_COPY_COLUMNS, EntryCopyEncoder } from "@/lib/db/import/entry-copy
 import { type EntryRow, toEntryRow } from "@/lib/db/store/entry-columns";
 import { LineReader } from "@/lib/db/import/line-reader";
 import { toPgJson } from "@/lib/db/pg-json";
-import { parseJsonlLine } from "@/lib/session/jsonl";
-import { createStreamMigrator } from "@/lib/session/migrate-stream";
+import { parseJsonlLine } from "@/lib/session/file/jsonl";
+import { createStreamMigrator } from "@/lib/session/file/migrate-stream";
 import type { SessionHeader } from "@/lib/session/types";
 import { benchSession } from "./lib/sessions";
 

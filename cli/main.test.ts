@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readSessionFile } from "@/cli/session-file";
 import { runInProcess, tempDir } from "@/test/cli-helpers";
 import { generateSession, generateSessionJsonl } from "@/test/generators/session";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 import type { SessionEntry } from "@/lib/session/types";
 import { FIXTURES_SKIP_REASON, hasFixtures, LARGE_SESSION } from "@/test/fixtures";
 

@@ -15,7 +15,7 @@
 import { readFileSync } from "node:fs";
 import { CliError, type CliIo } from "@/cli/command";
 import { Rng } from "@/lib/random";
-import { type LoadedSession, loadSession, NotASessionError, UnsupportedVersionError } from "@/lib/session/load";
+import { type LoadedSession, loadSession, NotASessionError, UnsupportedVersionError } from "@/lib/session/file/load";
 import type { SessionEntry } from "@/lib/session/types";
 
 export interface SessionFile extends LoadedSession {

@@ -89,10 +89,12 @@ test("a 1,000-entry session with compactions and a branch: at Fit view its landm
     expect(await inkHeight(page, caption), `${name}: ink height on screen`).toBeGreaterThanOrEqual(11);
   }
 
-  // "Jump to" lists the compactions (latest first); choosing one brings it into view, readable.
+  // "Jump to" lists the compactions (latest first, with when each was made); choosing one brings it
+  // into view, readable.
   const jump = region.getByRole("combobox", { name: "Jump to" });
-  await expect(jump.locator("option").nth(1)).toHaveText(compactionText);
-  await jump.selectOption({ index: 1 });
+  const latestOption = jump.locator('optgroup[label="Compactions"] option').first();
+  await expect(latestOption).toHaveText(new RegExp(`^${compactionText.replace(/[[\]]/g, "\\$&")} · `));
+  await jump.selectOption({ label: (await latestOption.textContent())! });
   const node = region.locator(`[aria-roledescription="node"][data-id="${latest.id}"]`);
   await expect(node).toBeInViewport();
 

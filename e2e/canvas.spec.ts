@@ -6,8 +6,9 @@ import { chatTurn, deleteFromList, hasLargeFixture, importJsonl, LARGE, LARGE_MI
 
 /**
  * The session tree canvas in the browser (issue 6; session-engine.md §11.4, §16; ui.md "canvas"): nodes and
- * the (i/N) footer, the compaction boundary with its band and "first kept" flag, going to an
- * earlier message with a branch summary (and cancelling one), labels and the labeled-only
+ * the (i/N) footer, the compaction boundary with its band and "first kept" flag, a click that
+ * selects and moves nothing, "Continue from here" to an earlier message with a branch summary
+ * (and cancelling one), labels and the labeled-only
  * filter, "Fork to new session" and the ?entry= deep link. How fast a 10k or 100k session's canvas
  * first renders is a figure of `npm run bench -- --canvas` (bench/canvas.ts), not a test.
  */
@@ -56,7 +57,7 @@ async function openEntryMenu(node: Locator): Promise<Locator> {
   return menu;
 }
 
-test("go to an earlier user message with a branch summary: the summary node under the new leaf, the text in the composer", async ({ page, request }) => {
+test("a click selects; Continue from here to an earlier user message with a branch summary: the summary node under the new leaf, the text in the composer", async ({ page, request }) => {
   const id = await newSession(page);
   await chatTurns(page);
   const before = await readTree(request, id);
@@ -64,11 +65,22 @@ test("go to an earlier user message with a branch summary: the summary node unde
 
   await fitView(page);
   await expect(footer(page)).toHaveText(/^\(\d\/6\)$/);
-  await nodeNamed(page, `user: ${TURNS[1]!.user}`).click();
-  const dialog = page.getByRole("dialog", { name: "Summarize branch?" });
-  await expect(dialog).toContainText(`Go to: user: ${TURNS[1]!.user}`);
+  // A click looks: it selects the node and moves nothing.
+  const u2Node = nodeNamed(page, `user: ${TURNS[1]!.user}`);
+  await u2Node.click();
+  await expect(u2Node).toHaveClass(/\bselected\b/);
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  expect((await readTree(request, id)).leafId).toBe(before.leafId);
+  // "Continue from here" acts, after a dialog that says what will happen.
+  const menu = await openEntryMenu(u2Node);
+  await menu.getByRole("menuitem", { name: "Continue from here…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Continue from here?" });
+  const promises = dialog.getByRole("list", { name: "What will happen" });
+  await expect(promises).toContainText(`The new branch starts after “assistant: ${TURNS[0]!.reply}”, just before “user: ${TURNS[1]!.user}”.`);
+  await expect(promises).toContainText("That message's text goes into the composer");
+  await expect(promises).toContainText(`The branch you are on now (4 entries after “assistant: ${TURNS[0]!.reply}”) stays in the tree`);
   await fakeLlm.script({ text: "We compared chunked streaming with memory mapping.", chunkSize: 6, delayMs: 20 });
-  await dialog.getByRole("button", { name: "Summarize", exact: true }).click();
+  await dialog.getByRole("button", { name: "Summarize and continue" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole("status").filter({ hasText: "Navigated to selected point" })).toBeVisible();
 
@@ -104,9 +116,10 @@ test("cancelling a branch summary changes nothing", async ({ page, request }) =>
 
   await fitView(page);
   await nodeNamed(page, `user: ${TURNS[1]!.user}`).click();
-  const dialog = page.getByRole("dialog", { name: "Summarize branch?" });
+  await treeRegion(page).press("c"); // "Continue from here" from the keyboard
+  const dialog = page.getByRole("dialog", { name: "Continue from here?" });
   await fakeLlm.script({ text: "A long branch summary that streams slowly. ".repeat(20), chunkSize: 4, delayMs: 100 });
-  await dialog.getByRole("button", { name: "Summarize", exact: true }).click();
+  await dialog.getByRole("button", { name: "Summarize and continue" }).click();
   await expect(dialog.getByRole("status")).toHaveText("Summarizing branch…");
   await expect(dialog.getByRole("log", { name: "Branch summary so far" })).toContainText("A long");
   await dialog.getByRole("button", { name: "Cancel" }).click();

@@ -133,11 +133,15 @@ test.describe.serial("Claude Code and Codex files", () => {
     await expect(synced.getByRole("listitem")).toHaveCount(1);
     await expect(synced.getByRole("listitem").first()).toContainText(`${after.entries.length - before.entries.length} new entries → ${gen.sessionId}`);
 
-    // The parent's Task call links to the subagent's session, which names its parent.
+    // The subagent hangs under the parent's Task call, folded: opened, its messages and the link to
+    // its session, which names its parent.
     await page.goto(`/sessions/${gen.sessionId}`);
-    const task = page.getByRole("log", { name: "Messages" }).locator("details").filter({ hasText: "Task" }).first();
-    await task.locator("summary").click();
-    await task.getByRole("link", { name: /Open the subagent session/ }).click();
+    const log = page.getByRole("log", { name: "Messages" });
+    await expect(log.getByText(/^Task\(/).first()).toBeVisible();
+    const subagent = log.getByRole("group", { name: "Subagent" }).first();
+    await subagent.locator("summary").click();
+    await expect(subagent.getByRole("list", { name: "Subagent messages" }).getByRole("listitem").first()).toBeVisible();
+    await subagent.getByRole("link", { name: /Open the subagent session/ }).click();
     await expect(page).toHaveURL(new RegExp(`/sessions/${gen.sessionId}\\.agent-${sub.agentId}$`));
     await expect(page.getByRole("link", { name: `Subagent of ${gen.sessionId}` })).toBeVisible();
   });

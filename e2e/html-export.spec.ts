@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { expect, test } from "./test";
 import { renderSessionHtml } from "@/lib/export-html/render-session-html";
 import { generateSession } from "@/test/generators/session";
-import { SessionTree } from "@/lib/session/tree";
+import { SessionTree } from "@/lib/session/tree/tree";
 import type { SessionEntry } from "@/lib/session/types";
 
 /**

@@ -39,7 +39,7 @@ test("a generated 10,000-entry session: small HTML, and a selected entry's JSON 
   expect(html).toContain(early!.id); // its skeleton row…
   expect(html).not.toContain(words); // …but not its contents
   // The canvas model of a session this size is built in the browser, after hydration
-  // (components/tree/use-sliced-tree-model.ts): the server's HTML holds the pending pane.
+  // (components/tree/hooks/use-sliced-tree-model.ts): the server's HTML holds the pending pane.
   expect(html).toContain("Laying out 10,000 entries…");
 
   const loads: string[] = [];
@@ -91,13 +91,16 @@ test("a generated 21,000-entry session: the chat reads at once, the tree streams
   const tree = page.getByRole("region", { name: "Session tree" });
   await expect(tree.locator('[aria-roledescription="node"]').first()).toBeVisible({ timeout: 120_000 });
   await expect(tree.getByRole("button", { name: "Turns" })).toHaveAttribute("aria-pressed", "true");
-  await expect(tree.getByText("you are here").first()).toBeVisible();
+  await expect(tree.getByRole("navigation", { name: "Landmarks" }).getByText("you are here", { exact: true })).toBeVisible();
   expect(parts).toEqual(["0-20000", `20000-${entries.length}`]);
   // Fit view frames the whole tree, though React Flow holds only the nodes near the view
-  // (components/tree/flow-window.ts): every turn is then on screen.
-  const turnsNear = await tree.locator('[aria-roledescription="node"]').count();
-  await tree.getByRole("button", { name: "Fit view" }).click();
-  await expect.poll(() => tree.locator('[aria-roledescription="node"]').count(), { timeout: 30_000 }).toBeGreaterThan(Math.max(1000, turnsNear * 10));
+  // (components/tree/layout/flow-window.ts): the first turn (a span of turns: components/tree/model/spans.ts)
+  // and the current leaf's are then both on screen.
+  await tree.getByRole("button", { name: "Fit view", exact: true }).click();
+  const first = entries.find((e) => e.type === "message" && e.message?.role === "user")!;
+  const firstNode = tree.locator(`[aria-roledescription="node"][data-id="span:${first.id}"], [aria-roledescription="node"][data-id="turn:${first.id}"]`);
+  await expect(firstNode).toBeInViewport({ timeout: 30_000 });
+  await expect(tree.getByRole("navigation", { name: "Landmarks" }).getByText("you are here", { exact: true })).toBeInViewport();
   // The inspector asks for its view once the tree is in, and shows what the model saw.
   const inspector = page.getByRole("region", { name: "Context inspector" });
   await expect(inspector.getByRole("list", { name: "Messages sent, in order" })).toBeVisible({ timeout: 120_000 });

@@ -21,3 +21,8 @@ export const E2E_ALLOWED_HOST = "arbor.e2e.test";
 
 /** ARBOR_ALLOWED_ROOTS of the main app: e2e/formats.spec.ts syncs folders below it ("Sync folder" page). */
 export const E2E_SYNC_ROOT = `${process.env.TMPDIR ?? "/tmp"}/arbor-e2e-sync-${base}`;
+
+/** Where e2e/server.ts writes an app's output (stdout and stderr), for specs that check what it logs. */
+export function appLogPath(dataName: string, name = dataName): string {
+  return `${process.cwd()}/.data/e2e-${dataName}/server-${name}.log`;
+}

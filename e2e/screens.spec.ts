@@ -45,7 +45,7 @@ test.describe("a phone, 390 × 844", () => {
     await expect(tree).toBeVisible();
     await expect(messagesLog(page)).toBeHidden();
     // The canvas measured its pane while hidden: the new turn's nodes are drawn in view.
-    await expect(tree.getByText("Say hello from the phone").first()).toBeInViewport();
+    await expect(tree.locator('[aria-roledescription="node"]').getByText("Say hello from the phone").first()).toBeInViewport();
 
     await tabs.getByRole("tab", { name: "Inspector" }).click();
     await expect(page.getByRole("region", { name: "Context inspector" })).toBeVisible();
@@ -62,7 +62,8 @@ test.describe("a phone, 390 × 844", () => {
     await page.getByRole("button", { name: "Compact", exact: true }).click();
     await expect(page.getByRole("dialog", { name: "Compact session" })).toBeVisible();
     await expectPageFixed(page);
-    await expect(page.getByRole("heading", { name: "Untitled session" })).toBeInViewport();
+    // The title bar (the session is titled by its first message by now).
+    await expect(page.getByRole("heading", { level: 1, name: "One turn to compact" })).toBeInViewport();
   });
 });
 

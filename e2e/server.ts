@@ -12,13 +12,13 @@
  * Usage: tsx --conditions=react-server e2e/server.ts
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
 import { type EmbeddedServer, ensureDatabase, migrate, prepareAppDatabase, startEmbeddedPostgres } from "@/lib/postgres";
 import { startFakeLlmServer } from "@/test/fake-llm-server";
-import { E2E_ALLOWED_HOST, E2E_PORTS, E2E_SYNC_ROOT, FAKE_CONTEXT_WINDOW, FAKE_MODELS } from "./ports";
+import { appLogPath, E2E_ALLOWED_HOST, E2E_PORTS, E2E_SYNC_ROOT, FAKE_CONTEXT_WINDOW, FAKE_MODELS } from "./ports";
 
 const run = Date.now().toString(36);
 let adminUrl: string;
@@ -59,16 +59,30 @@ async function createDatabase(name: string): Promise<string> {
 /** `next start` on `port` with `databaseUrl` (default: a fresh one); the data folder is named by `dataName`. */
 async function startApp(name: string, port: number, extra: Record<string, string>, opts: { databaseUrl?: string; dataName?: string } = {}): Promise<void> {
   const databaseUrl = opts.databaseUrl ?? (await createDatabase(name));
+  const dataDir = path.join(process.cwd(), ".data", `e2e-${opts.dataName ?? name}`);
+  mkdirSync(dataDir, { recursive: true });
+  // Providers set in the Settings page by an earlier run must not configure this one.
+  rmSync(path.join(dataDir, "providers.json"), { force: true });
   const child = spawn(process.execPath, [nextBin, "start", "--port", String(port), "--hostname", "127.0.0.1"], {
-    stdio: "inherit",
+    stdio: ["ignore", "pipe", "pipe"],
     env: {
       ...baseEnv(),
       ...extra,
       NODE_OPTIONS: [process.env.NODE_OPTIONS, requestAbort].filter(Boolean).join(" "),
       PORT: String(port),
       DATABASE_URL: databaseUrl,
-      ARBOR_DATA_DIR: path.join(process.cwd(), ".data", `e2e-${opts.dataName ?? name}`),
+      ARBOR_DATA_DIR: dataDir,
     },
+  });
+  // The app's output goes to this process's and to a log file the specs may read (appLogPath).
+  const log = createWriteStream(appLogPath(opts.dataName ?? name, name), { flags: "w" });
+  child.stdout?.on("data", (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    log.write(chunk);
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    log.write(chunk);
   });
   children.push(child);
   child.on("exit", (code) => void shutdown(code ?? 0));

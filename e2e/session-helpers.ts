@@ -151,7 +151,7 @@ export async function deleteFromList(page: Page, request: APIRequestContext, ses
     .filter({ has: page.locator(`a[href^="/sessions/${sessionId}"]`) });
   await row.getByRole("button", { name: "Session actions" }).click();
   await page.getByRole("menuitem", { name: "Delete" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Session deleted" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Session moved to the Trash" })).toBeVisible();
   await expect.poll(async () => (await request.get(`/api/sessions/${sessionId}`)).status()).toBe(404);
 }
 

@@ -4,11 +4,11 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./test";
 import { generateSession } from "@/test/generators/session";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 
 /**
  * The home page: import through the file picker, list, full-text search, open, rename,
- * delete + Undo, export, and re-import "Import as copy" — on a generated session (always) and on
+ * delete to the Trash and restore, export, and re-import "Import as copy" — on a generated session (always) and on
  * the real pi session of the shared fixtures (when present).
  */
 const FIXTURES = process.env.ARBOR_FIXTURES ?? path.resolve(process.cwd(), "../shared/fixtures");
@@ -32,7 +32,7 @@ function sessionRow(page: Page, id: string) {
     .filter({ has: page.locator(`a[href^="/sessions/${id}"]`) });
 }
 
-/** What the import → list → search → rename → export → delete + Undo → copy flow knows of its file. */
+/** What the import → list → search → rename → export → delete + Trash → copy flow knows of its file. */
 interface FlowFile {
   path: string;
   fileName: string;
@@ -139,15 +139,19 @@ async function importRenameExportDeleteCopy(page: Page, f: FlowFile) {
   expect(lines).toHaveLength(f.entries + 1);
   expect(JSON.parse(lines[0]!)).toMatchObject({ type: "session", id, title: "Theme selector port" });
 
-  // Delete: the row goes at once; Undo brings it back, for good.
+  // Delete: the row goes at once, into the Trash; Restore there brings it back, for good.
   await listed.getByRole("button", { name: "Session actions" }).click();
   await page.getByRole("menuitem", { name: "Delete" }).click();
   await expect(listed).toHaveCount(0);
-  const toast = page.getByRole("status");
-  await expect(toast).toContainText("Session deleted");
-  await toast.getByRole("button", { name: "Undo" }).click();
-  await expect(listed).toBeVisible();
-  await page.reload();
+  const toast = page.getByRole("status").filter({ hasText: "Session moved to the Trash" });
+  await expect(toast).toBeVisible();
+  await toast.getByRole("button", { name: "Open the Trash" }).click();
+  await expect(page).toHaveURL(/\/trash$/);
+  const trashed = page.getByRole("list", { name: "Deleted sessions" }).getByRole("listitem", { name: "Theme selector port" });
+  await expect(trashed).toContainText(/deleted for good/);
+  await trashed.getByRole("button", { name: "Restore" }).click();
+  await expect(page.getByRole("status")).toContainText("Restored “Theme selector port”");
+  await page.goto("/");
   await expect(listed).toBeVisible();
 
   // Importing the same file again offers a copy.

@@ -4,9 +4,10 @@
  *
  * For every page of the test — the default context's, popups, and pages of contexts the test
  * makes with `browser.newContext()` — the guard records console errors, console warnings that
- * mention hydration, and uncaught page errors. At teardown the test fails if any was recorded
- * that the test did not allow. Allowing is explicit and narrow, for errors a test provokes on
- * purpose (a refused request in the security specs, a 404 it asks for):
+ * mention hydration or a Permissions-Policy header Chromium does not accept, and uncaught page
+ * errors. At teardown the test fails if any was recorded that the test did not allow. Allowing
+ * is explicit and narrow, for errors a test provokes on purpose (a refused request in the
+ * security specs, a 404 it asks for):
  *   test.use({ allowedConsole: [/status of 403/] });            // a whole file
  *   consoleGuard.allow(/status of 404/);                        // one test, from here on
  *
@@ -30,12 +31,13 @@ interface GuardFixtures {
   consoleGuard: ConsoleGuard;
 }
 
-const HYDRATION = /hydrat/i;
+/** Warnings that fail a test too: hydration mismatches, and a header feature the browser rejects. */
+const GUARDED_WARNING = /hydrat|Permissions-Policy/i;
 
 function describeConsole(msg: ConsoleMessage): string | undefined {
   const type = msg.type();
   const text = msg.text();
-  if (type !== "error" && !(type === "warning" && HYDRATION.test(text))) return undefined;
+  if (type !== "error" && !(type === "warning" && GUARDED_WARNING.test(text))) return undefined;
   const where = msg.location().url;
   return `console.${type}: ${text}${where ? ` (${where})` : ""}`;
 }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { generateSession } from "@/test/generators/session";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 import { formatMicros } from "@/lib/usage/prices";
 import { importJsonl } from "./session-helpers";
 import { expect, test } from "./test";

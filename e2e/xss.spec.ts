@@ -236,7 +236,7 @@ test.describe("message content is rendered safely", () => {
     await expect(nodes.first()).toBeVisible();
     // (The Jump-to menu lists the label too, as an <option>: text as well, but never "visible".)
     await expect(tree.getByText(`label ${IMG}`).filter({ visible: true }).first()).toBeVisible();
-    await expect(tree.getByText(/user-two — <script>window\.__xss=1<\/script>/).first()).toBeVisible();
+    await expect(tree.getByText(/user-two — <script>window\.__xss=1<\/script>/).filter({ visible: true }).first()).toBeVisible();
     await expect(tree.locator("script, iframe, img[onerror], [onmouseover], [onload]")).toHaveCount(0);
     // Hover the entry and summary nodes (their preview cards show the text too).
     for (const node of (await tree.locator('[aria-roledescription="node"][role="group"]').all()).slice(0, 12)) {

@@ -1,7 +1,7 @@
 /** Canonical JSON: one text per JSON value, equal before and after a JSONB round trip. */
 import { describe, expect, it } from "vitest";
 import { addressContent, canonicalJson, contentHash, matchKey } from "@/lib/content-address";
-import { MAX_PERSIST_CHARS, sanitizeForPersist } from "@/lib/session/sanitize";
+import { MAX_PERSIST_CHARS, sanitizeForPersist } from "@/lib/session/file/sanitize";
 
 describe("canonicalJson", () => {
   it("sorts keys at every depth and drops undefined members", () => {

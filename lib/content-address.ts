@@ -14,7 +14,7 @@
  *   came from as STORED. Used only to map sent messages to entries, never as a storage key.
  */
 import { createHash } from "node:crypto";
-import { sanitizeForPersist } from "@/lib/session/sanitize";
+import { sanitizeForPersist } from "@/lib/session/file/sanitize";
 
 /** U+0000 and lone surrogates: the characters PostgreSQL `text` cannot hold. */
 const BAD_CHARS = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

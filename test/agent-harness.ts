@@ -23,7 +23,7 @@ import type { Summarize, SummarizeRequest, SummarizeResponse } from "@/lib/compa
 import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import { HookRegistry } from "@/lib/hooks/registry";
 import { BASE_TIME, header, sequentialIds } from "@/test/session-factories";
-import { SessionTree } from "@/lib/session/tree";
+import { SessionTree } from "@/lib/session/tree/tree";
 import type { AssistantMessage, LlmMessage, SessionEntry, StopReason, ToolCall, Usage } from "@/lib/session/types";
 import { defaultSettings, type Settings } from "@/lib/settings/schema";
 

@@ -7,7 +7,7 @@ import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import { recordModelCall } from "@/lib/db/model-calls/model-calls";
 import { appendEntries, loadEntries } from "@/lib/db";
 import { buildSessionContext } from "@/lib/session/context";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import { userMsg } from "@/test/session-factories";
 import type { AssistantMessage } from "@/lib/session/types";
 

@@ -6,7 +6,7 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { importSession } from "@/lib/db";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import { assistant, call, ent, linked, msg, toolResult, user } from "@/test/compaction-helpers";
 import { generateSession } from "@/test/generators/session";

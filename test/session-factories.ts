@@ -29,7 +29,7 @@
  */
 
 import { type AssistantOpts, assistantMsg, BASE_TIME, userMsg } from "@/test/session-messages";
-import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree";
+import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree/tree";
 import type {
   AgentMessage,
   BranchSummaryEntry,

@@ -20,6 +20,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as listActions from "@/app/actions";
 import * as sessionActions from "@/app/sessions/[id]/actions";
+import * as settingsActions from "@/app/settings/actions";
 import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
 import { configureChatRuntime, resetChatRuntime } from "@/lib/chat/runtime-config";
 import { appendEntries, createSession, findSessionMeta, loadEntries } from "@/lib/db";
@@ -244,6 +245,7 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
       { name: "a folder that was not found", url: `${BASE}/api/discovery`, init: () => jsonInit({ folders: ["/nowhere/at/all"] }), expect: { status: 400, error: /is not one of the agent folders found/, code: "invalid_input" } },
     ],
   },
+  "settings/local-servers/route.ts": { GET: { noInput: "asks the fixed local ports; it reads no parameters" } },
   "sessions/route.ts": {
     GET: [
       { name: "limit 0", url: `${BASE}/api/sessions?limit=0`, expect: { status: 400, error: /^Bad limit: / } },
@@ -590,6 +592,26 @@ const ACTIONS: Record<string, ActionCase[]> = {
     { name: "a NUL in the id", input: { id: NUL_ID }, error: "invalid_input" },
     { name: "an unknown session", input: { id: "no-such-session" }, error: "not_found" },
   ],
+  "app/actions.ts deleteSessionForGood": [
+    { name: "an id of the wrong type", input: { id: 1 }, error: "invalid_input" },
+    { name: "a NUL in the id", input: { id: NUL_ID }, error: "invalid_input" },
+    { name: "an unknown session", input: { id: "no-such-session" }, error: "not_found" },
+    { name: "a session not in the trash", input: { id: "@session" }, error: "not_found", message: "This session no longer exists." },
+  ],
+  "app/settings/actions.ts saveProvider": [
+    { name: "an unknown provider", input: { provider: "acme", apiKey: "k" }, error: "invalid_input", message: /provider/ },
+    { name: "a base URL that is not http(s)", input: { provider: "compatible", baseURL: "ftp://x" }, error: "invalid_input", message: /http:\/\/ or https:\/\/ URL/ },
+    { name: "a key with a space", input: { provider: "openai", apiKey: "sk abc" }, error: "invalid_input", message: /spaces or control characters/ },
+    { name: "a key of the wrong type", input: { provider: "openai", apiKey: 42 }, error: "invalid_input" },
+    { name: "nothing to save for the server", input: { provider: "compatible" }, error: "invalid_input", message: /nothing to save/ },
+    { name: "an unknown field", input: { provider: "openai", apiKey: "k", model: "x" }, error: "invalid_input" },
+  ],
+  "app/settings/actions.ts saveContextWindow": [
+    { name: "a malformed model", input: { ref: "gpt", tokens: 64000 }, error: "invalid_input", message: /provider\/modelId/ },
+    { name: "a window too small", input: { ref: "openai/gpt-4o", tokens: 10 }, error: "invalid_input", message: /at least 1,000 tokens/ },
+    { name: "a window not a whole number", input: { ref: "openai/gpt-4o", tokens: 1.5e4 + 0.5 }, error: "invalid_input", message: /whole number/ },
+    { name: "missing tokens", input: { ref: "openai/gpt-4o" }, error: "invalid_input" },
+  ],
   "app/sessions/[id]/actions.ts setLabel": [
     { name: "missing label", input: { sessionId: "s", entryId: "e" }, error: "invalid_input", message: /label/ },
     { name: "a label over 200 characters", input: { sessionId: "s", entryId: "e", label: "l".repeat(201) }, error: "invalid_input", message: "label: the label is too long" },
@@ -605,6 +627,14 @@ const ACTIONS: Record<string, ActionCase[]> = {
     { name: "a NUL in the entry id", input: { sessionId: "@session", entryId: NUL_ID, pinned: true }, error: "invalid_input" },
     { name: "an unknown session", input: { sessionId: "no-such-session", entryId: "e", pinned: true }, error: "not_found" },
     { name: "an unknown entry", input: { sessionId: "@session", entryId: "no-such-entry", pinned: true }, error: "not_found", message: /no-such-entry/ },
+  ],
+  "app/sessions/[id]/actions.ts setArchive": [
+    { name: "missing archived", input: { sessionId: "s", entryId: "e" }, error: "invalid_input", message: /archived/ },
+    { name: "archived of the wrong type", input: { sessionId: "s", entryId: "e", archived: 1 }, error: "invalid_input", message: /true or false/ },
+    { name: "a NUL in the entry id", input: { sessionId: "@session", entryId: NUL_ID, archived: true }, error: "invalid_input" },
+    { name: "an unknown session", input: { sessionId: "no-such-session", entryId: "e", archived: true }, error: "not_found" },
+    { name: "an unknown entry", input: { sessionId: "@session", entryId: "no-such-entry", archived: false }, error: "not_found", message: /no-such-entry/ },
+    { name: "the branch holding the current leaf", input: { sessionId: "@session", entryId: "@leaf", archived: true }, error: "invalid_input", message: /holds the current leaf/ },
   ],
   "app/sessions/[id]/actions.ts forkSession": [
     { name: "missing entry", input: { sessionId: "s" }, error: "invalid_input", message: /entryId/ },
@@ -635,6 +665,7 @@ const ACTIONS: Record<string, ActionCase[]> = {
 const actionModules: Record<string, Record<string, unknown>> = {
   "app/actions.ts": listActions,
   "app/sessions/[id]/actions.ts": sessionActions,
+  "app/settings/actions.ts": settingsActions,
 };
 
 /** "@session" / "@leaf" in an input stand for the fixture session and its current leaf. */

@@ -78,7 +78,7 @@ export async function prepareApp(opts: { allowBuild: boolean; env: NodeJS.Proces
   // would fail `next build`'s type check: the copy's tsconfig leaves the tests out.
   const tsconfigPath = path.join(APP_DIR, "tsconfig.json");
   const tsconfig = JSON.parse(await readFile(tsconfigPath, "utf8")) as { exclude?: string[] };
-  tsconfig.exclude = [...(tsconfig.exclude ?? []), "**/*.test.ts", "**/*.test.tsx", "**/test-*.ts", "components/tree/layout-check.ts"];
+  tsconfig.exclude = [...(tsconfig.exclude ?? []), "**/*.test.ts", "**/*.test.tsx", "**/test-*.ts", "components/tree/layout/layout-check.ts"];
   await writeFile(tsconfigPath, JSON.stringify(tsconfig, null, 2));
   // Re-linked on every rebuild, so a changed install is picked up; removing links leaves the originals.
   await rm(path.join(APP_DIR, "node_modules"), { recursive: true, force: true });

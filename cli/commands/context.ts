@@ -9,8 +9,8 @@ import { CliError, type CliCommand, EXIT_FAILURE, EXIT_OK, writeJson } from "@/c
 import { readSessionFile, resolveLeaf } from "@/cli/session-file";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { buildSessionContext } from "@/lib/session/context";
-import { convertToLlm } from "@/lib/session/convert";
-import { contentText, normalizeRowText } from "@/lib/session/tree-row-text";
+import { convertToLlm } from "@/lib/session/file/convert";
+import { contentText, normalizeRowText } from "@/lib/session/tree/tree-row-text";
 import type { AgentMessage, PromptSet } from "@/lib/session/types";
 import { errorText } from "@/lib/text/error-text";
 

@@ -1,5 +1,5 @@
 /**
- * The CLI's file commands read session JSONL through lib/session/jsonl.ts: a line nested
+ * The CLI's file commands read session JSONL through lib/session/file/jsonl.ts: a line nested
  * 100,000 deep is reported as `file:line: JSON nested deeper than 256 levels` and the rest of
  * the file still loads, instead of "Maximum call stack size exceeded" with no line.
  */

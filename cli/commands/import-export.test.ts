@@ -11,7 +11,7 @@ import { makeImportCommand } from "@/cli/commands/import";
 import { PROJECT_ROOT, runCommand, tempDir } from "@/test/cli-helpers";
 import { getSessionMeta, loadEntries } from "@/lib/db";
 import { generateSession } from "@/test/generators/session";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 import { useTestDatabase } from "@/test/db";
 import { generateGeminiSession } from "@/test/generators/gemini";
 import { generateOpencodeSession } from "@/test/generators/opencode";

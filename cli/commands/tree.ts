@@ -19,7 +19,7 @@ import {
   type TreeRow,
   visibleIndexOf,
   visibleRows,
-} from "@/lib/session/tree-view";
+} from "@/lib/session/tree/tree-view";
 
 const spec = {
   positionals: ["FILE"],

@@ -12,7 +12,7 @@ import { CliError, type CliIo } from "@/cli/command";
 import { documentFormatOf, mapDocument } from "@/lib/formats/document";
 import { mapSessionText } from "@/lib/formats/map-lines";
 import type { JsonObject } from "@/lib/formats/types";
-import { loadSession, NotASessionError } from "@/lib/session/load";
+import { loadSession, NotASessionError } from "@/lib/session/file/load";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import type { LedgerRow } from "@/lib/usage/report";
 import { firstOfEachResponse, usageRows } from "@/lib/usage/rows";

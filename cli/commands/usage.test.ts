@@ -6,7 +6,7 @@ import { makeUsageCommand } from "@/cli/commands/usage";
 import { runCommand, tempDir } from "@/test/cli-helpers";
 import { generateClaudeCodeSubagent } from "@/test/generators/claude-subagent";
 import { generateSession } from "@/test/generators/session";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 import { useTestDatabase } from "@/test/db";
 
 useTestDatabase();

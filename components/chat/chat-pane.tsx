@@ -3,24 +3,27 @@
  * The Chat pane (ui.md): the messages of the active path, the live message while a turn runs,
  * then the toolbar (model picker, context meter, Compact) and the composer.
  *
- * The path comes as skeleton rows (no contents). The pane shows the newest CHAT_PAGE chat rows
- * and loads their contents as per-entry queries (the newest page is prefetched with the page);
- * scrolling to the top, or "Show earlier messages", adds a page, and a selected entry further
- * back is always brought in.
+ * The path comes as skeleton rows (no contents). The pane shows a window of about CHAT_PAGE chat
+ * rows (the newest at first; use-chat-window.ts) and loads their contents as per-entry queries
+ * (the newest page is prefetched with the page); scrolling to either end of the window, or
+ * "Show earlier / later messages", adds a page. The navigation bar (chat-nav.tsx) jumps to the
+ * start, turn N, the selected entry or a search match; the chat follows the session's selection.
  */
-import { type UseQueryResult, useQueries } from "@tanstack/react-query";
+import { type UseQueryResult, useQueries, useQueryClient } from "@tanstack/react-query";
 import { memo, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { MeterReading } from "@/lib/chat-protocol/context-meter";
 import { entryOptions } from "@/lib/query/entries";
 import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
-import { CHAT_PAGE, chatPlan, firstShownIndex } from "@/lib/session-view/chat-plan";
+import { CHAT_PAGE, chatPlan } from "@/lib/session-view/chat-plan";
 import { chatItemsOf } from "./chat-items";
+import { conversationMarkdown } from "./chat-markdown";
+import { ChatNav } from "./chat-nav";
 import { CompactDialog } from "./compact-dialog";
 import { Composer } from "./composer";
-import { ContextMeter } from "./context-meter";
-import { Markdown } from "./markdown";
-import { MessageView } from "./message-view";
+import { ContextMeter, type MeterProps } from "./context-meter";
+import { Markdown } from "./messages/markdown";
+import { MessageView } from "./messages/message-view";
+import { useChatWindow } from "./use-chat-window";
 import { liveParts, useSessionChat } from "./use-session-chat";
 
 const contentsOf = (results: UseQueryResult<SessionEntry>[]) => results.map((r) => r.data);
@@ -37,16 +40,29 @@ type Items = ReturnType<typeof chatItemsOf>;
 const MessageList = memo(function MessageList({
   items,
   selectedEntryId,
+  flashId,
   onInspect,
+  cwd,
 }: {
   items: Items;
   selectedEntryId: string | null;
+  /** The row a jump landed on, highlighted for a moment. */
+  flashId: string | null;
   onInspect: (id: string) => void;
+  cwd: string | undefined;
 }) {
   return (
     <Suspense fallback={null}>
       {items.items.map((item) => (
-        <MessageView key={item.entry.id} item={item} items={items} selected={selectedEntryId === item.entry.id} onInspect={onInspect} />
+        <MessageView
+          key={item.entry.id}
+          item={item}
+          items={items}
+          selected={selectedEntryId === item.entry.id}
+          flash={flashId === item.entry.id}
+          onInspect={onInspect}
+          cwd={cwd}
+        />
       ))}
     </Suspense>
   );
@@ -58,15 +74,22 @@ export function ChatPane({
   meter,
   selectedEntryId,
   onInspect,
+  searchMatches = null,
+  cwd,
   draft,
   onDraftChange,
   toolbar,
 }: {
   sessionId: string;
   path: readonly SkeletonEntry[];
-  meter: MeterReading | undefined;
+  meter: MeterProps;
   selectedEntryId?: string | null;
+  /** Selects an entry (the session's selection: the canvas and the inspector follow). */
   onInspect: (entryId: string) => void;
+  /** Ids of the entries the tree's search matched (null: no search). */
+  searchMatches?: ReadonlySet<string> | null;
+  /** The session's folder (tool headers show paths relative to it). */
+  cwd?: string;
   draft: string;
   onDraftChange: (text: string) => void;
   /** Extra controls above the composer (model picker, settings). */
@@ -78,9 +101,13 @@ export function ChatPane({
   const [compactOpen, setCompactOpen] = useState(false);
   const bottom = useRef<HTMLDivElement>(null);
   const top = useRef<HTMLButtonElement>(null);
-  const [shown, setShown] = useState(CHAT_PAGE);
-  const firstShown = firstShownIndex(plan, shown, selectedEntryId);
-  const windowPlan = useMemo(() => plan.slice(firstShown), [plan, firstShown]);
+  const later = useRef<HTMLButtonElement>(null);
+  const log = useRef<HTMLDivElement>(null);
+  const qc = useQueryClient();
+  const [loadingRows, setLoadingRows] = useState(false);
+  const nav = useChatWindow({ plan, path, selectedEntryId, log, loading: loadingRows });
+  const { from: firstShown, to: lastShown } = nav.bounds;
+  const windowPlan = useMemo(() => plan.slice(firstShown, lastShown), [plan, firstShown, lastShown]);
   const contents = useQueries({ queries: windowPlan.map((p) => entryOptions(sessionId, p.id)), combine: contentsOf });
   const items = useMemo(() => {
     const byId = new Map<string, SessionEntry>();
@@ -88,44 +115,82 @@ export function ChatPane({
     return chatItemsOf(windowPlan, (id) => byId.get(id));
   }, [windowPlan, contents]);
   const visibleItems = items.items;
+  const pendingRows = items.pending.length > 0;
+  if (pendingRows !== loadingRows) setLoadingRows(pendingRows);
   // Stable for MessageList's memo, calling the latest prop.
   const latestInspect = useRef(onInspect);
   latestInspect.current = onInspect;
   const inspect = useCallback((id: string) => latestInspect.current(id), []);
-  const showEarlier = () => setShown(plan.length - firstShown + CHAT_PAGE);
 
-  // Scrolling up to the "earlier messages" button loads the next page (the button stays for keyboards).
+  // The search's matches on this branch, as chat rows in order (ui.md "Chat": a hit is scrolled to).
+  const matchRows = useMemo(() => {
+    if (!searchMatches) return null;
+    const rows = new Set<number>();
+    for (const s of path) if (searchMatches.has(s.id)) rows.add(nav.locate(s.id));
+    rows.delete(-1);
+    return [...rows].sort((a, b) => a - b);
+  }, [searchMatches, path, nav.locate]);
+  const offPathMatches = searchMatches ? [...searchMatches].filter((id) => nav.locate(id) < 0).length : 0;
+
+  const copyAll = useCallback(async () => {
+    const entries = await Promise.all(plan.map((p) => qc.fetchQuery(entryOptions(sessionId, p.id))));
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    return conversationMarkdown(chatItemsOf(plan, (id) => byId.get(id)).items, cwd);
+  }, [plan, qc, sessionId, cwd]);
+
+  // Scrolling to either end of the window loads the next page (the buttons stay for keyboards).
   const hasEarlier = firstShown > 0;
+  const hasLater = !nav.following;
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-arm after every page
   useEffect(() => {
-    const el = top.current;
-    if (!el || !hasEarlier) return;
-    let armed = false; // not while the log first scrolls to the bottom
+    const observed = [hasEarlier ? top.current : null, hasLater ? later.current : null].filter((el): el is HTMLButtonElement => el !== null);
+    if (observed.length === 0) return;
+    let armed = false; // not while the log first scrolls into place
     const arm = setTimeout(() => (armed = true), 500);
     const observer = new IntersectionObserver((seen) => {
-      if (armed && seen.some((s) => s.isIntersecting)) setShown((n) => n + CHAT_PAGE);
+      if (!armed || nav.jumping) return;
+      for (const s of seen) {
+        if (!s.isIntersecting) continue;
+        if (s.target === top.current) nav.showEarlier();
+        else if (s.target === later.current) nav.showLater();
+      }
     });
-    observer.observe(el);
+    for (const el of observed) observer.observe(el);
     return () => {
       clearTimeout(arm);
       observer.disconnect();
     };
-  }, [hasEarlier, firstShown]);
+  }, [hasEarlier, hasLater, firstShown, lastShown, nav.jumping]);
 
   const live = busy ? liveParts(chat.messages, savedSteps) : [];
   const pendingUser = busy && chat.messages.at(-1)?.role === "user" ? chat.messages.at(-1) : undefined;
   const liveKey = `${path.length}:${visibleItems.at(-1)?.entry.id ?? ""}:${live.length}:${compaction?.text.length ?? 0}`;
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the visible content grows
   useEffect(() => {
-    bottom.current?.scrollIntoView({ block: "end" });
+    // Only while the window shows the newest rows and no jump is on its way.
+    if (nav.following && !nav.jumping) bottom.current?.scrollIntoView({ block: "end" });
   }, [liveKey]);
 
   return (
     <section aria-label="Chat" className="flex h-full min-h-0 flex-col">
-      <div role="log" aria-label="Messages" className="min-h-0 flex-1 space-y-3 overflow-y-auto p-3">
+      {plan.length > 0 && (
+        <ChatNav
+          nav={nav}
+          rows={plan.length}
+          selectedEntryId={selectedEntryId ?? null}
+          matches={matchRows}
+          offPathMatches={offPathMatches}
+          onSelect={(row) => {
+            const id = plan[row]?.id;
+            if (id) inspect(id);
+          }}
+          copyAll={copyAll}
+        />
+      )}
+      <div ref={log} role="log" aria-label="Messages" className="min-h-0 flex-1 space-y-3 overflow-y-auto p-3">
         {plan.length === 0 && !busy && <p className="text-muted">This session is empty. Send a message to start it.</p>}
         {hasEarlier && (
-          <button ref={top} type="button" onClick={showEarlier} className="w-full rounded border border-line py-1 text-sm text-muted">
+          <button ref={top} type="button" onClick={nav.showEarlier} className="w-full rounded border border-line py-1 text-sm text-muted">
             Show {Math.min(CHAT_PAGE, firstShown)} earlier messages ({firstShown} not shown)
           </button>
         )}
@@ -134,7 +199,17 @@ export function ChatPane({
             Loading {items.pending.length} {items.pending.length === 1 ? "message" : "messages"}…
           </p>
         )}
-        <MessageList items={items} selectedEntryId={selectedEntryId ?? null} onInspect={inspect} />
+        <MessageList items={items} selectedEntryId={selectedEntryId ?? null} flashId={nav.flashId} onInspect={inspect} cwd={cwd} />
+        {hasLater && (
+          <div className="flex gap-2">
+            <button ref={later} type="button" onClick={nav.showLater} className="flex-1 rounded border border-line py-1 text-sm text-muted">
+              Show later messages ({plan.length - lastShown} not shown)
+            </button>
+            <button type="button" onClick={nav.showLatest} className="rounded border border-line px-2 py-1 text-sm">
+              Jump to the newest
+            </button>
+          </div>
+        )}
         {pendingUser && (
           <div className="rounded-lg bg-panel px-3 py-2 opacity-70">
             <div className="mb-1 text-xs font-semibold text-muted">User (sending…)</div>
@@ -192,7 +267,7 @@ export function ChatPane({
       <div className="space-y-2 border-t border-line p-3">
         <div className="flex flex-wrap items-center gap-3">
           {toolbar}
-          <ContextMeter reading={meter} />
+          <ContextMeter {...meter} />
           <button
             type="button"
             disabled={busy}

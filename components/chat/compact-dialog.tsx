@@ -22,6 +22,8 @@ export interface CompactionPreview {
   keptTokens?: number;
   readFiles?: string[];
   modifiedFiles?: string[];
+  /** The model that writes the summary (the session's compaction model). */
+  model?: { ref: string; label?: string; hasApiKey: boolean; offline: boolean };
 }
 
 type Phase = { kind: "loading" } | { kind: "preview"; preview: CompactionPreview } | { kind: "running"; text: string } | { kind: "done" } | { kind: "error"; message: string } | { kind: "cancelled" };
@@ -116,11 +118,25 @@ export function CompactDialog({ sessionId, focus, open, onClose }: { sessionId: 
   );
 }
 
+/** Who writes the summary: a named model, or the offline model's extract (said plainly, ui.md "Words"). */
+function SummaryBy({ model }: { model: CompactionPreview["model"] }) {
+  if (!model) return null;
+  if (model.offline)
+    return (
+      <p role="note" className="rounded border border-line bg-panel px-2 py-1">
+        No model is connected, so the summary will be the offline model's extract: sentences, files and errors picked from
+        the conversation, not written by a model. <a href="/settings" className="underline">Connect a model in Settings</a>.
+      </p>
+    );
+  return <p className="text-muted">The summary is written by {model.label ?? model.ref}.</p>;
+}
+
 function PreviewBody({ preview }: { preview: CompactionPreview }) {
   if (!preview.canCompact) return <p role="status">{preview.reason ?? "Nothing to compact."}</p>;
   const c = preview.counts;
   return (
     <div className="space-y-2 text-sm">
+      <SummaryBy model={preview.model} />
       <p>
         Summarise <strong>{c?.summarized ?? 0}</strong> messages{c?.turnPrefix ? <> and the first {c.turnPrefix} of a long turn</> : null}, keep the last{" "}
         <strong>{c?.kept ?? 0}</strong> messages verbatim.

@@ -14,16 +14,23 @@ export function SummaryText({ card, onFocusEntry }: { card: CompactionCard; onFo
   );
 }
 
-export function CardFacts({ card, onFocusEntry }: { card: CompactionCard; onFocusEntry(entryId: string): void }) {
+/** "38 of 45 facts carried · 120 entries summarised · summary 2k (context before: 136k)". */
+export function FactHeadline({ card }: { card: CompactionCard }) {
+  return (
+    <p className="text-xs">
+      <span className="font-semibold">{scoreText(card.check)}</span>
+      <span className="text-muted">
+        {" "}
+        · {card.check.spanEntries} entries summarised · summary {formatTokens(card.summaryTokens)} (context before: {formatTokens(card.tokensBefore)})
+      </span>
+    </p>
+  );
+}
+
+export function CardFacts({ card, onFocusEntry, headline = true }: { card: CompactionCard; onFocusEntry(entryId: string): void; headline?: boolean }) {
   return (
     <>
-      <p className="text-xs">
-        <span className="font-semibold">{scoreText(card.check)}</span>
-        <span className="text-muted">
-          {" "}
-          · {card.check.spanEntries} entries summarised · summary {formatTokens(card.summaryTokens)} (context before: {formatTokens(card.tokensBefore)})
-        </span>
-      </p>
+      {headline ? <FactHeadline card={card} /> : null}
       {card.pinnedEntryIds?.length ? (
         <p className="text-xs">
           Carries {card.pinnedEntryIds.length} pinned {card.pinnedEntryIds.length === 1 ? "entry" : "entries"} verbatim:{" "}

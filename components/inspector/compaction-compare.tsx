@@ -1,10 +1,10 @@
 "use client";
 /**
- * Compare compactions of the same span (docs/engine.md "Arbor extensions around compaction"): "Compact again with…" runs another one with
- * another focus, prompt (it replaces the summary prompt) or model as a sibling (the summary
- * streams in; Cancel writes nothing), and the summaries of
- * every sibling are shown side by side with their fact checks and token counts; "Use this one"
- * moves the leaf to it.
+ * Compare compactions of the same span (docs/engine.md "Arbor extensions around compaction"): "Compact again with…" (CompactAgain) runs
+ * another one with another focus, prompt (it replaces the summary prompt) or model as a sibling
+ * (the summary streams in; Cancel writes nothing), and CompactionAlternatives shows the summaries
+ * of every sibling side by side with their fact checks and token counts; "Use this one" moves the
+ * leaf to it.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { modelsOptions } from "@/components/session/models-query";
@@ -16,18 +16,15 @@ import { CardFacts, SummaryText } from "./compaction-card";
 
 type Phase = { kind: "idle" } | { kind: "asking" } | { kind: "running"; text: string } | { kind: "error"; message: string };
 
-export function CompactionCompare({
+/** "Compact again with…": the button, its form, and the new summary streaming in. */
+export function CompactAgain({
   sessionId,
   review,
-  onFocusEntry,
-  onMove,
   onStatus,
   startAsking = false,
 }: {
   sessionId: string;
   review: CompactionReview;
-  onFocusEntry(entryId: string): void;
-  onMove(leafId: string | null, expectedLeafId: string | null): Promise<string | undefined>;
   onStatus(text: string): void;
   /** Open with the form showing (the canvas's "Compact again with…"). */
   startAsking?: boolean;
@@ -68,12 +65,6 @@ export function CompactionCompare({
     }
   };
 
-  const use = async (targetId: string) => {
-    const failed = await onMove(targetId, review.leafId);
-    onStatus(failed ?? `Using compaction ${targetId}`);
-  };
-
-  const others = review.alternatives.length > 1;
   return (
     <div className="space-y-2">
       {phase.kind === "idle" || phase.kind === "error" ? (
@@ -130,6 +121,29 @@ export function CompactionCompare({
           </pre>
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/** Every summary of the span side by side, with its fact check and "Use this one" (when there are several). */
+export function CompactionAlternatives({
+  review,
+  onFocusEntry,
+  onMove,
+  onStatus,
+}: {
+  review: CompactionReview;
+  onFocusEntry(entryId: string): void;
+  onMove(leafId: string | null, expectedLeafId: string | null): Promise<string | undefined>;
+  onStatus(text: string): void;
+}) {
+  const use = async (targetId: string) => {
+    const failed = await onMove(targetId, review.leafId);
+    onStatus(failed ?? `Using compaction ${targetId}`);
+  };
+  const others = review.alternatives.length > 1;
+  return (
+    <>
       {others ? (
         <section aria-label="Compare compactions" className="grid gap-2" style={{ gridTemplateColumns: `repeat(${review.alternatives.length}, minmax(14rem, 1fr))` }}>
           {review.alternatives.map((c) => (
@@ -154,6 +168,6 @@ export function CompactionCompare({
           ))}
         </section>
       ) : null}
-    </div>
+    </>
   );
 }

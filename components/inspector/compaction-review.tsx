@@ -7,7 +7,7 @@
  * side (compaction-compare.tsx).
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { type ReactNode, useCallback, useState } from "react";
 import { undoNavigation } from "@/app/sessions/[id]/actions";
 import type { Toast } from "@/components/session/status-toast";
 import type { CompactionUndo } from "@/lib/compaction/compaction-undo";
@@ -15,8 +15,8 @@ import { compactionReviewOptions } from "@/lib/query/compaction-review";
 import { invalidateSession, keys } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
 import { withLeaf } from "@/lib/query/session-cache";
-import { CompactionCompare } from "./compaction-compare";
-import { CardFacts, SummaryText } from "./compaction-card";
+import { CardFacts, FactHeadline, SummaryText } from "./compaction-card";
+import { CompactAgain, CompactionAlternatives } from "./compaction-compare";
 
 /** Moves the leaf (conditionally on where it is now) and updates the cached session. */
 export function useLeafMove(sessionId: string) {
@@ -64,6 +64,7 @@ export function CompactionReviewPanel({
   onFocusEntry,
   onToast,
   startAsking = false,
+  children,
 }: {
   sessionId: string;
   entryId: string;
@@ -72,6 +73,8 @@ export function CompactionReviewPanel({
   onToast(toast: Toast): void;
   /** Open with the "Compact again with…" form showing (the canvas menu item). */
   startAsking?: boolean;
+  /** What follows in the pane (the turn view), under the same sticky bar. */
+  children?: ReactNode;
 }) {
   const { data, error, isPending } = useQuery(compactionReviewOptions(sessionId, entryId));
   const [busy, setBusy] = useState(false);
@@ -88,32 +91,35 @@ export function CompactionReviewPanel({
     setBusy(false);
   };
 
+  // The bar sticks within the section, which holds the turn view below too (`children`): it stays in
+  // view while the summary, the facts and the turn scroll (ui.md "Inspector").
   return (
     <section aria-label="Compaction fact check" className="space-y-2 rounded border border-line p-2">
-      <div className="flex flex-wrap items-center gap-2">
-        <h3 className="text-sm font-semibold">Compaction {card.id}</h3>
-        {card.focus ? <span className="text-xs text-muted">focus: {card.focus}</span> : null}
-        {card.model ? <span className="text-xs text-muted">model: {card.model}</span> : null}
-        <span className="flex-1" />
-        {undo.ok ? (
-          <button type="button" disabled={busy} onClick={() => void runUndo()} className="rounded border border-line px-2 py-0.5 text-xs">
-            Undo compaction
-          </button>
-        ) : null}
+      <div className="sticky top-0 z-10 -mx-2 -mt-2 space-y-1 border-b border-line bg-[var(--bg)] px-2 py-1.5">
+        <div className="flex flex-wrap items-center gap-2">
+          <h3 className="text-sm font-semibold">Compaction {card.id}</h3>
+          {card.focus ? <span className="text-xs text-muted">focus: {card.focus}</span> : null}
+          {card.model ? <span className="text-xs text-muted">model: {card.model}</span> : null}
+          <span className="flex-1" />
+          {undo.ok ? (
+            <button type="button" disabled={busy} onClick={() => void runUndo()} className="rounded border border-line px-2 py-0.5 text-xs">
+              Undo compaction
+            </button>
+          ) : null}
+        </div>
+        <FactHeadline card={card} />
+        <CompactAgain sessionId={sessionId} review={data} onStatus={(text) => onToast({ text })} startAsking={startAsking} />
       </div>
       <details open>
         <summary className="cursor-pointer text-xs font-medium">Summary</summary>
         <SummaryText card={card} onFocusEntry={onFocusEntry} />
       </details>
-      <CardFacts card={card} onFocusEntry={onFocusEntry} />
-      <CompactionCompare
-        sessionId={sessionId}
-        review={data}
-        onFocusEntry={onFocusEntry}
-        onMove={moveLeaf}
-        onStatus={(text) => onToast({ text })}
-        startAsking={startAsking}
-      />
+      <CompactionAlternatives review={data} onFocusEntry={onFocusEntry} onMove={moveLeaf} onStatus={(text) => onToast({ text })} />
+      <details open={card.check.total <= 60}>
+        <summary className="cursor-pointer text-xs font-medium">Facts of the summarised entries ({card.check.total})</summary>
+        <CardFacts card={card} onFocusEntry={onFocusEntry} headline={false} />
+      </details>
+      {children}
     </section>
   );
 }

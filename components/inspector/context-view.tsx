@@ -1,8 +1,8 @@
 "use client";
 /**
  * The Context tab: for one turn (recorded, reconstructed or the next-turn preview) its notes,
- * what kind of call it was, the context-window bar, the messages sent and the diff against the
- * previous turn. Loading and errors are said in words where the view is. A long turn's further
+ * what kind of call it was, the context-window bar, the diff against the previous turn, then the
+ * messages sent (a collapsible list of its own height). Loading and errors are said in words where the view is. A long turn's further
  * messages load from the same target (`source`), page by page (message-list.tsx).
  */
 import { useQuery } from "@tanstack/react-query";
@@ -70,14 +70,15 @@ export function TurnDetails({ turn, onFocusEntry, source }: { turn: TurnView; on
       )}
       <Header turn={turn} />
       <TokenBar turn={turn} />
-      <MessageList turn={turn} onFocusEntry={onFocusEntry} {...(source ? { source } : {})} />
+      {/* What changed and what was answered first; the long list of messages after (ui.md "Inspector"). */}
+      <DiffView turn={turn} onFocusEntry={onFocusEntry} />
       {turn.kind !== "chat" && turn.response?.text ? (
-        <details>
+        <details open>
           <summary className="cursor-pointer text-sm font-medium">Response text</summary>
           <pre className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-panel p-2 font-mono text-xs">{turn.response.text}</pre>
         </details>
       ) : null}
-      <DiffView turn={turn} onFocusEntry={onFocusEntry} />
+      <MessageList turn={turn} onFocusEntry={onFocusEntry} {...(source ? { source } : {})} />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { type ReactNode, useState } from "react";
 import type { CallDiff, DiffItem, TurnView } from "@/lib/types/inspector";
 import { formatTokens, ROLE_LABELS } from "./format";
 import { EntryLink } from "./message-list";
+import { VirtualList } from "./virtual-list";
 
 function Item({ item, onFocusEntry }: { item: DiffItem; onFocusEntry(entryId: string): void }) {
   return (
@@ -21,11 +22,12 @@ function Item({ item, onFocusEntry }: { item: DiffItem; onFocusEntry(entryId: st
 }
 
 /**
- * A collapsible list: open when short; its items are drawn only while it is open. `items` are
- * the first of `count` (the server sends at most DIFF_LIST_MAX per list: a 100k-entry
- * session's turn can remove ~100k messages); the rest are counted.
+ * A collapsible list: open when short; its items are drawn only while it is open, in a box of its
+ * own height, only the rows in view of a long one (virtual-list.tsx). `items` are the first of
+ * `count` (the server sends at most DIFF_LIST_MAX per list: a 100k-entry session's turn can remove
+ * ~100k messages); the rest are counted.
  */
-function Section<T>({ title, count, items, render }: { title: string; count: number; items: readonly T[]; render: (item: T) => ReactNode }) {
+function Section<T>({ title, count, items, itemKey, render }: { title: string; count: number; items: readonly T[]; itemKey: (item: T) => string; render: (item: T) => ReactNode }) {
   const [open, setOpen] = useState(count > 0 && count <= 20);
   return (
     <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
@@ -33,10 +35,10 @@ function Section<T>({ title, count, items, render }: { title: string; count: num
       {count === 0 ? (
         <p className="ml-4 text-xs text-muted">None</p>
       ) : open ? (
-        <ul className="ml-4 list-disc space-y-0.5 text-sm">
-          {items.map(render)}
-          {count > items.length ? <li className="list-none text-xs text-muted">and {count - items.length} more</li> : null}
-        </ul>
+        <>
+          <VirtualList items={items} itemKey={itemKey} render={render} label={title} className="ml-4 list-disc space-y-0.5 text-sm" maxHeight="16rem" />
+          {count > items.length ? <p className="ml-4 text-xs text-muted">and {count - items.length} more</p> : null}
+        </>
       ) : null}
     </details>
   );
@@ -62,33 +64,28 @@ export function DiffView({ turn, onFocusEntry }: { turn: TurnView; onFocusEntry(
         title={`Added (${diff.counts.added})`}
         count={diff.counts.added}
         items={diff.added}
-        render={(i) => (
-          <li key={`a${i.index}`}>
-            <Item item={i} onFocusEntry={onFocusEntry} />
-          </li>
-        )}
+        itemKey={(i) => `a${i.index}`}
+        render={(i) => <Item item={i} onFocusEntry={onFocusEntry} />}
       />
       <Section
         title={`Removed (${diff.counts.removed}) — compacted away or pruned`}
         count={diff.counts.removed}
         items={diff.removed}
-        render={(i) => (
-          <li key={`r${i.index}`}>
-            <Item item={i} onFocusEntry={onFocusEntry} />
-          </li>
-        )}
+        itemKey={(i) => `r${i.index}`}
+        render={(i) => <Item item={i} onFocusEntry={onFocusEntry} />}
       />
       <Section
         title={`Changed (${diff.counts.changed})`}
         count={diff.counts.changed}
         items={diff.changed}
+        itemKey={(c) => `c${c.after.index}`}
         render={(c) => (
-          <li key={`c${c.after.index}`}>
+          <>
             <Item item={c.after} onFocusEntry={onFocusEntry} />
             <span className="text-xs text-muted">
               {formatTokens(c.before.tokens)} before → {formatTokens(c.after.tokens)} now
             </span>
-          </li>
+          </>
         )}
       />
     </section>

@@ -6,6 +6,7 @@
  */
 import type { FactCheck } from "@/lib/compaction/fact-check";
 import { EntryLink } from "./message-list";
+import { VirtualList } from "./virtual-list";
 
 export function FactList({ check, onFocusEntry, label }: { check: FactCheck; onFocusEntry(entryId: string): void; label: string }) {
   if (check.total === 0) return <p className="text-xs text-muted">No facts found in the summarised entries.</p>;
@@ -19,9 +20,16 @@ export function FactList({ check, onFocusEntry, label }: { check: FactCheck; onF
             <summary className="cursor-pointer text-xs font-medium">
               {k.label}: {k.carried} of {k.total} carried
             </summary>
-            <ul aria-label={`${k.label} facts`} className="mt-1 space-y-0.5">
-              {facts.map((f) => (
-                <li key={`${f.kind}:${f.key}`} className="flex items-baseline gap-2 text-xs">
+            <VirtualList
+              items={facts}
+              itemKey={(f) => `${f.kind}:${f.key}`}
+              label={`${k.label} facts`}
+              className="mt-1"
+              itemClassName="flex items-baseline gap-2 py-px text-xs"
+              estimate={20}
+              maxHeight="16rem"
+              render={(f) => (
+                <>
                   <span className={`shrink-0 font-semibold ${f.carried ? "text-emerald-700 dark:text-emerald-300" : "text-red-700 dark:text-red-300"}`}>
                     {f.carried ? "carried" : "dropped"}
                   </span>
@@ -31,9 +39,9 @@ export function FactList({ check, onFocusEntry, label }: { check: FactCheck; onF
                     {f.inFileTagsOnly ? <span className="text-muted"> (file list only)</span> : null}
                   </span>
                   <EntryLink entryId={f.entryId} onFocusEntry={onFocusEntry} />
-                </li>
-              ))}
-            </ul>
+                </>
+              )}
+            />
           </details>
         );
       })}

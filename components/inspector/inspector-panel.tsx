@@ -94,6 +94,32 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry, waitF
     tabRefs.current[to]?.focus();
   };
 
+  const turnView = (
+    <>
+      <div className="flex flex-wrap items-center gap-2">
+        <button
+          type="button"
+          aria-pressed={preview}
+          onClick={() => setPreview((p) => !p)}
+          className={`rounded border border-line px-2 py-0.5 text-xs ${preview ? "bg-panel font-semibold" : ""}`}
+        >
+          Next turn preview
+        </button>
+        {callId && !preview ? (
+          <button type="button" className="text-xs underline" onClick={() => setCallId(null)}>
+            Back to the selected entry
+          </button>
+        ) : null}
+        {!preview && !callId && "note" in selection && selection.note ? <span className="text-xs text-muted">{selection.note}</span> : null}
+      </div>
+      {target ? (
+        <ContextView sessionId={sessionId} target={target} onFocusEntry={onFocusEntry} wait={waitForTree} />
+      ) : (
+        <p className="text-sm text-muted">{"hint" in selection ? selection.hint : ""}</p>
+      )}
+    </>
+  );
+
   return (
     <div className="flex h-full min-h-0 flex-col">
       <div role="tablist" aria-label="Inspector views" className="flex gap-1 border-b border-line px-2 text-sm">
@@ -126,30 +152,11 @@ export function InspectorPanel({ sessionId, selectedEntryId, onFocusEntry, waitF
         {tab === "Context" && (
           <div className="space-y-2">
             {selectedEntryId && selection.isCompaction ? (
-              <CompactionReviewPanel sessionId={sessionId} entryId={selectedEntryId} onFocusEntry={onFocusEntry} onToast={setToast} />
-            ) : null}
-            <div className="flex flex-wrap items-center gap-2">
-              <button
-                type="button"
-                aria-pressed={preview}
-                onClick={() => setPreview((p) => !p)}
-                className={`rounded border border-line px-2 py-0.5 text-xs ${preview ? "bg-panel font-semibold" : ""}`}
-              >
-                Next turn preview
-              </button>
-              {callId && !preview ? (
-                <button type="button" className="text-xs underline" onClick={() => setCallId(null)}>
-                  Back to the selected entry
-                </button>
-              ) : null}
-              {!preview && !callId && "note" in selection && selection.note ? (
-                <span className="text-xs text-muted">{selection.note}</span>
-              ) : null}
-            </div>
-            {target ? (
-              <ContextView sessionId={sessionId} target={target} onFocusEntry={onFocusEntry} wait={waitForTree} />
+              <CompactionReviewPanel sessionId={sessionId} entryId={selectedEntryId} onFocusEntry={onFocusEntry} onToast={setToast}>
+                {turnView}
+              </CompactionReviewPanel>
             ) : (
-              <p className="text-sm text-muted">{"hint" in selection ? selection.hint : ""}</p>
+              turnView
             )}
           </div>
         )}

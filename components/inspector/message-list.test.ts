@@ -49,10 +49,21 @@ describe("MessageList of a long turn", () => {
     expect(html.indexOf("Show more")).toBeLessThan(html.indexOf("u1499"));
   });
 
-  it("shows a small turn whole, with no count line and no Show more", () => {
+  it("shows a turn it carries whole as one list, drawing the rows in view (no count line, no Show more)", () => {
     const html = render(longTurn(100));
     expect(html).not.toContain("messages sent;");
     expect(html).not.toContain("Show more");
-    expect(html.match(/<li /g)).toHaveLength(199);
+    expect(html).toContain("Messages sent (199)");
+    // 199 rows: only the first screenful is in the page; the list's height holds them all.
+    const rows = html.match(/<li /g)?.length ?? 0;
+    expect(rows).toBeGreaterThan(5);
+    expect(rows).toBeLessThan(60);
+    expect(html).toContain("question number 0");
+    expect(html).not.toContain("question number 99<");
+  });
+
+  it("shows a short turn whole", () => {
+    const html = render(longTurn(10));
+    expect(html.match(/<li /g)).toHaveLength(19);
   });
 });

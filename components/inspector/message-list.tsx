@@ -9,9 +9,10 @@
 import { memo } from "react";
 import type { InspectedMessage, TurnView } from "@/lib/types/inspector";
 import { type InspectTarget, inspectorKeys } from "@/lib/query/inspector";
-import { SubagentLink } from "@/components/chat/subagent-link";
+import { SubagentLink } from "@/components/chat/messages/subagent-link";
 import { formatNumber, formatTokens, messagePreview, messageText, ROLE_LABELS } from "./format";
 import { PagedMessages } from "./paged-messages";
+import { VirtualList } from "./virtual-list";
 
 /** Where a windowed turn's further pages come from (absent: the list shows what the turn carries). */
 export interface MessageSource {
@@ -48,14 +49,17 @@ const MessageRow = memo(function MessageRow({
   m,
   firstKeptEntryId,
   onFocusEntry,
+  as: Row = "li",
 }: {
   m: InspectedMessage;
   firstKeptEntryId: string | null;
   onFocusEntry(entryId: string): void;
+  /** "div" inside a VirtualList, whose rows are its own `<li>`s. */
+  as?: "li" | "div";
 }) {
   const linkable = m.sourceEntryId !== null && !m.placeholder;
   return (
-    <li className="border-b border-line px-2 py-1 text-sm" data-kind={m.kind}>
+    <Row className="border-b border-line px-2 py-1 text-sm" data-kind={m.kind}>
       <div className="flex flex-wrap items-center gap-2">
         <span className="text-xs text-muted">{m.index + 1}.</span>
         <span
@@ -80,45 +84,66 @@ const MessageRow = memo(function MessageRow({
           {messageText(m.message) || "(empty)"}
         </pre>
       </details>
-    </li>
+    </Row>
   );
 });
 
+function SystemPrompt({ turn }: { turn: TurnView }) {
+  if (!turn.system) return null;
+  return (
+    <div className="border-b border-line px-2 py-1 text-sm">
+      <details>
+        <summary className="cursor-pointer">
+          <span className="font-medium">System prompt</span>
+          {turn.tools?.length ? <span className="text-muted"> and {turn.tools.length} tool definitions</span> : null}
+        </summary>
+        <pre className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-panel p-2 font-mono text-xs">
+          {turn.system}
+          {turn.tools?.length ? `\n\nTools:\n${JSON.stringify(turn.tools, null, 2)}` : ""}
+        </pre>
+      </details>
+    </div>
+  );
+}
+
+/**
+ * The messages sent, in a collapsible section of its own height (ui.md "Inspector": the long lists
+ * come after the diff and never push it out of reach); a long list draws only the rows in view
+ * (virtual-list.tsx), a windowed turn its loaded pages (paged-messages.tsx).
+ */
 export function MessageList({ turn, onFocusEntry, source }: { turn: TurnView; onFocusEntry(entryId: string): void; source?: MessageSource }) {
   if (turn.messageCount === 0) return <p className="p-2 text-sm text-muted">No messages were sent.</p>;
   const firstKeptEntryId = turn.compaction?.firstKeptEntryId ?? null;
   const row = (m: InspectedMessage) => <MessageRow key={`${m.index}:${m.hash}`} m={m} firstKeptEntryId={firstKeptEntryId} onFocusEntry={onFocusEntry} />;
   const windowed = turn.messages.length < turn.messageCount;
-  const list = (
-    <ol aria-label="Messages sent, in order" className="rounded border border-line">
-      {turn.system ? (
-        <li className="border-b border-line px-2 py-1 text-sm">
-          <details>
-            <summary className="cursor-pointer">
-              <span className="font-medium">System prompt</span>
-              {turn.tools?.length ? <span className="text-muted"> and {turn.tools.length} tool definitions</span> : null}
-            </summary>
-            <pre className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-panel p-2 font-mono text-xs">
-              {turn.system}
-              {turn.tools?.length ? `\n\nTools:\n${JSON.stringify(turn.tools, null, 2)}` : ""}
-            </pre>
-          </details>
-        </li>
-      ) : null}
-      {windowed && source ? (
-        <PagedMessages key={inspectorKeys.messages(source.sessionId, source.target, turn.messageCount).join("\u0000")} {...source} turn={turn} row={row} />
-      ) : (
-        turn.messages.map(row)
-      )}
-    </ol>
-  );
-  if (!windowed) return list;
+  const list =
+    windowed && source ? (
+      <div className="max-h-[28rem] overflow-auto">
+        <ol aria-label="Messages sent, in order">
+          <PagedMessages key={inspectorKeys.messages(source.sessionId, source.target, turn.messageCount).join("\u0000")} {...source} turn={turn} row={row} />
+        </ol>
+      </div>
+    ) : (
+      <VirtualList
+        items={turn.messages}
+        itemKey={(m) => `${m.index}:${m.hash}`}
+        render={(m) => <MessageRow m={m} firstKeptEntryId={firstKeptEntryId} onFocusEntry={onFocusEntry} as="div" />}
+        label="Messages sent, in order"
+        ordered
+        estimate={52}
+        maxHeight="28rem"
+      />
+    );
   return (
-    <div className="space-y-1">
-      <p className="text-xs text-muted">
-        {formatNumber(turn.messageCount)} messages sent; the first and the last are shown, the rest load as you scroll.
-      </p>
+    <details open className="rounded border border-line">
+      <summary className="cursor-pointer px-2 py-1 text-sm font-medium">Messages sent ({formatNumber(turn.messageCount)})</summary>
+      {windowed ? (
+        <p className="px-2 text-xs text-muted">
+          {formatNumber(turn.messageCount)} messages sent; the first and the last are shown, the rest load as you scroll.
+        </p>
+      ) : null}
+      <SystemPrompt turn={turn} />
       {list}
-    </div>
+    </details>
   );
 }

@@ -7,6 +7,17 @@
 import type { TurnView } from "@/lib/types/inspector";
 import { formatNumber, formatTokens, SEGMENT_COLORS, segmentWidths, tokenBarLabel } from "./format";
 
+/**
+ * Why the provider's count and ours differ, where they do (by more than 15%): the provider counts
+ * the whole request with its own tokenizer; our estimate counts the messages listed here at about
+ * 4 characters a token, and a reconstructed turn lacks what the file did not store.
+ */
+export function countsNote(provider: number | null, estimate: number, origin: TurnView["origin"]): string | null {
+  if (provider === null || provider <= 0 || Math.abs(provider - estimate) <= 0.15 * Math.max(provider, estimate)) return null;
+  const missing = origin === "reconstructed" ? " The session file did not keep everything the agent sent (see the note above), so those parts are not in our count." : "";
+  return `Why they differ: the provider counts everything it was sent (system prompt, tool definitions, cached content, images) with its own tokenizer; our estimate counts the messages listed here at about 4 characters a token.${missing}`;
+}
+
 export function TokenBar({ turn }: { turn: TurnView }) {
   const widths = segmentWidths(turn.segments, turn.estimatedTokens, turn.contextWindow);
   return (
@@ -36,6 +47,9 @@ export function TokenBar({ turn }: { turn: TurnView }) {
         {" · "}our estimate: {formatNumber(turn.estimatedTokens)}
         {turn.contextWindow ? <span className="text-muted"> · context window {formatNumber(turn.contextWindow)}</span> : null}
       </p>
+      {countsNote(turn.providerPromptTokens, turn.estimatedTokens, turn.origin) ? (
+        <p className="text-xs text-muted">{countsNote(turn.providerPromptTokens, turn.estimatedTokens, turn.origin)}</p>
+      ) : null}
     </div>
   );
 }

@@ -1,9 +1,13 @@
 "use client";
 /**
- * Going to another point of the tree (session-engine.md §11.4, §16.5; ui.md "Click a node: go there").
- * With branch summaries on, "Summarize branch?" asks first: No summary / Summarize / Summarize
- * with custom prompt (a text box). While summarising, the summary streams in with Cancel;
- * cancelling writes nothing and leaves the leaf where it was.
+ * "Continue from here" (session-engine.md §11.4, §16.5; ui.md "Click looks, actions act"): the one
+ * way the canvas, the list, the keyboard and the chat's message menu move the leaf. The dialog
+ * first says exactly what will happen (continue-plan.ts: where the new branch starts, what goes
+ * into the composer, what becomes of the branch left behind, where a summary would go), then
+ * offers the §16.5 choices: continue without a summary, summarize, summarize with a custom prompt
+ * (a text box); with branch summaries off, or nothing left behind, just "Continue from here".
+ * While summarising, the summary streams in with Cancel; cancelling writes nothing and leaves the
+ * leaf where it was.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
@@ -14,6 +18,7 @@ import type { ArborDataParts } from "@/lib/chat-protocol/ui-types";
 import { invalidateSession, keys } from "@/lib/query/keys";
 import type { SessionData } from "@/lib/query/session";
 import { applySavedEntry, withLeaf } from "@/lib/query/session-cache";
+import { type ContinuePlan, continueWords } from "./continue-plan";
 
 export interface NavigationOutcome {
   previousLeafId: string | null;
@@ -65,17 +70,24 @@ export async function runNavigation(opts: {
 
 type Step = { kind: "choose" } | { kind: "custom" } | { kind: "running"; text: string } | { kind: "error"; message: string };
 
-export function NavigateDialog({
+const secondary = "rounded border border-line px-3 py-1.5";
+const primary = "rounded bg-[var(--color-branch)] px-3 py-1.5 font-medium text-white disabled:opacity-50 dark:text-black";
+
+export function ContinueDialog({
   sessionId,
-  targetId,
-  targetText,
+  plan,
+  draftEmpty,
+  summaries,
   previousLeafId,
   onClose,
   onNavigated,
 }: {
   sessionId: string;
-  targetId: string | null;
-  targetText: string;
+  plan: ContinuePlan;
+  /** The composer holds no text now (the editor text rule, §11.4). */
+  draftEmpty: boolean;
+  /** Branch summaries are on (session settings, §16.5). */
+  summaries: boolean;
   previousLeafId: string | null;
   onClose: (status?: string) => void;
   onNavigated: (outcome: NavigationOutcome) => void;
@@ -84,16 +96,17 @@ export function NavigateDialog({
   const [step, setStep] = useState<Step>({ kind: "choose" });
   const [custom, setCustom] = useState("");
   const abort = useRef<AbortController | null>(null);
+  const words = continueWords(plan, draftEmpty);
+  const offerSummary = summaries && words.summary !== undefined;
 
   const go = async (summarize: boolean, customInstructions?: string) => {
-    if (!targetId) return;
     const ctrl = new AbortController();
     abort.current = ctrl;
     setStep({ kind: "running", text: "" });
     try {
       const result = await runNavigation({
         sessionId,
-        targetId,
+        targetId: plan.target.id,
         summarize,
         customInstructions,
         signal: ctrl.signal,
@@ -120,24 +133,36 @@ export function NavigateDialog({
   };
 
   return (
-    <Modal open={targetId !== null} title="Summarize branch?" onClose={cancel}>
-      <p className="mb-3 text-sm text-muted">
-        Go to: <q>{targetText}</q>. A summary of the branch you leave is attached there, so the model keeps what it learned.
-      </p>
+    <Modal open title="Continue from here?" onClose={cancel}>
+      <ul aria-label="What will happen" className="mb-3 list-disc space-y-1 pl-5 text-sm">
+        <li>{words.where}</li>
+        <li>{words.composer}</li>
+        <li>{words.left}</li>
+        {offerSummary ? <li>Summarize: {words.summary}</li> : null}
+        {!summaries && words.summary ? <li>Branch summaries are off for this session (Settings), so none is written.</li> : null}
+      </ul>
       {step.kind === "choose" && (
         <div className="flex flex-wrap justify-end gap-2">
-          <button type="button" onClick={() => onClose()} className="rounded border border-line px-3 py-1.5">
+          <button type="button" onClick={() => onClose()} className={secondary}>
             Cancel
           </button>
-          <button type="button" onClick={() => void go(false)} className="rounded border border-line px-3 py-1.5">
-            No summary
-          </button>
-          <button type="button" onClick={() => setStep({ kind: "custom" })} className="rounded border border-line px-3 py-1.5">
-            Summarize with custom prompt
-          </button>
-          <button type="button" onClick={() => void go(true)} className="rounded bg-[var(--color-branch)] px-3 py-1.5 font-medium text-white dark:text-black">
-            Summarize
-          </button>
+          {offerSummary ? (
+            <>
+              <button type="button" onClick={() => void go(false)} className={secondary}>
+                Continue without summary
+              </button>
+              <button type="button" onClick={() => setStep({ kind: "custom" })} className={secondary}>
+                Summarize with custom prompt
+              </button>
+              <button type="button" onClick={() => void go(true)} className={primary}>
+                Summarize and continue
+              </button>
+            </>
+          ) : (
+            <button type="button" onClick={() => void go(false)} className={primary}>
+              Continue from here
+            </button>
+          )}
         </div>
       )}
       {step.kind === "custom" && (
@@ -147,11 +172,11 @@ export function NavigateDialog({
           </label>
           <textarea id="branch-custom-prompt" value={custom} onChange={(e) => setCustom(e.target.value)} rows={4} className="w-full rounded border border-line bg-[var(--bg)] p-2" />
           <div className="flex justify-end gap-2">
-            <button type="button" onClick={() => setStep({ kind: "choose" })} className="rounded border border-line px-3 py-1.5">
+            <button type="button" onClick={() => setStep({ kind: "choose" })} className={secondary}>
               Back
             </button>
-            <button type="button" disabled={!custom.trim()} onClick={() => void go(true, custom.trim())} className="rounded bg-[var(--color-branch)] px-3 py-1.5 font-medium text-white disabled:opacity-50 dark:text-black">
-              Summarize
+            <button type="button" disabled={!custom.trim()} onClick={() => void go(true, custom.trim())} className={primary}>
+              Summarize and continue
             </button>
           </div>
         </div>
@@ -159,13 +184,15 @@ export function NavigateDialog({
       {step.kind === "running" && (
         <div>
           <p role="status" className="mb-2 font-medium">
-            Summarizing branch…
+            {offerSummary ? "Summarizing branch…" : "Moving…"}
           </p>
-          <pre role="log" aria-label="Branch summary so far" className="max-h-72 overflow-auto rounded border border-line bg-panel p-2 text-sm whitespace-pre-wrap">
-            {step.text || " "}
-          </pre>
+          {offerSummary ? (
+            <pre role="log" aria-label="Branch summary so far" className="max-h-72 overflow-auto rounded border border-line bg-panel p-2 text-sm whitespace-pre-wrap">
+              {step.text || " "}
+            </pre>
+          ) : null}
           <div className="mt-3 flex justify-end">
-            <button type="button" onClick={cancel} className="rounded border border-line px-3 py-1.5">
+            <button type="button" onClick={cancel} className={secondary}>
               Cancel
             </button>
           </div>
@@ -177,7 +204,7 @@ export function NavigateDialog({
             {step.message}
           </p>
           <div className="mt-3 flex justify-end">
-            <button type="button" onClick={() => onClose()} className="rounded border border-line px-3 py-1.5">
+            <button type="button" onClick={() => onClose()} className={secondary}>
               Close
             </button>
           </div>

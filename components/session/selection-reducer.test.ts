@@ -12,7 +12,7 @@ const select = (id: string | null): SelectionAction => ({ type: "select", id });
 
 describe("selectionReducer", () => {
   it("starts with nothing selected and the open leaf seen", () => {
-    expect(initialSelection("a")).toEqual({ selectedId: null, seenLeaf: "a", followed: "a" });
+    expect(initialSelection("a")).toEqual({ selectedId: null, origin: null, seenLeaf: "a", followed: "a", continueFrom: null });
   });
 
   it("follows each new readable leaf while the user has not looked elsewhere", () => {
@@ -32,14 +32,14 @@ describe("selectionReducer", () => {
 
   it("stays put when a label or settings entry becomes the leaf, and follows the next message", () => {
     const afterLabel = run("a", leaf("b"), leaf("l", "label"));
-    expect(afterLabel).toEqual({ selectedId: "b", seenLeaf: "l", followed: "b" });
+    expect(afterLabel).toMatchObject({ selectedId: "b", seenLeaf: "l", followed: "b" });
     expect(run("a", leaf("b"), leaf("l", "label"), leaf("c")).selectedId).toBe("c");
     expect(run("a", leaf("m", "model_change")).selectedId).toBeNull();
     expect(run("a", unknownLeaf("u")).selectedId).toBeNull();
   });
 
   it("a reset leaf (null) is seen but not selected; clearing the selection lets it follow again", () => {
-    expect(run("a", leaf("b"), unknownLeaf(null))).toEqual({ selectedId: "b", seenLeaf: null, followed: "b" });
+    expect(run("a", leaf("b"), unknownLeaf(null))).toMatchObject({ selectedId: "b", seenLeaf: null, followed: "b" });
     expect(run("a", select("x"), select(null), leaf("b")).selectedId).toBe("b");
   });
 
@@ -47,5 +47,21 @@ describe("selectionReducer", () => {
     const s = run("a", leaf("b"));
     expect(selectionReducer(s, leaf("b"))).toBe(s);
     expect(selectionReducer(s, select("b"))).toBe(s);
+  });
+
+  it("tells where a selection was made, so the chat scrolls only to selections made elsewhere", () => {
+    expect(run("a", { type: "select", id: "x", origin: "tree" })).toMatchObject({ selectedId: "x", origin: "tree" });
+    expect(run("a", { type: "select", id: "x", origin: "chat" }).origin).toBe("chat");
+    expect(run("a", leaf("b")).origin).toBe("leaf");
+    expect(run("a", select("x"), select(null)).origin).toBeNull();
+  });
+
+  it("selecting never asks to continue; \"Continue from here\" selects the entry and opens its dialog until done", () => {
+    expect(run("a", select("x")).continueFrom).toBeNull();
+    const asked = run("a", { type: "continue", id: "x", origin: "chat" });
+    expect(asked).toMatchObject({ selectedId: "x", origin: "chat", continueFrom: "x", seenLeaf: "a" });
+    expect(selectionReducer(asked, { type: "continue-done" }).continueFrom).toBeNull();
+    const idle = run("a");
+    expect(selectionReducer(idle, { type: "continue-done" })).toBe(idle);
   });
 });

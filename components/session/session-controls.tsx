@@ -6,7 +6,7 @@
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useMemo, useState } from "react";
-import { forkSession, setLabel as setLabelAction, setPin as setPinAction, undoNavigation as undoAction, updateSessionSettings } from "@/app/sessions/[id]/actions";
+import { forkSession, setArchive as setArchiveAction, setLabel as setLabelAction, setPin as setPinAction, undoNavigation as undoAction, updateSessionSettings } from "@/app/sessions/[id]/actions";
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import type { ActionResult } from "@/lib/action-result";
 import { readSessionConfig, type SessionConfig } from "@/lib/chat-protocol/session-config";
@@ -29,6 +29,8 @@ export interface SessionControls {
   setLabel(entryId: string, label: string): Promise<ActionResult<unknown>>;
   /** Pins or unpins an entry (session-engine.md §19). */
   setPin(entryId: string, pinned: boolean): Promise<ActionResult<unknown>>;
+  /** Archives or restores the branch starting at an entry (session-engine.md §19.4). */
+  setArchive(entryId: string, archived: boolean): Promise<ActionResult<unknown>>;
   fork(entryId: string): Promise<ActionResult<{ id: string }>>;
   undoNavigation(leafId: string | null, expectedLeafId: string | null): Promise<ActionResult<unknown>>;
 }
@@ -110,6 +112,11 @@ export function useSessionControls(sessionId: string, data: SessionData): Sessio
     },
     setPin: async (entryId, pinned) => {
       const r = await setPinAction({ sessionId, entryId, pinned });
+      if (r.ok) await refresh();
+      return r;
+    },
+    setArchive: async (entryId, archived) => {
+      const r = await setArchiveAction({ sessionId, entryId, archived });
       if (r.ok) await refresh();
       return r;
     },

@@ -1,28 +1,35 @@
 "use client";
 /**
- * The session workspace (ui.md): Chat, Tree and Inspector on one screen, kept in step. Moving in
- * the canvas re-renders the chat for the new path; a sent message appends a node and the canvas
- * follows the leaf. Implements session-engine.md §16.5 selection: "Already at this point", the
- * "Summarize branch?" dialog, the editor-text rule (§11.4) and Undo after a move without summary.
+ * The session workspace (ui.md): Chat, Tree and Inspector on one screen, kept in step. The
+ * selection (selection-reducer.ts, shared through selection-context.tsx) is where every pane
+ * looks: a click selects, never moves. Moving the leaf is "Continue from here" (session-engine.md
+ * §16.5): "Already at this point", the dialog that says what will happen (navigate-dialog.tsx),
+ * the editor-text rule (§11.4) and Undo after a move without summary. Moving re-renders the chat
+ * for the new path; a sent message appends a node and the canvas follows the leaf.
  */
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useDeferredValue, useMemo, useReducer, useState } from "react";
+import { archivedRoot, archiveView, branchRoot } from "@/components/tree/model/archive-view";
 import { TreePending } from "@/components/tree/tree-pending";
 import { type ContextAction, entryIdOf } from "@/components/tree/types";
+import type { MeterProps } from "@/components/chat/context-meter";
+import { nextSendCompacts } from "@/lib/chat-protocol/compaction-forecast";
 import { meterReading } from "@/lib/chat-protocol/context-meter";
 import { entryOptions, searchOptions } from "@/lib/query/entries";
-import { keys } from "@/lib/query/keys";
+import { invalidateSession, keys } from "@/lib/query/keys";
 import { sessionUsageOptions } from "@/lib/query/usage";
 import { type SessionData, sessionDataOptions, sessionView } from "@/lib/query/session";
 import { withLeaf } from "@/lib/query/session-cache";
-import { contentText } from "@/lib/session/tree-row-text";
-import { parseSearch, type TreeFilter } from "@/lib/session/tree-filter";
+import { contentText } from "@/lib/session/tree/tree-row-text";
+import { parseSearch, type TreeFilter } from "@/lib/session/tree/tree-filter";
 import { CompactionDialog, useCompactionMenu } from "./compaction-menu";
 import { LabelDialog } from "./label-dialog";
-import { NavigateDialog, type NavigationOutcome, runNavigation } from "./navigate-dialog";
-import { initialSelection, selectionReducer } from "./selection-reducer";
+import { continuePlan } from "./continue-plan";
+import { ContinueDialog, type NavigationOutcome, runNavigation } from "./navigate-dialog";
+import { type SessionSelection, SessionSelectionContext } from "./selection-context";
+import { initialSelection, type SelectionOrigin, selectionReducer } from "./selection-reducer";
 import { type SessionControls, useSessionControls } from "./session-controls";
 import { useLiveSession } from "./use-live-session";
 import { useStreamedSkeleton } from "./use-streamed-skeleton";
@@ -62,12 +69,14 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
 
   const [selection, dispatchSelection] = useReducer(selectionReducer, leafId, initialSelection);
   const { selectedId } = selection;
-  const setSelectedId = useCallback((id: string | null) => dispatchSelection({ type: "select", id }), []);
+  const selectFrom = useCallback((origin: SelectionOrigin) => (id: string | null) => dispatchSelection({ type: "select", id, origin }), []);
+  const selectInTree = useMemo(() => selectFrom("tree"), [selectFrom]);
+  const selectInChat = useMemo(() => selectFrom("chat"), [selectFrom]);
+  const selectInInspector = useMemo(() => selectFrom("inspector"), [selectFrom]);
   const [filter, setFilter] = useState<TreeFilter>("default");
   const [search, setSearch] = useState("");
   const [draft, setDraft] = useState("");
   const [toast, setToast] = useState<Toast | null>(null);
-  const [navTarget, setNavTarget] = useState<string | null>(null);
   const [labelTarget, setLabelTarget] = useState<string | null>(null);
   const [compactionTarget, setCompactionTarget] = useState<{ id: string; asking: boolean } | null>(null);
   const centerOn = params.get("entry") ?? undefined;
@@ -89,17 +98,23 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
     dispatchSelection({ type: "leaf", leafId, leafType: leafId ? view.byId.get(leafId)?.type : undefined });
   }
 
-  // Measured against the window of the model the next turn uses, named in the meter (docs/ui.md "The session workspace").
-  const meter = useMemo(
-    () => meterReading(data.meter, controls.contextWindow, controls.settings.compaction.reserveTokens, controls.nextModel),
-    [data.meter, controls.contextWindow, controls.settings.compaction.reserveTokens, controls.nextModel],
-  );
+  // Measured against the window of the session's own model (from the file), or of the model the
+  // user picked; the next turn's model is named when it differs, and a send that will first
+  // compact is said before it happens (ui.md "context meter").
+  const compactionSettings = controls.settings.compaction;
+  const meter = useMemo((): MeterProps => {
+    const next = controls.nextModel;
+    const measured = next && !next.picked && next.session ? next.session : next;
+    const reading = meterReading(data.meter, measured?.contextWindow ?? controls.contextWindow, compactionSettings.reserveTokens, measured);
+    const compacts = nextSendCompacts(data.meter.forecast, next, compactionSettings);
+    return { reading, basis: data.meter, ...(next ? { next } : {}), compacts, reserveTokens: compactionSettings.reserveTokens };
+  }, [data.meter, controls.contextWindow, compactionSettings, controls.nextModel]);
 
   const say = useCallback((text: string, action?: Toast["action"]) => setToast({ text, action }), []);
 
   const afterNavigation = useCallback(
     (o: NavigationOutcome) => {
-      setNavTarget(null);
+      dispatchSelection({ type: "continue-done" });
       if (o.editorText && draft.trim() === "") setDraft(o.editorText);
       const undo = o.summarized
         ? undefined
@@ -107,8 +122,10 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
             label: "Undo",
             run: () => {
               void controls.undoNavigation(o.previousLeafId, o.leafId).then((r) => {
-                if (r.ok) qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, o.previousLeafId));
-                else say(r.message ?? "Could not undo the move.");
+                if (r.ok) {
+                  qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, o.previousLeafId));
+                  void invalidateSession(qc, sessionId); // the meter and the next model follow the leaf
+                } else say(r.message ?? "Could not undo the move.");
               });
             },
           };
@@ -122,35 +139,62 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
     async (entryId: string) => {
       const r = await runNavigation({ sessionId, targetId: entryId, summarize: false, apply: () => undefined });
       qc.setQueryData<SessionData>(keys.session(sessionId), (old) => withLeaf(old, r.leafId));
+      // The meter and the next turn's model are the server's, for the new leaf (edit and resend too).
+      void invalidateSession(qc, sessionId);
       return r;
     },
     [sessionId, qc],
   );
 
-  const activate = useCallback(
-    (entryId: string) => {
-      if (entryId === leafId) return say("Already at this point");
-      if (controls.settings.branchSummary.enabled) return setNavTarget(entryId);
-      void moveWithoutSummary(entryId)
-        .then((r) => {
-          afterNavigation({ previousLeafId: leafId, leafId: r.leafId, editorText: r.editorText, summarized: false });
-        })
-        .catch((e: Error) => say(e.message));
+  /** "Continue from here": the dialog says what will happen before the leaf moves (§16.5). */
+  const continueFrom = useCallback(
+    (entryId: string, origin: SelectionOrigin = "tree") => {
+      if (entryId === leafId) {
+        dispatchSelection({ type: "select", id: entryId, origin });
+        return say("Already at this point");
+      }
+      dispatchSelection({ type: "continue", id: entryId, origin });
     },
-    [leafId, controls.settings.branchSummary.enabled, afterNavigation, say, moveWithoutSummary],
+    [leafId, say],
+  );
+  const sharedSelection = useMemo<SessionSelection>(
+    () => ({ state: selection, select: (id, origin) => dispatchSelection({ type: "select", id, origin }), continueFrom }),
+    [selection, continueFrom],
   );
 
   const compactionMenu = useCompactionMenu({ sessionId, rows: view.rows, leafId, onToast: setToast });
 
+  /** "Archive branch" / "Restore branch" (session-engine.md §19.4), with Undo. */
+  const archiveMenu = useCallback(
+    (action: "archive-branch" | "restore-branch", entryId: string) => {
+      const archive = action === "archive-branch";
+      const target = archive ? branchRoot(view.byId, leafId, entryId) : archivedRoot(view.byId, archiveView(view.rows, leafId).roots, entryId);
+      if (target === null) return say(archive ? "The current branch cannot be archived: continue from another point first." : "Not in an archived branch.");
+      const text = view.byId.get(target)?.text ?? target;
+      const set = (on: boolean) => controls.setArchive(target, on);
+      void set(archive).then((r) => {
+        if (!r.ok) return say(r.message ?? "Could not save the archive.");
+        say(archive ? `Archived the branch from “${text}”: hidden from the map, the list and search` : `Restored the branch from “${text}”`, {
+          label: "Undo",
+          run: () => void set(!archive).then((u) => say(u.ok ? (archive ? "Branch restored" : "Branch archived again") : (u.message ?? "Could not undo."))),
+        });
+      });
+    },
+    [view.byId, view.rows, leafId, controls, say],
+  );
+
   const onContextAction = useCallback(
     (action: ContextAction, entryId: string) => {
       const entry = view.byId.get(entryId);
-      if (action === "inspect") setSelectedId(entryId);
+      if (action === "inspect") selectInTree(entryId);
+      else if (action === "continue") continueFrom(entryId);
       else if (action === "label") setLabelTarget(entryId);
       else if (action === "pin" || action === "unpin") {
         void controls
           .setPin(entryId, action === "pin")
           .then((r) => say(r.ok ? (action === "pin" ? "Pinned: kept verbatim through every compaction" : "Unpinned") : (r.message ?? "Could not save the pin.")));
+      } else if (action === "archive-branch" || action === "restore-branch") {
+        archiveMenu(action, entryId);
       } else if (action === "compact-again" || action === "compare-compactions") {
         setCompactionTarget({ id: entryId, asking: action === "compact-again" });
       } else if (action === "undo-compaction") compactionMenu.undoCompaction(entryId);
@@ -176,12 +220,12 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
           .catch((e: Error) => say(e.message));
       }
     },
-    [view.byId, sessionId, controls, router, say, moveWithoutSummary, qc, compactionMenu, setSelectedId],
+    [view.byId, sessionId, controls, router, say, moveWithoutSummary, qc, compactionMenu, selectInTree, continueFrom, archiveMenu],
   );
 
-  const navEntry = navTarget ? view.byId.get(navTarget) : undefined;
+  const plan = selection.continueFrom ? continuePlan(view.byId, leafId, selection.continueFrom) : null;
   return (
-    <>
+    <SessionSelectionContext.Provider value={sharedSelection}>
       <WorkspaceLayout
         chat={
           <ChatPane
@@ -189,7 +233,9 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
             path={view.path}
             meter={meter}
             selectedEntryId={selectedId ? entryIdOf(selectedId) : null}
-            onInspect={(id) => setSelectedId(id)}
+            onInspect={selectInChat}
+            searchMatches={searchMatches}
+            cwd={data.session.cwd || undefined}
             draft={draft}
             onDraftChange={setDraft}
             toolbar={controls.toolbar}
@@ -210,8 +256,8 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
             searchMatches={searchMatches}
             searchPending={searchPending}
             selectedId={selectedId}
-            onSelect={setSelectedId}
-            onActivate={activate}
+            onSelect={selectInTree}
+            onActivate={continueFrom}
             onContextAction={onContextAction}
             centerOn={centerOn}
             filter={filter}
@@ -226,19 +272,21 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
           <InspectorSlot
             sessionId={sessionId}
             entryId={selectedId ? entryIdOf(selectedId) : null}
-            onFocusEntry={setSelectedId}
+            onFocusEntry={selectInInspector}
             waitForTree={pending && streamed.error === null}
           />
         }
       />
-      {navTarget && (
-        <NavigateDialog
+      {plan && (
+        <ContinueDialog
+          key={plan.target.id}
           sessionId={sessionId}
-          targetId={navTarget}
-          targetText={navEntry ? controls.rowText(navEntry) : navTarget}
+          plan={plan}
+          draftEmpty={draft.trim() === ""}
+          summaries={controls.settings.branchSummary.enabled}
           previousLeafId={leafId}
           onClose={(status) => {
-            setNavTarget(null);
+            dispatchSelection({ type: "continue-done" });
             if (status) say(status);
           }}
           onNavigated={afterNavigation}
@@ -262,11 +310,11 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
           entryId={compactionTarget.id}
           asking={compactionTarget.asking}
           onClose={() => setCompactionTarget(null)}
-          onFocusEntry={setSelectedId}
+          onFocusEntry={selectInInspector}
           onToast={setToast}
         />
       )}
       <StatusToast toast={toast} onDone={() => setToast(null)} />
-    </>
+    </SessionSelectionContext.Provider>
   );
 }

@@ -6,6 +6,7 @@
  */
 import { useRef } from "react";
 import { useFileDrop } from "@/components/ui-hooks/use-file-drop";
+import { readableFormats } from "./format";
 import { ImportRow } from "./import-row";
 import { useImports } from "./use-imports";
 
@@ -33,7 +34,7 @@ export function ImportDropZone() {
           Import session
         </button>
         <p className="text-sm text-muted">
-          {dragging ? "Drop to import." : "Choose or drop one or more session files (.jsonl, .json) from pi, oh-my-pi, Claude Code, Codex CLI, Gemini CLI or opencode."}
+          {dragging ? "Drop to import." : `Choose or drop one or more session files from ${readableFormats()}.`}
         </p>
         <input
           ref={input}

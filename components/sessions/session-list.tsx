@@ -2,8 +2,8 @@
 /**
  * The home page (ui.md "Pages: /"): "New session", the full-text search box, the import drop
  * zone and the list of sessions, newest activity first, paged by cursor ("Load more", and
- * automatically when the end of the list scrolls into view). Delete removes the row at once
- * and offers "Undo" in a toast.
+ * automatically when the end of the list scrolls into view). Delete removes the row at once and
+ * moves the session to the Trash (/trash: restorable for 30 days), which the toast links to.
  */
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
@@ -13,7 +13,7 @@ import { useTypedBeforeHydration } from "@/components/ui-hooks/use-typed-before-
 import type { SessionSummary } from "@/lib/types/session";
 import { sessionListOptions } from "@/lib/query/keys";
 import { FirstStart } from "./first-start";
-import { useNow } from "./format";
+import { readableFormats, useNow } from "./format";
 import { ImportDropZone } from "./import-drop-zone";
 import { SessionRow } from "./session-row";
 import { type ToastMessage, UndoToast } from "./undo-toast";
@@ -40,19 +40,13 @@ export function SessionList() {
   const closeToast = useCallback(() => setToast(null), []);
 
   const showError = useCallback((message: string) => setToast({ id: ++toastId, text: message, tone: "error" }), []);
-  const { rename, remove, restore } = useSessionActions({
-    onDeleted: (session) =>
+  // A deleted session goes to the Trash, restorable there for 30 days (no timed undo).
+  const { rename, remove } = useSessionActions({
+    onDeleted: () =>
       setToast({
         id: ++toastId,
-        text: "Session deleted",
-        action: {
-          label: "Undo",
-          run: () => {
-            restore.mutate(session, { onSuccess: () => setToast({ id: ++toastId, text: "Session restored" }) });
-            setToast(null);
-            search.current?.focus();
-          },
-        },
+        text: "Session moved to the Trash",
+        action: { label: "Open the Trash", run: () => router.push("/trash") },
       }),
     onError: showError,
   });
@@ -151,8 +145,8 @@ export function SessionList() {
         ) : (
           <>
             <p className="text-muted">
-              Arbor shows agent sessions as trees you can chat in, compact and branch: start a new session, or import a
-              pi / oh-my-pi session file (.jsonl).
+              Arbor shows agent sessions as trees you can chat in, compact and branch. Start a new session, or import a
+              session file from {readableFormats()}.
             </p>
             <FirstStart />
           </>

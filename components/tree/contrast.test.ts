@@ -38,6 +38,8 @@ const PAIRS: [string, string][] = [
   ["--fg", "--bg"],
   ["--fg", "--panel"],
   ["--muted", "--bg"],
+  ["--color-error", "--bg"],
+  ["--color-edit", "--bg"],
   ["--muted", "--panel"],
   ["--color-compaction", "--bg"],
   ["--color-branch", "--bg"],

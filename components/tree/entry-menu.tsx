@@ -1,10 +1,15 @@
 "use client";
 /**
  * The entry menu of the canvas (ui.md "Inspect without moving"): opened by a node's "⋯"
- * button or by right-clicking a node. Items: "Inspect", "Label…", "Pin" / "Unpin" (messages,
+ * button or by right-clicking a node. Items: "Inspect", "Continue from here…" (the only way the
+ * canvas moves the leaf, after a dialog), "Label…", "Pin" / "Unpin" (messages,
  * custom messages and branch summaries, session-engine.md §19), "Edit and resend" (user messages only), "Fork
  * to new session", "Copy link"; on compactions also "Compact again with…", "Compare and
- * choose…" and "Undo compaction" (on the current path) or "Redo compaction" (docs/engine.md "Arbor extensions around compaction").
+ * choose…" and "Undo compaction" (on the current path) or "Redo compaction" (docs/engine.md "Arbor extensions around compaction"); off the
+ * current path "Archive branch", inside a shown archived branch "Restore branch" (§19.4).
+ *
+ * On a collapsed overview turn: "Inspect", "Continue after this turn…" (from its last entry),
+ * "Show entries", "Edit and resend" (its prompt), "Fork to new session", "Copy link".
  *
  * ARIA menu pattern: focus moves to the first item; ↑/↓ (wrapping), Home and End move;
  * Enter/Space or a click runs an item; Esc, Tab or a click outside closes it, and focus
@@ -15,9 +20,11 @@ import { createPortal } from "react-dom";
 import type { MenuRequest } from "@/components/tree/tree-context";
 import type { ContextAction } from "@/components/tree/types";
 
-const ITEMS: { action: ContextAction; label: string; when?: (r: MenuRequest) => boolean }[] = [
+const ITEMS: { action: ContextAction; label: string | ((r: MenuRequest) => string); when?: (r: MenuRequest) => boolean }[] = [
   { action: "inspect", label: "Inspect" },
-  { action: "label", label: "Label…" },
+  { action: "continue", label: (r) => (r.span ? "Continue after these turns…" : r.turn ? "Continue after this turn…" : "Continue from here…") },
+  { action: "expand-turn", label: (r) => (r.span ? "Show turns" : "Show entries"), when: (r) => r.turn === true },
+  { action: "label", label: "Label…", when: (r) => r.turn !== true },
   { action: "pin", label: "Pin", when: (r) => r.pin === "pin" },
   { action: "unpin", label: "Unpin", when: (r) => r.pin === "unpin" },
   { action: "edit-resend", label: "Edit and resend", when: (r) => r.canEditResend },
@@ -25,6 +32,8 @@ const ITEMS: { action: ContextAction; label: string; when?: (r: MenuRequest) => 
   { action: "compare-compactions", label: "Compare and choose…", when: (r) => r.compaction !== undefined },
   { action: "undo-compaction", label: "Undo compaction", when: (r) => r.compaction?.active === true },
   { action: "redo-compaction", label: "Redo compaction", when: (r) => r.compaction?.active === false },
+  { action: "archive-branch", label: "Archive branch", when: (r) => r.archive === "archive" },
+  { action: "restore-branch", label: "Restore branch", when: (r) => r.archive === "restore" },
   { action: "fork", label: "Fork to new session" },
   { action: "copy-link", label: "Copy link" },
 ];
@@ -110,7 +119,7 @@ export function EntryMenu({ request, onAction, onClose }: EntryMenuProps) {
             onAction(item.action, request.id);
           }}
         >
-          {item.label}
+          {typeof item.label === "string" ? item.label : item.label(request)}
         </button>
       ))}
     </div>,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyText, formatTokens, previewLines } from "@/components/tree/format";
+import { bodyText, clockTime, dayTime, duration, formatTokens, previewLines } from "@/components/tree/format";
 
 describe("formatTokens", () => {
   it("rounds to a short estimate", () => {
@@ -32,5 +32,20 @@ describe("previewLines", () => {
     expect(previewLines(md, 3, 200)).toBe("Goal\nShip the canvas\nProgress");
     expect(previewLines(md, 10, 200).split("\n")).toEqual(["Goal", "Ship the canvas", "Progress", "layout", "nodes", "more"]);
     expect(previewLines("abcdef", 1, 3)).toBe("abc…");
+  });
+});
+
+describe("duration", () => {
+  it("says a pause in the unit a person would use", () => {
+    expect(duration(20_000)).toBe("<1 min");
+    expect(duration(45 * 60_000 + 59_000)).toBe("45 min");
+    expect(duration(3 * 3_600_000 + 1)).toBe("3 h");
+    expect(duration(50 * 3_600_000)).toBe("2 days");
+  });
+
+  it("clock and day times are zero-padded local times", () => {
+    const t = new Date(2025, 0, 15, 9, 5).getTime();
+    expect(clockTime(t)).toBe("09:05");
+    expect(dayTime(t)).toBe("Jan 15 09:05");
   });
 });

@@ -20,4 +20,29 @@ export function bodyText(text: string, role: RoleMark): string {
   return (role === "user" || role === "assistant") && text.startsWith(prefix) ? text.slice(prefix.length) : text;
 }
 
+/** A pause as a person says it: "45 min", "3 h", "2 days" (rounded down; under a minute: "<1 min"). */
+export function duration(ms: number): string {
+  const min = Math.floor(ms / 60_000);
+  if (min < 1) return "<1 min";
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(min / 60);
+  if (h < 48) return `${h} h`;
+  return `${Math.floor(h / 24)} days`;
+}
+
+const two = (n: number) => String(n).padStart(2, "0");
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** The local time of day of an epoch ms, "14:05". */
+export function clockTime(ms: number): string {
+  const d = new Date(ms);
+  return `${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+/** The local day and time, "Jan 15 14:05": what tells apart sibling landmarks of different days. */
+export function dayTime(ms: number): string {
+  const d = new Date(ms);
+  return `${MONTHS[d.getMonth()]} ${d.getDate()} ${clockTime(ms)}`;
+}
+
 export { plainLine, previewLines } from "@/lib/session-view/tree-skeleton";

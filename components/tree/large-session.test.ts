@@ -4,11 +4,11 @@
  * measured timings.
  */
 import { describe, expect, it } from "vitest";
-import { layoutTree } from "@/components/tree/layout";
-import { overlappingPairs } from "@/components/tree/layout-check";
-import { toFlow } from "@/components/tree/to-flow";
-import { groupTurns, groupTurnsSteps } from "@/components/tree/turns";
-import { entryGraph, entryGraphSteps, viewModel, viewModelSteps } from "@/components/tree/use-tree-model";
+import { layoutTree } from "@/components/tree/layout/layout";
+import { overlappingPairs } from "@/components/tree/layout/layout-check";
+import { toFlow } from "@/components/tree/layout/to-flow";
+import { groupTurns, groupTurnsSteps } from "@/components/tree/model/turns";
+import { entryGraph, entryGraphSteps, viewModel, viewModelSteps } from "@/components/tree/hooks/use-tree-model";
 import { generateSession } from "@/test/generators/session";
 import { runSliced } from "@/lib/session/stepwise";
 import { resolveSkeleton, skeletonLabels } from "@/lib/session-view/tree-skeleton";

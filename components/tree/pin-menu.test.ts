@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { newestBelow } from "@/components/session/compaction-menu";
 import { compactedSession, compaction, reply, user } from "@/test/tree-sessions";
 import { menuFacts } from "@/components/tree/tree-context";
-import { toFlow } from "@/components/tree/to-flow";
+import { toFlow } from "@/components/tree/layout/to-flow";
 import type { TreeNode } from "@/components/tree/types";
 import { pinEntryFields } from "@/lib/session/pins";
 import { resolveSkeleton } from "@/lib/session-view/tree-skeleton";
@@ -45,7 +45,8 @@ describe("entry menu items", () => {
     const entries = [user("u1", null), reply("a1", "u1"), compaction("C1", "a1", "u1"), user("u2", "C1"), reply("a2", "u2")];
     const { nodes } = toFlow(entries, { leafId: "a1" });
     const c = node(nodes, "C1");
-    expect(menuFacts(c.type, c.data)).toEqual({ compaction: { active: false } });
+    // Off the current path: its branch can be archived too (session-engine.md §19.4).
+    expect(menuFacts(c.type, c.data)).toEqual({ compaction: { active: false }, archive: "archive" });
     expect(newestBelow(resolveSkeleton(entries), "C1")).toBe("a2");
     expect(newestBelow(resolveSkeleton(entries), "a2")).toBe("a2");
   });

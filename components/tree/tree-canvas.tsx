@@ -18,12 +18,14 @@
  *   `entryIdOf`). On mount with no selection the canvas selects the current leaf (or its
  *   nearest visible ancestor); when a filter or search hides the selection it moves to the
  *   nearest visible ancestor, else the last visible row; a selected folded entry is unfolded.
- * - `onActivate(entryId)`: "go there" — a click on a node, Enter, or a double-click in the
- *   list. The page runs session-engine.md §16.5 (the "Already at this point" check and the "Summarize
- *   branch?" dialog).
+ * - `onActivate(entryId)`: "Continue from here" — the node menu's item, Enter or `C` on a
+ *   selected entry (`C` on a turn: after its last entry), a double-click in the list. The page
+ *   runs session-engine.md §16.5 ("Already at this point", then the dialog that says what will
+ *   happen). A click never moves the leaf: it selects (ui.md "Click looks, actions act").
  * - `onContextAction(action, entryId)`: the entry menu ("⋯" or right-click) and shortcuts:
- *   "inspect" (also "Show summary" on compactions), "label" (also `L`), "edit-resend" (user
- *   messages only), "fork", "copy-link".
+ *   "inspect" (also "Show summary" on compactions), "continue", "label" (also `L`),
+ *   "edit-resend" (user messages only), "fork", "copy-link", pins and the compaction items.
+ *   On a turn the entry is its first (the prompt), except "continue": its last.
  * - `centerOn`: an entry to centre and select once (deep link `?entry=ID`); a new value
  *   centres again.
  * - `filter` / `onFilterChange`, `search` / `onSearchChange`: session-engine.md §16.3 filter and query.
@@ -40,8 +42,8 @@ import "./tree.css";
 import "./nodes/nodes.css";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { EntryMenu } from "@/components/tree/entry-menu";
-import { jumpTargets } from "@/components/tree/landmarks";
-import { BranchCostContext, type MenuRequest, menuFacts, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
+import { jumpMenu } from "@/components/tree/model/jump-targets";
+import { BranchCostContext, continueTarget, type MenuRequest, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
 import type { BranchCost } from "@/lib/usage/branches";
 import { TreeFlowView } from "@/components/tree/tree-flow-view";
 import { TreeList } from "@/components/tree/tree-list";
@@ -49,18 +51,21 @@ import { TreePending } from "@/components/tree/tree-pending";
 import { footerIndex, reconcileSelection } from "@/components/tree/tree-nav";
 import { type TreeView, TreeToolbar } from "@/components/tree/tree-toolbar";
 import type { CanvasNode, ContextAction, TreeEdge } from "@/components/tree/types";
-import { entryIdOf, isTurnId } from "@/components/tree/types";
-import { useCanvasViewport } from "@/components/tree/use-canvas-viewport";
-import { useKeepFocus } from "@/components/tree/use-keep-focus";
-import { useRestoreAnchor, useSemanticZoom } from "@/components/tree/use-semantic-zoom";
-import { useTreeKeyboard } from "@/components/tree/use-tree-keyboard";
-import { useCanvasModel } from "@/components/tree/use-sliced-tree-model";
-import type { TreeModel } from "@/components/tree/use-tree-model";
+import { entryIdOf, isGroupId } from "@/components/tree/types";
+import { useCanvasViewport } from "@/components/tree/hooks/use-canvas-viewport";
+import { useKeepFocus } from "@/components/tree/hooks/use-keep-focus";
+import { useRestoreAnchor, useSemanticZoom } from "@/components/tree/hooks/use-semantic-zoom";
+import { useTreeKeyboard } from "@/components/tree/hooks/use-tree-keyboard";
+import { useCanvasModel } from "@/components/tree/hooks/use-sliced-tree-model";
+import { useFitMap, usePaneShape } from "@/components/tree/hooks/use-canvas-pane";
+import { useNodeHandlers } from "@/components/tree/hooks/use-node-handlers";
+import { DEFAULT_PANE, type Pane } from "@/components/tree/layout/wrap-layout";
+import type { TreeModel } from "@/components/tree/hooks/use-tree-model";
 import { useTypedBeforeHydration } from "@/components/ui-hooks/use-typed-before-hydration";
-import { emptyText, formatFooter, type TreeFilter } from "@/lib/session/tree-filter";
-import { initialSelection } from "@/lib/session/tree-graph";
+import { emptyText, formatFooter, type TreeFilter } from "@/lib/session/tree/tree-filter";
+import { initialSelection } from "@/lib/session/tree/tree-graph";
 import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
-import type { NodeMouseHandler, ReactFlowInstance } from "@xyflow/react";
+import type { ReactFlowInstance } from "@xyflow/react";
 import { groupDigits } from "@/lib/text/group-digits";
 
 export interface TreeCanvasProps {
@@ -95,6 +100,9 @@ export function TreeCanvas(props: TreeCanvasProps) {
 const EMPTY: ReadonlySet<string> = new Set();
 const NO_COSTS: ReadonlyMap<string, BranchCost> = new Map();
 
+/** Viewports where the minimap starts collapsed. */
+const PHONE_QUERY = "(max-width: 640px)";
+
 /** Sessions this small (entries) open in the detail level (one node per entry); larger ones as turns. */
 const DETAIL_ON_OPEN_MAX_ENTRIES = 30;
 
@@ -102,9 +110,12 @@ const DETAIL_ON_OPEN_MAX_ENTRIES = 30;
 function TreeCanvasInner(props: TreeCanvasProps) {
   const { skeleton, leafId, labels, filter } = props;
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(EMPTY);
+  // The pane's size: the overview wraps a tall tree to fill it (wrap-layout.ts).
+  const [pane, setPane] = useState<Pane>(DEFAULT_PANE);
+  const [showArchived, setShowArchived] = useState(false);
   const flow = useReactFlow<CanvasNode, TreeEdge>();
   const zoom = useSemanticZoom(flow, props.centerOn || skeleton.length <= DETAIL_ON_OPEN_MAX_ENTRIES ? "detail" : "overview");
-  const { zoomLevel, expandedTurns } = zoom;
+  const { zoomLevel, expandedTurns, expandedSpans } = zoom;
   const { model, building, error } = useCanvasModel({
     skeleton,
     leafId,
@@ -115,6 +126,10 @@ function TreeCanvasInner(props: TreeCanvasProps) {
     stale: props.searchPending,
     zoomLevel,
     expandedTurns,
+    expandedSpans,
+    // Only the overview wraps to the pane (wrap-layout.ts): a resize leaves the entries view alone.
+    pane: zoomLevel === "overview" ? pane : undefined,
+    showArchived,
   });
 
   const unfold = useCallback((entryIds: readonly string[]) => {
@@ -132,7 +147,7 @@ function TreeCanvasInner(props: TreeCanvasProps) {
     const text = `Laying out ${groupDigits(skeleton.length)} entries…${building === null ? "" : ` ${Math.round(building * 100)}%`}`;
     return <TreePending text={text} share={building} className={props.className} />;
   }
-  return <TreeCanvasBody {...props} flow={flow} zoom={zoom} model={model} unfold={unfold} />;
+  return <TreeCanvasBody {...props} flow={flow} zoom={zoom} model={model} unfold={unfold} pane={pane} onPane={setPane} showArchived={showArchived} onShowArchived={setShowArchived} />;
 }
 
 interface TreeCanvasBodyProps extends TreeCanvasProps {
@@ -140,14 +155,24 @@ interface TreeCanvasBodyProps extends TreeCanvasProps {
   zoom: ReturnType<typeof useSemanticZoom>;
   model: TreeModel;
   unfold: (entryIds: readonly string[]) => void;
+  pane: Pane;
+  onPane: (pane: Pane) => void;
+  showArchived: boolean;
+  onShowArchived: (on: boolean) => void;
 }
 
 function TreeCanvasBody(props: TreeCanvasBodyProps) {
   const { skeleton, leafId, selectedId, onActivate, onContextAction, filter, search, flow, zoom, model, unfold } = props;
   const [view, setView] = useState<TreeView>(props.defaultView ?? "canvas");
   const [minimap, setMinimap] = useState(true);
+  // On a phone the minimap starts collapsed (the toolbar's "Minimap" shows it): it would take a
+  // quarter of the canvas. Read after hydrating, so the server and the first render agree.
+  useEffect(() => {
+    if (window.matchMedia(PHONE_QUERY).matches) setMinimap(false);
+  }, []);
   const [menu, setMenu] = useState<MenuRequest | null>(null);
   const regionRef = useRef<HTMLElement>(null);
+  const paneRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   useTypedBeforeHydration(searchRef, search, props.onSearchChange);
   const { zoomLevel, expandTurn } = zoom;
@@ -164,9 +189,15 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
     latest.current.onSelect(id);
   }, []);
   const closeMenu = useCallback(() => setMenu(null), []);
+  const latestModel = useRef(model);
+  latestModel.current = model;
   const contextAction = useCallback(
-    (action: ContextAction, id: string) => latest.current.onContextAction(action, entryIdOf(id)),
-    [],
+    (action: ContextAction, id: string) => {
+      if (action === "expand-turn") expandTurn(id);
+      else if (action === "continue") latest.current.onActivate(continueTarget(latestModel.current, id));
+      else latest.current.onContextAction(action, entryIdOf(id));
+    },
+    [expandTurn],
   );
   const actions = useMemo<TreeActions>(
     () => ({ openMenu: setMenu, contextAction, unfold, expandTurn, menuFor: menu?.id ?? null }),
@@ -193,7 +224,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
     });
     if (fix.kind === "select") select(fix.id);
     // An entry inside a collapsed overview turn stays selected; its turn shows the selection.
-    else if (fix.kind === "unfold" && !isTurnId(graph.nodeOf.get(fix.entryId) ?? "")) unfold([fix.entryId]);
+    else if (fix.kind === "unfold" && !isGroupId(graph.nodeOf.get(fix.entryId) ?? "")) unfold([fix.entryId]);
   }, [graph, layout, selectedId, select, unfold]);
 
   const viewport = useCanvasViewport({
@@ -211,6 +242,9 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
 
   useKeepFocus(regionRef, selectedId, model.layout, view);
 
+  const fit = useFitMap(zoom, viewport, model);
+  usePaneShape(paneRef, props.pane, props.onPane, zoom, viewport.ready);
+
   const onKeyDown = useTreeKeyboard({
     view,
     model,
@@ -218,7 +252,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
     filter,
     search,
     onSelect: select,
-    onActivate,
+    onActivate: (id) => onActivate(continueTarget(model, id)),
     onContextAction: (action, id) => onContextAction(action, entryIdOf(id)),
     onFilterChange: props.onFilterChange,
     onSearchChange: props.onSearchChange,
@@ -228,47 +262,10 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
     reveal: (id) => viewport.reveal(id, true),
   });
 
-  const onNodeClick = useCallback<NodeMouseHandler<CanvasNode>>(
-    (_e, node) => {
-      if (node.type === "band") return;
-      if (node.type === "fold") {
-        unfold(node.data.entryIds);
-        return;
-      }
-      if (node.type === "turn") {
-        expandTurn(node.id);
-        return;
-      }
-      select(node.id);
-      latest.current.onActivate(node.id);
-    },
-    [unfold, select, expandTurn],
-  );
-
-  const onNodeContextMenu = useCallback<NodeMouseHandler<CanvasNode>>((e, node) => {
-    if (node.type === "band" || node.type === "fold" || node.type === "turn") return;
-    e.preventDefault();
-    const returnFocus = (e.target as HTMLElement).closest<HTMLElement>(".react-flow__node");
-    setMenu({
-      id: node.id,
-      canEditResend: node.type === "entry" && node.data.isUserMessage,
-      ...menuFacts(node.type, node.data),
-      x: e.clientX,
-      y: e.clientY,
-      returnFocus,
-    });
-  }, []);
-
-  // Tabbing onto a node selects it.
-  const onFocus = (e: React.FocusEvent<HTMLElement>) => {
-    const el = e.target as HTMLElement;
-    if (!el.classList.contains("react-flow__node")) return;
-    const id = el.dataset.id;
-    if (id && !id.startsWith("band:") && id !== latest.current.selectedId) select(id);
-  };
+  const { onNodeClick, onNodeDoubleClick, onNodeContextMenu, onFocus } = useNodeHandlers({ select, unfold, expandTurn, openMenu: setMenu, selectedId });
 
   const selectedEntry = selectedId === null ? null : entryIdOf(selectedId);
-  const jumps = useMemo(() => jumpTargets(model.landmarks), [model.landmarks]);
+  const jumps = useMemo(() => jumpMenu(graph.rows, model.landmarks, leafId), [graph.rows, model.landmarks, leafId]);
   const footer = formatFooter(footerIndex(visible, selectedId), visible.length, filter);
 
   return (
@@ -290,16 +287,19 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
         onViewChange={setView}
         minimap={minimap}
         onMinimapChange={setMinimap}
-        onFitView={viewport.fitAll}
+        onFitView={fit}
         onGoToLeaf={viewport.goToLeaf}
         zoomLevel={zoomLevel}
         onZoomLevelChange={zoom.setLevel}
-        jumpTargets={jumps}
-        onJump={viewport.jumpTo}
+        jumpGroups={jumps}
+        onJump={viewport.jumpToEntry}
+        archivedCount={graph.archive.roots.size}
+        showArchived={props.showArchived}
+        onShowArchivedChange={props.onShowArchived}
         canGoToLeaf={leafId !== null}
         searchRef={searchRef}
       />
-      <div className="relative min-h-0 flex-1">
+      <div ref={paneRef} className="relative min-h-0 flex-1">
         {view === "canvas" ? (
           <BranchCostContext.Provider value={props.branchCosts ?? NO_COSTS}>
           <TreeActionsContext.Provider value={actions}>
@@ -309,9 +309,12 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
               minimap={minimap}
               onInit={viewport.onInit}
               onNodeClick={onNodeClick}
+              onNodeDoubleClick={onNodeDoubleClick}
               onNodeContextMenu={onNodeContextMenu}
               onMoveEnd={zoom.onMoveEnd}
               onJump={viewport.jumpTo}
+              onFit={fit}
+              onZoomed={zoom.applyZoom}
             />
             {visible.length === 0 ? (
               <p className="pointer-events-none absolute inset-x-0 top-6 text-center text-muted">
@@ -327,6 +330,7 @@ function TreeCanvasBody(props: TreeCanvasBodyProps) {
             selectedId={selectedEntry}
             onSelect={select}
             onActivate={onActivate}
+            hereId={graph.hereId}
           />
         )}
       </div>

@@ -5,7 +5,8 @@
  * The canvas provides one stable value; only `menuFor` changes (when a menu opens).
  */
 import { createContext, useContext } from "react";
-import type { CommonData, ContextAction } from "@/components/tree/types";
+import type { TreeModel } from "@/components/tree/hooks/use-tree-model";
+import { type CommonData, type ContextAction, entryIdOf, isGroupId, type TreeNode } from "@/components/tree/types";
 import type { BranchCost } from "@/lib/usage/branches";
 
 /** What the entry menu offers beyond the common items (docs/engine.md "Arbor extensions around compaction"). */
@@ -14,18 +15,29 @@ export interface MenuFacts {
   pin?: "pin" | "unpin";
   /** A compaction node: "Compact again with…", "Compare and choose…", Undo (on the path) or Redo. */
   compaction?: { active: boolean };
+  /** Off the current path: "Archive branch"; inside a shown archived branch: "Restore branch" (§19.4). */
+  archive?: "archive" | "restore";
 }
 
 const PINNABLE_TYPES: ReadonlySet<string> = new Set(["message", "custom_message"]);
 
+function archiveFact(data: CommonData): MenuFacts {
+  if (data.archived) return { archive: "restore" };
+  return data.isActive ? {} : { archive: "archive" };
+}
+
 export function menuFacts(nodeType: string, data: CommonData & { entryType?: string }): MenuFacts {
-  if (nodeType === "compaction") return { compaction: { active: data.isActive } };
+  if (nodeType === "compaction") return { compaction: { active: data.isActive }, ...archiveFact(data) };
   const pinnable = nodeType === "branchSummary" || (nodeType === "entry" && PINNABLE_TYPES.has(data.entryType ?? ""));
-  return pinnable ? { pin: data.pinned ? "unpin" : "pin" } : {};
+  return { ...(pinnable ? { pin: data.pinned ? "unpin" : "pin" } : {}), ...archiveFact(data) };
 }
 
 export interface MenuRequest extends MenuFacts {
   id: string;
+  /** A collapsed overview turn (`turn:<first entry id>`): the turn's items. */
+  turn?: boolean;
+  /** A span of turns (`span:<first entry id>`, spans.ts): the turn's items, "Show turns". */
+  span?: boolean;
   /** Offer "Edit and resend" (user messages only). */
   canEditResend: boolean;
   /** Where to open, in client coordinates. */
@@ -43,6 +55,23 @@ export interface TreeActions {
   expandTurn: (turnId: string) => void;
   /** Id of the node whose menu is open, if any (for aria-expanded). */
   menuFor: string | null;
+}
+
+/** The menu of a node (without where it opens). */
+export function menuRequestOf(node: TreeNode): Omit<MenuRequest, "x" | "y" | "returnFocus"> {
+  if (node.type === "turn") return { id: node.id, turn: true, canEditResend: node.data.startsWithUser, ...archiveFact(node.data) };
+  if (node.type === "span") return { id: node.id, turn: true, span: true, canEditResend: false, ...archiveFact(node.data) };
+  return { id: node.id, canEditResend: node.type === "entry" && node.data.isUserMessage, ...menuFacts(node.type, node.data) };
+}
+
+/**
+ * The entry "Continue from here" starts from for a node id: the entry itself, a fold's first entry,
+ * and a collapsed turn's or span's LAST entry ("Continue after this turn").
+ */
+export function continueTarget(model: TreeModel, id: string): string {
+  if (!isGroupId(id)) return entryIdOf(id);
+  const node = model.layout.nodes[model.layout.index.get(id) ?? -1];
+  return node?.type === "turn" || node?.type === "span" ? (node.data.entryIds.at(-1) ?? entryIdOf(id)) : entryIdOf(id);
 }
 
 /**

@@ -15,9 +15,9 @@
  */
 import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { moveInRows } from "@/components/tree/tree-nav";
-import { emptyText } from "@/lib/session/tree-filter";
+import { emptyText } from "@/lib/session/tree/tree-filter";
 import type { SkeletonRow } from "@/lib/session-view/tree-skeleton-view";
-import { displayText } from "@/lib/session/tree-row-text";
+import { displayText } from "@/lib/session/tree/tree-row-text";
 
 export const LIST_ROW_HEIGHT = 28;
 const OVERSCAN = 8;
@@ -32,9 +32,11 @@ export interface TreeListProps {
   selectedId: string | null;
   onSelect: (id: string) => void;
   onActivate: (id: string) => void;
+  /** The row that shows "you are here": the leaf, or its nearest visible ancestor (to-flow.ts `hereId`). */
+  hereId: string | null;
 }
 
-export function TreeList({ rows, totalEntries, selectedId, onSelect, onActivate }: TreeListProps) {
+export function TreeList({ rows, totalEntries, selectedId, onSelect, onActivate, hereId }: TreeListProps) {
   const baseId = useId();
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -96,6 +98,7 @@ export function TreeList({ rows, totalEntries, selectedId, onSelect, onActivate 
     const row = rows[i]!;
     const selected = i === selectedIndex;
     const id = row.entry.id;
+    const here = id === hereId;
     shown.push(
       // biome-ignore lint/a11y/useKeyWithClickEvents: keys are handled by the listbox (aria-activedescendant)
       <div
@@ -117,8 +120,8 @@ export function TreeList({ rows, totalEntries, selectedId, onSelect, onActivate 
         onDoubleClick={() => onActivate(id)}
       >
         <span className="truncate">{displayText(row.text, row.label)}</span>
-        {row.isActive && !row.isLeaf ? <span className="sr-only">, on the current path</span> : null}
-        {row.isLeaf ? (
+        {row.isActive && !here ? <span className="sr-only">, on the current path</span> : null}
+        {here ? (
           <span className="shrink-0 rounded border border-[var(--color-accent)] px-1 text-xs text-[var(--color-accent)]">
             you are here
           </span>

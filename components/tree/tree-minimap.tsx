@@ -5,17 +5,20 @@
  * the landmarks on top — compaction boundaries (amber bars), "first kept" (amber dot), branch
  * points (diamonds), labels (squares), the current leaf (a ring) — and the viewport as a
  * rectangle. Columns and rows are scaled separately so a long, mostly linear session still
- * shows its branches. Click or drag to move the view there. Render inside <ReactFlow>.
+ * shows its branches. Click or drag to move the view there. It sits in a corner that does not
+ * cover the current leaf (overlay-rects.ts), and is hidden when no corner is free or the pane is
+ * too small. Render inside <ReactFlow>.
  */
 import { type ReactFlowInstance, useStore } from "@xyflow/react";
 import { type PointerEvent, useEffect, useMemo, useRef } from "react";
 import { useColorScheme } from "@/components/theme/use-color-scheme";
-import { COL_GAP, NODE_HEIGHT, NODE_WIDTH } from "@/components/tree/layout";
+import { COL_GAP, NODE_HEIGHT, NODE_WIDTH } from "@/components/tree/layout/layout";
+import { leafScreenBox, MINIMAP_H, MINIMAP_W, minimapRect, treeScreenBox } from "@/components/tree/layout/overlay-rects";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
-import type { TreeModel } from "@/components/tree/use-tree-model";
+import type { TreeModel } from "@/components/tree/hooks/use-tree-model";
 
-const W = 180;
-const H = 150;
+const W = MINIMAP_W;
+const H = MINIMAP_H;
 const PAD = 6;
 
 export interface MinimapScale {
@@ -43,7 +46,14 @@ export function TreeMinimap({ model, flow }: { model: TreeModel; flow: ReactFlow
   const scale = useMemo(() => minimapScale(layout.bounds), [layout.bounds]);
   const colorScheme = useColorScheme();
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: colorScheme redraws: the colours are CSS variables that change with the theme.
+  const [tx, ty, zoom] = useStore((s) => s.transform);
+  const pw = useStore((s) => s.width);
+  const ph = useStore((s) => s.height);
+  // A corner that does not cover the current leaf; none (hidden) when every corner would.
+  const at = minimapRect({ width: pw, height: ph }, leafScreenBox(model, [tx, ty, zoom]), treeScreenBox(model, [tx, ty, zoom]));
+  const shown = at !== null;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: colorScheme redraws (the colours are CSS variables that change with the theme); shown: the canvas is new when it reappears.
   useEffect(() => {
     const canvas = ref.current;
     const ctx = canvas?.getContext("2d");
@@ -102,11 +112,8 @@ export function TreeMinimap({ model, flow }: { model: TreeModel; flow: ReactFlow
         }
       }
     }
-  }, [layout, landmarks, scale, colorScheme]);
+  }, [layout, landmarks, scale, colorScheme, shown]);
 
-  const [tx, ty, zoom] = useStore((s) => s.transform);
-  const pw = useStore((s) => s.width);
-  const ph = useStore((s) => s.height);
   const { sx, sy, ox, oy } = scale;
   const view = {
     left: Math.max(0, ox + (-tx / zoom) * sx),
@@ -122,12 +129,13 @@ export function TreeMinimap({ model, flow }: { model: TreeModel; flow: ReactFlow
     void flow.setCenter(x, y, { zoom: flow.getZoom() });
   };
 
+  if (!at) return null;
   return (
     <div
       className="tree-minimap nodrag nopan nowheel"
       role="img"
       aria-label={`Minimap of the session tree: ${landmarks.length} landmarks`}
-      style={{ width: W, height: H }}
+      style={{ left: at.x, top: at.y, width: W, height: H }}
       onPointerDown={(e) => {
         e.currentTarget.setPointerCapture(e.pointerId);
         moveTo(e);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { layoutTree } from "@/components/tree/layout";
+import { layoutTree } from "@/components/tree/layout/layout";
 import { reply, toolRunSession, user } from "@/test/tree-sessions";
-import { toFlow } from "@/components/tree/to-flow";
+import { toFlow } from "@/components/tree/layout/to-flow";
 import { arrowMove, footerIndex, moveInRows, moveInTree, reconcileSelection } from "@/components/tree/tree-nav";
-import { visibleRows } from "@/lib/session/tree-flatten";
+import { visibleRows } from "@/lib/session/tree/tree-flatten";
 
 // u1 → a1 → {u2 → a2 (leaf), u3, u4}
 const entries = [

@@ -8,10 +8,10 @@
  * hides it, the selection moves to its nearest visible ancestor, else the last visible row
  * (engine `resolveSelection`).
  */
-import type { TreeLayout } from "@/components/tree/layout";
-import { entryIdOf, isFoldId, isTurnId } from "@/components/tree/types";
-import type { TreeRow } from "@/lib/session/tree-flatten";
-import { resolveSelection } from "@/lib/session/tree-graph";
+import type { TreeLayout } from "@/components/tree/layout/layout";
+import { entryIdOf, isFoldId, isGroupId } from "@/components/tree/types";
+import type { TreeRow } from "@/lib/session/tree/tree-flatten";
+import { resolveSelection } from "@/lib/session/tree/tree-graph";
 
 export type CanvasMove = "parent" | "child" | "prev-sibling" | "next-sibling";
 
@@ -79,7 +79,7 @@ export function reconcileSelection(
   graph: { rows: readonly TreeRow<{ id: string }>[]; nodeOf: ReadonlyMap<string, string>; hasNode: (id: string) => boolean },
 ): SelectionFix {
   if (selectedId == null) return { kind: "keep" };
-  if (isFoldId(selectedId) || isTurnId(selectedId)) {
+  if (isFoldId(selectedId) || isGroupId(selectedId)) {
     return graph.hasNode(selectedId) ? { kind: "keep" } : { kind: "select", id: entryIdOf(selectedId) };
   }
   const shown = graph.nodeOf.get(selectedId);

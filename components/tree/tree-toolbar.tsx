@@ -1,14 +1,15 @@
 "use client";
 /**
  * Toolbar of the session tree (ui.md pane 2): filter, search, the `(i/N)` footer with the
- * filter tag (session-engine.md §16.3 formatFooter), "Fit view", "Go to current leaf", "Jump to" (compactions,
- * branch points, labels), the Turns / Entries switch (semantic zoom), "Minimap" and the
+ * filter tag (session-engine.md §16.3 formatFooter), "Fit view", "Go to current leaf", "Jump to" (the
+ * current leaf, first prompt, last error, compactions, labels, branch points, file edits, turns), the Turns / Entries switch (semantic zoom), "Minimap", "Archived (N)" (shows the archived
+ * branches, when there are some) and the
  * Canvas / List switch. Stateless: the canvas owns every value.
  */
 import type { Ref } from "react";
-import type { JumpTarget } from "@/components/tree/landmarks";
-import type { ZoomLevel } from "@/components/tree/use-tree-model";
-import { FILTERS, type TreeFilter } from "@/lib/session/tree-filter";
+import type { JumpGroup } from "@/components/tree/model/jump-targets";
+import type { ZoomLevel } from "@/components/tree/hooks/use-tree-model";
+import { FILTERS, type TreeFilter } from "@/lib/session/tree/tree-filter";
 
 export type TreeView = "canvas" | "list";
 
@@ -30,8 +31,13 @@ export interface TreeToolbarProps {
   searchRef?: Ref<HTMLInputElement>;
   zoomLevel: ZoomLevel;
   onZoomLevelChange: (level: ZoomLevel) => void;
-  jumpTargets: readonly JumpTarget[];
-  onJump: (target: JumpTarget) => void;
+  /** The "Jump to" menu (jump-targets.ts). */
+  jumpGroups: readonly JumpGroup[];
+  onJump: (entryId: string) => void;
+  /** Archived branches (session-engine.md §19.4): the "Archived (N)" switch shows them. */
+  archivedCount: number;
+  showArchived: boolean;
+  onShowArchivedChange: (on: boolean) => void;
 }
 
 const button =
@@ -77,19 +83,24 @@ export function TreeToolbar(props: TreeToolbarProps) {
             aria-label="Jump to"
             className="max-w-44 rounded border border-line bg-[var(--bg)] px-1 py-1 text-sm"
             value=""
-            disabled={props.jumpTargets.length === 0}
+            disabled={props.jumpGroups.length === 0}
             onChange={(e) => {
-              const t = props.jumpTargets[Number(e.target.value)];
-              if (t) props.onJump(t);
+              const [g, i] = e.target.value.split(":").map(Number);
+              const item = props.jumpGroups[g ?? -1]?.items[i ?? -1];
+              if (item) props.onJump(item.entryId);
             }}
           >
             <option value="" disabled>
               Jump to…
             </option>
-            {props.jumpTargets.map((t, i) => (
-              <option key={`${t.kind}:${t.nodeId}:${t.text}`} value={i}>
-                {t.text}
-              </option>
+            {props.jumpGroups.map((group, g) => (
+              <optgroup key={group.label} label={group.label}>
+                {group.items.map((item, i) => (
+                  <option key={`${item.entryId}:${item.text}`} value={`${g}:${i}`}>
+                    {item.text}
+                  </option>
+                ))}
+              </optgroup>
             ))}
           </select>
           <fieldset className="m-0 flex border-0 p-0">
@@ -116,6 +127,17 @@ export function TreeToolbar(props: TreeToolbarProps) {
             Minimap
           </button>
         </>
+      ) : null}
+      {props.archivedCount > 0 ? (
+        <button
+          type="button"
+          className={`${button} ${pressed}`}
+          aria-pressed={props.showArchived}
+          title="Show the archived branches (hidden from the map, the list and search)"
+          onClick={() => props.onShowArchivedChange(!props.showArchived)}
+        >
+          Archived ({props.archivedCount})
+        </button>
       ) : null}
       <button type="button" className={button} onClick={props.onGoToLeaf} disabled={!props.canGoToLeaf}>
         Go to current leaf

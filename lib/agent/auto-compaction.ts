@@ -29,7 +29,7 @@ import { compact } from "@/lib/compaction/compact";
 import { type CompactionPreparation, prepareCompaction } from "@/lib/compaction/prepare";
 import type { CompactionResult } from "@/lib/compaction/summarize-types";
 import { pinnedIds } from "@/lib/session/pins";
-import { isRetryableErrorMessage, parseRetryAfter } from "@/lib/agent/overflow";
+import { isRetryableErrorMessage, parseRetryAfter } from "@/lib/compaction/overflow";
 import { CONTINUATION_DELAY_MS, MAX_RETRY_DELAY_MS } from "@/lib/settings/schema";
 
 export const CONTINUE_PROMPT = "Continue if you have next steps.";

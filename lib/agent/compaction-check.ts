@@ -23,8 +23,8 @@ import type { AgentRuntime, NextAction } from "@/lib/agent/runtime";
 import { extendLedger, ledgerWouldPrune, type PruneLedger } from "@/lib/compaction/prune-ledger";
 import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, type PruneResult, planPrune } from "@/lib/compaction/pruning";
 import { calculateContextTokens, shouldCompact, toolResultTokens } from "@/lib/compaction/tokens";
-import { isContextOverflow } from "@/lib/agent/overflow";
-import { treeContentGeneration } from "@/lib/session/tree";
+import { isContextOverflow } from "@/lib/compaction/overflow";
+import { treeContentGeneration } from "@/lib/session/tree/tree";
 import type { AssistantMessage, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 
 export const OVERFLOW_RECOVERY_FAILED =

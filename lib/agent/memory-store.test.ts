@@ -3,7 +3,7 @@ import { MemoryAgentStore } from "@/lib/agent/memory-store";
 import { ConflictError, isConflictError } from "@/lib/agent/ports";
 import { createTreeCommitter } from "@/lib/agent/tree-committer";
 import { assistantEntry, buildTree, header, sequentialIds, toolResultMsg, userEntry, userMsg } from "@/test/session-factories";
-import { MAX_PERSIST_CHARS, PERSIST_TRUNCATION_NOTICE } from "@/lib/session/sanitize";
+import { MAX_PERSIST_CHARS, PERSIST_TRUNCATION_NOTICE } from "@/lib/session/file/sanitize";
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 
 const base = () => [userEntry("u1", null, "hi"), assistantEntry("a1", "u1", "hello")];

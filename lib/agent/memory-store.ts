@@ -12,8 +12,8 @@
  * - The leaf is stored (as Arbor's database does, session-engine.md §18), and `loadTree` restores it.
  */
 import { type AgentStore, type AgentStoreCommit, ConflictError, type PrunedToolResultRecord } from "@/lib/agent/ports";
-import { sanitizeForPersist } from "@/lib/session/sanitize";
-import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree";
+import { sanitizeForPersist } from "@/lib/session/file/sanitize";
+import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree/tree";
 import type { ImageContent, SessionEntry, SessionHeader, TextContent } from "@/lib/session/types";
 
 export interface MemoryStoreInit {

@@ -10,7 +10,7 @@ import type { Summarize } from "@/lib/compaction/summarize-types";
 import { createHookContext } from "@/lib/hooks/context";
 import type { HookRegistry } from "@/lib/hooks/registry";
 import type { SessionTreePayload, TreePreparation } from "@/lib/hooks/types";
-import type { SessionTree } from "@/lib/session/tree";
+import type { SessionTree } from "@/lib/session/tree/tree";
 import type { BranchSummaryEntry, PromptSet, SessionContext, SessionEntry, SummaryCall } from "@/lib/session/types";
 
 export interface NavigateModel {

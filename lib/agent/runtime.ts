@@ -31,7 +31,7 @@ import type { Summarize } from "@/lib/compaction/summarize-types";
 import { type ContextUsage, getContextUsage } from "@/lib/compaction/tokens";
 import type { HookRegistry } from "@/lib/hooks/registry";
 import type { HookContext, HookEvent } from "@/lib/hooks/types";
-import type { SessionTree } from "@/lib/session/tree";
+import type { SessionTree } from "@/lib/session/tree/tree";
 import type { CustomMessageEntry, PromptSet, SessionEntry, UserMessage } from "@/lib/session/types";
 import type { Settings } from "@/lib/settings/schema";
 

@@ -41,7 +41,7 @@ import type { CompactionResult } from "@/lib/compaction/summarize-types";
 import type { ContextUsage } from "@/lib/compaction/tokens";
 import { createHookContext } from "@/lib/hooks/context";
 import { HookRegistry } from "@/lib/hooks/registry";
-import type { SessionTree } from "@/lib/session/tree";
+import type { SessionTree } from "@/lib/session/tree/tree";
 import type { AgentMessage, AssistantMessage, PromptSet, UserMessage } from "@/lib/session/types";
 import type { Settings } from "@/lib/settings/schema";
 

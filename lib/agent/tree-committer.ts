@@ -14,7 +14,7 @@
  *   caller must reload rather than keep appending.
  */
 import type { AgentStore } from "@/lib/agent/ports";
-import type { SessionTree } from "@/lib/session/tree";
+import type { SessionTree } from "@/lib/session/tree/tree";
 import type { SessionEntry } from "@/lib/session/types";
 
 export interface TreeCommitter {

@@ -19,7 +19,7 @@
  *   error. Either way no retry sequence is left dangling.
  */
 import type { AgentRuntime } from "@/lib/agent/runtime";
-import { isRetryableError, parseRetryAfter } from "@/lib/agent/overflow";
+import { isRetryableError, parseRetryAfter } from "@/lib/compaction/overflow";
 import type { AssistantMessage } from "@/lib/session/types";
 
 export const RETRY_CANCELLED = "Retry cancelled";

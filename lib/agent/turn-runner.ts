@@ -25,8 +25,8 @@ import { errorText } from "@/lib/text/error-text";
 import type { AgentModel, ModelStreamRequest } from "@/lib/agent/ports";
 import { safeRecord } from "@/lib/agent/recording";
 import type { AgentRuntime } from "@/lib/agent/runtime";
-import { isContextOverflow } from "@/lib/agent/overflow";
-import { convertToLlm } from "@/lib/session/convert";
+import { isContextOverflow } from "@/lib/compaction/overflow";
+import { convertToLlm } from "@/lib/session/file/convert";
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@/lib/session/types";
 
 const ZERO_USAGE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 };

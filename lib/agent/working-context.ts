@@ -15,7 +15,7 @@
  * prune, compaction or navigation needs no extra step. Messages are matched to entries by
  * identity: buildSessionContext returns each message entry's own `message` object.
  */
-import type { SessionTree } from "@/lib/session/tree";
+import type { SessionTree } from "@/lib/session/tree/tree";
 import type { AgentMessage, AssistantMessage } from "@/lib/session/types";
 
 export class WorkingContext {

@@ -5,11 +5,15 @@
  * meter shows an estimate of the rebuilt context instead (flagged `estimated`).
  */
 import { type ContextUsage, estimateContextTokens, estimateTokens } from "@/lib/compaction/tokens";
+import { compactionForecast } from "./compaction-forecast";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
 import { groupDigits } from "@/lib/text/group-digits";
 import type { MeterBasis } from "@/lib/types/session-page";
 
-/** The model whose window the meter measures against: the one the next turn will use. */
+/**
+ * The model whose window the meter measures against: the session's own model (the one its path
+ * last used, from the file) unless the user picked one for the next turn, else the next turn's.
+ */
 export interface MeterModel {
   /** The model's id, the name the meter shows ("claude-opus-4-5"). */
   id: string;
@@ -31,6 +35,9 @@ export interface MeterReading extends ContextUsage {
 
 export function meterBasis(path: readonly SessionEntry[], messages: AgentMessage[]): MeterBasis {
   const estimate = estimateContextTokens(messages);
+  const estimateAll = messages.reduce((sum, m) => sum + estimateTokens(m), 0);
+  const forecast = compactionForecast(path, messages);
+  const extra = { estimateAll, ...(forecast ? { forecast } : {}) };
   let lastCompaction = -1;
   let lastUsage = -1;
   path.forEach((e, i) => {
@@ -39,16 +46,17 @@ export function meterBasis(path: readonly SessionEntry[], messages: AgentMessage
   });
   if (lastCompaction > lastUsage) {
     // The last usage measures the context before the compaction: estimate the rebuilt one.
-    const tokens = messages.reduce((sum, m) => sum + estimateTokens(m), 0);
-    return { tokens, usageTokens: 0, trailingTokens: tokens, lastUsageIndex: null, estimated: true };
+    return { tokens: estimateAll, usageTokens: 0, trailingTokens: estimateAll, lastUsageIndex: null, estimated: true, ...extra };
   }
-  return { ...estimate, estimated: estimate.lastUsageIndex === null };
+  const reporter = estimate.lastUsageIndex === null ? undefined : messages[estimate.lastUsageIndex];
+  const reportedBy = reporter?.role === "assistant" ? `${reporter.provider}/${reporter.model}` : undefined;
+  return { ...estimate, estimated: estimate.lastUsageIndex === null, ...extra, ...(reportedBy ? { reportedBy } : {}) };
 }
 
 /** The reading for a model's window; undefined without a window (session-engine.md §4 getContextUsage). */
 export function meterReading(basis: MeterBasis, contextWindow: number, reserveTokens: number, model?: MeterModel): MeterReading | undefined {
   if (!(contextWindow > 0)) return undefined;
-  const { estimated, ...estimate } = basis;
+  const { estimated, estimateAll: _all, reportedBy: _by, forecast: _forecast, ...estimate } = basis;
   const threshold = contextWindow - reserveTokens;
   return {
     ...estimate,

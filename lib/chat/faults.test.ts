@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { findSessionMeta } from "@/lib/db";
-import { isRetryableErrorMessage } from "@/lib/agent/overflow";
+import { isRetryableErrorMessage } from "@/lib/compaction/overflow";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import type { FakeStep } from "@/test/fake-llm-server";

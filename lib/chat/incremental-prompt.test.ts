@@ -1,5 +1,5 @@
 /**
- * The incremental prompt (lib/llm/provider-prompt.ts, lib/session/branch-memo.ts: each message
+ * The incremental prompt (lib/llm/provider-prompt.ts, lib/session/tree/branch-memo.ts: each message
  * converted once and reused across turns) never sends a stale message: through the real chat
  * route, the read model and the fake model server, every request's messages equal the stored
  * path at that moment — after a branch switch and back, and after a prune rewrote a tool result

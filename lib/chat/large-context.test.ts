@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { readUIStream } from "@/lib/chat-protocol/read-ui-stream";
-import { isRetryableErrorMessage } from "@/lib/agent/overflow";
+import { isRetryableErrorMessage } from "@/lib/compaction/overflow";
 import type { AssistantMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
 import { newSession, postChat, readAll, seedHistory, stop, storedPath, textOf, useHarness } from "@/test/chat-harness";

@@ -13,6 +13,17 @@ import { nextTurnModel } from "./next-model";
 /** An imported pi session whose assistant ran on anthropic/claude-opus-4-5. */
 const opusPath: SessionEntry[] = [userEntry("u1", null, "hello"), assistantEntry("a1", "u1", "hi", { provider: "anthropic", model: "claude-opus-4-5" })];
 
+/** How the page names anthropic/claude-opus-4-5, from the model catalogue. */
+const OPUS = {
+  ref: "anthropic/claude-opus-4-5",
+  id: "claude-opus-4-5",
+  provider: "anthropic",
+  label: "Claude Opus 4.5",
+  contextWindow: 200_000,
+  windowAssumed: false,
+  offline: false,
+};
+
 describe("sessionModelRef (session-engine.md §3 models.default)", () => {
   it("is the last assistant's provider/model, or a later default-role model_change", () => {
     expect(sessionModelRef(opusPath)).toBe("anthropic/claude-opus-4-5");
@@ -30,25 +41,23 @@ describe("sessionModelRef (session-engine.md §3 models.default)", () => {
 describe("nextTurnModel", () => {
   it("an imported claude-opus-4-5 session measures against claude-opus-4-5's 200k where Anthropic is configured", () => {
     const registry = createProviderRegistry({ anthropic: { apiKey: "sk-ant-test" }, openai: { apiKey: "sk-test" } });
-    expect(nextTurnModel(registry, {}, opusPath)).toEqual({
-      ref: "anthropic/claude-opus-4-5",
-      id: "claude-opus-4-5",
-      label: "Claude Opus 4.5",
-      contextWindow: 200_000,
-      windowAssumed: false,
-      offline: false,
-    });
+    expect(nextTurnModel(registry, {}, opusPath)).toEqual({ ...OPUS, session: { ...OPUS, available: true } });
   });
 
   it("a model chosen in the picker wins over the session's own", () => {
     const registry = createProviderRegistry({ anthropic: { apiKey: "sk-ant-test" }, openai: { apiKey: "sk-test" } });
     const m = nextTurnModel(registry, { agent: { chatModel: "openai/gpt-4o" } }, opusPath);
-    expect(m).toMatchObject({ ref: "openai/gpt-4o", contextWindow: 128_000, windowAssumed: false });
+    expect(m).toMatchObject({ ref: "openai/gpt-4o", contextWindow: 128_000, windowAssumed: false, picked: true });
+    expect(m.session).toMatchObject({ ref: "anthropic/claude-opus-4-5", contextWindow: 200_000 });
   });
 
   it("without the session's provider the next turn uses the default model, and the offline window is assumed", () => {
     const registry = createProviderRegistry({});
-    expect(nextTurnModel(registry, {}, opusPath)).toMatchObject({ ref: "offline/offline", offline: true, windowAssumed: true, contextWindow: 128_000 });
+    const m = nextTurnModel(registry, {}, opusPath);
+    expect(m).toMatchObject({ ref: "offline/offline", offline: true, windowAssumed: true, contextWindow: 128_000 });
+    expect(m.picked).toBeUndefined();
+    // The meter still knows the session's own model and window, from the model catalogue.
+    expect(m.session).toEqual({ ...OPUS, available: false });
   });
 
   it("an unknown model on a compatible server says its window is assumed unless configured", () => {

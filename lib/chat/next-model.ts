@@ -8,7 +8,8 @@ import "server-only";
 import type { SessionView } from "@/lib/db";
 import type { ProviderRegistry } from "@/lib/llm/providers";
 import type { SessionEntry } from "@/lib/session/types";
-import type { NextTurnModel } from "@/lib/types/session-page";
+import type { ModelInfo } from "@/lib/llm/models";
+import type { NextTurnModel, PageModel } from "@/lib/types/session-page";
 import type { ModelOption } from "@/lib/types/models";
 import { selectModels, sessionModelRef } from "./model-selection";
 import { chatRegistry } from "./runtime-config";
@@ -16,17 +17,29 @@ import { readSessionConfig } from "@/lib/chat-protocol/session-config";
 
 export type { NextTurnModel };
 
-export function nextTurnModel(registry: ProviderRegistry, settings: unknown, path: readonly SessionEntry[]): NextTurnModel {
-  const config = readSessionConfig(settings);
-  const { chat } = selectModels(registry, { agent: config.agent, settings: config.settings, recorded: sessionModelRef(path) });
-  const info = chat.info;
+function pageModel(info: ModelInfo): PageModel {
   return {
     ref: info.ref,
     id: info.id,
+    provider: info.provider,
     label: info.label,
     contextWindow: info.contextWindow,
     windowAssumed: info.windowAssumed === true,
     offline: info.offline === true,
+  };
+}
+
+export function nextTurnModel(registry: ProviderRegistry, settings: unknown, path: readonly SessionEntry[]): NextTurnModel {
+  const config = readSessionConfig(settings);
+  const recorded = sessionModelRef(path);
+  const { chat } = selectModels(registry, { agent: config.agent, settings: config.settings, recorded });
+  const picked = config.agent.chatModel !== undefined || config.settings.modelRoles.default !== undefined;
+  // The session's own model, described by the catalogue even where its provider is not configured.
+  const own = recorded ? registry.resolveModel(recorded, { fallback: false }) : undefined;
+  return {
+    ...pageModel(chat.info),
+    ...(picked ? { picked } : {}),
+    ...(own ? { session: { ...pageModel(own.info), available: own.hasApiKey } } : {}),
   };
 }
 

@@ -3,16 +3,18 @@ import "server-only";
  * Process-wide configuration of the chat runtime: which provider registry it resolves models
  * in and where session workspaces live.
  *
- * By default the registry is the env-built one (lib/llm/providers.ts: `ARBOR_OPENAI_BASE_URL`
- * and friends, else the offline model) and workspaces follow lib/tools/workspace.ts. Tests
+ * By default the registry is built from the environment (lib/llm/providers.ts: `ARBOR_OPENAI_BASE_URL`
+ * and friends, else the offline model) plus the providers set in the Settings page
+ * (lib/chat/provider-settings.ts, rebuilt when they change) and workspaces follow lib/tools/workspace.ts. Tests
  * point the runtime at the fake model server with `configureChatRuntime({ registry })` (a
  * `createProviderRegistry(config)`), so the real provider code runs; `resetChatRuntime()`
  * restores the defaults. Kept on globalThis so every route bundle of the process agrees.
  */
 import { env } from "@/lib/env";
-import { getProviderRegistry, type ProviderRegistry } from "@/lib/llm/providers";
+import type { ProviderRegistry } from "@/lib/llm/providers";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "@/lib/llm/stream-assistant";
 import { defaultAllowedRoots, resolveWorkspace } from "@/lib/tools/workspace";
+import { settingsRegistry } from "./provider-settings";
 
 export interface ChatRuntimeConfig {
   registry?: ProviderRegistry;
@@ -51,7 +53,7 @@ export function setProviderRegistryForTests(registry: ProviderRegistry | undefin
 }
 
 export function chatRegistry(): ProviderRegistry {
-  return current().registry ?? getProviderRegistry();
+  return current().registry ?? settingsRegistry();
 }
 
 /**

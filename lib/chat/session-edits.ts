@@ -12,7 +12,7 @@ import "server-only";
  * - `failed`: the database is not reachable (the message says so; retrying may help).
  */
 import type { ActionResult } from "@/lib/action-result";
-import { branch, ConflictError, DATABASE_UNAVAILABLE_MESSAGE, findLiveSession, forkSession as forkStoredSession, isDatabaseUnavailable, NotFoundError, readLiveSession, resetLeaf, type SessionMeta, setLabel as setStoredLabel, setPin as setStoredPin, writeSessionSettings } from "@/lib/db";
+import { branch, ConflictError, DATABASE_UNAVAILABLE_MESSAGE, findLiveSession, forkSession as forkStoredSession, isDatabaseUnavailable, loadPath, NotFoundError, readLiveSession, resetLeaf, type SessionMeta, setArchive as setStoredArchive, setLabel as setStoredLabel, setPin as setStoredPin, writeSessionSettings } from "@/lib/db";
 import { pinRefusal } from "@/lib/session/pins";
 import type { Settings } from "@/lib/settings";
 import { BusyError, withRun } from "@/lib/runs";
@@ -74,6 +74,36 @@ export function pinEntry(input: { sessionId: string; entryId: string; pinned: bo
       return { entryId: input.entryId, pinEntryId: result.entries[0]?.id ?? "", pinned: input.pinned, leafId: result.leafId };
     }),
   );
+}
+
+/** An expected refusal: archiving the branch that holds the current leaf. */
+class OnCurrentPathError extends Error {}
+
+export const ON_CURRENT_PATH_MESSAGE = "This branch holds the current leaf: continue from another point before archiving it.";
+
+/**
+ * Archives (or restores) the branch that starts at `entryId` (session-engine.md §19.4); the archive
+ * entry becomes the leaf, like a pin. The branch holding the current leaf cannot be archived.
+ */
+export async function archiveBranch(input: { sessionId: string; entryId: string; archived: boolean }): Promise<
+  ActionResult<{ entryId: string; archiveEntryId: string; archived: boolean; leafId: string | null }>
+> {
+  try {
+    return await settle(() =>
+      withRun(input.sessionId, "edit", async () => {
+        const meta = await liveMeta(input.sessionId);
+        if (input.archived) {
+          const path = await loadPath({ sessionId: input.sessionId, leafId: meta.leafId });
+          if (path.some((e) => e.id === input.entryId)) throw new OnCurrentPathError(ON_CURRENT_PATH_MESSAGE);
+        }
+        const result = await setStoredArchive({ sessionId: input.sessionId, expectedLeafId: meta.leafId, targetId: input.entryId, archived: input.archived });
+        return { entryId: input.entryId, archiveEntryId: result.entries[0]?.id ?? "", archived: input.archived, leafId: result.leafId };
+      }),
+    );
+  } catch (err) {
+    if (err instanceof OnCurrentPathError) return { ok: false, error: "invalid_input", message: err.message };
+    throw err;
+  }
 }
 
 /** "Fork to new session" from an entry (session-engine.md §1.6 createBranchedSession). */

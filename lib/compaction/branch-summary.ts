@@ -9,7 +9,7 @@ import type { FileOperations } from "@/lib/compaction/file-ops";
 import type { Summarize } from "@/lib/compaction/summarize-types";
 import { estimateTokens } from "@/lib/compaction/tokens";
 import { BRANCH_SUMMARY_MAX_TOKENS, DEFAULT_BRANCH_SUMMARY_SETTINGS, FALLBACK_CONTEXT_WINDOW } from "@/lib/settings/schema";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import { serializeConversation } from "@/lib/compaction/serialize";
 import type { AgentMessage, PromptSet, SessionEntry, Usage } from "@/lib/session/types";
 import { branchSummaryMessageOf, compactionSummaryMessageOf, customMessageOf, isFromExtension } from "@/lib/session/entry-messages";

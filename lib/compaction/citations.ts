@@ -14,7 +14,7 @@
  *   separated by commas or spaces, since models vary the form a little.
  */
 import { serializeConversation } from "@/lib/compaction/serialize";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import type { AgentMessage, PromptSet } from "@/lib/session/types";
 
 /** Appended to the history and turn-prefix prompts when sources are cited (our own wording). */

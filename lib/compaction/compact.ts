@@ -9,7 +9,7 @@ import { computeFileLists, formatFileOperations } from "@/lib/compaction/file-op
 import type { CompactionPreparation } from "@/lib/compaction/prepare";
 import { serializeConversation } from "@/lib/compaction/serialize";
 import type { CompactionResult, Summarize, SummarizeRequest, SummarizeResponse } from "@/lib/compaction/summarize-types";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import { renderTemplate } from "@/lib/session/prompt-template";
 import type { AgentMessage, PromptSet, Usage } from "@/lib/session/types";
 

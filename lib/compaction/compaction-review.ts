@@ -7,7 +7,7 @@
 import { type CompactionUndo, planCompactionUndo } from "@/lib/compaction/compaction-undo";
 import { type FactCheck, factCheckCompaction } from "@/lib/compaction/fact-check";
 import { estimateTokens } from "@/lib/compaction/tokens";
-import type { SessionTree } from "@/lib/session/tree";
+import type { SessionTree } from "@/lib/session/tree/tree";
 import type { CompactionEntry, SessionEntry } from "@/lib/session/types";
 
 export interface CompactionCard {

@@ -15,7 +15,7 @@ import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import { extractiveSummary } from "@/lib/llm/offline-summary";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { generateSession } from "@/test/generators/session";
-import { loadSession } from "@/lib/session/load";
+import { loadSession } from "@/lib/session/file/load";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import { DEFAULT_COMPACTION_SETTINGS } from "@/lib/settings/schema";
 import { hasFixtures, LARGE_SESSION } from "@/test/fixtures";

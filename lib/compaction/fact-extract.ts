@@ -7,18 +7,22 @@
  * From the entries a compaction summarised, it lifts the facts a continuation depends on, each
  * with the id of the entry it came from:
  * - `file`: paths of read / write / edit tool calls (the same source as the file tags, session-engine.md §10);
- * - `error`: the first line of a failed tool result, a failed bash run or an assistant error;
+ * - `error`: the first line of a failed tool result or bash run that says what went wrong
+ *   (fact-lines.ts: not the command's echo or progress lines, nothing for an output without
+ *   one), and the first line of an assistant error;
  * - `instruction`: imperative sentences of (non-synthetic) user messages;
  * - `identifier`: inline code spans, and names declared in fenced code, of user and assistant text;
  * - `url`: http(s) URLs in user and assistant text;
  * - `number`: numbers with a unit ("200 ms", "16 GB", "40%");
- * - `todo`: every user or assistant line with TODO / FIXME / next / remaining / must.
+ * - `todo`: every user or assistant line with TODO / FIXME / next / remaining / must that states
+ *   something to do (fact-lines.ts: no questions, lead-ins or offers).
  * A fact is listed once, under the first kind that finds it (in the order above), at its first
  * source entry. Tool-result bodies (file contents, command output) are not mined except for errors:
  * they are what the agent looked at, not what it was told or decided.
  */
-import { contentText } from "@/lib/session/tree-row-text";
+import { contentText } from "@/lib/session/tree/tree-row-text";
 import type { AssistantMessage, SessionEntry } from "@/lib/session/types";
+import { errorLineOf, isTodoLine } from "@/lib/compaction/fact-lines";
 import { normalizeText, relativePath } from "@/lib/compaction/fact-normalize";
 
 export const FACT_KINDS = ["file", "error", "instruction", "identifier", "url", "number", "todo"] as const;
@@ -58,7 +62,7 @@ const DECLARATION = /\b(?:function|class|interface|type|enum|struct|def|fn|const
 const URL = /https?:\/\/[^\s<>"'`)\]}]+/g;
 export const NUMBER_UNIT =
   /(?<![\w.])(\d+(?:\.\d+)?)\s?(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|kib|mib|gib|kb|mb|gb|tb|bytes?|tokens?|k|px|%|lines?|files?|tests?|chars?|characters?|entries|requests?|x)(?![\w%])/gi;
-export const TODO_LINE = /\b(?:TODO|FIXME)\b|\b(?:next|remaining|must)\b/i;
+export { TODO_LINE } from "@/lib/compaction/fact-lines";
 const IMPERATIVE_OPENERS = new Set(
   (
     "add use keep make fix write run remove delete rename create update change move check test avoid ensure implement " +
@@ -138,8 +142,9 @@ class Collector {
     for (const m of prose.matchAll(URL)) this.add("url", m[0].replace(/[.,;:!?]+$/, ""), entryId);
     for (const m of prose.matchAll(NUMBER_UNIT)) this.add("number", `${m[1]} ${m[2]!.toLowerCase()}`, entryId);
     for (const line of prose.split("\n")) {
-      const l = line.replace(/^\s*(?:[-*]|\d+[.)]|#+)\s*/, "").trim();
-      if (l && TODO_LINE.test(l)) this.add("todo", l, entryId);
+      if (/^\s*#/.test(line)) continue; // a heading names a part of the text, it asks for nothing
+      const l = line.replace(/^\s*(?:[-*]|\d+[.)])\s*/, "").trim();
+      if (isTodoLine(l)) this.add("todo", l, entryId);
     }
   }
 }
@@ -166,10 +171,11 @@ export function extractFacts(span: readonly SessionEntry[], opts: { cwd?: string
       }
       if (m.stopReason === "error" && m.errorMessage) c.add("error", firstLine(m.errorMessage), e.id);
     } else if (m.role === "toolResult" && m.isError) {
-      const line = firstLine(contentText(m.content));
+      const line = errorLineOf(contentText(m.content));
       if (line) c.add("error", line, e.id);
     } else if (m.role === "bashExecution" && !m.cancelled && m.exitCode !== 0 && m.exitCode != null) {
-      c.add("error", firstLine(m.output) || `${m.command} exited with code ${m.exitCode}`, e.id);
+      const line = errorLineOf(m.output);
+      if (line) c.add("error", line, e.id);
     }
   }
   // Pass 2: instructions first (a user's "must" sentence is an instruction, not a TODO line).

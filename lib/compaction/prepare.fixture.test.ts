@@ -12,8 +12,8 @@ import { serializeConversation } from "@/lib/compaction/serialize";
 import type { SummarizeRequest } from "@/lib/compaction/summarize-types";
 import { TEST_PROMPTS, settings } from "@/test/compaction-helpers";
 import { estimateContextTokens, estimateTokens } from "@/lib/compaction/tokens";
-import { convertToLlm } from "@/lib/session/convert";
-import { loadSession } from "@/lib/session/load";
+import { convertToLlm } from "@/lib/session/file/convert";
+import { loadSession } from "@/lib/session/file/load";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
 import { LARGE_SESSION, hasFixtures } from "@/test/fixtures";
 

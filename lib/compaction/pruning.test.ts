@@ -7,7 +7,7 @@ import {
   restorePrunedToolResult,
 } from "@/lib/compaction/pruning";
 import { TEST_PROMPTS, assistant, call, img, linked, msg, toolResult, user, words } from "@/test/compaction-helpers";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 
 const NOW = 1_700_000_000_000;

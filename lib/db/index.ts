@@ -40,12 +40,13 @@ export { findSessionMeta, findStoredEntries, getSessionMeta, type LoadedTree, lo
 export { type CommitInput, type CommitResult, commitEntries } from "./store/commit";
 export { SESSION_CHANNEL } from "./store/commit-sql";
 export { allowRoots, listAllowedRoots } from "./import/allowed-roots";
-export { appendCompaction, appendEntries, branch, branchWithSummary, resetLeaf, setLabel, setPin } from "./store/write";
+export { appendCompaction, appendEntries, branch, branchWithSummary, resetLeaf, setArchive, setLabel, setPin } from "./store/write";
 export { createSession, type ForkResult, forkSession, renameSession, restoreSession, softDeleteSession } from "./store/session";
 export { applyPrune, getPrunedOriginals, type PrunedEntry, undoPrune } from "./store/prune";
 export { exportSession, type SessionExport } from "./store/export";
 export { createAgentStore, writeSessionSettings } from "./store/agent-store";
 export { countSecretFindings, listSecretFindings } from "./store/secret-findings";
+export { deleteForGood, listTrash, purgeExpiredTrash, purgeTrash, TRASH_DAYS, type TrashedSession } from "./store/session-trash";
 export {
   type AuthSessionRow,
   deleteAuthSession,

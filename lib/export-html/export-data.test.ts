@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { buildExportData, rowKind } from "@/lib/export-html/export-data";
 import { FLAG_ACTIVE, FLAG_FIRST_KEPT, FLAG_LEAF } from "@/lib/export-html/flags";
 import { generateSession } from "@/test/generators/session";
-import { SessionTree } from "@/lib/session/tree";
-import { displayText, FILTERS, filterTag, flattenTree, parseSearch } from "@/lib/session/tree-view";
+import { SessionTree } from "@/lib/session/tree/tree";
+import { displayText, FILTERS, filterTag, flattenTree, parseSearch } from "@/lib/session/tree/tree-view";
 
 const s = generateSession({ seed: 42, entries: 200, branches: 3, compactions: true, labels: 5 });
 const leafId = s.entries.at(-1)!.id;

@@ -16,7 +16,7 @@
  * - `entries` and `header` are embedded unchanged, so the page can render any path from the
  *   parent links and the JSON round-trips.
  */
-import { SessionTree } from "@/lib/session/tree";
+import { SessionTree } from "@/lib/session/tree/tree";
 import {
   displayText,
   emptyText,
@@ -25,7 +25,7 @@ import {
   flattenTree,
   isEntryVisible,
   searchableText,
-} from "@/lib/session/tree-view";
+} from "@/lib/session/tree/tree-view";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import { FLAG_ACTIVE, FLAG_FIRST_KEPT, FLAG_LEAF } from "./flags";
 

@@ -18,7 +18,7 @@ import { escapeHtml, embedJson } from "@/lib/export-html/escape";
 import { buildExportData, type ExportInput } from "@/lib/export-html/export-data";
 import { PAGE_SCRIPT } from "@/lib/export-html/page-script";
 import { PAGE_STYLE } from "@/lib/export-html/page-style";
-import { exportFileName } from "@/lib/session/sanitize";
+import { exportFileName } from "@/lib/session/file/sanitize";
 
 export type { ExportInput } from "@/lib/export-html/export-data";
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { buildChatItems } from "@/components/chat/chat-items";
 import { toProviderPrompt } from "@/lib/llm/provider-prompt";
 import { buildSessionContext } from "@/lib/session/context";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import { userMessageText } from "@/lib/session/prompt-title";
 import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import type { SessionEntry } from "@/lib/session/types";

@@ -6,7 +6,7 @@
  * Lines that are not JSON objects are skipped and reported with their line number, as pi files
  * are (session-engine.md §1.8); a last line cut off mid-record is reported the same way.
  */
-import { parseJsonlLine, type SkippedLine, splitJoinedObjects } from "@/lib/session/jsonl";
+import { parseJsonlLine, type SkippedLine, splitJoinedObjects } from "@/lib/session/file/jsonl";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import { createClaudeCodeMapper } from "./claude-code-file";
 import { createCodexMapper } from "./codex-map";

@@ -5,7 +5,7 @@
  */
 import type { CompactionPreparation } from "@/lib/compaction/prepare";
 import type { CompactionResult } from "@/lib/compaction/summarize-types";
-import type { TreeNode } from "@/lib/session/tree-build";
+import type { TreeNode } from "@/lib/session/tree/tree-build";
 import type {
   AgentMessage,
   BranchSummaryEntry,

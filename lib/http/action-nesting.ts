@@ -4,9 +4,9 @@
  * overflows the stack inside Next, before any action code runs, and the request ends as a 500.
  * proxy.ts refuses such a body first (400), counting on the text — arrays and objects, not
  * brackets inside strings — so nothing is parsed. Arbor's actions take flat objects; imports
- * allow the same depth per line (lib/session/jsonl.ts MAX_JSON_DEPTH). Pure.
+ * allow the same depth per line (lib/session/file/jsonl.ts MAX_JSON_DEPTH). Pure.
  */
-import { MAX_JSON_DEPTH } from "@/lib/session/jsonl";
+import { MAX_JSON_DEPTH } from "@/lib/session/file/jsonl";
 
 export const MAX_ACTION_NESTING = MAX_JSON_DEPTH;
 

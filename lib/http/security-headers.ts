@@ -20,7 +20,7 @@ export function contentSecurityPolicy(dev: boolean): string {
     `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
     // React Flow and the UI set style attributes.
     "style-src 'self' 'unsafe-inline'",
-    // Remote images in messages are links ("Load image"), never fetched (components/chat/markdown.tsx).
+    // Remote images in messages are links ("Load image"), never fetched (components/chat/messages/markdown.tsx).
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src 'self'${dev ? " ws: wss:" : ""}`,
@@ -44,18 +44,14 @@ export function downloadContentSecurityPolicy(dev: boolean): string {
   return `${contentSecurityPolicy(dev)}; sandbox`;
 }
 
-const PERMISSIONS_POLICY = [
-  "camera=()",
-  "microphone=()",
-  "geolocation=()",
-  "payment=()",
-  "usb=()",
-  "serial=()",
-  "bluetooth=()",
-  "hid=()",
-  "display-capture=()",
-  "interest-cohort=()",
-].join(", ");
+/**
+ * Features the page never uses, turned off. Only features Chromium knows: an unknown one (such as
+ * `bluetooth`, which is not a policy-controlled feature) makes it print "Unrecognized feature" in
+ * every page's console.
+ */
+export const PERMISSIONS_POLICY_FEATURES = ["camera", "microphone", "geolocation", "payment", "usb", "serial", "hid", "display-capture", "interest-cohort"] as const;
+
+const PERMISSIONS_POLICY = PERMISSIONS_POLICY_FEATURES.map((f) => `${f}=()`).join(", ");
 
 /** The headers, as a plain record; `dev` (next dev) allows eval for React Refresh. */
 export function securityHeaders(dev: boolean): Record<string, string> {

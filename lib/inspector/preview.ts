@@ -25,8 +25,8 @@ import { prepareCompaction } from "@/lib/compaction/prepare";
 import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, type PrunePlan, planPrune } from "@/lib/compaction/pruning";
 import type { CompactionSettings } from "@/lib/compaction/summarize-types";
 import { calculateContextTokens, shouldCompact, toolResultTokens } from "@/lib/compaction/tokens";
-import { isContextOverflow } from "@/lib/agent/overflow";
-import { pathToRoot } from "@/lib/session/branch-path";
+import { isContextOverflow } from "@/lib/compaction/overflow";
+import { pathToRoot } from "@/lib/session/tree/branch-path";
 import { pinnedIds } from "@/lib/session/pins";
 import type { AssistantMessage, CompactionEntry, PromptSet, SessionEntry, ToolResultMessage, UserMessage } from "@/lib/session/types";
 

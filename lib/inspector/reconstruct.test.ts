@@ -10,8 +10,8 @@ import { canonicalJson } from "@/lib/content-address";
 import { previousAssistantId, RECONSTRUCTED_NOTE, reconstructTurn } from "@/lib/inspector/reconstruct";
 import { buildEntryMatchIndex, matchRecordedSources, sourcedContext } from "@/lib/inspector/sources";
 import { buildTurnView } from "@/lib/inspector/turn-view";
-import { convertToLlm } from "@/lib/session/convert";
-import { loadSession } from "@/lib/session/load";
+import { convertToLlm } from "@/lib/session/file/convert";
+import { loadSession } from "@/lib/session/file/load";
 import {
   assistantEntry,
   branchSummaryEntry,

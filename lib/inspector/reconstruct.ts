@@ -14,7 +14,7 @@ import { withCodexReplacementHistory } from "@/lib/inspector/codex-history";
 import { sourcedContext } from "@/lib/inspector/sources";
 import type { SourcedMessage } from "@/lib/types/inspector";
 import { calculatePromptTokens } from "@/lib/compaction/tokens";
-import { pathToRoot } from "@/lib/session/branch-path";
+import { pathToRoot } from "@/lib/session/tree/branch-path";
 import type { AssistantMessage, PromptSet, SessionEntry } from "@/lib/session/types";
 import { modelRef } from "@/lib/session/model-ref";
 

@@ -22,7 +22,7 @@ import { memoPerEntry, readPrunedOriginals } from "@/lib/db";
 import { contentHashOf, matchKey } from "@/lib/content-address";
 import { type EntryMatchIndex, entryMatchKey, extendEntryMatchIndex, type SummaryLookup } from "@/lib/inspector/sources";
 import type { EntryOrder } from "@/lib/inspector/turn-view";
-import type { SessionTree } from "@/lib/session/tree";
+import type { SessionTree } from "@/lib/session/tree/tree";
 import type { ImageContent, LlmMessage, PromptSet, SessionEntry, TextContent } from "@/lib/session/types";
 
 export interface InspectorIndex extends SummaryLookup {

@@ -15,7 +15,7 @@
 import { matchKey, contentHash } from "@/lib/content-address";
 import type { MessageSource, SourcedMessage } from "@/lib/types/inspector";
 import { buildSourcedSessionContext } from "@/lib/session/context";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import type {
   AgentMessage,
   ImageContent,

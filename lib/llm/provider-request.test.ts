@@ -14,7 +14,7 @@ import { toProviderPrompt } from "@/lib/llm/provider-prompt";
 import { bytesBodyFetch, createProviderRegistry, type ResolvedModel } from "@/lib/llm/providers";
 import { mergeProviderOptions, planReasoning } from "@/lib/llm/reasoning";
 import { streamAssistant } from "@/lib/llm/stream-assistant";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import type { AssistantMessage, LlmMessage } from "@/lib/session/types";
 import { type Captured, useCaptureServer } from "@/test/capture-server";
 

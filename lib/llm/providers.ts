@@ -66,6 +66,8 @@ export interface ProviderRegistryConfig {
     fetch?: typeof fetch;
   };
   offline?: OfflineModelOptions;
+  /** Context windows set per model ("provider/id" → tokens) in the Settings page; a session's own setting still wins. */
+  contextWindows?: Readonly<Record<string, number>>;
 }
 
 export interface ResolveOptions {
@@ -122,18 +124,22 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
   const listed = new Map<string, ModelInfo[]>();
   const compatibleMeta = new Map<string, ModelOverrides>();
   const offline = createOfflineModel(config.offline);
+  const windowOf = (provider: string, id: string): ModelOverrides => {
+    const w = config.contextWindows?.[`${provider}/${id}`];
+    return w !== undefined ? { contextWindow: w } : {};
+  };
 
   if (config.openai) {
     const openai = createOpenAI({ apiKey: config.openai.apiKey, baseURL: config.openai.baseURL, fetch: bytesBodyFetch() });
     factories.set("openai", (id) => openai(id));
-    listed.set("openai", (config.openai.models ?? knownModelIds("openai")).map((id) => describeModel("openai", id)));
+    listed.set("openai", (config.openai.models ?? knownModelIds("openai")).map((id) => describeModel("openai", id, windowOf("openai", id))));
   }
   if (config.anthropic) {
     const anthropic = createAnthropic({ apiKey: config.anthropic.apiKey, baseURL: config.anthropic.baseURL, fetch: bytesBodyFetch() });
     factories.set("anthropic", (id) => anthropic(id));
     listed.set(
       "anthropic",
-      (config.anthropic.models ?? knownModelIds("anthropic")).map((id) => describeModel("anthropic", id)),
+      (config.anthropic.models ?? knownModelIds("anthropic")).map((id) => describeModel("anthropic", id, windowOf("anthropic", id))),
     );
   }
   const compat = config.compatible;
@@ -157,7 +163,7 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
   }
 
   function compatibleInfo(id: string, explicit: ModelOverrides = {}): ModelInfo {
-    return describeModel(COMPATIBLE_PROVIDER, id, { contextWindow: compat?.contextWindow, ...compatibleMeta.get(id) }, explicit);
+    return describeModel(COMPATIBLE_PROVIDER, id, { contextWindow: compat?.contextWindow, ...compatibleMeta.get(id), ...windowOf(COMPATIBLE_PROVIDER, id) }, explicit);
   }
 
   function setCompatible(ids: string[]): void {
@@ -200,11 +206,11 @@ export function createProviderRegistry(config: ProviderRegistryConfig): Provider
         const info =
           parsed.provider === COMPATIBLE_PROVIDER
             ? compatibleInfo(parsed.id, explicit)
-            : describeModel(parsed.provider, parsed.id, {}, explicit);
+            : describeModel(parsed.provider, parsed.id, windowOf(parsed.provider, parsed.id), explicit);
         return { info, model: modelObject(parsed.provider, parsed.id, factory), hasApiKey: true };
       }
       if (parsed && options.fallback === false) {
-        return { info: describeModel(parsed.provider, parsed.id, {}, explicit), model: offline, hasApiKey: false };
+        return { info: describeModel(parsed.provider, parsed.id, windowOf(parsed.provider, parsed.id), explicit), model: offline, hasApiKey: false };
       }
       const fallbackRef = registry.getDefaultModelRef();
       if (fallbackRef === ref) return { info: withOverrides(OFFLINE_MODEL_INFO, explicit), model: offline, hasApiKey: true };

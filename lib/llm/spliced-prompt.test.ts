@@ -14,7 +14,7 @@ import { splicedPromptModel, splicePromptFetch } from "@/lib/llm/spliced-prompt"
 import { uploadFetch } from "@/lib/llm/upload-fetch";
 import { streamAssistant } from "@/lib/llm/stream-assistant";
 import { buildSessionContext } from "@/lib/session/context";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import { generateSession } from "@/test/generators/session";
 import type { LlmMessage } from "@/lib/session/types";
 import { type Captured, useCaptureServer } from "@/test/capture-server";

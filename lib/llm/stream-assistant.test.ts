@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assistant, call, toolResult, user } from "@/test/compaction-helpers";
-import { isContextOverflow, isRetryableError, isRetryableErrorMessage, parseRetryAfter } from "@/lib/agent/overflow";
+import { isContextOverflow, isRetryableError, isRetryableErrorMessage, parseRetryAfter } from "@/lib/compaction/overflow";
 import { createProviderRegistry, type ResolvedModel } from "@/lib/llm/providers";
 import { type AssistantDelta, streamAssistant } from "@/lib/llm/stream-assistant";
 import { type FakeLlmServer, startFakeLlmServer } from "@/test/fake-llm-server";

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SummarizeRequest } from "@/lib/compaction/summarize-types";
-import { isRetryableErrorMessage } from "@/lib/agent/overflow";
+import { isRetryableErrorMessage } from "@/lib/compaction/overflow";
 import { createProviderRegistry, type ProviderRegistry } from "@/lib/llm/providers";
 import { createSummarizer } from "@/lib/llm/summarizer";
 import { type FakeLlmServer, startFakeLlmServer } from "@/test/fake-llm-server";

@@ -5,7 +5,7 @@
  */
 import { serializeConversation } from "@/lib/compaction/serialize";
 import { loadPrompts } from "@/lib/llm/prompts";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import type { PromptSet, SessionEntry } from "@/lib/session/types";
 
 let prompts: PromptSet | undefined;

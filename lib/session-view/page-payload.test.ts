@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { appendEntries, branch, importSession, readSession } from "@/lib/db";
 import { generateSession } from "@/test/generators/session";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 import { encodeRows } from "@/lib/session-view/skeleton-wire";
 import { FLAG, resolveSkeleton, type SkeletonEntry, skeletonFacts } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";

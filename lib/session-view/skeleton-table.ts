@@ -27,8 +27,8 @@ import type { WireRow } from "@/lib/types/session-page";
 import { parentIdOf, roleOf, type SkeletonEntry, skeletonFacts, toolCallIdAt, toolCallIdOf, toolCallTexts } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 
-type Extra = Pick<SkeletonEntry, "targetId" | "labelValue" | "pinned" | "firstKeptEntryId" | "tokensBefore" | "preview" | "firstLine">;
-const EXTRA_KEYS = ["firstLine", "targetId", "labelValue", "pinned", "firstKeptEntryId", "tokensBefore", "preview"] as const;
+type Extra = Pick<SkeletonEntry, "targetId" | "labelValue" | "pinned" | "archived" | "firstKeptEntryId" | "tokensBefore" | "preview" | "firstLine">;
+const EXTRA_KEYS = ["firstLine", "targetId", "labelValue", "pinned", "archived", "firstKeptEntryId", "tokensBefore", "preview"] as const;
 /** Heap per kept extra (Map slot, object, string headers) and per unanswered call id (Set slot), besides characters (measured). */
 const EXTRA_BYTES = 110;
 const CALL_BYTES = 40;

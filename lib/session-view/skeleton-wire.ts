@@ -12,7 +12,7 @@
  * - dt: the timestamp minus the previous row's timestamp in this chunk (the first: since the
  *   epoch); `null` for an unparsable timestamp;
  * - extra: only for label / pin / compaction / branch-summary rows and multi-line user messages: `{ k: targetId, v: labelValue,
- *   n: pinned (1 pin, 0 unpin), f: firstKeptEntryId, b: tokensBefore, p: preview, l: a multi-line
+ *   n: pinned (1 pin, 0 unpin), a: archived (1 archive, 0 restore), f: firstKeptEntryId, b: tokensBefore, p: preview, l: a multi-line
  *   user message's first line }` (only the keys present).
  * Each chunk (one payload) decodes on its own, so a delta can be appended to earlier chunks.
  */
@@ -21,7 +21,7 @@ import type { WireExtra, WireRow } from "@/lib/types/session-page";
 
 
 /** The fields of a row an encoder reads (a SkeletonEntry, or its extra fields alone). */
-type ExtraFields = Pick<SkeletonEntry, "targetId" | "labelValue" | "pinned" | "firstKeptEntryId" | "tokensBefore" | "preview" | "firstLine">;
+type ExtraFields = Pick<SkeletonEntry, "targetId" | "labelValue" | "pinned" | "archived" | "firstKeptEntryId" | "tokensBefore" | "preview" | "firstLine">;
 
 /** The wire `extra` of a row's extra fields, or undefined when it has none. */
 export function wireExtra(s: ExtraFields): WireExtra | undefined {
@@ -29,6 +29,7 @@ export function wireExtra(s: ExtraFields): WireExtra | undefined {
   if (s.targetId !== undefined) extra.k = s.targetId;
   if (s.labelValue !== undefined) extra.v = s.labelValue;
   if (s.pinned !== undefined) extra.n = s.pinned ? 1 : 0;
+  if (s.archived !== undefined) extra.a = s.archived ? 1 : 0;
   if (s.firstKeptEntryId !== undefined) extra.f = s.firstKeptEntryId;
   if (s.tokensBefore !== undefined) extra.b = s.tokensBefore;
   if (s.preview !== undefined) extra.p = s.preview;
@@ -88,6 +89,7 @@ export function decodeRows(rows: readonly WireRow[]): SkeletonEntry[] {
       if (extra.k !== undefined) s.targetId = extra.k;
       if (extra.v !== undefined) s.labelValue = extra.v;
       if (extra.n !== undefined) s.pinned = extra.n === 1;
+      if (extra.a !== undefined) s.archived = extra.a === 1;
       if (extra.f !== undefined) s.firstKeptEntryId = extra.f;
       if (extra.b !== undefined) s.tokensBefore = extra.b;
       if (extra.p !== undefined) s.preview = extra.p;

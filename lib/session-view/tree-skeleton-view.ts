@@ -7,9 +7,9 @@
  * Pure: no network, disk or database access.
  */
 import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
-import { buildNodesSteps, type NodeKeys } from "@/lib/session/tree-build";
-import { passesFilterBy, type TreeFilter } from "@/lib/session/tree-filter";
-import { flattenRowsSteps, type TreeRow } from "@/lib/session/tree-flatten";
+import { buildNodesSteps, type NodeKeys } from "@/lib/session/tree/tree-build";
+import { passesFilterBy, type TreeFilter } from "@/lib/session/tree/tree-filter";
+import { flattenRowsSteps, type TreeRow } from "@/lib/session/tree/tree-flatten";
 import { FLAG, type SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 
 export type SkeletonRow = TreeRow<SkeletonEntry>;

@@ -17,14 +17,14 @@ import {
   messageEntry,
   userEntry,
 } from "@/test/session-factories";
-import { toolCall, toolResultMsg } from "@/test/session-messages";
-import { buildTreeNodes } from "@/lib/session/tree-build";
-import { FILTERS, matchesSearch } from "@/lib/session/tree-filter";
-import { flattenTree } from "@/lib/session/tree-flatten";
-import { buildToolCallIndex } from "@/lib/session/tree-row-text";
+import { bashMsg, toolCall, toolResultMsg } from "@/test/session-messages";
+import { buildTreeNodes } from "@/lib/session/tree/tree-build";
+import { FILTERS, matchesSearch } from "@/lib/session/tree/tree-filter";
+import { flattenTree } from "@/lib/session/tree/tree-flatten";
+import { buildToolCallIndex } from "@/lib/session/tree/tree-row-text";
 import { clipText, FLAG, hasFlag, ROW_TEXT_MAX, resolveSkeleton, skeletonFacts, skeletonLabels, toolCallTexts } from "@/lib/session-view/tree-skeleton";
 import { flattenSkeleton, skeletonPath } from "@/lib/session-view/tree-skeleton-view";
-import { SessionTree } from "@/lib/session/tree";
+import { SessionTree } from "@/lib/session/tree/tree";
 import type { SessionEntry } from "@/lib/session/types";
 
 describe("skeletonFacts", () => {
@@ -67,6 +67,14 @@ describe("skeletonFacts", () => {
     expect(hasFlag(s, FLAG.error)).toBe(true);
     expect(hasFlag(s, FLAG.hiddenAssistant)).toBe(false);
     expect(s.text).toBe("assistant: boom");
+  });
+
+  it("marks failed tools: an isError tool result, a bash execution that exited non-zero (the map's error marks)", () => {
+    const failed = skeletonFacts(messageEntry("r", null, toolResultMsg("c1", "ENOENT", { isError: true })));
+    expect(hasFlag(failed, FLAG.toolError)).toBe(true);
+    expect(hasFlag(skeletonFacts(messageEntry("r2", null, toolResultMsg("c1", "ok"))), FLAG.toolError)).toBe(false);
+    expect(hasFlag(skeletonFacts(messageEntry("b", null, bashMsg("npm test", "1 failed", { exitCode: 1 }))), FLAG.toolError)).toBe(true);
+    expect(hasFlag(skeletonFacts(messageEntry("b2", null, bashMsg("ls", "a"))), FLAG.toolError)).toBe(false);
   });
 });
 

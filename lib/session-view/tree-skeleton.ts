@@ -15,9 +15,10 @@
  * - `tokens` is the canvas badge estimate (session-engine.md §4; summaries: summary chars / 4).
  */
 import { estimateTextTokens, estimateTokens } from "@/lib/compaction/tokens";
-import { isHiddenAssistant } from "@/lib/session/tree-filter";
+import { isHiddenAssistant } from "@/lib/session/tree/tree-filter";
+import { archiveOf } from "@/lib/session/archives";
 import { pinOf } from "@/lib/session/pins";
-import { contentText, ROW_CONTENT_CHARS, rowText, toolCallText } from "@/lib/session/tree-row-text";
+import { contentText, ROW_CONTENT_CHARS, rowText, toolCallText } from "@/lib/session/tree/tree-row-text";
 import type { AgentMessage, SessionEntry, ToolCall } from "@/lib/session/types";
 
 /** Longest row text the skeleton carries (two canvas lines, one list line). */
@@ -29,7 +30,7 @@ export const PREVIEW_CHARS = 280;
 export const FLAG = {
   /** §16.3 hidden assistant (no text, stop/toolUse); the caller exempts the current leaf. */
   hiddenAssistant: 1,
-  /** A tool step that may fold into an "N tool steps" pill (components/tree/fold.ts). */
+  /** A tool step that may fold into an "N tool steps" pill (components/tree/model/fold.ts). */
   toolStep: 2,
   /** An assistant that ended with stopReason "error" (or carries an errorMessage). */
   error: 4,
@@ -37,6 +38,8 @@ export const FLAG = {
   notInChat: 8,
   /** An assistant message with provider-reported usage (context meter, §4). */
   usage: 16,
+  /** A failed tool: a toolResult with isError, or a bash/python execution that exited non-zero. */
+  toolError: 32,
 } as const;
 
 export interface SkeletonEntry {
@@ -58,6 +61,8 @@ export interface SkeletonEntry {
   labelValue?: string;
   /** pin entries (session-engine.md §19): true = pin `targetId`, false = unpin it. */
   pinned?: boolean;
+  /** archive entries (session-engine.md §19.4): true = archive the branch from `targetId`, false = restore it. */
+  archived?: boolean;
   /** compaction entries. */
   firstKeptEntryId?: string;
   tokensBefore?: number;
@@ -158,6 +163,8 @@ function flagsOf(entry: SessionEntry, msg: Record<string, unknown> | undefined):
     if (msg.stopReason === "error" || str(msg.errorMessage) !== "") flags |= FLAG.error;
     if (isRecord(msg.usage)) flags |= FLAG.usage;
   }
+  if (msg?.role === "toolResult" && msg.isError === true) flags |= FLAG.toolError;
+  if ((msg?.role === "bashExecution" || msg?.role === "pythonExecution") && typeof msg.exitCode === "number" && msg.exitCode !== 0) flags |= FLAG.toolError;
   if (notInChat(entry)) flags |= FLAG.notInChat;
   return flags;
 }
@@ -219,12 +226,16 @@ export function skeletonFacts(entry: SessionEntry): SkeletonEntry {
   const toolCallId = toolCallIdOf(entry);
   if (toolCallId !== undefined) s.toolCallId = toolCallId;
   const pin = pinOf(entry);
+  const archive = pin ? undefined : archiveOf(entry);
   if (entry.type === "label") {
     s.targetId = str(entry.targetId);
     s.labelValue = str(entry.label);
   } else if (pin) {
     s.targetId = pin.targetId;
     s.pinned = pin.pinned;
+  } else if (archive) {
+    s.targetId = archive.targetId;
+    s.archived = archive.archived;
   } else if (entry.type === "compaction") {
     s.firstKeptEntryId = str(entry.firstKeptEntryId);
     s.tokensBefore = typeof entry.tokensBefore === "number" ? entry.tokensBefore : 0;
@@ -312,6 +323,13 @@ export function skeletonPins(rows: readonly SkeletonEntry[]): Set<string> {
     else pins.delete(s.targetId);
   }
   return pins;
+}
+
+/** The archive changes of the skeleton in file order (session-engine.md §19.4), for `archivedIds`. */
+export function skeletonArchiveChanges(rows: readonly SkeletonEntry[]): { targetId: string; archived: boolean }[] {
+  const out: { targetId: string; archived: boolean }[] = [];
+  for (const s of rows) if (s.archived !== undefined && s.targetId) out.push({ targetId: s.targetId, archived: s.archived });
+  return out;
 }
 
 export function hasFlag(s: SkeletonEntry, flag: number): boolean {

@@ -6,7 +6,7 @@
  * everything before its kept entries with one compactionSummary message.
  */
 
-import { pathToRoot } from "@/lib/session/branch-path";
+import { pathToRoot } from "@/lib/session/tree/branch-path";
 import { compactionSummaryMessageOf, messageOfEntry } from "@/lib/session/entry-messages";
 import { modelRef } from "@/lib/session/model-ref";
 import { pinnableMessageOf, pinnedMessageOf } from "@/lib/session/pins";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadSession } from "@/lib/session/load";
-import { serializeSession } from "@/lib/session/jsonl";
+import { loadSession } from "@/lib/session/file/load";
+import { serializeSession } from "@/lib/session/file/jsonl";
 import {
   assistantEntry,
   buildTree,

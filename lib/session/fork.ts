@@ -4,7 +4,7 @@
  * the caller (store) writes them. It never summarizes.
  */
 
-import type { TakenIds } from "@/lib/session/ids";
+import type { TakenIds } from "@/lib/session/file/ids";
 import { CURRENT_SESSION_VERSION } from "@/lib/session/types";
 import type { LabelEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
 

@@ -3,13 +3,13 @@
  * search text, the skeleton and its wire form, the default tree filter, and pi JSONL.
  */
 import { describe, expect, it } from "vitest";
-import { serializeSession } from "@/lib/session/jsonl";
-import { loadSession } from "@/lib/session/load";
+import { serializeSession } from "@/lib/session/file/jsonl";
+import { loadSession } from "@/lib/session/file/load";
 import { pinEntryFields } from "@/lib/session/pins";
 import { decodeRows, encodeRows } from "@/lib/session-view/skeleton-wire";
 import { header, userEntry } from "@/test/session-factories";
-import { passesFilter } from "@/lib/session/tree-filter";
-import { rowText, searchableText } from "@/lib/session/tree-row-text";
+import { passesFilter } from "@/lib/session/tree/tree-filter";
+import { rowText, searchableText } from "@/lib/session/tree/tree-row-text";
 import { skeletonFacts, skeletonPins } from "@/lib/session-view/tree-skeleton";
 import type { SessionEntry } from "@/lib/session/types";
 

@@ -8,8 +8,8 @@
  * are joined by a space, so "every token is a substring of label + ' ' + body" is the same as
  * "every token is a substring of the label or of the body".
  */
-import { parseSearch } from "@/lib/session/tree-filter";
-import { searchableText } from "@/lib/session/tree-row-text";
+import { parseSearch } from "@/lib/session/tree/tree-filter";
+import { searchableText } from "@/lib/session/tree/tree-row-text";
 import type { SessionEntry } from "@/lib/session/types";
 
 /** The lowercased searchable text of an entry without its label. */

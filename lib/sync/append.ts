@@ -18,7 +18,7 @@ import "server-only";
  *   sync_files row.
  */
 import { commitEntries, ConflictError, findStoredEntries, getSessionMeta, type TrackedFile } from "@/lib/db";
-import { sanitizeForPersist } from "@/lib/session/sanitize";
+import { sanitizeForPersist } from "@/lib/session/file/sanitize";
 import type { SessionEntry } from "@/lib/session/types";
 import { type Remapped, sameEntry } from "./remap";
 

@@ -38,7 +38,7 @@ import {
 import { documentFormatOf, locateJsonError, MAX_DOCUMENT_BYTES, mapDocument, messageCount } from "@/lib/formats/document";
 import { GeminiRecordFolder, isGeminiMetadataRecord } from "@/lib/formats/gemini-records";
 import { type DocumentFormatId, FormatError, type JsonObject } from "@/lib/formats/types";
-import { parseJsonlLine } from "@/lib/session/jsonl";
+import { parseJsonlLine } from "@/lib/session/file/jsonl";
 import { appendNewEntries } from "./append";
 import { isStorageSessionFile, readStorageSession, StorageFileError, storageFingerprint } from "./opencode-storage";
 import type { Remapped } from "./remap";

@@ -17,9 +17,9 @@ import "server-only";
  * counted, as the import does.
  */
 import { createMapper } from "@/lib/formats/map-lines";
-import { idWithNul } from "@/lib/session/ids";
+import { idWithNul } from "@/lib/session/file/ids";
 import { FormatError, type FormatId, isDocumentFormat, isObject } from "@/lib/formats/types";
-import { parseJsonlLine, splitJoinedObjects } from "@/lib/session/jsonl";
+import { parseJsonlLine, splitJoinedObjects } from "@/lib/session/file/jsonl";
 import type { SessionEntry } from "@/lib/session/types";
 import { sha256Prefix, WholeLineReader } from "./whole-lines";
 

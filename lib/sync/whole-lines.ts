@@ -20,7 +20,7 @@ import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { FormatDetector } from "@/lib/formats/detect";
 import type { FormatId } from "@/lib/formats/types";
-import { parseJsonlLine } from "@/lib/session/jsonl";
+import { parseJsonlLine } from "@/lib/session/file/jsonl";
 
 export interface WholeLine {
   text: string;

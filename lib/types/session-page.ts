@@ -14,10 +14,32 @@ import type { SessionEntry } from "@/lib/session/types";
  */
 export interface MeterBasis extends ContextTokenEstimate {
   estimated: boolean;
+  /** Our estimate of every message of the working context (~4 characters a token), beside the provider's count. */
+  estimateAll?: number;
+  /** "provider/model" of the reply whose reported usage the figure starts from. */
+  reportedBy?: string;
+  /** What the pre-prompt compaction check will see (lib/chat-protocol/compaction-forecast.ts). */
+  forecast?: CompactionForecast;
+}
+
+/** What the pre-prompt compaction check will see of a path (lib/chat-protocol/compaction-forecast.ts). */
+export interface CompactionForecast {
+  /** The last assistant's reported context less pruning's savings (§13.2 step 9). */
+  tokens: number;
+  /** input + cacheRead of that reply: a silent overflow when above the window (§14). */
+  promptTokens: number;
+  provider: string;
+  model: string;
+  /** It ended with stopReason "error" (step 8: no threshold check). */
+  error: boolean;
+  /** Its error message says the context overflowed (§14). */
+  overflowError: boolean;
+  /** It is older than the latest compaction on the path (step 6). */
+  beforeCompaction: boolean;
 }
 
 /** One skeleton row on the wire: its form is defined and encoded in lib/session-view/skeleton-wire.ts. */
-export type WireExtra = { k?: string; v?: string; n?: 0 | 1; f?: string; b?: number; p?: string; l?: string };
+export type WireExtra = { k?: string; v?: string; n?: 0 | 1; a?: 0 | 1; f?: string; b?: number; p?: string; l?: string };
 export type WireRow =
   | [string, string | 0 | 1, string, string, number, number, number | null]
   | [string, string | 0 | 1, string, string, number, number, number | null, WireExtra];
@@ -56,16 +78,30 @@ export interface PagePayload extends Omit<SkeletonPayload, "rows"> {
   rowsJson: string;
 }
 
-/** The model the session's next turn will use, as the page shows it (docs/ui.md "The session workspace"). */
-export interface NextTurnModel {
+/** A model as the page names it: its ref, id and context window. */
+export interface PageModel {
   ref: string;
   /** The model's id ("claude-opus-4-5"), the meter's name for it. */
   id: string;
+  provider: string;
   label: string;
   contextWindow: number;
   /** True when Arbor knows nothing about the window and uses the session-engine.md §15 fallback. */
   windowAssumed: boolean;
   offline: boolean;
+}
+
+/** The model the session's next turn will use, as the page shows it (docs/ui.md "The session workspace"). */
+export interface NextTurnModel extends PageModel {
+  /** The user chose the chat model in Arbor (the picker or the session's modelRoles.default). */
+  picked?: boolean;
+  /**
+   * The session's own model — the one its path last used, from the file (session-engine.md §3) —
+   * with the window the model catalogue gives it, and whether its provider is configured here.
+   * The context meter measures against it unless the user picked a model. Absent when the path
+   * names no model.
+   */
+  session?: PageModel & { available: boolean };
 }
 
 /** GET /api/sessions/[id]/entries?ids=… */

@@ -43,3 +43,10 @@ export interface SessionPage {
   sessions: SessionSummary[];
   nextCursor: string | null;
 }
+
+/** A session in the Trash (soft-deleted): when it was deleted and when it goes for good. */
+export interface TrashedSession extends SessionSummary {
+  deletedAt: string;
+  /** When it is deleted for good (ISO). */
+  purgeAt: string;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRng, Rng } from "@/lib/random";
 import { generateSession, generateSessionJsonl } from "@/test/generators/session";
-import { loadSession } from "@/lib/session/load";
+import { loadSession } from "@/lib/session/file/load";
 import type { AssistantMessage, MessageEntry, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 
 const roleOf = (e: SessionEntry) => (e.type === "message" ? (e as MessageEntry).message.role : undefined);

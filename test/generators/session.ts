@@ -26,7 +26,7 @@ import {
   type ToolMaterial,
   ZERO_USAGE,
 } from "@/test/generators/tools";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 import type { AssistantMessage, SessionEntry, SessionHeader, ToolCall } from "@/lib/session/types";
 import { CURRENT_SESSION_VERSION } from "@/lib/session/types";
 

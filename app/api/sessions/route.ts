@@ -7,7 +7,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { jsonError, withDatabaseErrors } from "@/lib/http/route-helpers";
-import { listSessions } from "@/lib/db";
+import { listSessions, purgeExpiredTrash } from "@/lib/db";
 import { refuseAnonymous } from "@/lib/auth/guard";
 
 export const dynamic = "force-dynamic";
@@ -29,5 +29,7 @@ export async function GET(request: Request) {
     return jsonError(400, `Bad ${issue?.path.join(".") || "parameter"}: ${issue?.message}`, "invalid_input");
   }
   const { q, cursor, limit, sort } = parsed.data;
+  // Sessions in the trash past their 30 days go for good (at most hourly; lib/db/session-trash.ts).
+  void purgeExpiredTrash();
   return withDatabaseErrors(async () => NextResponse.json(await listSessions({ query: q, cursor: cursor ?? null, limit, sort })));
 }

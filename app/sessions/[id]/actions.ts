@@ -6,6 +6,7 @@
  *
  * - setLabel({ sessionId, entryId, label }) → { entryId, labelEntryId, leafId } ("" clears)
  * - setPin({ sessionId, entryId, pinned }) → { entryId, pinEntryId, pinned, leafId } (session-engine.md §19)
+ * - setArchive({ sessionId, entryId, archived }) → { entryId, archiveEntryId, archived, leafId } (§19.4)
  * - forkSession({ sessionId, entryId, title? }) → { id } (the new session)
  * - undoNavigation({ sessionId, leafId, expectedLeafId }) → { leafId }: moves the leaf back to
  *   `leafId` (the leaf before the navigation; null = before the first entry) if the session is
@@ -26,6 +27,7 @@ import {
   forkFromEntry,
   labelEntry,
   pinEntry,
+  archiveBranch,
   moveLeafBack,
   type SessionSettingsView,
 } from "@/lib/chat/session-edits";
@@ -44,6 +46,9 @@ const setLabelSchema = z
   .strict();
 const setPinSchema = z
   .object({ sessionId: sessionIdSchema, entryId: entryIdSchema, pinned: z.boolean({ error: "expected pinned as true or false" }) })
+  .strict();
+const setArchiveSchema = z
+  .object({ sessionId: sessionIdSchema, entryId: entryIdSchema, archived: z.boolean({ error: "expected archived as true or false" }) })
   .strict();
 const forkSchema = z
   .object({ sessionId: sessionIdSchema, entryId: entryIdSchema, title: z.string().trim().max(200).superRefine(noControlChars("the title")).optional() })
@@ -87,6 +92,16 @@ export async function setPin(
   const auth = await requireUser();
   if (!auth.ok) return auth;
   return pinEntry(parsed.data);
+}
+
+export async function setArchive(
+  input: unknown,
+): Promise<ActionResult<{ entryId: string; archiveEntryId: string; archived: boolean; leafId: string | null }>> {
+  const parsed = setArchiveSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const auth = await requireUser();
+  if (!auth.ok) return auth;
+  return archiveBranch(parsed.data);
 }
 
 export async function forkSession(input: unknown): Promise<ActionResult<{ id: string }>> {

@@ -6,6 +6,7 @@ import { MODELS_KEY } from "@/components/session/models-query";
 import { SessionDownloads } from "@/components/session/session-downloads";
 import { SessionLiveBadge } from "@/components/session/session-live-badge";
 import { SessionSecrets } from "@/components/session/session-secrets";
+import { SessionTitle } from "@/components/session/session-title";
 import { SessionWorkspace } from "@/components/session/session-workspace";
 import { requirePageUser } from "@/lib/auth/guard";
 import { modelList, nextTurnModelOf } from "@/lib/chat/next-model";
@@ -93,7 +94,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           panes scroll (ui.md). */}
       <div className="flex h-[calc(100dvh-3rem)] flex-col overflow-hidden">
         <div className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-0.5 border-b border-line px-3 py-1.5">
-          <h1 className="min-w-0 flex-1 basis-40 truncate font-semibold">{session.title ?? "Untitled session"}</h1>
+          <SessionTitle sessionId={id} />
           <SessionLiveBadge sessionId={id} />
           {session.parentSession && (
             <Link href={`/sessions/${encodeURIComponent(session.parentSession)}`} className="truncate text-sm text-muted underline">

@@ -71,6 +71,11 @@ export function NodeFlags({ data }: { data: CommonData }) {
         </span>
       ) : null}
       {data.isFirstKept ? <span className="tree-chip tree-chip--kept">first kept</span> : null}
+      {data.archived ? (
+        <span className="tree-chip tree-chip--archived" title="In an archived branch: hidden unless Archived is on">
+          archived
+        </span>
+      ) : null}
       {data.pinned ? (
         <span className="tree-chip tree-chip--pin" title="Pinned: kept verbatim through every compaction">
           pinned
@@ -83,20 +88,32 @@ export function NodeFlags({ data }: { data: CommonData }) {
 /** Screen-reader words for what the canvas shows by ring, muting and bands; render last. */
 export function NodeStatus({ data }: { data: CommonData }) {
   const words = [
-    data.isLeaf && "you are here",
+    data.isLeaf && (data.hiddenLeaf ? `you are here: the current leaf, ${data.hiddenLeaf}, follows and is hidden by the filter` : "you are here"),
     !data.isActive && "off the current path",
     data.summarisedBy.length > 0 && "summarised by a compaction",
   ].filter(Boolean);
   return words.length > 0 ? <span className="sr-only">{`(${words.join(", ")})`}</span> : null;
 }
 
-/** The "⋯" button opening the entry menu (Inspect, Label…, Edit and resend, Fork, Copy link). */
-export function EntryMenuButton({ id, canEditResend, facts }: { id: string; canEditResend: boolean; facts?: MenuFacts }) {
+/** The "⋯" button opening the entry menu (Inspect, Continue from here…, Label…, Edit and resend, Fork, Copy link). */
+export function EntryMenuButton({
+  id,
+  canEditResend,
+  facts,
+  turn,
+  span,
+}: {
+  id: string;
+  canEditResend: boolean;
+  facts?: MenuFacts;
+  turn?: boolean;
+  span?: boolean;
+}) {
   const actions = useTreeActions();
   const open = (e: MouseEvent<HTMLButtonElement>) => {
-    e.stopPropagation(); // not a click on the node: that would "go there"
+    e.stopPropagation(); // not a click on the node: that would select it
     const r = e.currentTarget.getBoundingClientRect();
-    actions.openMenu({ id, canEditResend, ...facts, x: r.left, y: r.bottom + 2, returnFocus: e.currentTarget });
+    actions.openMenu({ id, canEditResend, ...facts, ...(turn ? { turn } : {}), ...(span ? { span } : {}), x: r.left, y: r.bottom + 2, returnFocus: e.currentTarget });
   };
   return (
     <button

@@ -5,7 +5,7 @@
  * import leaves nothing, whenever in the COPY it stops (a bad line, a cancel, a lost connection).
  */
 import { describe, expect, it } from "vitest";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 import { generateSession } from "@/test/generators/session";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";

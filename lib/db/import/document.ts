@@ -29,7 +29,7 @@ import "server-only";
 import { DOCUMENT_NAMES, documentFormatOf, locateJsonError, MAX_DOCUMENT_BYTES, mapDocument, sniffDocumentFormat } from "@/lib/formats/document";
 import { GeminiRecordFolder, isGeminiMetadataRecord } from "@/lib/formats/gemini-records";
 import { type DocumentFormatId, FormatError, type JsonObject, type MappedDocument } from "@/lib/formats/types";
-import { parseJsonlLine } from "@/lib/session/jsonl";
+import { parseJsonlLine } from "@/lib/session/file/jsonl";
 import { formatBytes } from "@/lib/text/byte-size";
 import { ImportError, LimitError } from "../errors";
 import type { DetectedLines } from "./formats";

@@ -1,7 +1,7 @@
 import "server-only";
-import { parseJsonlLine, splitJoinedObjects } from "@/lib/session/jsonl";
-import type { StreamMigrator } from "@/lib/session/migrate-stream";
-import { MAX_PERSIST_CHARS, type PersistCuts } from "@/lib/session/sanitize";
+import { parseJsonlLine, splitJoinedObjects } from "@/lib/session/file/jsonl";
+import type { StreamMigrator } from "@/lib/session/file/migrate-stream";
+import { MAX_PERSIST_CHARS, type PersistCuts } from "@/lib/session/file/sanitize";
 import { rowOfSanitized, toEntryRow } from "../store/entry-columns";
 import { EntryLoader } from "./entry-load";
 import { ImportError, } from "../errors";

@@ -18,7 +18,7 @@ import { FormatDetector } from "@/lib/formats/detect";
 import { createMapper } from "@/lib/formats/map-lines";
 import { FormatError, type FormatId, type FormatNote, type MappedItem, type ThreadItem } from "@/lib/formats/types";
 import type { SessionHeader } from "@/lib/session/types";
-import { parseJsonlLine, splitJoinedObjects } from "@/lib/session/jsonl";
+import { parseJsonlLine, splitJoinedObjects } from "@/lib/session/file/jsonl";
 import { entryError, joinedNote, type Lines } from "./parse";
 import type { Line } from "./line-reader";
 

@@ -38,9 +38,9 @@ import "server-only";
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { generateSessionId } from "@/lib/session/ids";
-import type { SkippedLine, } from "@/lib/session/jsonl";
-import { createStreamMigrator, } from "@/lib/session/migrate-stream";
+import { generateSessionId } from "@/lib/session/file/ids";
+import type { SkippedLine, } from "@/lib/session/file/jsonl";
+import { createStreamMigrator, } from "@/lib/session/file/migrate-stream";
 import type { SessionHeader } from "@/lib/session/types";
 import { DATABASE_UNAVAILABLE_MESSAGE, ImportError, isDatabaseUnavailable, LimitError, SessionExistsError } from "../errors";
 import {

@@ -6,11 +6,11 @@ import "server-only";
  * rows are encoded for the COPY as they come, so their parsed objects die young).
  */
 import { DEFAULT_MAX_SKIPPED_LINES, MAX_REPORTED_TRUNCATIONS } from "@/lib/import-limits";
-import { idWithNul } from "@/lib/session/ids";
-import { unsupportedVersion } from "@/lib/session/migrations";
+import { idWithNul } from "@/lib/session/file/ids";
+import { unsupportedVersion } from "@/lib/session/file/migrations";
 import { PromptTitle } from "@/lib/session/prompt-title";
-import { isSessionHeader, parseJsonlLine, type SkippedLine } from "@/lib/session/jsonl";
-import type { PersistCuts } from "@/lib/session/sanitize";
+import { isSessionHeader, parseJsonlLine, type SkippedLine } from "@/lib/session/file/jsonl";
+import type { PersistCuts } from "@/lib/session/file/sanitize";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import { entryModel, type EntryRow } from "../store/entry-columns";
 import { formatBytes } from "@/lib/text/byte-size";
@@ -150,7 +150,7 @@ export function entryError(file: string, line: number, field: string, what: stri
 }
 
 /**
- * An id with a NUL character cannot be stored (lib/session/ids.ts idWithNul): the import is
+ * An id with a NUL character cannot be stored (lib/session/file/ids.ts idWithNul): the import is
  * refused at the line. `text` is the line: a NUL can only be there escaped, so lines without
  * `\\u0000` are not looked into.
  */
@@ -236,7 +236,7 @@ export async function readHeader(
   throw notSession(clues.reason("no JSON object found"));
 }
 
-/** Refuses a header whose `version` Arbor cannot read (lib/session/migrations.ts unsupportedVersion). */
+/** Refuses a header whose `version` Arbor cannot read (lib/session/file/migrations.ts unsupportedVersion). */
 export function checkVersion(file: string, line: number, header: SessionHeader): void {
   const why = unsupportedVersion(header);
   if (why === undefined) return;

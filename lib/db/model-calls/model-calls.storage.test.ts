@@ -10,7 +10,7 @@ import { prepareCompaction } from "@/lib/compaction/prepare";
 import { settings, TEST_PROMPTS } from "@/test/compaction-helpers";
 import { addressContent, contentHash } from "@/lib/content-address";
 import { buildSessionContext } from "@/lib/session/context";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { AssistantMessage, LlmMessage, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentModelInfo, ModelCallRecord } from "@/lib/agent/ports";
 import { TEST_PROMPTS } from "@/test/compaction-helpers";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { LlmMessage, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";

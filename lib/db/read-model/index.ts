@@ -34,7 +34,7 @@ import "server-only";
  * The view's tree is READ-ONLY for callers (SessionTree.view: appenders throw); writers fork it.
  */
 import { env } from "@/lib/env";
-import type { SessionTree } from "@/lib/session/tree";
+import type { SessionTree } from "@/lib/session/tree/tree";
 import type { SessionEntry } from "@/lib/session/types";
 import { toPgJson } from "../pg-json";
 import type { SessionMeta } from "../store/session-rows";

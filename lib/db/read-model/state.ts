@@ -11,7 +11,7 @@ import "server-only";
  * calibrated against the live heap of a 100k-entry session (bench/read-model-memory.ts).
  */
 import { env } from "@/lib/env";
-import { SessionTree } from "@/lib/session/tree";
+import { SessionTree } from "@/lib/session/tree/tree";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 
 export interface CachedSession {

@@ -17,7 +17,7 @@ import "server-only";
  *   cannot be derived is null / 0.
  */
 import { estimateTokens } from "@/lib/compaction/tokens";
-import { type PersistCuts, sanitizeForPersist } from "@/lib/session/sanitize";
+import { type PersistCuts, sanitizeForPersist } from "@/lib/session/file/sanitize";
 import { toPgText } from "../pg-json";
 import type { AgentMessage, SessionEntry } from "@/lib/session/types";
 import { modelRef } from "@/lib/session/model-ref";

@@ -20,7 +20,7 @@ import "server-only";
  *   scanner's pre-filter rules out is written without a second look.
  */
 import { maskSecrets, mayHoldSecret } from "@/lib/secrets";
-import { exportFileName } from "@/lib/session/sanitize";
+import { exportFileName } from "@/lib/session/file/sanitize";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import { getDb } from "../client";
 import { NotFoundError } from "../errors";

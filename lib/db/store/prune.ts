@@ -24,7 +24,7 @@ import { getDb } from "../client";
 import { entryTokens } from "./entry-columns";
 import { NotFoundError } from "../errors";
 import { toPgJson } from "../pg-json";
-import { sanitizeForPersist } from "@/lib/session/sanitize";
+import { sanitizeForPersist } from "@/lib/session/file/sanitize";
 import { noteRewritten } from "../read-model";
 import { type Tx, withTransaction } from "./sql";
 

@@ -17,7 +17,7 @@ import { getDb } from "../client";
 import { NotFoundError } from "../errors";
 import { SESSION_SELECT, type SessionMeta, toSessionMeta } from "./session-rows";
 import type { SessionEntry } from "@/lib/session/types";
-import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree";
+import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree/tree";
 import { Prisma } from "@/generated/prisma/client";
 import type { Tx } from "./sql";
 

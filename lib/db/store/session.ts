@@ -7,14 +7,15 @@ import "server-only";
  * - `renameSession` sets the display title and the header's `title` (oh-my-pi's field), so an
  *   export carries it; an empty title clears both.
  * - `softDeleteSession` hides a session from the list and refuses writes; `restoreSession`
- *   brings it back unchanged. Nothing is ever removed.
+ *   brings it back unchanged. Nothing is removed here: the Trash deletes a session for good
+ *   after 30 days, or when asked (session-trash.ts).
  * - Rename, delete and restore are plain row writes through the typed client.
  * - `forkSession` is the engine's createBranchedSession (session-engine.md §1.6: the path without label
  *   entries, fresh label entries for labels on the path, `parentSession` = the source id),
  *   written as a new session in one transaction, with the secrets found in its entries (scanned
  *   again: a pruned output's original stays with the source). The source session is unchanged.
  */
-import { generateSessionId } from "@/lib/session/ids";
+import { generateSessionId } from "@/lib/session/file/ids";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "@/lib/session/types";
 import { getDb } from "../client";
 import { entryModel, toEntryRow } from "./entry-columns";

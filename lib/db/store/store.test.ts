@@ -1,6 +1,6 @@
 /** The session store's tree operations on a real database (session-engine.md §1.6 mirrored by lib/db). */
 import { describe, expect, it } from "vitest";
-import { MAX_PERSIST_CHARS, PERSIST_TRUNCATION_NOTICE } from "@/lib/session/sanitize";
+import { MAX_PERSIST_CHARS, PERSIST_TRUNCATION_NOTICE } from "@/lib/session/file/sanitize";
 import { assistantMsg, bashMsg, text, toolResultMsg, userMsg } from "@/test/session-factories";
 import type { LabelEntry, SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";

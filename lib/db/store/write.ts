@@ -14,9 +14,10 @@ import "server-only";
  * - For several engine calls in a row, load a SessionTree (loadTree), call its appenders and
  *   commit `tree.getEntriesAppendedSince(n)` with commitEntries instead.
  */
-import { generateEntryId } from "@/lib/session/ids";
+import { generateEntryId } from "@/lib/session/file/ids";
+import { archiveEntryFields } from "@/lib/session/archives";
 import { pinEntryFields } from "@/lib/session/pins";
-import type { NewEntry } from "@/lib/session/tree";
+import type { NewEntry } from "@/lib/session/tree/tree";
 import type { SessionEntry } from "@/lib/session/types";
 import { IdCollisionError } from "../errors";
 import { type CommitResult, commitEntries } from "./commit";
@@ -147,4 +148,12 @@ export async function setLabel(input: Base & { targetId: string; label: string |
  */
 export async function setPin(input: Base & { targetId: string; pinned: boolean; now?: Date }): Promise<CommitResult> {
   return appendWithRetry({ ...input, fields: [pinEntryFields(input.targetId, input.pinned) as NewEntry], requiredIds: [input.targetId] });
+}
+
+/**
+ * Archives (or restores) the branch starting at `targetId` (session-engine.md §19.4): a pi `custom`
+ * entry (customType "arbor.archive") appended under the leaf, which it becomes, like a pin.
+ */
+export async function setArchive(input: Base & { targetId: string; archived: boolean; now?: Date }): Promise<CommitResult> {
+  return appendWithRetry({ ...input, fields: [archiveEntryFields(input.targetId, input.archived) as NewEntry], requiredIds: [input.targetId] });
 }

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { generateSession } from "@/test/generators/session";
 import { generateClaudeCodeSubagent } from "@/test/generators/claude-subagent";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 import { assistantEntry, header, isoAt, userEntry } from "@/test/session-factories";
 import { useTestDatabase } from "@/test/db";
 import { chunked } from "@/test/import-helpers";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { generateSession } from "@/test/generators/session";
 import { generateClaudeCodeSubagent } from "@/test/generators/claude-subagent";
-import { serializeSession } from "@/lib/session/jsonl";
+import { serializeSession } from "@/lib/session/file/jsonl";
 import { branchCosts } from "@/lib/usage/branches";
 import { useTestDatabase } from "@/test/db";
 import { chunked } from "@/test/import-helpers";

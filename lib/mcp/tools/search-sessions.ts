@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { findSessionSource, listSessions, type SessionSummary } from "@/lib/db";
 import { matchingIds } from "@/lib/session/search-text";
-import { searchableText } from "@/lib/session/tree-row-text";
+import { searchableText } from "@/lib/session/tree/tree-row-text";
 import { answer, clipText, DEFAULT_MAX_BYTES, maxBytesSchema, offsetSchema, pageOf, ToolInputError } from "../bounded";
 import { allEntries, findSession, sessionMeta } from "../sessions";
 

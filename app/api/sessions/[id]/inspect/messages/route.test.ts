@@ -14,7 +14,7 @@ import { clearTurnMessagesCache } from "@/lib/inspector/turn-messages-cache";
 import type { InspectedMessage, InspectedMessagesPage, TurnView } from "@/lib/types/inspector";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { buildSessionContext } from "@/lib/session/context";
-import { convertToLlm } from "@/lib/session/convert";
+import { convertToLlm } from "@/lib/session/file/convert";
 import { generateSessionJsonl } from "@/test/generators/session";
 import type { SessionEntry } from "@/lib/session/types";
 import { useTestDatabase } from "@/test/db";
