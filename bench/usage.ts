@@ -5,7 +5,7 @@
  * secret counts and its costs) in the same run on the same database. Target: ≤ 100 ms and ≤ 2×.
  * Also measured: the list's first page by cost, and the page's old statement (the same sums over
  * the ledger's rows, before the rollup) to show what the pre-aggregation buys.
- * Rounds interleave every measurement (15 measured after 2 warm-up), medians reported.
+ * Rounds interleave every measurement (25 measured after 2 warm-up), medians reported.
  */
 import { listSessions, usageSeries, type UsageSeriesInput } from "@/lib/db";
 import { getDb } from "@/lib/db/client";
@@ -14,7 +14,7 @@ import { seedUsage } from "./lib/usage-seed";
 import { addRow, formatMs, median } from "./lib/stats";
 
 const SESSIONS = 10_000;
-const ROUNDS = 15;
+const ROUNDS = 25;
 const TZ = "UTC";
 
 /** The page's statement as it was before the rollup (the ledger's rows, grouped), for comparison. */
