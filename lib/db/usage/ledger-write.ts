@@ -4,13 +4,14 @@ import "server-only";
  *
  * Contract:
  * - Rows are written with the entries that carry them, never by a scan: `commitEntries` inserts
- *   them in its one statement (`ledgerCte`), import and fork in their bulk transaction
- *   (`writeLedger`). Each row is priced when written (lib/usage/prices.ts, without the user's
- *   overrides: a row keeps the price in force when it was written).
+ *   them in its one statement (`ledgerInsertCtes`), import and fork in their bulk transaction
+ *   (`writeLedger`). Each row is priced when written: the recorded cost, else the user's price
+ *   (price_overrides, applied in SQL; price-overrides.ts reprices stored rows when it changes), else
+ *   the catalogue's price in force at the row's date (lib/usage/prices.ts).
  * - `counted`: of the rows sharing a dedupe key (lib/usage/rows.ts `ledgerKey`) exactly one in a
- *   live session is counted, the first written; reports sum counted rows only. Two writers of
- *   the same key in the same instant (two sessions holding one response, committed at once) can
- *   both count it: there is no unique index, as Prisma's schema cannot state a partial one.
+ *   live session is counted, the first written; reports sum counted rows only. The partial unique
+ *   index usage_rows(dedupe_key) WHERE counted makes it hold under concurrent writers
+ *   (`ledgerInsertCtes`).
  * - A soft delete hands its counted rows to the earliest copy in another live session
  *   (`releaseCounted`); a restore counts its rows whose key no live session counts (`claimCounted`).
  * - Pruning rewrites an entry's content, not the call it records: the ledger keeps the row
