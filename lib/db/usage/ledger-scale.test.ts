@@ -36,14 +36,16 @@ async function expectConsistent(): Promise<void> {
   const column = await db.$queryRawUnsafe<{ session_id: string; cost: bigint }[]>("SELECT id AS session_id, cost_micros AS cost FROM sessions ORDER BY id");
   expect(rollup).toEqual(ledger);
   expect(column).toEqual(ledger.map((r) => ({ session_id: r.session_id, cost: r.cost })));
-  // usage_daily: the same sums per local day (its zone), model, project and agent.
-  const byDay = `SELECT (u.at AT TIME ZONE (SELECT time_zone FROM usage_zone))::date::text AS day, u.model,
-       COALESCE(NULLIF(s.cwd, ''), '(no project)') AS project, COALESCE(s.header ->> 'sourceFormat', 'pi') AS agent,
-       sum(COALESCE(u.cost_micros, 0))::bigint AS cost, sum(u.input + u.output + u.cache_read + u.cache_write)::bigint AS tokens, count(*)::bigint AS calls
-     FROM usage_rows u JOIN sessions s ON s.id = u.session_id WHERE u.counted GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
-  const daily = `SELECT day::text, model, project, agent, cost_micros AS cost, (input + output + cache_read + cache_write) AS tokens, calls
-     FROM usage_daily WHERE calls <> 0 OR cost_micros <> 0 OR input <> 0 OR output <> 0 ORDER BY 1, 2, 3, 4`;
-  expect(await db.$queryRawUnsafe(daily)).toEqual(await db.$queryRawUnsafe(byDay));
+  // usage_daily: the same sums per local day (its zone) and model, project or agent.
+  const groups = { model: "u.model", project: "COALESCE(NULLIF(s.cwd, ''), '(no project)')", agent: "COALESCE(s.header ->> 'sourceFormat', 'pi')" };
+  for (const [stack, grp] of Object.entries(groups)) {
+    const byDay = `SELECT (u.at AT TIME ZONE (SELECT time_zone FROM usage_zone))::date::text AS day, ${grp} AS grp,
+         sum(COALESCE(u.cost_micros, 0))::bigint AS cost, sum(u.input + u.output + u.cache_read + u.cache_write)::bigint AS tokens, count(*)::bigint AS calls
+       FROM usage_rows u JOIN sessions s ON s.id = u.session_id WHERE u.counted GROUP BY 1, 2 ORDER BY 1, 2`;
+    const daily = `SELECT day::text, grp, cost_micros AS cost, (input + output + cache_read + cache_write) AS tokens, calls
+       FROM usage_daily WHERE stack = '${stack}' AND (calls <> 0 OR cost_micros <> 0 OR input <> 0 OR output <> 0) ORDER BY 1, 2`;
+    expect(await db.$queryRawUnsafe(daily), stack).toEqual(await db.$queryRawUnsafe(byDay));
+  }
 }
 
 /** A pi file of `n` assistant messages of `model` (no recorded cost), one a minute from `start`. */

@@ -5,8 +5,8 @@ import "server-only";
  * (the format the session came from; Arbor's own sessions are "pi"). No ledger row or entry is
  * read: one statement over the pre-aggregates that usage_rows' triggers keep (migration
  * 20270123000000):
- * - usage_daily (per local day of usage_zone's time zone, model, project and agent) when the
- *   zone asked for is that zone: ~days × models × projects rows, however many sessions;
+ * - usage_daily (per local day of usage_zone's time zone and group of the stack asked for) when
+ *   the zone asked for is that zone: ~days × groups rows, however many sessions;
  * - else usage_rollup (per session, 15-minute UTC bucket and model): every zone in use today
  *   is a whole number of quarter hours off UTC, so its local days are unions of buckets.
  * Both give the same sums. `rezoneDaily` moves usage_daily to another zone (the page does it
@@ -17,7 +17,6 @@ import type { Bucket, SeriesCell, StackBy } from "@/lib/usage/series";
 import { getDb } from "../client";
 import { withTransaction } from "../store/sql";
 
-const DAILY_GROUP: Record<StackBy, string> = { model: "d.model", project: "d.project", agent: "d.agent" };
 const ROLLUP_GROUP: Record<StackBy, string> = {
   model: "r.model",
   project: "arbor_usage_project(s.cwd)",
@@ -46,9 +45,9 @@ export const serverTimeZone = () => Intl.DateTimeFormat().resolvedOptions().time
 function seriesSql(stack: StackBy): string {
   return `WITH z AS (SELECT time_zone = $2 AS daily FROM usage_zone WHERE id = 1),
   cells AS (
-    SELECT CASE WHEN $1 = 'day' THEN d.day::timestamp ELSE date_trunc($1, d.day::timestamp) END AS period, ${DAILY_GROUP[stack]} AS grp, ${SUMS("d")}, true AS daily
+    SELECT CASE WHEN $1 = 'day' THEN d.day::timestamp ELSE date_trunc($1, d.day::timestamp) END AS period, d.grp, ${SUMS("d")}, true AS daily
     FROM usage_daily d
-    WHERE (SELECT daily FROM z) AND d.calls > 0
+    WHERE (SELECT daily FROM z) AND d.stack = $5 AND d.calls > 0
       AND ($3::timestamptz IS NULL OR d.day >= ($3::timestamptz AT TIME ZONE $2)::date)
       AND ($4::timestamptz IS NULL OR d.day < ($4::timestamptz AT TIME ZONE $2)::date)
     GROUP BY 1, 2
@@ -68,7 +67,7 @@ export async function usageSeries(input: UsageSeriesInput): Promise<SeriesCell[]
   const tz = input.timeZone ?? serverTimeZone();
   // The cells travel as one JSON text (a year by day is thousands of cells: one value to decode
   // instead of ten columns per row through the driver). Sums stay far below 2^53.
-  const [row] = await getDb().$queryRawUnsafe<{ cells: string }[]>(seriesSql(input.stack), input.bucket, tz, input.since ?? null, input.until ?? null);
+  const [row] = await getDb().$queryRawUnsafe<{ cells: string }[]>(seriesSql(input.stack), input.bucket, tz, input.since ?? null, input.until ?? null, input.stack);
   const cells = JSON.parse(row?.cells ?? "[]") as Cell[];
   // The server's own zone is the page's: keep usage_daily in it (once, after the server's zone changed).
   if (!input.timeZone && cells.length > 0 && !cells[0]![9]) await rezoneDaily(tz);
@@ -100,9 +99,10 @@ export async function rezoneDaily(timeZone: string, opts: { force?: boolean } = 
       await tx.$executeRawUnsafe("UPDATE usage_zone SET time_zone = $1 WHERE id = 1", timeZone);
       await tx.$executeRawUnsafe("DELETE FROM usage_daily");
       await tx.$executeRawUnsafe(
-        `INSERT INTO usage_daily (day, model, project, agent, cost_micros, unpriced_tokens, input, output, cache_read, cache_write, calls)
-         SELECT (r.bucket AT TIME ZONE $1)::date, r.model, arbor_usage_project(s.cwd), arbor_usage_agent(s.header), ${SUMS("r").replace(/ AS \w+/g, "")}
-         FROM usage_rollup r JOIN sessions s ON s.id = r.session_id WHERE r.calls > 0 GROUP BY 1, 2, 3, 4`,
+        `INSERT INTO usage_daily (stack, day, grp, cost_micros, unpriced_tokens, input, output, cache_read, cache_write, calls)
+         SELECT k.stack, (r.bucket AT TIME ZONE $1)::date, k.grp, ${SUMS("r").replace(/ AS \w+/g, "")}
+         FROM usage_rollup r JOIN sessions s ON s.id = r.session_id CROSS JOIN LATERAL arbor_usage_groups(r.model, s.cwd, s.header) k
+         WHERE r.calls > 0 GROUP BY 1, 2, 3`,
         timeZone,
       );
       return true;

@@ -85,8 +85,8 @@ export interface LedgerModel {
 /** The models the ledger counts calls of, with their tokens (from usage_daily: no ledger scan). */
 export async function pricedModels(): Promise<LedgerModel[]> {
   const rows = await getDb().$queryRawUnsafe<{ model: string; calls: bigint; tokens: bigint; unpriced: bigint }[]>(
-    `SELECT model, sum(calls) AS calls, sum(input + output + cache_read + cache_write) AS tokens, sum(unpriced_tokens) AS unpriced
-     FROM usage_daily GROUP BY model HAVING sum(calls) > 0 ORDER BY model`,
+    `SELECT grp AS model, sum(calls) AS calls, sum(input + output + cache_read + cache_write) AS tokens, sum(unpriced_tokens) AS unpriced
+     FROM usage_daily WHERE stack = 'model' GROUP BY grp HAVING sum(calls) > 0 ORDER BY grp`,
   );
   return rows.map((r) => ({ model: r.model, calls: Number(r.calls), tokens: Number(r.tokens), unpricedTokens: Number(r.unpriced) }));
 }

@@ -13,10 +13,11 @@
 --      union of buckets: the page's sums are exact in any zone, over ~1 row per session-quarter-hour
 --      instead of one per model call.
 --    - usage_daily: the same sums per local day (in the zone usage_zone names, the server's; the
---      app re-zones it from usage_rollup when the server's zone differs, lib/db/usage/ledger-series.ts),
---      model, project and agent: the Usage page over a year reads ~days × models × projects rows,
---      however many sessions there are. Its keys hold the session's project and agent, so a
---      session's rows leave the ledger before the session row itself (trigger on sessions below).
+--      app re-zones it from usage_rollup when the server's zone differs, lib/db/usage/ledger-series.ts)
+--      and group, once per way the page stacks them ("model", "project", "agent"): the page over a
+--      year reads ~days × models rows (or projects, or agents), however many sessions there are.
+--      Its keys hold the session's project and agent, so a deleted session's sums leave it while
+--      the session row can still be read (trigger on sessions below).
 --    - sessions.cost_micros: the session's counted cost, so the list can sort by cost with keyset
 --      paging on (cost_micros, id).
 --
@@ -89,10 +90,9 @@ ALTER TABLE "usage_rollup" ADD CONSTRAINT "usage_rollup_session_id_fkey" FOREIGN
 
 -- CreateTable
 CREATE TABLE "usage_daily" (
+    "stack" TEXT NOT NULL,
     "day" DATE NOT NULL,
-    "model" TEXT NOT NULL,
-    "project" TEXT NOT NULL,
-    "agent" TEXT NOT NULL,
+    "grp" TEXT NOT NULL,
     "cost_micros" BIGINT NOT NULL DEFAULT 0,
     "unpriced_tokens" BIGINT NOT NULL DEFAULT 0,
     "input" BIGINT NOT NULL DEFAULT 0,
@@ -101,7 +101,7 @@ CREATE TABLE "usage_daily" (
     "cache_write" BIGINT NOT NULL DEFAULT 0,
     "calls" BIGINT NOT NULL DEFAULT 0,
 
-    CONSTRAINT "usage_daily_pkey" PRIMARY KEY ("day","model","project","agent")
+    CONSTRAINT "usage_daily_pkey" PRIMARY KEY ("stack","day","grp")
 );
 
 -- CreateTable
@@ -119,6 +119,12 @@ CREATE FUNCTION "arbor_usage_project"(cwd text) RETURNS text LANGUAGE sql IMMUTA
 $$;
 CREATE FUNCTION "arbor_usage_agent"(header jsonb) RETURNS text LANGUAGE sql IMMUTABLE AS $$
   SELECT COALESCE(header ->> 'sourceFormat', 'pi')
+$$;
+
+-- The groups a row's sums go to in usage_daily: its model, its session's project, its session's agent.
+CREATE FUNCTION "arbor_usage_groups"(model text, cwd text, header jsonb) RETURNS TABLE (stack text, grp text)
+LANGUAGE sql IMMUTABLE AS $$
+  VALUES ('model', model), ('project', arbor_usage_project(cwd)), ('agent', arbor_usage_agent(header))
 $$;
 
 CREATE FUNCTION "arbor_usage_bucket"(at timestamptz) RETURNS timestamptz LANGUAGE sql IMMUTABLE AS $$
@@ -151,13 +157,14 @@ DECLARE
       FROM (SELECT g.session_id, sum(g.cost) AS cost FROM g GROUP BY 1) x
       WHERE s.id = x.session_id AND x.cost <> 0
     ), dy AS (
-      INSERT INTO usage_daily AS r (day, model, project, agent, cost_micros, unpriced_tokens, input, output, cache_read, cache_write, calls)
-      SELECT (g.bucket AT TIME ZONE z.time_zone)::date, g.model, arbor_usage_project(s.cwd), arbor_usage_agent(s.header),
+      INSERT INTO usage_daily AS r (stack, day, grp, cost_micros, unpriced_tokens, input, output, cache_read, cache_write, calls)
+      SELECT k.stack, (g.bucket AT TIME ZONE z.time_zone)::date, k.grp,
         sum(g.cost), sum(g.unpriced), sum(g.input), sum(g.output), sum(g.cache_read), sum(g.cache_write), sum(g.calls)
       FROM g JOIN sessions s ON s.id = g.session_id CROSS JOIN usage_zone z
+        CROSS JOIN LATERAL arbor_usage_groups(g.model, s.cwd, s.header) k
       WHERE g.calls <> 0 OR g.cost <> 0 OR g.unpriced <> 0 OR g.input <> 0 OR g.output <> 0 OR g.cache_read <> 0 OR g.cache_write <> 0
-      GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-      ON CONFLICT (day, model, project, agent) DO UPDATE SET cost_micros = r.cost_micros + excluded.cost_micros,
+      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+      ON CONFLICT (stack, day, grp) DO UPDATE SET cost_micros = r.cost_micros + excluded.cost_micros,
         unpriced_tokens = r.unpriced_tokens + excluded.unpriced_tokens, input = r.input + excluded.input,
         output = r.output + excluded.output, cache_read = r.cache_read + excluded.cache_read,
         cache_write = r.cache_write + excluded.cache_write, calls = r.calls + excluded.calls
@@ -193,12 +200,13 @@ END $fn$;
 -- read (the keys; the ledger rows' own delete, by the cascade, no longer finds the session).
 CREATE FUNCTION "arbor_sessions_drop_usage"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO usage_daily AS d (day, model, project, agent, cost_micros, unpriced_tokens, input, output, cache_read, cache_write, calls)
-  SELECT (r.bucket AT TIME ZONE z.time_zone)::date, r.model, arbor_usage_project(OLD.cwd), arbor_usage_agent(OLD.header),
+  INSERT INTO usage_daily AS d (stack, day, grp, cost_micros, unpriced_tokens, input, output, cache_read, cache_write, calls)
+  SELECT k.stack, (r.bucket AT TIME ZONE z.time_zone)::date, k.grp,
     -sum(r.cost_micros), -sum(r.unpriced_tokens), -sum(r.input), -sum(r.output), -sum(r.cache_read), -sum(r.cache_write), -sum(r.calls)
-  FROM usage_rollup r CROSS JOIN usage_zone z WHERE r.session_id = OLD.id AND r.calls <> 0
-  GROUP BY 1, 2 ORDER BY 1, 2
-  ON CONFLICT (day, model, project, agent) DO UPDATE SET cost_micros = d.cost_micros + excluded.cost_micros,
+  FROM usage_rollup r CROSS JOIN usage_zone z CROSS JOIN LATERAL arbor_usage_groups(r.model, OLD.cwd, OLD.header) k
+  WHERE r.session_id = OLD.id AND r.calls <> 0
+  GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT (stack, day, grp) DO UPDATE SET cost_micros = d.cost_micros + excluded.cost_micros,
     unpriced_tokens = d.unpriced_tokens + excluded.unpriced_tokens, input = d.input + excluded.input,
     output = d.output + excluded.output, cache_read = d.cache_read + excluded.cache_read,
     cache_write = d.cache_write + excluded.cache_write, calls = d.calls + excluded.calls;
@@ -223,8 +231,8 @@ SELECT session_id, arbor_usage_bucket(at), model,
   count(*) FILTER (WHERE counted)
 FROM "usage_rows" GROUP BY 1, 2, 3;
 
-INSERT INTO "usage_daily" (day, model, project, agent, cost_micros, unpriced_tokens, input, output, cache_read, cache_write, calls)
-SELECT (r.bucket AT TIME ZONE 'UTC')::date, r.model, arbor_usage_project(s.cwd), arbor_usage_agent(s.header),
+INSERT INTO "usage_daily" (stack, day, grp, cost_micros, unpriced_tokens, input, output, cache_read, cache_write, calls)
+SELECT k.stack, (r.bucket AT TIME ZONE 'UTC')::date, k.grp,
   sum(r.cost_micros), sum(r.unpriced_tokens), sum(r.input), sum(r.output), sum(r.cache_read), sum(r.cache_write), sum(r.calls)
-FROM "usage_rollup" r JOIN "sessions" s ON s.id = r.session_id
-WHERE r.calls > 0 GROUP BY 1, 2, 3, 4;
+FROM "usage_rollup" r JOIN "sessions" s ON s.id = r.session_id CROSS JOIN LATERAL arbor_usage_groups(r.model, s.cwd, s.header) k
+WHERE r.calls > 0 GROUP BY 1, 2, 3;
