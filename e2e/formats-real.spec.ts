@@ -18,7 +18,7 @@ const DIR = path.join(FIXTURES, "formats");
 /** One file of each format, and what its row must say besides the format and the records. */
 const FILES = [
   { folder: "claude", name: "entireio-auth-go-v2-1-150-last-prompt-first.jsonl", label: "Claude Code session", row: /records kept, not shown/ },
-  { folder: "claude", name: "d-kimuson-claude-code-viewer-v1-0-108-sidechain.jsonl", label: "Claude Code session", row: /2 subagent sessions imported with it/ },
+  { folder: "claude", name: "d-kimuson-claude-code-viewer-v1-0-108-sidechain.jsonl", label: "Claude Code session", row: /2 subagent sessions (imported with it|already in Arbor)/ },
   { folder: "codex", name: "EntityProcess-agentv-v0-142-4.jsonl", label: "Codex CLI session", row: /records kept, not shown/ },
   { folder: "pi", name: "badlogic-pi-mono-v1-compact-merged-line.jsonl", label: "pi / oh-my-pi session", row: /Repaired 1 line: line 1013: 2 JSON objects on one line/ },
 ];

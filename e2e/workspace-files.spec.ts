@@ -61,10 +61,10 @@ test("upload a file, let the agent edit it, see the diff and download the new co
   await expect(log.getByRole("article", { name: "assistant message", exact: true }).last()).toContainText("The notes are marked published.");
 
   // The tool call, collapsed, then expanded with its diff.
-  const call = log.getByRole("group").filter({ hasText: "[edit: notes.txt]" });
+  const call = log.getByRole("group").filter({ hasText: "edit(notes.txt)" });
   const diff = call.getByRole("figure", { name: "Diff" });
   await expect(diff).toBeHidden();
-  await call.getByText("[edit: notes.txt]").click();
+  await call.getByText("edit(notes.txt)").click();
   await expect(diff).toBeVisible();
   await expect(diff).toContainText("removed: -status: draft");
   await expect(diff).toContainText("added: +status: published");

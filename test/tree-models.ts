@@ -4,7 +4,7 @@
  * Pure: no React, no DOM.
  */
 import { buildTreeModel, type TreeModelInput } from "@/components/tree/hooks/use-tree-model";
-import { resolveSkeleton } from "@/lib/session-view/tree-skeleton";
+import { resolveSkeleton } from "@/lib/session-view/skeleton-resolve";
 import type { SessionEntry } from "@/lib/session/types";
 
 export function treeModel(entries: readonly SessionEntry[], opts: Partial<Omit<TreeModelInput, "skeleton">> = {}) {

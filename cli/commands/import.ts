@@ -101,7 +101,7 @@ export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCom
             if (r.repairCount > r.repairs.length) io.err(`${file}: … and ${r.repairCount - r.repairs.length} more repaired lines\n`);
             const kept = describeKept(r.kept);
             if (kept) io.err(`${file}: ${kept}\n`);
-            for (const s of r.sidechains) io.out(`  with subagent session ${s.sessionId}${s.title ? ` "${s.title}"` : ""} (${s.entryCount} entries)\n`);
+            for (const s of r.sidechains) io.out(`  with subagent session ${s.sessionId}${s.title ? ` "${s.title}"` : ""} (${s.entryCount} entries${s.existing ? ", already in Arbor" : ""})\n`);
             if (!values.json) io.out(`${resultLine(file, r)}\n`);
           } catch (error) {
             if (!(error instanceof ImportError)) throw error;

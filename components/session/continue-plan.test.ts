@@ -1,6 +1,7 @@
 /** What "Continue from here" promises (session-engine.md §11.4), as the dialog words it. */
 import { describe, expect, it } from "vitest";
-import { resolveSkeleton, type SkeletonEntry } from "@/lib/session-view/tree-skeleton";
+import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
+import { resolveSkeleton } from "@/lib/session-view/skeleton-resolve";
 import { customMessageEntry, thinkingEntry } from "@/test/session-factories";
 import { reply, user } from "@/test/tree-sessions";
 import { continuePlan, continueWords } from "./continue-plan";

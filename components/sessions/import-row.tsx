@@ -4,7 +4,10 @@ import Link from "next/link";
 import { describeKept, describeTruncation, truncationHeadline } from "@/lib/import-report";
 import { formatBytes } from "@/lib/text/byte-size";
 import { formatCount } from "./format";
+import type { ImportDoneEvent } from "@/lib/types/import-events";
 import type { ImportItem } from "./use-imports";
+
+type ImportedSidechainRow = ImportDoneEvent["sidechains"][number];
 
 export interface ImportRowActions {
   cancel: (key: string) => void;
@@ -98,19 +101,8 @@ function Kept({ item }: { item: ImportItem }) {
   return (
     <div className="mt-1 text-sm text-muted">
       {kept && <p>{kept}</p>}
-      {sidechains.length > 0 && (
-        <p>
-          {formatCount(sidechains.length, "subagent session", "subagent sessions")} imported with it:{" "}
-          {sidechains.map((s, i) => (
-            <span key={s.sessionId}>
-              {i > 0 && ", "}
-              <Link href={`/sessions/${encodeURIComponent(s.sessionId)}`} className="underline">
-                {s.title ?? s.sessionId}
-              </Link>
-            </span>
-          ))}
-        </p>
-      )}
+      <SidechainLine sidechains={sidechains.filter((s) => !s.existing)} what="imported with it" />
+      <SidechainLine sidechains={sidechains.filter((s) => s.existing)} what="already in Arbor" />
     </div>
   );
 }
@@ -212,5 +204,23 @@ export function ImportRow({ item, actions }: { item: ImportItem; actions: Import
       <Repaired item={item} />
       <Skipped item={item} />
     </li>
+  );
+}
+
+/** "2 subagent sessions imported with it: A, B" (linked), or nothing for none. */
+function SidechainLine({ sidechains, what }: { sidechains: ImportedSidechainRow[]; what: string }) {
+  if (sidechains.length === 0) return null;
+  return (
+    <p>
+      {formatCount(sidechains.length, "subagent session", "subagent sessions")} {what}:{" "}
+      {sidechains.map((s, i) => (
+        <span key={s.sessionId}>
+          {i > 0 && ", "}
+          <Link href={`/sessions/${encodeURIComponent(s.sessionId)}`} className="underline">
+            {s.title ?? s.sessionId}
+          </Link>
+        </span>
+      ))}
+    </p>
   );
 }

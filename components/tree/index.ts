@@ -7,7 +7,8 @@ export { findFoldRuns, isToolStepEntry, MIN_FOLD_RUN } from "@/components/tree/m
 export { compactionRegions } from "@/components/tree/layout/compaction-regions";
 export { bodyText, formatTokens } from "@/components/tree/format";
 export { type FlowGraph, type ToFlowOptions, toFlow } from "@/components/tree/layout/to-flow";
-export { TreeCanvas, type TreeCanvasProps } from "@/components/tree/tree-canvas";
+export { TreeCanvas } from "@/components/tree/tree-canvas";
+export type { TreeCanvasProps } from "@/components/tree/tree-canvas-body";
 export { TreeList, type TreeListProps } from "@/components/tree/tree-list";
 export { moveInRows, moveInTree, reconcileSelection } from "@/components/tree/tree-nav";
 export { TreeToolbar, type TreeToolbarProps, type TreeView } from "@/components/tree/tree-toolbar";

@@ -11,7 +11,7 @@ import { groupTurns, groupTurnsSteps } from "@/components/tree/model/turns";
 import { entryGraph, entryGraphSteps, viewModel, viewModelSteps } from "@/components/tree/hooks/use-tree-model";
 import { generateSession } from "@/test/generators/session";
 import { runSliced } from "@/lib/session/stepwise";
-import { resolveSkeleton, skeletonLabels } from "@/lib/session-view/tree-skeleton";
+import { resolveSkeleton, skeletonLabels } from "@/lib/session-view/skeleton-resolve";
 
 describe("10,000-entry generated session", () => {
   const { entries } = generateSession({ seed: 7, entries: 10_000, branches: 12, compactions: true, labels: 8 });

@@ -9,7 +9,7 @@ import { menuFacts } from "@/components/tree/tree-context";
 import { toFlow } from "@/components/tree/layout/to-flow";
 import type { TreeNode } from "@/components/tree/types";
 import { pinEntryFields } from "@/lib/session/pins";
-import { resolveSkeleton } from "@/lib/session-view/tree-skeleton";
+import { resolveSkeleton } from "@/lib/session-view/skeleton-resolve";
 import type { SessionEntry } from "@/lib/session/types";
 
 const pin = (id: string, parentId: string, targetId: string, pinned: boolean) =>

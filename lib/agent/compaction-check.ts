@@ -24,7 +24,7 @@ import { extendLedger, ledgerWouldPrune, type PruneLedger } from "@/lib/compacti
 import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, type PruneResult, planPrune } from "@/lib/compaction/pruning";
 import { calculateContextTokens, shouldCompact, toolResultTokens } from "@/lib/compaction/tokens";
 import { isContextOverflow } from "@/lib/compaction/overflow";
-import { treeContentGeneration } from "@/lib/session/tree/tree";
+import { treeContentGeneration } from "@/lib/session/tree/tree-content";
 import type { AssistantMessage, SessionEntry, ToolResultMessage } from "@/lib/session/types";
 
 export const OVERFLOW_RECOVERY_FAILED =

@@ -1,6 +1,7 @@
 /**
  * Claude Code session files (`~/.claude/projects/<project>/<sessionId>.jsonl`) → Arbor entries,
- * one record at a time (the FormatMapper contract in types.ts).
+ * one record at a time (the FormatMapper contract in types.ts). Where the entries hang (ids,
+ * parents, the compaction held for its summary) is claude-code-tree.ts, which this class extends.
  * Pure: no network, disk or database access.
  *
  * Mapping (docs/formats.md):
@@ -29,7 +30,8 @@
  *   as its parent hangs under them instead, so they add no branches.
  * - A uuid seen twice keeps both records: the second becomes `<uuid>~<line>`.
  */
-import type { CompactionEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
+import type { SessionEntry, SessionHeader } from "@/lib/session/types";
+import { ClaudeCodeTree } from "./claude-code-tree";
 import {
   type AssistantPiece,
   apiErrorPiece,
@@ -45,7 +47,7 @@ import {
   userPieces,
 } from "./claude-code-records";
 import { userContent } from "./claude-code-content";
-import { FormatError, type FormatMapper, type FormatNote, isObject, type JsonObject, type MappedItem, num, str } from "./types";
+import { FormatError, type FormatMapper, type FormatNote, isObject, type JsonObject, type MappedItem, str } from "./types";
 
 /** Records read without finding a sessionId before a header is made up from what is known. */
 const HEADER_WAIT_RECORDS = 200;
@@ -67,31 +69,22 @@ export interface ClaudeMapperOptions {
 }
 
 /** One conversation thread's mapper; files go through createClaudeCodeMapper (claude-code-file.ts), which splits off inline sidechains. */
-export class ClaudeCodeMapper implements FormatMapper {
+export class ClaudeCodeMapper extends ClaudeCodeTree implements FormatMapper {
   readonly format = "claude-code" as const;
   private header: SessionHeader | null = null;
   private session: JsonObject = {};
-  private queue: MappedItem[] = [];
   private waited = 0;
   private firstTimestamp: string | undefined;
-  /** Placed entry ids → the line of their record. */
-  private readonly ids = new Map<string, number>();
-  /** What the mapping had to repair, by line (the import reports them). */
-  private readonly repaired: FormatNote[] = [];
-  private readonly alias = new Map<string, string>();
-  private readonly after = new Map<string, string>();
   private readonly toolNames = new Map<string, string>();
-  private lastId: string | null = null;
-  /** The last of the records placed before any conversation record, while there are only such. */
-  private leadingTail: string | null = null;
   private group: Group | null = null;
-  private compaction: { entry: CompactionEntry; line: number; awaitingSummary: boolean; held: MappedItem[] } | null = null;
   private readonly summaries: { leafUuid: string; summary: string; record: JsonObject; line: number }[] = [];
   /** The kind of the last title record placed: a `custom-title` (the user's) outranks later `ai-title`s. */
   private titled: "custom" | "ai" | undefined;
   private lastModel: string | undefined;
 
-  constructor(private readonly opts: ClaudeMapperOptions = {}) {}
+  constructor(private readonly opts: ClaudeMapperOptions = {}) {
+    super();
+  }
 
   notes(): FormatNote[] {
     return this.repaired;
@@ -172,7 +165,8 @@ export class ClaudeCodeMapper implements FormatMapper {
       return;
     }
     if (type === "system" && record.subtype === "compact_boundary") {
-      this.mapBoundary(record, line);
+      this.flushGroup();
+      this.mapBoundary(record, line, this.fallbackTs);
       return;
     }
     if (type === "summary" && typeof record.leafUuid === "string") {
@@ -227,36 +221,6 @@ export class ClaudeCodeMapper implements FormatMapper {
     for (const p of pieces) this.place(p);
   }
 
-  private mapBoundary(record: JsonObject, line: number): void {
-    this.flushGroup();
-    if (this.compaction) this.releaseCompaction(this.compaction.entry.id);
-    const meta = isObject(record.compactMetadata) ? record.compactMetadata : {};
-    const entry: CompactionEntry = {
-      type: "compaction",
-      id: record.uuid as string,
-      parentId: null,
-      timestamp: str(record.timestamp) ?? this.fallbackTs,
-      summary: "",
-      firstKeptEntryId: "",
-      tokensBefore: num(meta.preTokens),
-      details: { boundary: record },
-    };
-    if (typeof entry.id !== "string") entry.id = `L${line}`;
-    const parentUuid = str(record.logicalParentUuid) ?? str(record.parentUuid) ?? null;
-    this.assignId(entry as SessionEntry, line);
-    entry.parentId = parentUuid === null ? null : this.parentOf(parentUuid, line);
-    this.lastId = entry.id;
-    this.compaction = { entry, line, awaitingSummary: true, held: [] };
-  }
-
-  private mapCompactSummary(record: JsonObject, message: JsonObject): void {
-    const c = this.compaction!;
-    const { parts } = userContent(message.content);
-    c.entry.summary = parts.map((p) => (p.type === "text" ? p.text : "")).join("\n");
-    (c.entry.details as JsonObject).summaryRecord = record;
-    c.awaitingSummary = false;
-    this.alias.set(record.uuid as string, c.entry.id);
-  }
 
   /** A piece while a response may be open: held if it belongs to it, else placed. */
   private offer(piece: Piece): void {
@@ -283,68 +247,6 @@ export class ClaudeCodeMapper implements FormatMapper {
     for (const u of g.laterUuids) this.alias.set(u, this.lastId!);
   }
 
-  private resolve(uuid: string): string {
-    let id = this.alias.get(uuid) ?? uuid;
-    for (let next = this.after.get(id); next !== undefined; next = this.after.get(id)) id = next;
-    return id;
-  }
-
-  private assignId(entry: SessionEntry, line: number): void {
-    const original = entry.id;
-    const first = this.ids.get(original);
-    if (first !== undefined) {
-      let id = `${original}~${line}`;
-      for (let k = 2; this.ids.has(id); k++) id = `${original}~${line}.${k}`;
-      entry.id = id;
-      this.alias.set(original, id);
-      this.repaired.push({ line, message: `uuid ${original} is used again (first on line ${first}): this record is kept as ${id}` });
-    }
-    this.ids.set(entry.id, line);
-  }
-
-  /**
-   * The entry a parentUuid names; one that names no record before it (another file's record, a
-   * later one, a cycle) cannot be a parent: the entry starts a root, and that is reported.
-   */
-  private parentOf(uuid: string, line: number): string | null {
-    const id = this.resolve(uuid);
-    if (this.ids.has(id)) return id;
-    this.repaired.push({ line, message: `parentUuid ${uuid} names no record before this one: it starts a new root` });
-    return this.leadingTail;
-  }
-
-  /** Places `piece` under `parentId` (default: from its ParentRef) and queues it. */
-  private place(piece: Piece, parentId?: string | null): void {
-    const { entry, parent } = piece;
-    this.assignId(entry, piece.line);
-    if (parentId !== undefined) entry.parentId = parentId;
-    else if (parent.kind === "uuid") entry.parentId = parent.uuid === null ? this.leadingTail : this.parentOf(parent.uuid, piece.line);
-    else if (parent.kind === "previous") entry.parentId = this.lastId;
-    else entry.parentId = this.lastId === null ? null : this.resolve(this.lastId);
-    // A record without a uuid goes after the tail; what names the tail later hangs under it
-    // instead (also when it was held with a response and placed after it), so no false branch.
-    if (parent.kind === "inline" && entry.parentId !== null) this.after.set(entry.parentId, entry.id);
-    for (const u of piece.aliases ?? []) if (u !== entry.id) this.alias.set(u, entry.id);
-    // Records before the first conversation record (a leading snapshot) head the first root.
-    this.leadingTail = parent.kind === "inline" && (this.leadingTail !== null || this.lastId === null) ? entry.id : null;
-    this.lastId = entry.id;
-    const item: MappedItem = { kind: "entry", entry, line: piece.line };
-    const c = this.compaction;
-    if (c?.awaitingSummary && entry.type === "custom") {
-      // A snapshot between the boundary and its summary: the summary may still come.
-      c.held.push(item);
-      return;
-    }
-    if (c) this.releaseCompaction(c.held[0]?.kind === "entry" ? c.held[0].entry.id : entry.id);
-    this.queue.push(item);
-  }
-
-  private releaseCompaction(firstKeptEntryId: string): void {
-    const c = this.compaction!;
-    this.compaction = null;
-    c.entry.firstKeptEntryId = firstKeptEntryId;
-    this.queue.push({ kind: "entry", entry: c.entry as SessionEntry, line: c.line }, ...c.held);
-  }
 
   /**
    * A `summary` names a conversation by its last record. Where it stands in the file: a label on

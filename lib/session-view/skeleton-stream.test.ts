@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { LineSplitter, parseStreamBlock, parseStreamHeader, skeletonLines } from "@/lib/session-view/skeleton-stream";
 import { decodeRows } from "@/lib/session-view/skeleton-wire";
 import { generateSession } from "@/test/generators/session";
-import { resolveSkeleton } from "@/lib/session-view/tree-skeleton";
+import { resolveSkeleton } from "@/lib/session-view/skeleton-resolve";
 
 function readBack(text: string, pieceSize: number) {
   const splitter = new LineSplitter();

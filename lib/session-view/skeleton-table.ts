@@ -7,7 +7,7 @@
  * and toolCallId are read off the entry again when a row is produced (cheap).
  *
  * Contract:
- * - `slice(from, to)` equals `resolveSkeleton(entries).slice(from, to)` (tree-skeleton.ts) for
+ * - `slice(from, to)` equals `resolveSkeleton(entries).slice(from, to)` (skeleton-resolve.ts) for
  *   the entries as of the last `sync()`. The table reads `entries` (never mutates them), which
  *   may only grow by appends; `sync()` adds the rows of the appended entries, and resolves
  *   toolResult texts as resolveSkeleton does over all entries: the LAST call with an id names
@@ -24,7 +24,8 @@ import { ownCopy, PackedTexts, stringBytes } from "@/lib/session-view/packed-tex
 import type { RowSource } from "@/lib/session-view/skeleton-stream";
 import { RowEncoder, wireExtra } from "@/lib/session-view/skeleton-wire";
 import type { WireRow } from "@/lib/types/session-page";
-import { parentIdOf, roleOf, type SkeletonEntry, skeletonFacts, toolCallIdAt, toolCallIdOf, toolCallTexts } from "@/lib/session-view/tree-skeleton";
+import { parentIdOf, roleOf, type SkeletonEntry, skeletonFacts, toolCallIdOf } from "@/lib/session-view/tree-skeleton";
+import { toolCallIdAt, toolCallTexts } from "@/lib/session-view/skeleton-resolve";
 import type { SessionEntry } from "@/lib/session/types";
 
 type Extra = Pick<SkeletonEntry, "targetId" | "labelValue" | "pinned" | "archived" | "firstKeptEntryId" | "tokensBefore" | "preview" | "firstLine">;

@@ -8,8 +8,8 @@
  * - `skeletonFacts(entry)` depends on that entry alone, so a server can compute it once per
  *   entry (skeleton-table.ts keeps the resolved rows packed and extends them after appends). A
  *   toolResult's row text names the call it answers, which lives in another entry: the facts
- *   carry the result's `toolCallId`, and `resolveSkeleton` replaces the fallback text
- *   (`[toolName]`) with the call's text (§16.2) in one linear pass.
+ *   carry the result's `toolCallId`, and `resolveSkeleton` (skeleton-resolve.ts) replaces the
+ *   fallback text (`[toolName]`) with the call's text (§16.2) in one linear pass.
  * - `text` is the §16.2 row text clipped to ROW_TEXT_MAX characters (with "…"): the canvas shows
  *   two lines and the list one, and search runs on the full text elsewhere (search-text.ts).
  * - `tokens` is the canvas badge estimate (session-engine.md §4; summaries: summary chars / 4).
@@ -18,7 +18,7 @@ import { estimateTextTokens, estimateTokens } from "@/lib/compaction/tokens";
 import { isHiddenAssistant } from "@/lib/session/tree/tree-filter";
 import { archiveOf } from "@/lib/session/archives";
 import { pinOf } from "@/lib/session/pins";
-import { contentText, ROW_CONTENT_CHARS, rowText, toolCallText } from "@/lib/session/tree/tree-row-text";
+import { contentText, ROW_CONTENT_CHARS, rowText } from "@/lib/session/tree/tree-row-text";
 import type { AgentMessage, SessionEntry, ToolCall } from "@/lib/session/types";
 
 /** Longest row text the skeleton carries (two canvas lines, one list line). */
@@ -244,92 +244,6 @@ export function skeletonFacts(entry: SessionEntry): SkeletonEntry {
     s.preview = previewLines(str(entry.summary), 4, PREVIEW_CHARS);
   }
   return s;
-}
-
-const NO_CALL_TEXTS: ReadonlyArray<readonly [string, string]> = Object.freeze([]);
-
-/** Whether `entry` can have tool calls (an assistant message): the only entries toolCallTexts reads. */
-export function mayCallTools(entry: SessionEntry): entry is SessionEntry & { type: "message"; message: Record<string, unknown> } {
-  return entry.type === "message" && isRecord(entry.message) && entry.message.role === "assistant";
-}
-
-/** The §16.2 texts of an assistant's tool calls, by call id (one shared empty list for other entries). */
-export function toolCallTexts(entry: SessionEntry): ReadonlyArray<readonly [string, string]> {
-  const content = mayCallTools(entry) ? entry.message.content : undefined;
-  if (!Array.isArray(content)) return NO_CALL_TEXTS;
-  const out: [string, string][] = [];
-  for (const block of content) {
-    if (isRecord(block) && block.type === "toolCall" && typeof block.id === "string") {
-      out.push([block.id, clipText(toolCallText(block as unknown as ToolCall))]);
-    }
-  }
-  return out.length > 0 ? out : NO_CALL_TEXTS;
-}
-
-/** The id of call `position` (0-based) among those toolCallTexts lists for `entry` (cheap: no text). */
-export function toolCallIdAt(entry: SessionEntry, position: number): string | undefined {
-  const content = mayCallTools(entry) ? entry.message.content : undefined;
-  if (!Array.isArray(content)) return undefined;
-  let at = 0;
-  for (const block of content) {
-    if (isRecord(block) && block.type === "toolCall" && typeof block.id === "string" && at++ === position) return block.id;
-  }
-  return undefined;
-}
-
-export interface SkeletonMemo {
-  facts: (entry: SessionEntry) => SkeletonEntry;
-  calls: (entry: SessionEntry) => ReadonlyArray<readonly [string, string]>;
-}
-
-const direct: SkeletonMemo = { facts: skeletonFacts, calls: toolCallTexts };
-
-/**
- * The skeleton of every entry, in the given (file) order, toolResult texts resolved against
- * every assistant's calls (a later duplicate call id wins, as buildToolCallIndex does).
- * Memoised facts are never mutated: a resolved toolResult is a copy.
- */
-export function resolveSkeleton(entries: readonly SessionEntry[], memo: SkeletonMemo = direct): SkeletonEntry[] {
-  const callText = new Map<string, string>();
-  for (const e of entries) for (const [id, text] of memo.calls(e)) callText.set(id, text);
-  const out: SkeletonEntry[] = new Array(entries.length);
-  for (let i = 0; i < entries.length; i++) {
-    const s = memo.facts(entries[i]!);
-    const text = s.toolCallId === undefined ? undefined : callText.get(s.toolCallId);
-    out[i] = text === undefined || text === s.text ? s : { ...s, text };
-  }
-  return out;
-}
-
-/** Labels from the label skeletons in file order, the last one winning (session-engine.md §1.6). */
-export function skeletonLabels(rows: readonly SkeletonEntry[]): Map<string, string> {
-  const labels = new Map<string, string>();
-  for (const s of rows) {
-    if (s.type !== "label" || !s.targetId) continue;
-    if (s.labelValue) {
-      labels.delete(s.targetId);
-      labels.set(s.targetId, s.labelValue);
-    } else labels.delete(s.targetId);
-  }
-  return labels;
-}
-
-/** Ids pinned now, from the pin skeletons in file order, the last one winning (session-engine.md §19). */
-export function skeletonPins(rows: readonly SkeletonEntry[]): Set<string> {
-  const pins = new Set<string>();
-  for (const s of rows) {
-    if (s.pinned === undefined || !s.targetId) continue;
-    if (s.pinned) pins.add(s.targetId);
-    else pins.delete(s.targetId);
-  }
-  return pins;
-}
-
-/** The archive changes of the skeleton in file order (session-engine.md §19.4), for `archivedIds`. */
-export function skeletonArchiveChanges(rows: readonly SkeletonEntry[]): { targetId: string; archived: boolean }[] {
-  const out: { targetId: string; archived: boolean }[] = [];
-  for (const s of rows) if (s.archived !== undefined && s.targetId) out.push({ targetId: s.targetId, archived: s.archived });
-  return out;
 }
 
 export function hasFlag(s: SkeletonEntry, flag: number): boolean {

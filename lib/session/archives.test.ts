@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { archivedIds, archiveEntryFields, archiveOf, hiddenByArchive } from "@/lib/session/archives";
 import { decodeRows, encodeRows } from "@/lib/session-view/skeleton-wire";
-import { resolveSkeleton, skeletonArchiveChanges, skeletonFacts } from "@/lib/session-view/tree-skeleton";
+import { skeletonFacts } from "@/lib/session-view/tree-skeleton";
+import { resolveSkeleton, skeletonArchiveChanges } from "@/lib/session-view/skeleton-resolve";
 import { customEntry, userEntry } from "@/test/session-factories";
 
 const parents: Record<string, string | null> = { u1: null, a1: "u1", u2: "a1", a2: "u2", u2b: "a1", a2b: "u2b", u3b: "a2b" };

@@ -10,7 +10,8 @@ import { decodeRows, encodeRows } from "@/lib/session-view/skeleton-wire";
 import { header, userEntry } from "@/test/session-factories";
 import { passesFilter } from "@/lib/session/tree/tree-filter";
 import { rowText, searchableText } from "@/lib/session/tree/tree-row-text";
-import { skeletonFacts, skeletonPins } from "@/lib/session-view/tree-skeleton";
+import { skeletonFacts } from "@/lib/session-view/tree-skeleton";
+import { skeletonPins } from "@/lib/session-view/skeleton-resolve";
 import type { SessionEntry } from "@/lib/session/types";
 
 const pin = (id: string, parentId: string, targetId: string, pinned: boolean) =>

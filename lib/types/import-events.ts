@@ -40,8 +40,12 @@ export interface ImportDoneEvent {
   /** What was repaired on the way in, nothing lost (two objects on one line both read, a uuid used twice renamed, …): the first 1000; `repairCount` counts all. */
   repairs: { line: number; message: string }[];
   repairCount: number;
-  /** Sessions of their own the file held (Claude Code sidechain runs), imported with it. */
-  sidechains: { sessionId: string; title: string | null; entryCount: number }[];
+  /**
+   * Sessions of their own the file held (Claude Code sidechain runs): imported with it, or
+   * `existing` when an earlier import of the same file (as a copy) already brought them in, so
+   * the file's Task links lead there and nothing is imported twice.
+   */
+  sidechains: { sessionId: string; title: string | null; entryCount: number; existing?: true }[];
 }
 
 /**

@@ -12,7 +12,7 @@ import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 import { CopyButton } from "./copy-button";
 import { isInlineImage, MarkdownImage } from "./markdown-image";
-import "../markdown.css";
+import "./markdown.css";
 
 /**
  * One highlighter for every message. react-markdown builds a new processor on each render, and

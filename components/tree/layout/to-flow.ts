@@ -37,7 +37,8 @@ import { runSteps, type Steps, tick } from "@/lib/session/stepwise";
 import type { TreeFilter } from "@/lib/session/tree/tree-filter";
 import { nearestVisibleAncestors } from "@/lib/session/tree/tree-graph";
 import { displayText } from "@/lib/session/tree/tree-row-text";
-import { FLAG, resolveSkeleton, type SkeletonEntry, skeletonPins } from "@/lib/session-view/tree-skeleton";
+import { FLAG, type SkeletonEntry } from "@/lib/session-view/tree-skeleton";
+import { resolveSkeleton, skeletonPins } from "@/lib/session-view/skeleton-resolve";
 import { flattenSkeletonSteps, type SkeletonRow } from "@/lib/session-view/tree-skeleton-view";
 import type { SessionEntry } from "@/lib/session/types";
 

@@ -10,7 +10,8 @@
  * - `archivedRoot`: the archived branch an entry lies in (what "Restore branch" restores).
  */
 import { archivedIds, hiddenByArchive } from "@/lib/session/archives";
-import { type SkeletonEntry, skeletonArchiveChanges } from "@/lib/session-view/tree-skeleton";
+import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
+import { skeletonArchiveChanges } from "@/lib/session-view/skeleton-resolve";
 
 export interface ArchiveView {
   /** Archived branch roots in effect (their branch does not hold the current leaf). */

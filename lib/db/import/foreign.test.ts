@@ -59,7 +59,8 @@ describe("inline sidechains", () => {
     const task = main.find((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "Task");
     expect(task?.type === "message" && task.message.role === "toolResult" && task.message.subagentSessionId).toBe(side.sessionId);
     const copy = await importSession({ source: chunked(file.text, CHUNK), fileName: "side.jsonl", asCopy: true });
-    expect(copy.sidechains).toEqual([]);
+    // Named, not imported again: the copy's report says they are already in Arbor.
+    expect(copy.sidechains).toEqual([{ sessionId: side.sessionId, title: side.title, entryCount: side.entryCount, existing: true }]);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { ImportDoneEvent } from "@/lib/types/import-events";
 import "server-only";
 /**
  * Importing a session file into the store: pi / oh-my-pi JSONL (versions 1–3), a Claude Code or
@@ -118,11 +119,8 @@ export interface ImportResult {
   repairCount: number;
 }
 
-export interface ImportedSidechain {
-  sessionId: string;
-  title: string | null;
-  entryCount: number;
-}
+/** A sidechain session the file held (lib/types/import-events.ts ImportDoneEvent). */
+export type ImportedSidechain = ImportDoneEvent["sidechains"][number];
 
 /** Checks a file path's size before reading it: a too-large file fails at once. */
 async function sizeOfPath(file: string, source: string, maxBytes: number): Promise<number> {
@@ -146,7 +144,11 @@ async function writeFile(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: str
   for (const side of ctx.plan.detected.sidechains()) {
     const sessionId = toPgText(side.header.id);
     // Imported before (the file imported again as a copy): its Task links already lead there.
-    if (await findSessionMeta({ id: sessionId })) continue;
+    const stored = await findSessionMeta({ id: sessionId });
+    if (stored) {
+      sidechains.push({ sessionId, title: stored.title, entryCount: stored.entryCount, existing: true });
+      continue;
+    }
     const migrator = createStreamMigrator(side.header);
     // No progress events of its own: the file's progress has been reported.
     const { onProgress: _progress, ...opts } = ctx.plan.opts;

@@ -17,7 +17,7 @@ import { NotFoundError } from "../errors";
 import type { TrashedSession } from "@/lib/types/session";
 
 export type { TrashedSession };
-import { SESSION_SUMMARY_SELECT, type SessionSummary, toSessionSummary } from "./session-rows";
+import { SESSION_SUMMARY_SELECT, toSessionSummary } from "./session-rows";
 
 export const TRASH_DAYS = 30;
 const DAY_MS = 86_400_000;

@@ -1,7 +1,9 @@
 /**
  * SessionTree: the in-memory session manager (session-engine.md §1.6).
- * Pure: no network, disk or database access. Persistence is the caller's job: subscribe with
- * `onAppend` (every new entry, in order) and `onLeafChange`, or read `getEntriesAppendedSince`.
+ * The entries, their index and the reads are SessionTreeContent's (tree-content.ts); this class
+ * is the writer. Pure: no network, disk or database access. Persistence is the caller's job:
+ * subscribe with `onAppend` (every new entry, in order) and `onLeafChange`, or read
+ * `getEntriesAppendedSince`.
  *
  * Contract:
  * - Entries are kept in append (file) order; the header is never a tree node.
@@ -20,23 +22,12 @@
  *   shared objects).
  */
 
-import { BranchMemo } from "@/lib/session/tree/branch-memo";
-import { buildSessionContext } from "@/lib/session/context";
-import type { EntryLookup } from "@/lib/session/tree/branch-path";
 import { type ForkedSession, forkPath } from "@/lib/session/fork";
 import { generateEntryId, generateSessionId, type TakenIds } from "@/lib/session/file/ids";
-import { buildTreeNodes, type TreeNode } from "@/lib/session/tree/tree-build";
-import { buildIndex, childrenOf, cloneIndex, hasChildren, indexEntry, layerIndex, type TreeIndex } from "@/lib/session/tree/tree-index";
+import { SessionTreeContent } from "@/lib/session/tree/tree-content";
+import { cloneIndex, hasChildren, indexEntry, layerIndex, type TreeIndex } from "@/lib/session/tree/tree-index";
 import { pinEntryFields, pinRefusal } from "@/lib/session/pins";
-import type {
-  AgentMessage,
-  CustomMessageEntry,
-  KnownEntry,
-  SessionEntry,
-  SessionContext,
-  SessionHeader,
-  SummaryCall,
-} from "@/lib/session/types";
+import type { AgentMessage, CustomMessageEntry, KnownEntry, SessionEntry, SessionHeader, SummaryCall } from "@/lib/session/types";
 
 export type { TreeNode } from "@/lib/session/tree/tree-build";
 
@@ -60,27 +51,6 @@ export type NewEntry =
 export type AppendListener = (entry: SessionEntry) => void;
 export type LeafListener = (leafId: string | null) => void;
 
-/**
- * A session's content generation (by header id): bumped whenever a tree of that session is built
- * from entries (a load: its objects may hold other content for ids another tree already had) or
- * replaces entries (a prune, a rewrite). While it stands still, an entry id of the session names
- * the same content in every tree of this process, so a result computed from a branch's content
- * may be remembered by (session id, leaf id, generation). Appends, forks and views never bump it:
- * they add ids, they change no existing one. Per session, so loading one session does not retire
- * what was remembered of the others; one number per session this process has built a tree of.
- */
-const contentGenerations = new Map<string, number>();
-let bumps = 0;
-
-function bumpContentGeneration(sessionId: string): void {
-  contentGenerations.set(sessionId, ++bumps);
-}
-
-/** See `contentGenerations`. */
-export function treeContentGeneration(sessionId: string): number {
-  return contentGenerations.get(sessionId) ?? 0;
-}
-
 /** Roles built by buildSessionContext only; never stored in a message entry (session-engine.md §1.5). */
 const IN_MEMORY_ROLES = new Set(["compactionSummary", "branchSummary"]);
 
@@ -91,19 +61,11 @@ function defined(fields: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-export class SessionTree {
-  private readonly header: SessionHeader;
-  private readonly entries: SessionEntry[];
-  private readonly index: TreeIndex;
-  /** The last branch and context built (branch-memo.ts); shared with views, which share the index. */
-  private memo: BranchMemo;
-  private leafId: string | null;
+export class SessionTree extends SessionTreeContent {
   private readonly now: () => Date;
   private readonly newId: (taken: TakenIds) => string;
   private readonly appendListeners = new Set<AppendListener>();
   private readonly leafListeners = new Set<LeafListener>();
-  /** Set on views: they share entries and index with another tree, so they must not add to them. */
-  private readonly readOnly: boolean = false;
   /**
    * Ids an append must avoid: existing entries and dangling parent references, so a new entry
    * can never adopt a file's orphans by accident.
@@ -114,98 +76,12 @@ export class SessionTree {
 
   /** `index` is for fork() only: an index of exactly `entries`, which the tree then owns. */
   constructor(header: SessionHeader, entries: readonly SessionEntry[], opts: SessionTreeOptions = {}, index?: TreeIndex) {
-    this.header = header;
-    this.entries = [...entries];
-    if (!index) bumpContentGeneration(header.id);
-    this.index = index ?? buildIndex(this.entries);
-    this.memo = new BranchMemo(this.index);
-    this.leafId = this.entries.at(-1)?.id ?? null;
+    super(header, entries, index);
     this.now = opts.now ?? (() => new Date());
     this.newId = opts.newId ?? ((taken) => generateEntryId(taken));
   }
 
-  // ── Reads ────────────────────────────────────────────────────────────────
-
-  getHeader(): SessionHeader {
-    return this.header;
-  }
-
-  /** All entries of every branch, in file order. */
-  getEntries(): readonly SessionEntry[] {
-    return this.entries;
-  }
-
-  getEntryCount(): number {
-    return this.entries.length;
-  }
-
-  /** Entries appended after the first `count` (e.g. the count the store last persisted). */
-  getEntriesAppendedSince(count: number): SessionEntry[] {
-    return this.entries.slice(count);
-  }
-
-  getEntry(id: string): SessionEntry | undefined {
-    return this.index.byId.get(id);
-  }
-
-  /** The id → entry index, for buildSessionContext and other walkers. */
-  getIndex(): EntryLookup & ReadonlyMap<string, SessionEntry> {
-    return this.index.byId;
-  }
-
-  getLeafId(): string | null {
-    return this.leafId;
-  }
-
-  getLeafEntry(): SessionEntry | undefined {
-    return this.leafId === null ? undefined : this.index.byId.get(this.leafId);
-  }
-
-  /** Root-first path to `fromId` (default: the leaf); [] for null or an unknown id. */
-  getBranch(fromId?: string | null): SessionEntry[] {
-    const id = fromId === undefined ? this.leafId : fromId;
-    const start = id === null ? undefined : this.index.byId.get(id);
-    return start ? this.memo.path(start) : [];
-  }
-
-  /** The LLM context of the current branch (session-engine.md §2). */
-  buildContext(): SessionContext {
-    const leaf = this.leafId === null ? undefined : this.index.byId.get(this.leafId);
-    return leaf ? this.memo.context(this.entries, leaf) : buildSessionContext(this.entries, this.leafId, this.index.byId);
-  }
-
-  getTree(): TreeNode[] {
-    return buildTreeNodes(this.entries, this.index.byId, this.index.labels);
-  }
-
-  /** Direct children of `id`, in file order. */
-  getChildren(id: string): SessionEntry[] {
-    return childrenOf(this.index, id);
-  }
-
-  getLabel(id: string): string | undefined {
-    return this.index.labels.get(id);
-  }
-
-  /** A copy of the resolved label map (targetId → label). */
-  getLabels(): Map<string, string> {
-    return new Map(this.index.labels);
-  }
-
-  // ── Shared committed state ───────────────────────────────────────────────
-
-  /**
-   * Adds entries that already have ids and parents (e.g. committed by another process), in file
-   * order, after the existing ones. The leaf does not move and no listener is told: they are not
-   * appends of this tree. Throws on a duplicate or missing id, like loading would.
-   */
-  addCommitted(entries: readonly SessionEntry[]): void {
-    this.assertWritable();
-    for (const entry of entries) {
-      indexEntry(this.index, entry);
-      this.entries.push(entry);
-    }
-  }
+  // ── Views and forks of the shared committed state ────────────────────────
 
   /**
    * A read-only tree over the same entries and index, positioned on `leafId` (not checked: an
@@ -234,38 +110,6 @@ export class SessionTree {
     if (this.leafId === null) tree.resetLeaf();
     else if (tree.getEntry(this.leafId)) tree.branch(this.leafId);
     return tree;
-  }
-
-  /**
-   * Replaces entries by new objects with the same ids (same parent and type: a rewrite of their
-   * content, e.g. a prune). Unknown ids throw and nothing changes. O(n) for the file-order list.
-   */
-  replaceEntries(replacements: readonly SessionEntry[]): void {
-    this.assertWritable();
-    const byId = new Map<string, SessionEntry>();
-    for (const next of replacements) {
-      const old = this.index.byId.get(next.id);
-      if (!old) throw new Error(`Entry ${next.id} not found`);
-      if (old.parentId !== next.parentId || old.type !== next.type) throw new Error(`Entry ${next.id}: a replacement keeps parent and type`);
-      byId.set(next.id, next);
-    }
-    if (byId.size === 0) return;
-    bumpContentGeneration(this.header.id);
-    this.index.version++;
-    for (let i = 0; i < this.entries.length; i++) {
-      const next = byId.get(this.entries[i]!.id);
-      if (next) this.entries[i] = next;
-    }
-    for (const next of byId.values()) {
-      this.index.byId.set(next.id, next);
-      const siblings = typeof next.parentId === "string" ? this.index.children.get(next.parentId) : undefined;
-      const at = siblings?.findIndex((e) => e.id === next.id) ?? -1;
-      if (siblings && at >= 0) siblings[at] = next;
-    }
-  }
-
-  private assertWritable(): void {
-    if (this.readOnly) throw new Error("This session tree is a read-only view");
   }
 
   // ── Listeners ────────────────────────────────────────────────────────────

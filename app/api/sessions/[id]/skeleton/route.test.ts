@@ -9,7 +9,7 @@ import { LineSplitter, parseStreamBlock, parseStreamHeader } from "@/lib/session
 import { pagePayload } from "@/lib/session-view/server";
 import { decodeRows } from "@/lib/session-view/skeleton-wire";
 import type { WireRow } from "@/lib/types/session-page";
-import { resolveSkeleton } from "@/lib/session-view/tree-skeleton";
+import { resolveSkeleton } from "@/lib/session-view/skeleton-resolve";
 import { assistantMsg, toolCall, toolResultMsg, userMsg } from "@/test/session-messages";
 import type { EntriesPayload, SkeletonPayload } from "@/lib/types/session-page";
 import { useTestDatabase } from "@/test/db";
