@@ -11,6 +11,7 @@
  *   npm run bench -- --live             + an appended line, from the file's write to the open
  *                                       page's delta (bench/live.ts; also with --history)
  *   npm run bench -- --only engine,chat only these sections
+ *   npm run bench -- --only usage       the Usage page and the list over 10,000 sessions' ledgers
  *   npm run bench -- --md FILE          also write the result table (markdown) to FILE
  *   npm run bench -- --history          only the history benchmark (bench/history.ts): 2,000 files,
  *                                       ~1 GB; --history-scale 0.1 (or ARBOR_BENCH_HISTORY_SCALE) for 200
@@ -58,20 +59,22 @@ async function main(): Promise<void> {
   if (flag("history")) return historyOnly(dir);
   const sizes = [1000, 10_000, 100_000];
   const sessions = [];
-  // The generated sessions serve every section but live, which writes its own file.
-  if (["engine", "import", "open", "append", "chat", "canvas", "big"].some(wants)) for (const n of sizes) sessions.push(await benchSession(n, dir));
+  // The generated sessions serve every section but live and usage, which write their own data.
+  const needsSessions = ["engine", "import", "open", "append", "chat", "canvas", "big"].some(wants);
+  if (needsSessions) for (const n of sizes) sessions.push(await benchSession(n, dir));
 
   let db: Awaited<ReturnType<typeof import("./lib/database").openBenchDatabase>> | undefined;
   try {
     if (wants("engine")) await (await import("./engine")).engineBench(sessions);
-    const needsDb = ["import", "open", "append", "chat", "canvas", "big", "live"].some(wants);
-    if (needsDb && sessions.length > 0) {
+    const needsDb = ["import", "open", "append", "chat", "canvas", "big", "live", "usage"].some(wants);
+    if (needsDb) {
       const { openBenchDatabase, statementCounter } = await import("./lib/database");
       statementCounter.install();
       db = await openBenchDatabase();
       console.log(`\ndatabase ${db.name} (pg_stat_statements: ${db.statementStats ? "yes" : "no"})`);
+      if (wants("usage")) await (await import("./usage")).usageBench(db);
       const { importBench, importSessions } = await import("./import");
-      const imported = await importSessions(db, sessions, dir, { big: ["import", "open", "append", "canvas"].some(wants) });
+      const imported = needsSessions ? await importSessions(db, sessions, dir, { big: ["import", "open", "append", "canvas"].some(wants) }) : new Map();
       if (wants("import")) await importBench(db, sessions, imported);
       if (wants("big")) await (await import("./import")).bigImportBench(db, dir);
       const open = await import("./open");

@@ -108,4 +108,43 @@ test("the canvas shows what a branch cost", async ({ page, request }) => {
   const badge = page.locator(`[data-id="${start}"]`).getByTestId("branch-cost");
   await expect(badge).toBeVisible();
   await expect(badge).toHaveText(`Branch cost ${cost}`);
+
+  // "Colour by cost" tints every node by its branch's share of the costliest branch, in words on hover.
+  await page.getByRole("button", { name: "Colour by cost" }).click();
+  const node = page.locator(`[data-id="${start}"] .tree-node`);
+  await expect(node).toHaveClass(/tree-node--heat/);
+  await expect(node).toHaveAttribute("title", /This branch cost \d+ % of the costliest branch/);
+});
+
+test("a price set on the Prices page prices a model the catalogue does not know", async ({ page, request }) => {
+  const model = `acme-e2e-${Math.random().toString(36).slice(2, 8)}`;
+  const at = Date.UTC(2003, 3, 3, 12);
+  const lines = [JSON.stringify({ type: "session", version: 3, id: `${model}-s`, timestamp: new Date(at).toISOString(), cwd: "/e2e/prices" })];
+  let parent: string | null = null;
+  for (let i = 0; i < 3; i++) {
+    const ts = new Date(at + i * 60_000).toISOString();
+    lines.push(JSON.stringify({ type: "message", id: `u${i}`, parentId: parent, timestamp: ts, message: { role: "user", content: `q${i}`, timestamp: at + i * 60_000 } }));
+    lines.push(
+      JSON.stringify({
+        type: "message", id: `a${i}`, parentId: `u${i}`, timestamp: ts,
+        message: { role: "assistant", content: [{ type: "text", text: `a${i}` }], api: "openai-completions", provider: "acme", model,
+          usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop", timestamp: at + i * 60_000 + 1 },
+      }),
+    );
+    parent = `a${i}`;
+  }
+  await importJsonl(request, "prices.jsonl", `${lines.join("\n")}\n`, { asCopy: true });
+
+  await page.goto("/usage/prices");
+  await expect(page.getByRole("row", { name: new RegExp(model) })).toContainText("price unknown for 3,300 tokens");
+  const form = page.getByRole("form", { name: "Set a model's price" });
+  await form.getByLabel("Model id").fill(model);
+  await form.getByLabel("Input $/M").fill("2");
+  await form.getByLabel("Output $/M").fill("10");
+  await form.getByRole("button", { name: "Save price" }).click();
+  await expect(page.getByRole("status")).toHaveText("Saved: 3 calls repriced.");
+  // 3 × (1000 × $2 + 100 × $10) per million = $0.009.
+  await page.goto("/usage?from=2003-04-03&to=2003-04-03&by=day&stack=model");
+  const row = page.getByTestId("usage-table").locator("tbody tr").filter({ has: page.getByRole("cell", { name: model, exact: true }) });
+  await expect(row.locator("td").nth(2)).toHaveText("$0.0090");
 });

@@ -25,6 +25,8 @@ export interface PrismaIndex {
   columns: string[];
   unique: boolean;
   method: string;
+  /** A partial index's predicate (from a `/// Partial unique index (col, …) WHERE …` line). */
+  where?: string;
 }
 
 export interface PrismaTable {
@@ -50,6 +52,7 @@ const SCALARS: Record<string, string> = {
 
 const NATIVE: Record<string, (arg?: string) => string> = {
   Text: () => "text",
+  Date: () => "date",
   Timestamptz: (p) => `timestamp(${p ?? "6"}) with time zone`,
   Timestamp: (p) => `timestamp(${p ?? "6"}) without time zone`,
   VarChar: (n) => (n ? `character varying(${n})` : "character varying"),
@@ -87,6 +90,12 @@ export function parsePrismaSchema(source: string): PrismaTable[] {
     for (const raw of body!.split("\n")) {
       const doc = /^\s*\/\/\/\s*Collation "([^"]+)"/.exec(raw);
       if (doc) collation = doc[1];
+      // Prisma's language cannot state a partial index: a doc line names it.
+      const partial = /^\s*\/\/\/\s*Partial (unique )?index \(([^)]+)\) WHERE (.+)$/.exec(raw);
+      if (partial) {
+        const columns = partial[2]!.split(",").map((c) => c.trim());
+        table.indexes.push({ columns, unique: Boolean(partial[1]), method: "btree", where: partial[3]!.trim() });
+      }
       const line = stripComments(raw);
       if (!line || line.startsWith("///")) continue;
       const fieldCollation = collation;

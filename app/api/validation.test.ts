@@ -253,6 +253,8 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
       { name: "limit 0", url: `${BASE}/api/sessions?limit=0`, expect: { status: 400, error: /^Bad limit: / } },
       { name: "limit not a number", url: `${BASE}/api/sessions?limit=ten`, expect: { status: 400, error: /^Bad limit: / } },
       { name: "limit over 200", url: `${BASE}/api/sessions?limit=201`, expect: { status: 400, error: /^Bad limit: / } },
+      { name: "an unknown sort", url: `${BASE}/api/sessions?sort=price`, expect: { status: 400, error: /^Bad sort: / } },
+      { name: "a cost cursor of bad digits", url: `${BASE}/api/sessions?sort=cost&cursor=${Buffer.from(JSON.stringify(["cost", "1e9", "x"])).toString("base64url")}`, expect: { tolerated: 200, why: "a malformed cursor starts from the top" } },
       { name: "a search over 500 characters", url: `${BASE}/api/sessions?q=${"q".repeat(501)}`, expect: { status: 400, error: "Bad q: The search is too long (500 characters at most)" } },
       { name: "a search with a NUL character", url: `${BASE}/api/sessions?q=a%00b`, expect: { tolerated: 200, why: "the search keeps only words" } },
       {

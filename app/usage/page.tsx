@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { UsageView } from "@/components/usage/usage-view";
 import { requirePageUser } from "@/lib/auth/guard";
 import { usageSeries } from "@/lib/db";
@@ -48,7 +49,12 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
   const cells = await usageSeries({ bucket, stack, since: dayStart(from), until: dayStart(to, 1) });
   return (
     <div className="mx-auto max-w-6xl p-4">
-      <h1 className="mb-3 text-lg font-semibold">Usage</h1>
+      <div className="mb-3 flex items-baseline gap-4">
+        <h1 className="text-lg font-semibold">Usage</h1>
+        <Link href="/usage/prices" className="text-sm underline">
+          Prices
+        </Link>
+      </div>
       <form method="get" className="mb-4 flex flex-wrap items-end gap-3 text-sm" aria-label="Usage filters">
         <label className="flex flex-col">
           From

@@ -17,11 +17,18 @@ import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import type { LedgerRow } from "@/lib/usage/report";
 import { firstOfEachResponse, usageRows } from "@/lib/usage/rows";
 
-interface FileSession {
+export interface FileSession {
   file: string;
   agent: string;
   header: SessionHeader;
   entries: SessionEntry[];
+}
+
+/** A file session's ledger rows (after `seen`'s responses are dropped), with its id and project. */
+export interface FileSessionRows {
+  session: FileSession;
+  sessionId: string;
+  rows: LedgerRow[];
 }
 
 /** The file's sessions: its own, then those it holds (Claude Code sidechain runs written inline). */
@@ -61,6 +68,11 @@ function parseDocument(text: string): JsonObject | undefined {
 
 /** Ledger rows of `files`; files that are not sessions are reported on stderr and skipped. */
 export async function rowsOfFiles(files: readonly string[], io: CliIo): Promise<LedgerRow[]> {
+  return (await sessionRowsOfFiles(files, io)).flatMap((s) => s.rows);
+}
+
+/** The same, per session (in the order of their first timestamp). */
+export async function sessionRowsOfFiles(files: readonly string[], io: CliIo): Promise<FileSessionRows[]> {
   const sessions: FileSession[] = [];
   for (const file of files) {
     let text: string;
@@ -76,13 +88,12 @@ export async function rowsOfFiles(files: readonly string[], io: CliIo): Promise<
   const start = (s: FileSession) => Date.parse(s.header.timestamp) || Number.POSITIVE_INFINITY;
   sessions.sort((a, b) => start(a) - start(b));
   const seen = new Set<string>();
-  const rows: LedgerRow[] = [];
-  for (const s of sessions) {
+  return sessions.map((s) => {
     const sessionId = s.header.id || path.basename(s.file).replace(/\.[^.]+$/, "");
     const project = typeof s.header.cwd === "string" && s.header.cwd ? s.header.cwd : undefined;
-    for (const row of firstOfEachResponse(usageRows(s.header, s.entries), seen)) {
-      rows.push({ ...row, sessionId, agent: s.agent, ...(project ? { project } : {}) });
-    }
-  }
-  return rows;
+    const rows = firstOfEachResponse(usageRows(s.header, s.entries), seen).map(
+      (row): LedgerRow => ({ ...row, sessionId, agent: s.agent, ...(project ? { project } : {}) }),
+    );
+    return { session: s, sessionId, rows };
+  });
 }

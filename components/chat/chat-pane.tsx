@@ -9,7 +9,9 @@
  * "Show earlier / later messages", adds a page. The navigation bar (chat-nav.tsx) jumps to the
  * start, turn N, the selected entry or a search match; the chat follows the session's selection.
  */
-import { type UseQueryResult, useQueries, useQueryClient } from "@tanstack/react-query";
+import { type UseQueryResult, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { sessionUsageOptions } from "@/lib/query/usage";
+import type { SummaryCallCost } from "@/lib/usage/compaction-effect";
 import { memo, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { entryOptions } from "@/lib/query/entries";
 import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
@@ -43,6 +45,7 @@ const MessageList = memo(function MessageList({
   flashId,
   onInspect,
   cwd,
+  summaryCalls,
 }: {
   items: Items;
   selectedEntryId: string | null;
@@ -50,6 +53,8 @@ const MessageList = memo(function MessageList({
   flashId: string | null;
   onInspect: (id: string) => void;
   cwd: string | undefined;
+  /** Each compaction's own model call by entry id (its card says what it cost). */
+  summaryCalls: ReadonlyMap<string, SummaryCallCost>;
 }) {
   return (
     <Suspense fallback={null}>
@@ -62,6 +67,7 @@ const MessageList = memo(function MessageList({
           flash={flashId === item.entry.id}
           onInspect={onInspect}
           cwd={cwd}
+          {...(item.kind === "compaction" ? { summaryCall: summaryCalls.get(item.entry.id) ?? null } : {})}
         />
       ))}
     </Suspense>
@@ -97,6 +103,8 @@ export function ChatPane({
 }) {
   const { chat, send, stop, busy, savedSteps, compaction, retry, turnError, notice } = useSessionChat(sessionId);
   const plan = useMemo(() => chatPlan(path), [path]);
+  const usage = useQuery(sessionUsageOptions(sessionId));
+  const summaryCalls = useMemo(() => new Map((usage.data?.summaryCalls ?? []).map(({ entryId, ...c }) => [entryId, c])), [usage.data]);
   const [compactFocus, setCompactFocus] = useState<string | undefined>();
   const [compactOpen, setCompactOpen] = useState(false);
   const bottom = useRef<HTMLDivElement>(null);
@@ -199,7 +207,7 @@ export function ChatPane({
             Loading {items.pending.length} {items.pending.length === 1 ? "message" : "messages"}…
           </p>
         )}
-        <MessageList items={items} selectedEntryId={selectedEntryId ?? null} flashId={nav.flashId} onInspect={inspect} cwd={cwd} />
+        <MessageList items={items} selectedEntryId={selectedEntryId ?? null} flashId={nav.flashId} onInspect={inspect} cwd={cwd} summaryCalls={summaryCalls} />
         {hasLater && (
           <div className="flex gap-2">
             <button ref={later} type="button" onClick={nav.showLater} className="flex-1 rounded border border-line py-1 text-sm text-muted">

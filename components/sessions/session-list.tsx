@@ -33,7 +33,8 @@ export function SessionList() {
   const now = useNow();
   const [text, setText] = useState("");
   const query = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
-  const list = useInfiniteQuery({ ...sessionListOptions(query), placeholderData: keepPreviousData });
+  const [byCost, setByCost] = useState(false);
+  const list = useInfiniteQuery({ ...sessionListOptions(query, byCost ? "cost" : "activity"), placeholderData: keepPreviousData });
   useLiveList();
   const [pending, startTransition] = useTransition();
   const [createError, setCreateError] = useState<string | null>(null);
@@ -89,9 +90,9 @@ export function SessionList() {
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   const loaded = list.data?.pages.flatMap((p) => p.sessions) ?? [];
-  const [byCost, setByCost] = useState(false);
-  // "Sort by cost" orders the sessions loaded so far, costliest first (the server pages by activity).
-  const sessions = byCost ? [...loaded].sort((a, b) => (b.usage?.costMicros ?? -1) - (a.usage?.costMicros ?? -1)) : loaded;
+  // "Sort by cost": the server pages the list costliest first; a search's matches come in the
+  // search's order, so those loaded so far are ordered here.
+  const sessions = byCost && query ? [...loaded].sort((a, b) => (b.usage?.costMicros ?? -1) - (a.usage?.costMicros ?? -1)) : loaded;
   const searching = list.isPlaceholderData && list.isFetching;
   const settledQuery = list.isPlaceholderData ? "" : query;
 

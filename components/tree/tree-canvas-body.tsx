@@ -8,8 +8,8 @@ import type { ReactFlowInstance } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { EntryMenu } from "@/components/tree/entry-menu";
 import { jumpMenu } from "@/components/tree/model/jump-targets";
-import { BranchCostContext, continueTarget, type MenuRequest, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
-import type { BranchCost } from "@/lib/usage/branches";
+import { BranchCostContext, CostHeatContext, continueTarget, type MenuRequest, type TreeActions, TreeActionsContext } from "@/components/tree/tree-context";
+import { type BranchCost, costHeat } from "@/lib/usage/branches";
 import { TreeFlowView } from "@/components/tree/tree-flow-view";
 import { TreeList } from "@/components/tree/tree-list";
 import { footerIndex, reconcileSelection } from "@/components/tree/tree-nav";
@@ -72,6 +72,9 @@ export function TreeCanvasBody(props: TreeCanvasBodyProps) {
   const { skeleton, leafId, selectedId, onActivate, onContextAction, filter, search, flow, zoom, model, unfold } = props;
   const [view, setView] = useState<TreeView>(props.defaultView ?? "canvas");
   const [minimap, setMinimap] = useState(true);
+  const [byCost, setByCost] = useState(false);
+  const costs = props.branchCosts ?? NO_COSTS;
+  const heat = useMemo(() => (byCost ? costHeat(props.skeleton, [...costs.values()]) : null), [byCost, props.skeleton, costs]);
   // On a phone the minimap starts collapsed (the toolbar's "Minimap" shows it): it would take a
   // quarter of the canvas. Read after hydrating, so the server and the first render agree.
   useEffect(() => {
@@ -205,10 +208,12 @@ export function TreeCanvasBody(props: TreeCanvasBodyProps) {
         onShowArchivedChange={props.onShowArchived}
         canGoToLeaf={leafId !== null}
         searchRef={searchRef}
+        {...(costs.size > 0 ? { colourByCost: byCost, onColourByCostChange: setByCost } : {})}
       />
       <div ref={paneRef} className="relative min-h-0 flex-1">
         {view === "canvas" ? (
-          <BranchCostContext.Provider value={props.branchCosts ?? NO_COSTS}>
+          <BranchCostContext.Provider value={costs}>
+          <CostHeatContext.Provider value={heat}>
           <TreeActionsContext.Provider value={actions}>
             <TreeFlowView
               model={model}
@@ -229,6 +234,7 @@ export function TreeCanvasBody(props: TreeCanvasBodyProps) {
               </p>
             ) : null}
           </TreeActionsContext.Provider>
+          </CostHeatContext.Provider>
           </BranchCostContext.Provider>
         ) : (
           <TreeList

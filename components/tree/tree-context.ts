@@ -84,6 +84,19 @@ export function useBranchCost(firstEntryId: string): BranchCost | undefined {
   return useContext(BranchCostContext).get(firstEntryId);
 }
 
+/**
+ * The "colour by cost" view: each entry's heat, its branch segment's cost over the costliest
+ * segment's (0–1, lib/usage/branches.ts costHeat); null while the view is off.
+ */
+export const CostHeatContext = createContext<ReadonlyMap<string, number> | null>(null);
+
+/** The node's heat (the highest of its entries'), or undefined while the view is off. */
+export function useCostHeat(entryIds: readonly string[]): number | undefined {
+  const heat = useContext(CostHeatContext);
+  if (!heat) return undefined;
+  return entryIds.reduce((m, id) => Math.max(m, heat.get(id) ?? 0), 0);
+}
+
 const noop = () => {};
 const fallback: TreeActions = { openMenu: noop, contextAction: noop, unfold: noop, expandTurn: noop, menuFor: null };
 

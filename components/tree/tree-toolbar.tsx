@@ -38,6 +38,9 @@ export interface TreeToolbarProps {
   archivedCount: number;
   showArchived: boolean;
   onShowArchivedChange: (on: boolean) => void;
+  /** "Colour by cost" (docs/usage.md): shown when the session has branch costs. */
+  colourByCost?: boolean;
+  onColourByCostChange?: (on: boolean) => void;
 }
 
 const button =
@@ -126,6 +129,17 @@ export function TreeToolbar(props: TreeToolbarProps) {
           >
             Minimap
           </button>
+          {props.onColourByCostChange ? (
+            <button
+              type="button"
+              className={`${button} ${pressed}`}
+              aria-pressed={props.colourByCost === true}
+              title="Tint each branch by its share of the costliest branch"
+              onClick={() => props.onColourByCostChange?.(!props.colourByCost)}
+            >
+              Colour by cost
+            </button>
+          ) : null}
         </>
       ) : null}
       {props.archivedCount > 0 ? (

@@ -89,6 +89,7 @@ export async function storeCompaction(
     fromExtension,
     plan.preserveData,
     result.pinnedEntryIds,
+    result.usage ? { usage: result.usage, ...(result.model ? { provider: result.model.provider, model: result.model.id } : {}) } : undefined,
   );
   const entry = rt.tree.getEntry(id) as CompactionEntry & SessionEntry;
   await rt.persist();

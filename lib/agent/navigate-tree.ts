@@ -11,7 +11,7 @@ import { createHookContext } from "@/lib/hooks/context";
 import type { HookRegistry } from "@/lib/hooks/registry";
 import type { SessionTreePayload, TreePreparation } from "@/lib/hooks/types";
 import type { SessionTree } from "@/lib/session/tree/tree";
-import type { BranchSummaryEntry, PromptSet, SessionContext, SessionEntry } from "@/lib/session/types";
+import type { BranchSummaryEntry, PromptSet, SessionContext, SessionEntry, SummaryCall } from "@/lib/session/types";
 
 export interface NavigateModel {
   provider: string;
@@ -138,6 +138,8 @@ async function run(
   let summaryText: string | undefined;
   let details: unknown;
   let fromExtension = false;
+  // The summary call's usage and model, recorded on the entry so the ledger counts it.
+  let call: SummaryCall | undefined;
   if (hooks?.hasHandlers("session_before_tree")) {
     const result = await hooks.emit({ type: "session_before_tree", preparation, signal: controller.signal }, ctx);
     if (result?.cancel) return { cancelled: true, appended: [] };
@@ -169,6 +171,7 @@ async function run(
     if (result.aborted || controller.signal.aborted) return abortedResult();
     if (result.error !== undefined) throw new Error(result.error);
     summaryText = result.summary;
+    if (result.usage) call = { usage: result.usage, provider: model.provider, model: model.id };
     details = { readFiles: result.readFiles ?? [], modifiedFiles: result.modifiedFiles ?? [] };
   }
 
@@ -182,7 +185,7 @@ async function run(
   try {
     if (summaryText !== undefined) {
       // Attached under the new leaf, or as a new root when that is null (session-engine.md §18.4).
-      const id = tree.branchWithSummary(newLeafId, summaryText, details, fromExtension);
+      const id = tree.branchWithSummary(newLeafId, summaryText, details, fromExtension, call);
       summaryEntry = tree.getEntry(id) as BranchSummaryEntry;
     } else if (newLeafId === null) {
       tree.resetLeaf();

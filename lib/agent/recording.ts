@@ -88,6 +88,7 @@ export function recordingSummarizer(model: AgentModel, deps: SummarizerDeps): Su
       throw err;
     }
     finish(responseOf(res));
-    return res;
+    // Which model answered: the compaction entry records it with the call's usage (docs/usage.md).
+    return "text" in res ? { ...res, model: { provider: model.info.provider, id: model.info.id } } : res;
   };
 }

@@ -11,7 +11,7 @@ import { estimateTokens } from "@/lib/compaction/tokens";
 import { BRANCH_SUMMARY_MAX_TOKENS, DEFAULT_BRANCH_SUMMARY_SETTINGS, FALLBACK_CONTEXT_WINDOW } from "@/lib/settings/schema";
 import { convertToLlm } from "@/lib/session/file/convert";
 import { serializeConversation } from "@/lib/compaction/serialize";
-import type { AgentMessage, PromptSet, SessionEntry } from "@/lib/session/types";
+import type { AgentMessage, PromptSet, SessionEntry, Usage } from "@/lib/session/types";
 import { branchSummaryMessageOf, compactionSummaryMessageOf, customMessageOf, isFromExtension } from "@/lib/session/entry-messages";
 
 /** The tree reads branch collection needs; a SessionTree satisfies it. */
@@ -137,7 +137,7 @@ export interface GenerateBranchSummaryOptions {
 }
 
 export type BranchSummaryResult =
-  | { summary: string; readFiles?: string[]; modifiedFiles?: string[]; aborted?: undefined; error?: undefined }
+  | { summary: string; readFiles?: string[]; modifiedFiles?: string[]; usage?: Usage; aborted?: undefined; error?: undefined }
   | { aborted: true; summary?: undefined; error?: undefined }
   | { error: string; summary?: undefined; aborted?: undefined };
 
@@ -172,5 +172,5 @@ export async function generateBranchSummary(
   const { readFiles, modifiedFiles } = computeFileLists(fileOps);
   // A blank line between the preamble and the text is deliberate (session-engine.md §18.2).
   const summary = `${opts.prompts.branchSummaryPreamble}\n\n${response.text}${formatFileOperations(readFiles, modifiedFiles)}`;
-  return { summary: summary || NO_BRANCH_SUMMARY, readFiles, modifiedFiles };
+  return { summary: summary || NO_BRANCH_SUMMARY, readFiles, modifiedFiles, ...(response.usage ? { usage: response.usage } : {}) };
 }

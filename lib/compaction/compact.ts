@@ -11,7 +11,7 @@ import { serializeConversation } from "@/lib/compaction/serialize";
 import type { CompactionResult, Summarize, SummarizeRequest, SummarizeResponse } from "@/lib/compaction/summarize-types";
 import { convertToLlm } from "@/lib/session/file/convert";
 import { renderTemplate } from "@/lib/session/prompt-template";
-import type { AgentMessage, PromptSet } from "@/lib/session/types";
+import type { AgentMessage, PromptSet, Usage } from "@/lib/session/types";
 
 export interface CompactDeps {
   summarize: Summarize;
@@ -66,12 +66,41 @@ const FAILURE_PREFIX: Record<Kind, string> = {
 /** A history summary; `shortSummary` only when a remote endpoint supplied one (§7). */
 type HistorySummary = { text: string; shortSummary?: string };
 
-/** Sends one request; an "error" response throws with the §6.4 wording. */
+/** What the summary calls of one compaction reported. */
+interface Spent {
+  usage: Usage[];
+  model?: { provider: string; id: string };
+}
+
+/** The usage of several summary calls, summed (the compaction entry's `usage`, §1.4). */
+export function sumUsage(list: readonly Usage[]): Usage | undefined {
+  if (list.length === 0) return undefined;
+  const out: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 };
+  for (const u of list) {
+    out.input += u.input;
+    out.output += u.output;
+    out.cacheRead += u.cacheRead;
+    out.cacheWrite += u.cacheWrite;
+    out.totalTokens = (out.totalTokens ?? 0) + (u.totalTokens ?? u.input + u.output + u.cacheRead + u.cacheWrite);
+    if (u.cost) {
+      const c = out.cost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+      out.cost = { input: c.input + u.cost.input, output: c.output + u.cost.output, cacheRead: c.cacheRead + u.cost.cacheRead, cacheWrite: c.cacheWrite + u.cost.cacheWrite, total: c.total + u.cost.total };
+    }
+  }
+  return out;
+}
+
+/** Sends one request; an "error" response throws with the §6.4 wording. `spent` collects its usage. */
 async function call(
   summarize: Summarize,
   req: SummarizeRequest & { kind: Kind },
+  spent: Spent,
 ): Promise<Exclude<SummarizeResponse, { stopReason: "error" }>> {
   const response = await summarize(req);
+  if ("usage" in response && response.usage) {
+    spent.usage.push(response.usage);
+    spent.model ??= response.model;
+  }
   if (response.stopReason === "error") {
     throw new Error(`${FAILURE_PREFIX[req.kind]}: ${response.errorMessage || "Unknown error"}`);
   }
@@ -94,6 +123,7 @@ export async function compact(
   const budgets = compactionBudgets(preparation.settings.reserveTokens);
   // Static templates: rendered once per compaction, with no variables (session-engine.md §17).
   const systemPrompt = renderTemplate(prompts.summarizationSystem);
+  const spent: Spent = { usage: [] };
 
   // §19.2 (opt-in): each message names its entry and the prompt asks for [src: …] tags.
   const sources = preparation.settings.citeSources ? preparation.sourceIds : undefined;
@@ -119,7 +149,7 @@ export async function compact(
       maxTokens: budgets.history,
       reasoning: "high",
       signal,
-    });
+    }, spent);
     return { text: textOf(response), shortSummary: "shortSummary" in response ? response.shortSummary : undefined };
   };
 
@@ -132,7 +162,7 @@ export async function compact(
       maxTokens: budgets.turnPrefix,
       reasoning: "high",
       signal,
-    });
+    }, spent);
     return textOf(response);
   };
 
@@ -175,7 +205,7 @@ export async function compact(
       maxTokens: budgets.short,
       reasoning: "high",
       signal,
-    });
+    }, spent);
     shortSummary = textOf(response);
   }
 
@@ -194,5 +224,7 @@ export async function compact(
     details: { readFiles, modifiedFiles },
     // §19: only when pinned entries are carried, so a result without pins is exactly §6's.
     ...(preparation.pinnedEntryIds?.length ? { pinnedEntryIds: preparation.pinnedEntryIds } : {}),
+    ...(spent.usage.length ? { usage: sumUsage(spent.usage) } : {}),
+    ...(spent.usage.length && spent.model ? { model: spent.model } : {}),
   };
 }

@@ -6,6 +6,7 @@
 
 /** The compaction settings the engine reads (session-engine.md §15); lib/settings owns the schema. */
 export type { CompactionSettings } from "@/lib/settings/schema";
+import type { Usage } from "@/lib/session/types";
 
 /** One summarization call (session-engine.md §6). `kind` lets the adapter route history/short calls (§7). */
 export type SummarizeRequest = {
@@ -19,7 +20,14 @@ export type SummarizeRequest = {
 
 /** `text` is the response's text blocks joined with "\n"; `shortSummary` only from a remote endpoint (§7). */
 export type SummarizeResponse =
-  | { stopReason: "stop" | "length" | "toolUse"; text: string; shortSummary?: string }
+  | {
+      stopReason: "stop" | "length" | "toolUse";
+      text: string;
+      shortSummary?: string;
+      /** The call's usage, when the model reported one, and the model that answered. */
+      usage?: Usage;
+      model?: { provider: string; id: string };
+    }
   | { stopReason: "error"; errorMessage?: string }
   | { stopReason: "aborted" };
 
@@ -35,4 +43,8 @@ export interface CompactionResult {
   preserveData?: Record<string, unknown>;
   /** Arbor §19: the pinned entries this compaction carries verbatim after its summary. */
   pinnedEntryIds?: string[];
+  /** The usage of the summary calls that wrote it, summed (§1.4; absent when none reported one). */
+  usage?: Usage;
+  /** The model that made those calls, when the summarizer says. */
+  model?: { provider: string; id: string };
 }

@@ -69,5 +69,6 @@ export { type CallBodies, type CallRow, readCallBodies, readPrunedOriginals, rea
 export { createDbRecorder, recordModelCall } from "./model-calls/model-calls";
 export { backfillLedger } from "./usage/ledger-backfill";
 export { usageSeries, type UsageSeriesInput } from "./usage/ledger-series";
+export { type LedgerModel, listPriceOverrides, pricedModels, removePriceOverride, setPriceOverride, type StoredPriceOverride } from "./usage/price-overrides";
 export { readLedger, type SessionUsage, type StoredUsageRow, sessionCosts, sessionUsage, type UsageTotal } from "./usage/ledger-read";
 export { cacheBudgetBytes, chargePromptMemory, memoPerEntries, memoPerEntry, readSession, type SessionView } from "./read-model";

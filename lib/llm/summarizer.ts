@@ -90,7 +90,8 @@ async function summarizeWithModel(opts: SummarizerOptions, req: SummarizeRequest
     .filter((b) => b.type === "text")
     .map((b) => b.text)
     .join("\n");
-  return { stopReason: message.stopReason, text };
+  // The call's usage goes on the compaction or branch summary entry, so the ledger counts it (docs/usage.md).
+  return { stopReason: message.stopReason, text, usage: message.usage };
 }
 
 export function createSummarizer(opts: SummarizerOptions): Summarize {

@@ -36,6 +36,8 @@ interface DbIndex {
   unique: boolean;
   primary: boolean;
   method: string;
+  /** A partial index's predicate (pg_get_expr), else null. */
+  predicate: string | null;
 }
 interface DbFk {
   table_name: string;
@@ -64,6 +66,7 @@ async function readDatabase(url: string) {
     const indexes = (
       await client.query<DbIndex>(`
         select t.relname as table_name, i.indisunique as unique, i.indisprimary as primary, am.amname as method,
+               pg_get_expr(i.indpred, i.indrelid) as predicate,
                array(select a.attname from unnest(i.indkey) with ordinality k(attnum, ord)
                      join pg_attribute a on a.attrelid = t.oid and a.attnum = k.attnum order by k.ord)::text[] as columns
         from pg_index i join pg_class t on t.oid = i.indrelid join pg_class ic on ic.oid = i.indexrelid
@@ -94,7 +97,9 @@ function describeSchema(tables: PrismaTable[]) {
     columns: tables.flatMap((t) => t.columns.map((c) => `${t.table}.${c.column} ${c.pgType}${c.nullable ? "" : " not null"}`)).sort(),
     collations: tables.flatMap((t) => t.columns.filter((c) => c.collation).map((c) => `${t.table}.${c.column} collate ${c.collation}`)).sort(),
     primaryKeys: tables.map((t) => `${t.table}(${t.primaryKey.join(",")})`).sort(),
-    indexes: tables.flatMap((t) => t.indexes.map((i) => `${t.table} ${i.unique ? "unique " : ""}${i.method}(${i.columns.join(",")})`)).sort(),
+    indexes: tables
+      .flatMap((t) => t.indexes.map((i) => `${t.table} ${i.unique ? "unique " : ""}${i.method}(${i.columns.join(",")})${i.where ? ` where ${i.where}` : ""}`))
+      .sort(),
     foreignKeys: tables
       .flatMap((t) => t.foreignKeys.map((f) => `${t.table}(${f.columns.join(",")}) -> ${f.references}(${f.refColumns.join(",")}) on delete ${f.onDelete}`))
       .sort(),
@@ -109,7 +114,7 @@ function describeDatabase(db: Awaited<ReturnType<typeof readDatabase>>) {
     primaryKeys: db.indexes.filter((i) => i.primary).map((i) => `${i.table_name}(${i.columns.join(",")})`).sort(),
     indexes: db.indexes
       .filter((i) => !i.primary)
-      .map((i) => `${i.table_name} ${i.unique ? "unique " : ""}${i.method}(${i.columns.join(",")})`)
+      .map((i) => `${i.table_name} ${i.unique ? "unique " : ""}${i.method}(${i.columns.join(",")})${i.predicate ? ` where ${i.predicate}` : ""}`)
       .sort(),
     foreignKeys: db.fks
       .map((f) => `${f.table_name}(${f.columns.join(",")}) -> ${f.ref_table}(${f.ref_columns.join(",")}) on delete ${ON_DELETE[f.on_delete] ?? f.on_delete}`)

@@ -10,7 +10,8 @@ import { readErrorMessage } from "@/lib/text/error-text";
 export const keys = {
   sessions: () => ["sessions"] as const,
   sessionLists: () => ["sessions", "list"] as const,
-  sessionList: (query: string) => ["sessions", "list", query] as const,
+  sessionList: (query: string, sort: "activity" | "cost" = "activity") =>
+    (sort === "cost" ? ["sessions", "list", query, "cost"] : ["sessions", "list", query]) as readonly string[],
   session: (id: string) => ["session", id] as const,
 };
 
@@ -39,19 +40,23 @@ export async function getJson<T>(url: string, init?: { signal?: AbortSignal }): 
 }
 
 /** The URL of one page of the list; the search words go to the server (full-text search). */
-export function sessionPageUrl(query: string, cursor: string | null, limit = SESSION_PAGE_SIZE): string {
+export function sessionPageUrl(query: string, cursor: string | null, limit = SESSION_PAGE_SIZE, sort: "activity" | "cost" = "activity"): string {
   const params = new URLSearchParams({ limit: String(limit) });
   if (query) params.set("q", query);
+  if (sort === "cost") params.set("sort", "cost");
   if (cursor) params.set("cursor", cursor);
   return `/api/sessions?${params}`;
 }
 
-/** The home page's list for a search (`""` = all sessions): pages chained by opaque cursors. */
-export function sessionListOptions(query = "") {
+/**
+ * The home page's list for a search (`""` = all sessions): pages chained by opaque cursors;
+ * `sort: "cost"` pages costliest first on the server (the list without search words).
+ */
+export function sessionListOptions(query = "", sort: "activity" | "cost" = "activity") {
   const q = query.trim();
   return infiniteQueryOptions({
-    queryKey: keys.sessionList(q),
-    queryFn: ({ pageParam, signal }) => getJson<SessionPage>(sessionPageUrl(q, pageParam), { signal }),
+    queryKey: keys.sessionList(q, sort),
+    queryFn: ({ pageParam, signal }) => getJson<SessionPage>(sessionPageUrl(q, pageParam, undefined, sort), { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });

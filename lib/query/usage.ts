@@ -4,6 +4,7 @@
  */
 import { queryOptions } from "@tanstack/react-query";
 import type { BranchCost } from "@/lib/usage/branches";
+import type { SummaryCallCost } from "@/lib/usage/compaction-effect";
 import type { CostPart } from "@/lib/usage/session-label";
 import { getJson, keys } from "./keys";
 
@@ -11,6 +12,8 @@ export interface SessionUsageWire {
   own: CostPart & { calls: number };
   subagents: CostPart & { calls: number; sessions: number };
   branches: BranchCost[];
+  /** Each compaction's and branch summary's own model call (the chat's cards). */
+  summaryCalls: (SummaryCallCost & { entryId: string })[];
 }
 
 export function sessionUsageOptions(sessionId: string) {

@@ -198,6 +198,9 @@ export interface CompactionEntry extends SessionEntryBase {
   pinnedEntryIds?: string[];
   /** pi ≥ 0.84: the usage of the call that wrote the summary (§1.4). */
   usage?: Usage;
+  /** Arbor: the provider and model id of the summary calls (with `usage`), so their cost is known. */
+  provider?: string;
+  model?: string;
 }
 export interface BranchSummaryEntry extends SessionEntryBase {
   type: "branch_summary";
@@ -209,6 +212,16 @@ export interface BranchSummaryEntry extends SessionEntryBase {
   fromHook?: boolean;
   /** pi ≥ 0.84: the usage of the call that wrote the summary (§1.4). */
   usage?: Usage;
+  /** Arbor: the provider and model id of the summary call (with `usage`). */
+  provider?: string;
+  model?: string;
+}
+
+/** What a summary call spent, as a compaction or branch summary entry records it (§1.4). */
+export interface SummaryCall {
+  usage: Usage;
+  provider?: string;
+  model?: string;
 }
 export interface CustomEntry extends SessionEntryBase {
   type: "custom";

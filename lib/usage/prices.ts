@@ -3,8 +3,9 @@
  *
  * Contract (docs/usage.md):
  * - A cost the file records wins ("recorded").
- * - Else a price the user set for that model in settings ("override"): dollars per million
- *   tokens for input, output, cache read and cache write.
+ * - Else a price the user set for that model on the Usage page ("override"): millionths of a
+ *   dollar per million tokens for input, output, cache read and cache write (the database applies
+ *   the same rule in SQL when it writes a row, lib/db/usage/price-overrides.ts).
  * - Else the offline catalogue of `@pydantic/genai-prices` (maintained, bundled with the
  *   package, prices by date: the row's date picks the price in force then), with cache reads
  *   and writes priced as such ("catalogue").
@@ -17,10 +18,11 @@ import type { UsageRow } from "./rows";
 
 export type PriceSource = "recorded" | "override" | "catalogue" | "unknown";
 
+/** The user's prices of one model, in millionths of a dollar per million tokens (integers). */
 export interface PriceOverride {
-  /** Dollars per million tokens. */
   input: number;
   output: number;
+  /** Without its own price a cache read or write costs the input price. */
   cacheRead?: number;
   cacheWrite?: number;
 }
@@ -49,7 +51,16 @@ const PROVIDER_IDS: Record<string, string> = {
   openrouter: "openrouter",
 };
 
-const micros = (tokens: number, dollarsPerMillion: number) => Math.round(tokens * dollarsPerMillion);
+/** Millionths of a dollar for `tokens` at `price` millionths per million tokens, rounded half up
+ * (exact: the product stays below 2^53; the database's arbor_override_cost rounds the same way). */
+const micros = (tokens: number, price: number) => Math.round((tokens * price) / 1_000_000);
+
+/** "3", "3.75", "0.075" dollars per million tokens → millionths per million (exact, no float). */
+export function parseDollarsPerMillion(text: string): number | undefined {
+  const m = /^\s*(\d{1,9})(?:\.(\d{0,6}))?\s*$/.exec(text);
+  if (!m) return undefined;
+  return Number(m[1]) * 1_000_000 + Number((m[2] ?? "").padEnd(6, "0"));
+}
 
 function fromOverride(row: UsageRow, price: PriceOverride): number {
   return (

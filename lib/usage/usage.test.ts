@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage, SessionEntry, SessionHeader } from "@/lib/session/types";
-import { priceRow } from "./prices";
+import { priceRow, parseDollarsPerMillion } from "./prices";
 import { buildReport, ccusageJson, type LedgerRow } from "./report";
 import { firstOfEachResponse, type UsageRow, usageRows } from "./rows";
 
@@ -76,7 +76,7 @@ describe("ledger rows", () => {
 describe("prices", () => {
   it("a cost the file records wins over the catalogue and the user's prices", () => {
     const r = row({ input: 1000, output: 1000, recordedCostMicros: 1234 });
-    expect(priceRow(r, { "claude-sonnet-4-20250514": { input: 1, output: 1 } })).toEqual({ costMicros: 1234, source: "recorded" });
+    expect(priceRow(r, { "claude-sonnet-4-20250514": { input: 1_000_000, output: 1_000_000 } })).toEqual({ costMicros: 1234, source: "recorded" });
   });
 
   it("the catalogue's price is the one in force on the message's date", () => {
@@ -106,7 +106,12 @@ describe("prices", () => {
 
   it("the user's prices apply to a model the catalogue lacks, per million tokens, in whole millionths", () => {
     const r = row({ provider: "acme", model: "acme-private-1", input: 2_000_000, output: 1_000_000, cacheRead: 1_000_000 });
-    expect(priceRow(r, { "acme-private-1": { input: 1.5, output: 6, cacheRead: 0.15 } })).toEqual({ costMicros: 3_000_000 + 6_000_000 + 150_000, source: "override" });
+    const prices = { input: parseDollarsPerMillion("1.5")!, output: parseDollarsPerMillion("6")!, cacheRead: parseDollarsPerMillion("0.15")! };
+    expect(prices).toEqual({ input: 1_500_000, output: 6_000_000, cacheRead: 150_000 });
+    expect(priceRow(r, { "acme-private-1": prices })).toEqual({ costMicros: 3_000_000 + 6_000_000 + 150_000, source: "override" });
+    // 333 tokens at $0.0015 per million: 0.4995 millionths, rounded half up per token kind.
+    expect(priceRow(row({ ...r, input: 333, output: 1000, cacheRead: 0 }), { "acme-private-1": { input: 1500, output: 500 } }).costMicros).toBe(1);
+    expect(["", "x", "1.2345678", "-1"].map(parseDollarsPerMillion)).toEqual([undefined, undefined, undefined, undefined]);
   });
 });
 

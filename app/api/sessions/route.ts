@@ -1,9 +1,9 @@
 /**
- * GET /api/sessions?q=&cursor=&limit=&agent=&project=&model=&from=&before= — one page of the
+ * GET /api/sessions?q=&cursor=&limit=&sort=&agent=&project=&model=&from=&before= — one page of the
  * session list (the client's refetch source). 200 `{ sessions: SessionSummary[], nextCursor: string | null }`,
- * newest activity first; `q` is a full-text search on the server; `agent` (a format id),
- * `project` (a cwd), `model` ("provider/modelId"), `from` / `before` (ISO dates of last activity)
- * filter it (lib/db/search/session-list.ts). 400 `{ error }` for bad parameters, 503 when the database is
+ * newest activity first, or costliest first with `sort=cost` (without `q`); `q` is a full-text
+ * search on the server; `agent` (a format id), `project` (a cwd), `model` ("provider/modelId"),
+ * `from` / `before` (ISO dates of last activity) filter it (lib/db/search/session-list.ts). 400 `{ error }` for bad parameters, 503 when the database is
  * unreachable.
  */
 import { NextResponse } from "next/server";
@@ -26,6 +26,7 @@ const paramsSchema = z.object({
   model: z.string().max(500).regex(NO_NUL, "must not hold a NUL character").optional(),
   from: z.coerce.date().optional(),
   before: z.coerce.date().optional(),
+  sort: z.enum(["activity", "cost"]).optional(),
 });
 
 export async function GET(request: Request) {
@@ -37,9 +38,9 @@ export async function GET(request: Request) {
     const issue = parsed.error.issues[0];
     return jsonError(400, `Bad ${issue?.path.join(".") || "parameter"}: ${issue?.message}`, "invalid_input");
   }
-  const { q, cursor, limit, agent, project, model, from, before } = parsed.data;
+  const { q, cursor, limit, sort, agent, project, model, from, before } = parsed.data;
   // Sessions in the trash past their 30 days go for good (at most hourly; lib/db/store/session-trash.ts).
   void purgeExpiredTrash();
   const filter = { ...(agent ? { agent } : {}), ...(project !== undefined ? { project } : {}), ...(model !== undefined ? { model } : {}), ...(from ? { activeFrom: from } : {}), ...(before ? { activeBefore: before } : {}) };
-  return withDatabaseErrors(async () => NextResponse.json(await listSessions({ query: q, cursor: cursor ?? null, limit, filter })));
+  return withDatabaseErrors(async () => NextResponse.json(await listSessions({ query: q, cursor: cursor ?? null, limit, sort, filter })));
 }

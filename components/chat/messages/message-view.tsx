@@ -21,6 +21,7 @@ import { PreambleView } from "./preamble-view";
 import { ToolCallView } from "./tool-call-view";
 import { citedIds } from "@/lib/compaction/citations";
 import { groupDigits } from "@/lib/text/group-digits";
+import { compactionEffectText, nextPromptTokens, type SummaryCallCost } from "@/lib/usage/compaction-effect";
 
 const textOf = (content: string | (TextContent | ImageContent)[]) => contentText(content);
 const hasImages = (content: string | (TextContent | ImageContent)[]) => typeof content !== "string" && content.some((c) => c.type === "image");
@@ -104,6 +105,17 @@ function ToolResultView({ message }: { message: ToolResultMessage }) {
 }
 
 /** The entries a cited summary names (`[src: …]`, docs/session-engine.md §19.2), each selecting its node. */
+/** The prompt the next loaded reply after `item` reported (the chat's items are the path's shown window). */
+function nextPrompt(items: ChatItems, item: ChatItem): { nextPrompt?: number } {
+  const index = items.items.indexOf(item);
+  if (index < 0) return {};
+  const prompt = nextPromptTokens(
+    items.items.map((i) => i.entry),
+    index,
+  );
+  return prompt === undefined ? {} : { nextPrompt: prompt };
+}
+
 function CitedSources({ summary, onInspect }: { summary: string; onInspect?: (entryId: string) => void }) {
   const ids = citedIds(summary);
   if (ids.length === 0 || !onInspect) return null;
@@ -156,6 +168,7 @@ export const MessageView = memo(function MessageView({
   flash,
   onInspect,
   cwd,
+  summaryCall,
 }: {
   item: ChatItem;
   items: ChatItems;
@@ -165,6 +178,8 @@ export const MessageView = memo(function MessageView({
   onInspect?: (entryId: string) => void;
   /** The session's folder: tool headers show paths inside it relative to it. */
   cwd?: string;
+  /** A compaction's own model call (null: none recorded; undefined: not loaded yet). */
+  summaryCall?: SummaryCallCost | null;
 }) {
   const muted = !item.inContext;
   let body: React.ReactNode = null;
@@ -177,7 +192,20 @@ export const MessageView = memo(function MessageView({
         tone="compaction"
         collapsed={`Compacted from ${n} tokens${e.shortSummary ? ` — ${e.shortSummary}` : ""}`}
         expanded={`**Compacted from ${n} tokens**\n\n${e.summary}`}
-        footer={<CitedSources summary={e.summary} onInspect={onInspect} />}
+        footer={
+          <>
+            {summaryCall !== undefined && (
+              <p className="mt-2 text-xs text-muted" data-testid="compaction-effect">
+                {compactionEffectText({
+                  tokensBefore: e.tokensBefore,
+                  ...(summaryCall ? { call: summaryCall } : {}),
+                  ...nextPrompt(items, item),
+                })}
+              </p>
+            )}
+            <CitedSources summary={e.summary} onInspect={onInspect} />
+          </>
+        }
       />
     );
   } else if (item.kind === "branchSummary") {

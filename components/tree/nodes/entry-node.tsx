@@ -7,13 +7,14 @@
 import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { bodyText } from "@/components/tree/format";
-import { BranchCostBadge, cx, EntryMenuButton, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses, TokenBadge } from "@/components/tree/nodes/node-parts";
+import { BranchCostBadge, cx, EntryMenuButton, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses, TokenBadge, useHeatStyle } from "@/components/tree/nodes/node-parts";
 import { menuFacts } from "@/components/tree/tree-context";
 import type { EntryNodeType } from "@/components/tree/types";
 
 function EntryNodeView({ id, data, selected }: NodeProps<EntryNodeType>) {
+  const heat = useHeatStyle([id]);
   return (
-    <div className={cx("tree-node", "tree-node--entry", nodeStateClasses(data, selected))} data-role={data.role}>
+    <div className={cx("tree-node", "tree-node--entry", nodeStateClasses(data, selected), heat.className)} style={heat.style} title={heat.title} data-role={data.role}>
       <NodeHandles kept="in" />
       <div className="tree-node__head">
         <span className={cx("tree-role", `tree-role--${data.role}`)}>

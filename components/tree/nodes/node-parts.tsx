@@ -7,7 +7,8 @@
 import { Handle, Position } from "@xyflow/react";
 import type { MouseEvent } from "react";
 import { formatTokens } from "@/components/tree/format";
-import { type MenuFacts, useBranchCost, useTreeActions } from "@/components/tree/tree-context";
+import { type MenuFacts, useBranchCost, useCostHeat, useTreeActions } from "@/components/tree/tree-context";
+import type { CSSProperties } from "react";
 import { formatMicros } from "@/lib/usage/prices";
 import type { CommonData } from "@/components/tree/types";
 
@@ -135,6 +136,21 @@ export function cx(...parts: (string | false | null | undefined)[]): string {
 }
 
 /** Classes every tree node shares: active path, leaf ring, selection, search match. */
+/**
+ * The "colour by cost" view's tint of a node (its branch's share of the costliest branch), and
+ * the words a screen reader and a tooltip get: colour is never the only carrier.
+ */
+export function useHeatStyle(entryIds: readonly string[]): { className?: string; style?: CSSProperties; title?: string } {
+  const heat = useCostHeat(entryIds);
+  if (heat === undefined) return {};
+  const percent = Math.round(heat * 100);
+  return {
+    className: "tree-node--heat",
+    style: { "--cost-heat": `${percent}%` } as CSSProperties,
+    title: `This branch cost ${percent} % of the costliest branch`,
+  };
+}
+
 export function nodeStateClasses(data: CommonData, selected: boolean): string {
   return cx(
     data.isActive ? "tree-node--active" : "tree-node--muted",

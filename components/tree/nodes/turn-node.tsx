@@ -12,7 +12,7 @@
 import type { NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { formatTokens } from "@/components/tree/format";
-import { BranchCostBadge, cx, EntryMenuButton, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses } from "@/components/tree/nodes/node-parts";
+import { BranchCostBadge, cx, EntryMenuButton, NodeFlags, NodeHandles, NodeStatus, nodeStateClasses, useHeatStyle } from "@/components/tree/nodes/node-parts";
 import { clockTime, duration } from "@/components/tree/format";
 import type { TurnData, TurnNodeType } from "@/components/tree/types";
 
@@ -28,10 +28,13 @@ export function turnStats(d: Pick<TurnData, "steps" | "tokens" | "files" | "erro
 
 function TurnNodeView({ id, data, selected }: NodeProps<TurnNodeType>) {
   const problems = data.errors + data.failedTools;
+  const heat = useHeatStyle(data.entryIds);
+  const files = data.files.length > 0 ? `Files: ${data.files.join(", ")}` : undefined;
   return (
     <div
-      className={cx("tree-node", "tree-node--turn", nodeStateClasses(data, selected), problems > 0 && "tree-node--error", data.files.length > 0 && "tree-node--edits")}
-      title={data.files.length > 0 ? `Files: ${data.files.join(", ")}` : undefined}
+      className={cx("tree-node", "tree-node--turn", nodeStateClasses(data, selected), problems > 0 && "tree-node--error", data.files.length > 0 && "tree-node--edits", heat.className)}
+      style={heat.style}
+      title={[files, heat.title].filter(Boolean).join("\n") || undefined}
     >
       <NodeHandles kept="in" />
       <div className="tree-node__head">

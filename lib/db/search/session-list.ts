@@ -24,6 +24,10 @@ import "server-only";
  *   `activeBefore` bound its last activity (from inclusive, before exclusive).
  * - `secrets` counts the credentials found in a session (lib/db/store/secret-findings.ts), when any.
  * - Each session carries its cost (`usage`, lib/db/usage/ledger-read.ts): one more statement per page.
+ * - `sort: "cost"` (the list without search words): costliest first, `cost_micros DESC, id DESC`
+ *   (sessions.cost_micros, kept by the ledger's triggers), keyset paging on that pair on the index
+ *   `sessions(deleted_at, cost_micros DESC, id DESC)`; its cursors are not valid for the other order
+ *   (a cursor of the other order starts from the top). A search keeps its own order.
  */
 import type { SessionPage } from "@/lib/types/session";
 import { getDb } from "../client";
@@ -40,7 +44,11 @@ export interface ListSessionsInput {
   limit?: number;
   includeDeleted?: boolean;
   filter?: SessionFilter;
+  /** "activity" (default) or "cost" (only without search words). */
+  sort?: ListSort;
 }
+
+export type ListSort = "activity" | "cost";
 
 export type { SessionPage } from "@/lib/types/session";
 
@@ -68,6 +76,28 @@ function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify([c.at.toISOString(), c.id])).toString("base64url");
 }
 
+/** The cost order's cursor: ["cost", cost in micros as text, id]. */
+interface CostCursor {
+  cost: bigint;
+  id: string;
+}
+
+function encodeCostCursor(c: CostCursor): string {
+  return Buffer.from(JSON.stringify(["cost", c.cost.toString(), c.id])).toString("base64url");
+}
+
+function decodeCostCursor(raw: string | null | undefined): CostCursor | null {
+  if (!raw) return null;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    if (!Array.isArray(value) || value[0] !== "cost" || typeof value[1] !== "string" || typeof value[2] !== "string") return null;
+    if (!/^-?\d{1,19}$/.test(value[1]) || value[2].includes("\u0000")) return null;
+    return { cost: BigInt(value[1]), id: value[2] };
+  } catch {
+    return null;
+  }
+}
+
 function decodeCursor(raw: string | null | undefined): Cursor | null {
   if (!raw) return null;
   try {
@@ -88,7 +118,12 @@ export async function listSessions(input: ListSessionsInput = {}): Promise<Sessi
   const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(input.limit ?? DEFAULT_PAGE_SIZE)));
   const page = { cursor: decodeCursor(input.cursor), take: limit + 1, includeDeleted: input.includeDeleted ?? false, ...(input.filter ? { filter: input.filter } : {}) };
   const tsquery = input.query ? toPrefixTsQuery(input.query) : null;
-  const rows: Row[] = tsquery ? await searchPage(tsquery, page) : await plainPage(page);
+  const byCost = !tsquery && input.sort === "cost";
+  const rows: Row[] = tsquery
+    ? await searchPage(tsquery, page)
+    : byCost
+      ? await costPage({ ...page, cost: decodeCostCursor(input.cursor) })
+      : await plainPage(page);
 
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
@@ -106,27 +141,56 @@ export async function listSessions(input: ListSessionsInput = {}): Promise<Sessi
     const c = costs.get(s.id);
     if (c) s.usage = { costMicros: c.costMicros, tokens: c.tokens, unpricedTokens: c.unpricedTokens };
   }
-  return { sessions, nextCursor: rows.length > limit && last ? encodeCursor({ at: last.lastActivityAt, id: last.id }) : null };
+  const more = rows.length > limit && last;
+  const nextCursor = !more
+    ? null
+    : byCost
+      ? encodeCostCursor({ cost: (last as CostRow).costMicros, id: last.id })
+      : encodeCursor({ at: last.lastActivityAt, id: last.id });
+  return { sessions, nextCursor };
 }
 
 type PageInput = SearchPageInput;
 
+/** The filter's conditions, as the typed queries take them (the list by activity and by cost alike). */
+function filterWhere(filter: SessionFilter | undefined) {
+  const active = filter?.activeFrom || filter?.activeBefore ? { ...(filter.activeFrom ? { gte: filter.activeFrom } : {}), ...(filter.activeBefore ? { lt: filter.activeBefore } : {}) } : null;
+  return {
+    ...(filter?.agent ? { source: { is: { format: filter.agent } } } : {}),
+    ...(filter?.project !== undefined ? { cwd: filter.project } : {}),
+    ...(filter?.model !== undefined ? { model: filter.model } : {}),
+    // With a cursor too: both conditions on last_activity_at must hold (AND of the two objects).
+    ...(active ? { AND: [{ lastActivityAt: active }] } : {}),
+  };
+}
+
 /** The list without search words: a typed query on the list index. */
 function plainPage({ cursor, take, includeDeleted, filter }: PageInput): Promise<SessionSummaryRow[]> {
-  const active = filter?.activeFrom || filter?.activeBefore ? { ...(filter.activeFrom ? { gte: filter.activeFrom } : {}), ...(filter.activeBefore ? { lt: filter.activeBefore } : {}) } : null;
   return getDb().session.findMany({
     where: {
       ...(includeDeleted ? {} : { deletedAt: null }),
-      ...(filter?.agent ? { source: { is: { format: filter.agent } } } : {}),
-      ...(filter?.project !== undefined ? { cwd: filter.project } : {}),
-      ...(filter?.model !== undefined ? { model: filter.model } : {}),
-      // With a cursor too: both conditions on last_activity_at must hold (AND of the two objects).
-      ...(active ? { AND: [{ lastActivityAt: active }] } : {}),
+      ...filterWhere(filter),
       // (last_activity_at, id) < cursor: `lte` starts the index scan at the cursor, NOT drops its ties.
       ...(cursor ? { lastActivityAt: { lte: cursor.at }, NOT: { lastActivityAt: cursor.at, id: { gte: cursor.id } } } : {}),
     },
     orderBy: [{ lastActivityAt: "desc" }, { id: "desc" }],
     take,
     select: SESSION_SUMMARY_SELECT,
+  });
+}
+
+type CostRow = SessionSummaryRow & { costMicros: bigint };
+
+/** The list by cost: a typed query on the cost index, keyset on (cost_micros, id) descending. */
+function costPage({ cost, take, includeDeleted, filter }: PageInput & { cost: CostCursor | null }): Promise<CostRow[]> {
+  return getDb().session.findMany({
+    where: {
+      ...(includeDeleted ? {} : { deletedAt: null }),
+      ...filterWhere(filter),
+      ...(cost ? { costMicros: { lte: cost.cost }, NOT: { costMicros: cost.cost, id: { gte: cost.id } } } : {}),
+    },
+    orderBy: [{ costMicros: "desc" }, { id: "desc" }],
+    take,
+    select: { ...SESSION_SUMMARY_SELECT, costMicros: true },
   });
 }

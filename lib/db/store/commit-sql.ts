@@ -30,7 +30,7 @@ import "server-only";
 import type { EntryRow } from "./entry-columns";
 import { toPgJson } from "../pg-json";
 import { FINDING_RECORD, type FindingRow } from "./secret-findings";
-import { ledgerInsertSql, ledgerPayload } from "../usage/ledger-write";
+import { ledgerInsertCtes, ledgerPayload } from "../usage/ledger-write";
 
 export interface CommitStatementInput {
   sessionId: string;
@@ -113,10 +113,7 @@ WITH input AS (
   RETURNING 1
 ), ntf AS (
   SELECT pg_notify('${SESSION_CHANNEL}', json_build_object('id', $1::text, 'rev', upd.rev)::text) FROM upd
-), usg AS (
-  ${ledgerInsertSql("$1", "$12::json", " CROSS JOIN upd")}
-  RETURNING 1
-)
+), ${ledgerInsertCtes("usg", "$1", "$12::json", " CROSS JOIN upd")}
 SELECT upd.entry_count, upd.rev, s.leaf_id, s.id IS NOT NULL AS exists, s.deleted_at IS NOT NULL AS deleted,
   v.collisions, v.missing
 FROM verdict v LEFT JOIN upd ON true LEFT JOIN ntf ON true LEFT JOIN sessions s ON s.id = $1`;

@@ -4,13 +4,14 @@ import "server-only";
  *
  * Contract:
  * - Rows are written with the entries that carry them, never by a scan: `commitEntries` inserts
- *   them in its one statement (`ledgerCte`), import and fork in their bulk transaction
- *   (`writeLedger`). Each row is priced when written (lib/usage/prices.ts, without the user's
- *   overrides: a row keeps the price in force when it was written).
+ *   them in its one statement (`ledgerInsertCtes`), import and fork in their bulk transaction
+ *   (`writeLedger`). Each row is priced when written: the recorded cost, else the user's price
+ *   (price_overrides, applied in SQL; price-overrides.ts reprices stored rows when it changes), else
+ *   the catalogue's price in force at the row's date (lib/usage/prices.ts).
  * - `counted`: of the rows sharing a dedupe key (lib/usage/rows.ts `ledgerKey`) exactly one in a
- *   live session is counted, the first written; reports sum counted rows only. Two writers of
- *   the same key in the same instant (two sessions holding one response, committed at once) can
- *   both count it: there is no unique index, as Prisma's schema cannot state a partial one.
+ *   live session is counted, the first written; reports sum counted rows only. The partial unique
+ *   index usage_rows(dedupe_key) WHERE counted makes it hold under concurrent writers
+ *   (`ledgerInsertCtes`).
  * - A soft delete hands its counted rows to the earliest copy in another live session
  *   (`releaseCounted`); a restore counts its rows whose key no live session counts (`claimCounted`).
  * - Pruning rewrites an entry's content, not the call it records: the ledger keeps the row
@@ -71,6 +72,7 @@ export function payloadOf(rows: readonly UsageRow[]): LedgerPayloadRow[] {
       reasoning: row.reasoning,
       recorded: row.recordedCostMicros ?? null,
       cost: priced.costMicros ?? null,
+      // The catalogue's price (or unknown) where the file records none; the insert applies the user's prices.
       source: priced.source,
       key,
       first,
@@ -78,20 +80,43 @@ export function payloadOf(rows: readonly UsageRow[]): LedgerPayloadRow[] {
   });
 }
 
+const RECORD = `x(entry_id text, kind text, at timestamptz, provider text, model text, input bigint, output bigint,
+  cache_read bigint, cache_write bigint, reasoning bigint, recorded bigint, cost bigint, source text, key text, first boolean)`;
+
 /**
- * The INSERT of a payload (`$json`, a json parameter) into session `$session`'s ledger;
- * `gate` is an extra FROM item (e.g. commit's `upd`, so nothing is written when the commit is refused).
+ * The insert of a payload (`json`, a json parameter) into session `session`'s ledger, as two
+ * WITH items (`${name}_c`, `${name}`) of the caller's statement; `gate` is an extra FROM item
+ * (e.g. commit's `upd`, so nothing is written when the commit is refused).
+ *
+ * Counted once, race-free: the first row of each key in the payload goes in with counted = true
+ * under ON CONFLICT DO NOTHING, which the partial unique index usage_rows(dedupe_key) WHERE counted
+ * arbitrates (a concurrent writer's uncommitted row of the key makes this one wait, then yield);
+ * every row that did not go in then goes in uncounted (a row whose (session, entry) exists is
+ * skipped by both). Keys in sorted order, so two writers lock keys in the same order.
+ * The price: recorded, else the user's price for the model (price_overrides, in SQL), else the
+ * payload's catalogue price.
  */
-export function ledgerInsertSql(session: string, json: string, gate = ""): string {
-  return `INSERT INTO usage_rows (session_id, entry_id, kind, at, provider, model, input, output, cache_read, cache_write,
-      reasoning, recorded_cost_micros, cost_micros, price_source, dedupe_key, counted)
-    SELECT ${session}, x.entry_id, x.kind, x.at, x.provider, x.model, x.input, x.output, x.cache_read, x.cache_write,
-      x.reasoning, x.recorded, x.cost, x.source, x.key,
-      x.first AND NOT EXISTS (SELECT 1 FROM usage_rows c WHERE c.dedupe_key = x.key AND c.counted)
-    FROM json_to_recordset(${json}) AS x(entry_id text, kind text, at timestamptz, provider text, model text, input bigint,
-      output bigint, cache_read bigint, cache_write bigint, reasoning bigint, recorded bigint, cost bigint, source text,
-      key text, first boolean)${gate}
-    ON CONFLICT (session_id, entry_id) DO NOTHING`;
+export function ledgerInsertCtes(name: string, session: string, json: string, gate = ""): string {
+  const columns = `session_id, entry_id, kind, at, provider, model, input, output, cache_read, cache_write,
+      reasoning, recorded_cost_micros, cost_micros, catalogue_cost_micros, price_source, dedupe_key, counted`;
+  const values = (counted: string) => `SELECT ${session}, x.entry_id, x.kind, x.at, x.provider, x.model, x.input, x.output,
+      x.cache_read, x.cache_write, x.reasoning, x.recorded,
+      CASE WHEN x.recorded IS NOT NULL THEN x.recorded WHEN o.model IS NOT NULL
+        THEN arbor_override_cost(x.input, x.output, x.cache_read, x.cache_write, o) ELSE x.cost END,
+      CASE WHEN x.recorded IS NULL THEN x.cost END,
+      CASE WHEN x.recorded IS NOT NULL THEN 'recorded' WHEN o.model IS NOT NULL THEN 'override' ELSE x.source END,
+      x.key, ${counted}
+    FROM json_to_recordset(${json}) AS ${RECORD}${gate}
+      LEFT JOIN price_overrides o ON o.model = x.model`;
+  return `${name}_c AS (
+    INSERT INTO usage_rows (${columns})
+    ${values("true")} WHERE x.first ORDER BY x.key
+    ON CONFLICT DO NOTHING RETURNING entry_id
+  ), ${name} AS (
+    INSERT INTO usage_rows (${columns})
+    ${values("false")} WHERE x.entry_id NOT IN (SELECT entry_id FROM ${name}_c) ORDER BY x.key
+    ON CONFLICT (session_id, entry_id) DO NOTHING RETURNING 1
+  )`;
 }
 
 const BATCH = 2000;
@@ -100,7 +125,7 @@ const BATCH = 2000;
 export async function writeLedger(sql: Sql, sessionId: string, rows: readonly UsageRow[]): Promise<void> {
   const payload = payloadOf(rows);
   for (let i = 0; i < payload.length; i += BATCH) {
-    await sql.query(ledgerInsertSql("$1", "$2::json"), [sessionId, toPgJson(payload.slice(i, i + BATCH))]);
+    await sql.query(`WITH ${ledgerInsertCtes("usg", "$1", "$2::json")} SELECT 1`, [sessionId, toPgJson(payload.slice(i, i + BATCH))]);
   }
 }
 

@@ -27,7 +27,7 @@ import { generateEntryId, generateSessionId, type TakenIds } from "@/lib/session
 import { SessionTreeContent } from "@/lib/session/tree/tree-content";
 import { cloneIndex, hasChildren, indexEntry, layerIndex, type TreeIndex } from "@/lib/session/tree/tree-index";
 import { pinEntryFields, pinRefusal } from "@/lib/session/pins";
-import type { AgentMessage, CustomMessageEntry, KnownEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
+import type { AgentMessage, CustomMessageEntry, KnownEntry, SessionEntry, SessionHeader, SummaryCall } from "@/lib/session/types";
 
 export type { TreeNode } from "@/lib/session/tree/tree-build";
 
@@ -179,11 +179,14 @@ export class SessionTree extends SessionTreeContent {
     preserveData?: Record<string, unknown>,
     /** Arbor §19: set only when pinned entries are carried. */
     pinnedEntryIds?: string[],
+    /** The summary calls' usage and model (§1.4), when they reported one. */
+    call?: SummaryCall,
   ): string {
     return this.appendEntry({
       type: "compaction",
       ...defined({ summary, shortSummary, firstKeptEntryId, tokensBefore, details, fromExtension, preserveData }),
       ...(pinnedEntryIds?.length ? { pinnedEntryIds } : {}),
+      ...(call ? defined({ usage: call.usage, provider: call.provider, model: call.model }) : {}),
     }).id;
   }
 
@@ -233,12 +236,13 @@ export class SessionTree extends SessionTreeContent {
   }
 
   /** Moves the leaf to `fromId` and appends a branch_summary there; returns its id. */
-  branchWithSummary(fromId: string | null, summary: string, details?: unknown, fromExtension?: boolean): string {
+  branchWithSummary(fromId: string | null, summary: string, details?: unknown, fromExtension?: boolean, call?: SummaryCall): string {
     if (fromId !== null && !this.index.byId.has(fromId)) throw new Error(`Entry ${fromId} not found`);
     this.setLeaf(fromId);
     return this.appendEntry({
       type: "branch_summary",
       ...defined({ fromId: fromId ?? "root", summary, details, fromExtension }),
+      ...(call ? defined({ usage: call.usage, provider: call.provider, model: call.model }) : {}),
     }).id;
   }
 
