@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "@/lib/session/context";
 import type { SessionEntry } from "@/lib/session/types";
-import { createClaudeCodeMapper } from "./claude-code-file";
+import { createClaudeCodeMapper } from "./claude-code/file";
 import { countEntries } from "./count";
 import { detectFormat } from "./detect";
 import { generateClaudeCodeSession } from "@/test/generators/claude-code";

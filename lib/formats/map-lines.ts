@@ -8,8 +8,8 @@
  */
 import { parseJsonlLine, type SkippedLine, splitJoinedObjects } from "@/lib/session/file/jsonl";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
-import { createClaudeCodeMapper } from "./claude-code-file";
-import { createCodexMapper } from "./codex-map";
+import { createClaudeCodeMapper } from "./claude-code/file";
+import { createCodexMapper } from "./codex/map";
 import { FormatDetector } from "./detect";
 import { type FormatMapper, type FormatNote, isDocumentFormat, type LineFormatId, type MappedItem, type ThreadItem } from "./types";
 

@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * "Continue in…" on the server (docs/formats.md "Hand-off"): the path to an entry of a stored
- * session written in an agent's format (lib/formats/handoff.ts), with its secrets masked unless
+ * session written in an agent's format (lib/formats/handoff/handoff.ts), with its secrets masked unless
  * the user asked for the originals (docs/secrets.md), and where that agent keeps such a file:
  * `$CLAUDE_CONFIG_DIR` or `~/.claude` `/projects/<project>/<uuid>.jsonl`, `$CODEX_HOME` or
  * `~/.codex` `/sessions/YYYY/MM/DD/rollout-….jsonl`, `$PI_CODING_AGENT_DIR` or `~/.pi/agent`
@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { readLiveSession } from "@/lib/db";
-import { type HandoffFormat, type HandoffOutput, writeHandoff } from "@/lib/formats/handoff";
+import { type HandoffFormat, type HandoffOutput, writeHandoff } from "@/lib/formats/handoff/handoff";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { maskSecrets, maskSecretsInText } from "@/lib/secrets";
 import { syncRoots } from "@/lib/sync/allowed";

@@ -4,7 +4,7 @@
  * Arbor compaction would show its summary message (docs/formats.md).
  * Pure: no network, disk or database access.
  *
- * Items map as the rollout's own `response_item`s do (codex-items.ts): user and developer
+ * Items map as the rollout's own `response_item`s do (lib/formats/codex/items.ts): user and developer
  * `message`s → user messages, an assistant `message`, `reasoning` and tool calls → one assistant
  * message per run of them, `*_output` → tool results. Unknown items become a user text holding
  * their JSON, so nothing Codex sent is hidden.
@@ -12,7 +12,7 @@
 import { contentHash } from "@/lib/content-address";
 import type { SourcedMessage } from "@/lib/types/inspector";
 import type { AssistantMessage, CompactionEntry, LlmMessage, SessionEntry } from "@/lib/session/types";
-import { isOutputItem, messageParts, reasoningPart, toolCallOf, toolOutputOf } from "@/lib/formats/codex-items";
+import { isOutputItem, messageParts, reasoningPart, toolCallOf, toolOutputOf } from "@/lib/formats/codex/items";
 import { isObject } from "@/lib/formats/types";
 
 export function codexHistoryMessages(history: readonly unknown[], timestamp: number): LlmMessage[] {

@@ -26,7 +26,7 @@ export const dynamic = "force-dynamic";
 
 /**
  * A subagent's session rather than a fork: a Claude Code subagent file or a sidechain run of its
- * parent's file (lib/formats/claude-code-file.ts), or an opencode child session (its only parent
+ * parent's file (lib/formats/claude-code/file.ts), or an opencode child session (its only parent
  * is the session whose task ran it: lib/formats/opencode-map.ts).
  */
 function isSubagent(header: Record<string, unknown>): boolean {

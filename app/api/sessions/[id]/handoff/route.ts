@@ -15,7 +15,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { refuseAnonymous } from "@/lib/auth/guard";
-import { HANDOFF_LABELS, resumeCommand } from "@/lib/formats/handoff";
+import { HANDOFF_LABELS, resumeCommand } from "@/lib/formats/handoff/handoff";
 import { prepareHandoff } from "@/lib/handoff/prepare";
 import { writeHandoffFile } from "@/lib/handoff/write";
 import { attachmentHeader } from "@/lib/http/attachment";

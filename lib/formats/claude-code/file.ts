@@ -7,7 +7,7 @@
  * - The first user / assistant record says what the file is. If it is a sidechain record
  *   (`isSidechain: true`), the file is a subagent's own file (`agent-*.jsonl`,
  *   `subagents/agent-*.jsonl`): every record is mapped as one session, whose prompt is the task
- *   (claude-code-map.ts gives it the id `<sessionId>.agent-<agentId>`).
+ *   (claude-code/map.ts gives it the id `<sessionId>.agent-<agentId>`).
  * - Otherwise it is a main session file. Claude Code 1.0.x wrote a Task's subagent turns into it
  *   (`isSidechain: true` records, each run starting at a root user record holding the Task's
  *   prompt). Each such run becomes its own session, id `<sessionId>.sidechain-<root uuid>` (or
@@ -19,9 +19,9 @@
  *   session, without a link.
  * Memory: one uuid per sidechain record, one prompt per open Task call.
  */
-import { ClaudeCodeMapper } from "./claude-code-map";
-import { subagentSessionId } from "./claude-code-records";
-import { type FormatMapper, type FormatNote, isObject, type JsonObject, type MappedItem, str } from "./types";
+import { ClaudeCodeMapper } from "./map";
+import { subagentSessionId } from "./records";
+import { type FormatMapper, type FormatNote, isObject, type JsonObject, type MappedItem, str } from "@/lib/formats/types";
 
 /** Names Claude Code has given its subagent tool. */
 const TASK_TOOLS = new Set(["Task", "Agent"]);

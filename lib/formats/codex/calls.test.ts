@@ -5,10 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "@/lib/session/context";
 import type { ToolResultMessage } from "@/lib/session/types";
-import { NO_RESULT_RECORDED } from "./codex-calls";
-import { countEntries } from "./count";
+import { NO_RESULT_RECORDED } from "./calls";
+import { countEntries } from "@/lib/formats/count";
 import { generateCodexSession } from "@/test/generators/codex";
-import { mapSessionText } from "./map-lines";
+import { mapSessionText } from "@/lib/formats/map-lines";
 
 const file = generateCodexSession({ seed: 31, turns: 3, newer: true });
 const mapped = mapSessionText(file.text)!;

@@ -1,7 +1,7 @@
 /**
  * Claude Code session files (`~/.claude/projects/<project>/<sessionId>.jsonl`) → Arbor entries,
  * one record at a time (the FormatMapper contract in types.ts). Where the entries hang (ids,
- * parents, the compaction held for its summary) is claude-code-tree.ts, which this class extends.
+ * parents, the compaction held for its summary) is claude-code/tree.ts, which this class extends.
  * Pure: no network, disk or database access.
  *
  * Mapping (docs/formats.md):
@@ -31,7 +31,7 @@
  * - A uuid seen twice keeps both records: the second becomes `<uuid>~<line>`.
  */
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
-import { ClaudeCodeTree } from "./claude-code-tree";
+import { ClaudeCodeTree } from "./tree";
 import {
   type AssistantPiece,
   apiErrorPiece,
@@ -45,9 +45,9 @@ import {
   titleOf,
   titlePiece,
   userPieces,
-} from "./claude-code-records";
-import { userContent } from "./claude-code-content";
-import { FormatError, type FormatMapper, type FormatNote, isObject, type JsonObject, type MappedItem, str } from "./types";
+} from "./records";
+import { userContent } from "./content";
+import { FormatError, type FormatMapper, type FormatNote, isObject, type JsonObject, type MappedItem, str } from "@/lib/formats/types";
 
 /** Records read without finding a sessionId before a header is made up from what is known. */
 const HEADER_WAIT_RECORDS = 200;
@@ -62,13 +62,13 @@ interface Group {
 }
 
 export interface ClaudeMapperOptions {
-  /** A sidechain run of another file (claude-code-file.ts): its session id and parent, fixed. */
+  /** A sidechain run of another file (claude-code/file.ts): its session id and parent, fixed. */
   sidechain?: { id: string; parentSession: string; rootUuid: string };
   /** Task tool-use ids → the session of the sidechain run that answered them. */
   links?: ReadonlyMap<string, string>;
 }
 
-/** One conversation thread's mapper; files go through createClaudeCodeMapper (claude-code-file.ts), which splits off inline sidechains. */
+/** One conversation thread's mapper; files go through createClaudeCodeMapper (claude-code/file.ts), which splits off inline sidechains. */
 export class ClaudeCodeMapper extends ClaudeCodeTree implements FormatMapper {
   readonly format = "claude-code" as const;
   private header: SessionHeader | null = null;

@@ -17,7 +17,7 @@
  *   `is_error`, so this is approximated.
  */
 import type { ImageContent, TextContent, ThinkingContent, ToolCall, Usage } from "@/lib/session/types";
-import { isObject, type JsonObject, num, str } from "./types";
+import { isObject, type JsonObject, num, str } from "@/lib/formats/types";
 
 function imageFromUrl(url: string): ImageContent {
   const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);

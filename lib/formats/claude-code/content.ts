@@ -12,7 +12,7 @@
  *   `cache_creation_input_tokens` → input / output / cacheRead / cacheWrite.
  */
 import type { ImageContent, StopReason, TextContent, ThinkingContent, ToolCall, Usage } from "@/lib/session/types";
-import { isObject, type JsonObject, num, str } from "./types";
+import { isObject, type JsonObject, num, str } from "@/lib/formats/types";
 
 export interface ToolResultBlock {
   toolUseId: string;

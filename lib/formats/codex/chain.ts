@@ -1,14 +1,14 @@
 /**
  * The linear chain a Codex rollout maps to (the mapping is docs/formats.md's; the record reading
- * is codex-map.ts, which extends this class): the header, ids `L<line>` (`L<line>.<k>` when one
+ * is codex/map.ts, which extends this class): the header, ids `L<line>` (`L<line>.<k>` when one
  * line gives several entries, `L<call line>.r` for a result answered for a call without one),
  * every entry's parent the previous entry, the compaction waiting for the next entry (its
  * `firstKeptEntryId`), and the queue of mapped items. Pure: no network, disk or database access.
  */
 import type { CompactionEntry, SessionEntry, SessionHeader } from "@/lib/session/types";
-import { CodexCalls } from "./codex-calls";
-import type { ToolOutput } from "./codex-items";
-import { epochMs, type JsonObject, type MappedItem, rest, str } from "./types";
+import { CodexCalls } from "./calls";
+import type { ToolOutput } from "./items";
+import { epochMs, type JsonObject, type MappedItem, rest, str } from "@/lib/formats/types";
 
 export abstract class CodexChain {
   protected header: SessionHeader | null = null;
@@ -76,7 +76,7 @@ export abstract class CodexChain {
 
   /**
    * The turn has moved on (a new response, prompt, turn, compaction, or the turn's end event):
-   * every call still without an output is answered now (codex-calls.ts), so every call in the
+   * every call still without an output is answered now (codex/calls.ts), so every call in the
    * context has its result. Ids `L<call line>.r`.
    */
   protected answerPending(ts: string): void {

@@ -18,8 +18,8 @@
  * - Thinking is not written: Codex replays only its own encrypted reasoning.
  */
 import type { AssistantMessage, ImageContent, LlmMessage, TextContent, ToolResultMessage } from "@/lib/session/types";
-import { dropThinking, type HandoffInput, type HandoffOutput, isoOf, planHandoff, textOf } from "./handoff-plan";
-import type { JsonObject } from "./types";
+import { dropThinking, type HandoffInput, type HandoffOutput, isoOf, planHandoff, textOf } from "./plan";
+import type { JsonObject } from "@/lib/formats/types";
 
 /** The Codex CLI version the written rollout names. */
 export const CODEX_HANDOFF_VERSION = "0.142.0";

@@ -9,7 +9,7 @@
  * custom entries they are (pi keeps them and ignores them).
  */
 import { CURRENT_SESSION_VERSION, type SessionHeader } from "@/lib/session/types";
-import { type HandoffInput, type HandoffOutput, offPathNotes } from "./handoff-plan";
+import { type HandoffInput, type HandoffOutput, offPathNotes } from "./plan";
 
 /** pi's folder for a project: the cwd without its leading separator, separators and ":" made "-", between "--". */
 export function piProjectFolder(cwd: string): string {

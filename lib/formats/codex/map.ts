@@ -1,7 +1,7 @@
 /**
  * Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, lines
  * `{ timestamp, type, payload }`) → Arbor entries, one record at a time (FormatMapper, types.ts).
- * The chain they form (header, ids, parents, the compaction's first kept entry) is codex-chain.ts,
+ * The chain they form (header, ids, parents, the compaction's first kept entry) is codex/chain.ts,
  * which this class extends. Pure: no network, disk or database access.
  *
  * Mapping (docs/formats.md):
@@ -24,7 +24,7 @@
  *   model saw next) in `preserveData.codexReplacementHistory`.
  */
 import type { AssistantMessage, CompactionEntry, SessionEntry } from "@/lib/session/types";
-import { CodexChain } from "./codex-chain";
+import { CodexChain } from "./chain";
 import {
   isCodexContextText,
   isOutputItem,
@@ -36,8 +36,8 @@ import {
   toolOutputOf,
   toolSearchOutputOf,
   usageOfTokenCount,
-} from "./codex-items";
-import { epochMs, FormatError, type FormatMapper, type FormatNote, isObject, type JsonObject, type MappedItem, rest, str } from "./types";
+} from "./items";
+import { epochMs, FormatError, type FormatMapper, type FormatNote, isObject, type JsonObject, type MappedItem, rest, str } from "@/lib/formats/types";
 import { modelRef } from "@/lib/session/model-ref";
 
 /** Events that end a turn: a call of the turn still without an output will get none. */

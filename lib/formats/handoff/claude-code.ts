@@ -17,8 +17,8 @@
  *   as Claude Code names it.
  */
 import type { AssistantMessage, ImageContent, LlmMessage, StopReason, TextContent, ToolResultMessage, UserMessage } from "@/lib/session/types";
-import { dropThinking, type HandoffInput, type HandoffOutput, isoOf, planHandoff } from "./handoff-plan";
-import type { JsonObject } from "./types";
+import { dropThinking, type HandoffInput, type HandoffOutput, isoOf, planHandoff } from "./plan";
+import type { JsonObject } from "@/lib/formats/types";
 
 /** The Claude Code version the written file names (its records all carry one). */
 export const CLAUDE_HANDOFF_VERSION = "2.1.0";

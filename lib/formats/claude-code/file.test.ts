@@ -10,9 +10,9 @@ import { convertToLlm } from "@/lib/session/file/convert";
 import { userMessageText } from "@/lib/session/prompt-title";
 import { TEST_PROMPTS } from "@/test/compaction-helpers";
 import type { SessionEntry } from "@/lib/session/types";
-import { countEntries } from "./count";
+import { countEntries } from "@/lib/formats/count";
 import { generateClaudeCodeSession } from "@/test/generators/claude-code";
-import { mapSessionText } from "./map-lines";
+import { mapSessionText } from "@/lib/formats/map-lines";
 
 const base = { sessionId: "s1", cwd: "/w", version: "1.0.108", isSidechain: false, timestamp: "2025-09-07T09:00:00.000Z" };
 const lines = (...records: Record<string, unknown>[]) => `${records.map((r) => JSON.stringify({ ...base, ...r })).join("\n")}\n`;

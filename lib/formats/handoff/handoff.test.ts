@@ -17,9 +17,9 @@ import { CORPUS_FORMATS, jsonObjects } from "@/test/corpus-counters";
 import { generateSession } from "@/test/generators/session";
 import { assistantEntry, chain, messageEntry, userEntry } from "@/test/session-factories";
 import { toolCall, toolResultMsg } from "@/test/session-messages";
-import { detectFormat } from "./detect";
+import { detectFormat } from "@/lib/formats/detect";
 import { type HandoffFormat, type HandoffInput, writeHandoff } from "./handoff";
-import { mapSessionText } from "./map-lines";
+import { mapSessionText } from "@/lib/formats/map-lines";
 
 const prompts = loadPrompts();
 

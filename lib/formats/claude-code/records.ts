@@ -1,10 +1,10 @@
 /**
  * Building Arbor entries from single Claude Code records (no state beyond the tool-name map).
- * Pure: no network, disk or database access. The grouping is in claude-code-map.ts, the tree in claude-code-tree.ts.
+ * Pure: no network, disk or database access. The grouping is in claude-code/map.ts, the tree in claude-code/tree.ts.
  */
 import type { AssistantMessage, CustomEntry, MessageEntry, SessionEntry } from "@/lib/session/types";
-import { assistantContent, claudeStopReason, claudeUsage, isClaudeMachineText, userContent } from "./claude-code-content";
-import { epochMs, isObject, type JsonObject, rest, str } from "./types";
+import { assistantContent, claudeStopReason, claudeUsage, isClaudeMachineText, userContent } from "./content";
+import { epochMs, isObject, type JsonObject, rest, str } from "@/lib/formats/types";
 
 /** Keys every conversation record has, mapped into the entry's own fields. */
 const BASE_KEYS = ["type", "uuid", "parentUuid", "timestamp", "message"] as const;

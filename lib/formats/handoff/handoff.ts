@@ -3,12 +3,12 @@
  * (docs/formats.md "Hand-off"). The one entry the route and the tests use.
  * Pure: no network, disk or database access.
  */
-import { writeClaudeCode } from "./handoff-claude-code";
-import { writeCodex } from "./handoff-codex";
-import type { HandoffFormat, HandoffInput, HandoffOutput } from "./handoff-plan";
-import { writePi } from "./handoff-pi";
+import { writeClaudeCode } from "./claude-code";
+import { writeCodex } from "./codex";
+import type { HandoffFormat, HandoffInput, HandoffOutput } from "./plan";
+import { writePi } from "./pi";
 
-export { HANDOFF_LABELS, type HandoffFormat, type HandoffInput, type HandoffOutput } from "./handoff-plan";
+export { HANDOFF_LABELS, type HandoffFormat, type HandoffInput, type HandoffOutput } from "./plan";
 
 export const HANDOFF_FORMATS: readonly HandoffFormat[] = ["pi", "claude", "codex"];
 

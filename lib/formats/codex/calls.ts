@@ -1,7 +1,7 @@
 /**
  * Codex calls and their answers: which calls of a rollout still wait for an output, and what
  * answers them when the turn moves on (docs/formats.md "Codex CLI", "Calls without an output").
- * Pure: no network, disk or database access. The mapper (codex-map.ts) builds the entries.
+ * Pure: no network, disk or database access. The mapper (codex/map.ts) builds the entries.
  *
  * Contract:
  * - `called(id, name, line)` when a call item is read; `answeredBy(id)` when its output item is.
@@ -14,9 +14,9 @@
  *   latter. Afterwards nothing waits.
  * Memory: one id per call of the rollout.
  */
-import { mcpResultOf, type ToolOutput } from "./codex-items";
-import type { FormatNote, JsonObject } from "./types";
-import { str } from "./types";
+import { mcpResultOf, type ToolOutput } from "./items";
+import type { FormatNote, JsonObject } from "@/lib/formats/types";
+import { str } from "@/lib/formats/types";
 
 /** The text of the result Arbor gives a call the rollout never answered. */
 export const NO_RESULT_RECORDED = "No result recorded: the Codex rollout has no output for this call";

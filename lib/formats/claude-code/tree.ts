@@ -1,15 +1,15 @@
 /**
  * Where each entry of a Claude Code thread hangs (the mapping is docs/formats.md's; the record
- * reading is claude-code-map.ts, which extends this class): ids (`<uuid>~<line>` for a uuid seen
+ * reading is claude-code/map.ts, which extends this class): ids (`<uuid>~<line>` for a uuid seen
  * twice), parents resolved through aliases (the later uuids of a grouped response, a compact
  * summary) and through records without a uuid (placed after the tail, so no false branch), the
  * compaction entry held until its summary and the first entry after it, and the queue of mapped
  * items. Pure: no network, disk or database access.
  */
 import type { CompactionEntry, SessionEntry } from "@/lib/session/types";
-import { userContent } from "./claude-code-content";
-import type { Piece } from "./claude-code-records";
-import { type FormatNote, isObject, type JsonObject, type MappedItem, num, str } from "./types";
+import { userContent } from "./content";
+import type { Piece } from "./records";
+import { type FormatNote, isObject, type JsonObject, type MappedItem, num, str } from "@/lib/formats/types";
 
 export abstract class ClaudeCodeTree {
   protected queue: MappedItem[] = [];
