@@ -34,11 +34,12 @@ const req = (partial: Partial<SummarizeRequest> = {}): SummarizeRequest => ({
 
 describe("summarizer: model path (session-engine.md §6.2, §6.3)", () => {
   it("sends the system prompt, the prompt as one user message, max_tokens and reasoning_effort", async () => {
-    llm.script({ text: "## Goal\nSay hi", chunkSize: 4 });
+    llm.script({ text: "## Goal\nSay hi", chunkSize: 4, usage: { promptTokens: 1200, completionTokens: 30, cachedTokens: 200 } });
     const live: string[] = [];
     const summarize = createSummarizer({ model: registry.resolveModel("openai-compatible/fake-reasoner"), onText: (kind, d) => live.push(`${kind}:${d}`) });
     const res = await summarize(req());
-    expect(res).toEqual({ stopReason: "stop", text: "## Goal\nSay hi" });
+    // The call's usage as the provider reported it (the ledger prices it: docs/usage.md).
+    expect(res).toEqual({ stopReason: "stop", text: "## Goal\nSay hi", usage: { input: 1000, output: 30, cacheRead: 200, cacheWrite: 0, totalTokens: 1230 } });
     const [sent] = llm.requests;
     expect(sent?.messages.map((m) => m.role)).toEqual(["system", "user"]);
     expect(sent).toMatchObject({ system: "SYSTEM: summarize only", lastUserText: req().prompt, maxTokens: 13107, reasoningEffort: "high" });
@@ -56,7 +57,7 @@ describe("summarizer: model path (session-engine.md §6.2, §6.3)", () => {
 
   it("maps length, provider errors (with status text) and aborts", async () => {
     const summarize = createSummarizer({ model: registry.resolveModel("openai-compatible/fake-plain") });
-    llm.script({ text: "partial", finishReason: "length" });
+    llm.script({ text: "partial", finishReason: "length", usage: false });
     expect(await summarize(req())).toEqual({ stopReason: "length", text: "partial" });
 
     llm.script({ kind: "error", status: 503, message: "The server is overloaded" });
@@ -135,7 +136,7 @@ describe("summarizer: remote endpoint (session-engine.md §7)", () => {
   });
 
   it("sends turnPrefix and branch requests to the model, never to the endpoint", async () => {
-    llm.script({ text: "prefix" }, { text: "branch" });
+    llm.script({ text: "prefix", usage: false }, { text: "branch", usage: false });
     const s = summarizer();
     expect(await s(req({ kind: "turnPrefix" }))).toEqual({ stopReason: "stop", text: "prefix" });
     expect(await s(req({ kind: "branch" }))).toEqual({ stopReason: "stop", text: "branch" });

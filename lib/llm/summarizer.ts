@@ -90,8 +90,11 @@ async function summarizeWithModel(opts: SummarizerOptions, req: SummarizeRequest
     .filter((b) => b.type === "text")
     .map((b) => b.text)
     .join("\n");
-  // The call's usage goes on the compaction or branch summary entry, so the ledger counts it (docs/usage.md).
-  return { stopReason: message.stopReason, text, usage: message.usage };
+  // The call's usage goes on the compaction or branch summary entry, so the ledger counts it
+  // (docs/usage.md); a provider that reported none gives zeros, which would count a free call.
+  const u = message.usage;
+  const reported = u.input + u.output + u.cacheRead + u.cacheWrite > 0;
+  return { stopReason: message.stopReason, text, ...(reported ? { usage: u } : {}) };
 }
 
 export function createSummarizer(opts: SummarizerOptions): Summarize {
