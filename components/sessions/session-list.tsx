@@ -152,13 +152,10 @@ export function SessionList() {
         settledQuery ? (
           <p className="text-muted">No sessions match “{settledQuery}”.</p>
         ) : (
-          <>
-            <p className="text-muted">
-              Arbor shows agent sessions as trees you can chat in, compact and branch. Start a new session, or import a
-              session file from {readableFormats()}.
-            </p>
-            <FirstStart />
-          </>
+          <p className="text-muted">
+            Arbor shows agent sessions as trees you can chat in, compact and branch. Start a new session, or import a
+            session file from {readableFormats()}.
+          </p>
         )
       ) : (
         sessions.length > 0 && (
