@@ -53,6 +53,16 @@ describe("skeletonFacts", () => {
     expect(decodeRows(encodeRows([su]))[0]!.firstLine).toBe("Plan the parser");
   });
 
+  it("a prompt in agent markup carries the line a person reads (a command, a notification), kept on the wire", () => {
+    const [cmd, note] = chain(
+      userEntry("cmd", null, "<command-message>exit</command-message>\n<command-name>/exit</command-name>"),
+      userEntry("note", null, "<task-notification><status>completed</status></task-notification>"),
+    );
+    expect(skeletonFacts(cmd!).firstLine).toBe("/exit");
+    expect(skeletonFacts(note!).firstLine).toBe("[task notification]");
+    expect(decodeRows(encodeRows([skeletonFacts(cmd!)]))[0]!.firstLine).toBe("/exit");
+  });
+
   it("carries compaction, branch summary and label fields, and chat visibility", () => {
     const c = compactionEntry("c", "u", "## Goal\nShip it", "u", 12_345);
     expect(skeletonFacts(c)).toMatchObject({ text: "[compaction: 12k tokens]", firstKeptEntryId: "u", tokensBefore: 12_345, preview: "Goal\nShip it" });

@@ -18,6 +18,7 @@ import { estimateTextTokens, estimateTokens } from "@/lib/compaction/tokens";
 import { isHiddenAssistant } from "@/lib/session/tree/tree-filter";
 import { archiveOf } from "@/lib/session/archives";
 import { pinOf } from "@/lib/session/pins";
+import { promptLine } from "@/lib/session/prompt-title";
 import { contentText, ROW_CONTENT_CHARS, rowText } from "@/lib/session/tree/tree-row-text";
 import type { AgentMessage, SessionEntry, ToolCall } from "@/lib/session/types";
 
@@ -219,9 +220,14 @@ export function skeletonFacts(entry: SessionEntry): SkeletonEntry {
   const role = roleOf(entry);
   if (role !== undefined) s.role = role;
   if (msg?.role === "user") {
-    const lines = contentText(msg.content, ROW_CONTENT_CHARS).split("\n");
+    // A multi-line prompt's first line, or a prompt in agent markup as a person reads it
+    // (lib/session/prompt-title.ts promptLine): what the map's turn cards and Jump to show.
+    const content = contentText(msg.content, ROW_CONTENT_CHARS);
+    const lines = content.split("\n");
     const first = lines.length > 1 ? lines.find((l) => l.trim() !== "")?.trim() : undefined;
-    if (first) s.firstLine = clipText(first.replace(/\t/g, " "));
+    const read = content.includes("<") ? promptLine(content) : undefined;
+    const line = read && read !== (first ?? content.trim()) ? read : first;
+    if (line) s.firstLine = clipText(line.replace(/\t/g, " "));
   }
   const toolCallId = toolCallIdOf(entry);
   if (toolCallId !== undefined) s.toolCallId = toolCallId;

@@ -52,6 +52,19 @@ export function cleanPromptText(text: string): string {
   return out.replace(/\s+/g, " ").trim();
 }
 
+/**
+ * A prompt's line as a map or a list names it: its first line with agent markup left out
+ * (`cleanPromptText`: "/review-pr 5" for a Claude Code command), or, when only markup is left,
+ * the first block's name in brackets ("[task notification]", "[local command stdout]").
+ */
+export function promptLine(text: string): string {
+  const first = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  const clean = cleanPromptText(/<[a-z_ -]+(?:\s[^>]*)?>/i.test(first) ? text : first);
+  if (clean !== "") return clean;
+  const tag = /<([a-z_ -]+)(?:\s[^>]*)?>/i.exec(text)?.[1];
+  return tag ? `[${tag.replace(/[_-]/g, " ").trim()}]` : "";
+}
+
 /** "/mode", "/clear": a slash command with nothing after it. */
 export function isLoneSlashCommand(text: string): boolean {
   return /^\/[^\s/]+$/.test(text);
