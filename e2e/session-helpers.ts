@@ -149,9 +149,21 @@ export async function deleteFromList(page: Page, request: APIRequestContext, ses
     .getByRole("list", { name: "Sessions" })
     .getByRole("listitem")
     .filter({ has: page.locator(`a[href^="/sessions/${sessionId}"]`) });
-  await row.getByRole("button", { name: "Session actions" }).click();
-  await page.getByRole("menuitem", { name: "Delete" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Session moved to the Trash" })).toBeVisible();
+  const toast = page.getByRole("status").filter({ hasText: "Session moved to the Trash" });
+  // One more try when the first click on Delete starts nothing: seen 2 times in ~5 full e2e runs
+  // on this loaded machine right after a session page was left (no server action was sent; the
+  // menu stayed open), not understood yet (docs/ui.md names it under "Known issues").
+  for (let attempt = 0; ; attempt++) {
+    const menu = page.getByRole("menu", { name: "Session actions" });
+    if (!(await menu.isVisible())) await row.getByRole("button", { name: "Session actions" }).click();
+    await page.getByRole("menuitem", { name: "Delete" }).click();
+    try {
+      await expect(toast).toBeVisible({ timeout: attempt === 0 ? 8_000 : 10_000 });
+      break;
+    } catch (error) {
+      if (attempt > 0 || (await request.get(`/api/sessions/${sessionId}`)).status() === 404) throw error;
+    }
+  }
   await expect.poll(async () => (await request.get(`/api/sessions/${sessionId}`)).status()).toBe(404);
 }
 
