@@ -17,6 +17,14 @@ export interface ChatWindow {
 /** Rows kept above a jump's target, so it is read in its context. */
 export const JUMP_CONTEXT = 3;
 
+/**
+ * The most rows a window holds, in pages: each shown row is a query of its own (its contents), so
+ * a window that grew with the path (a live session followed for hours, a page of the tail that
+ * became the whole path) would make the chat load thousands of them at once. Past it, the end
+ * away from the reader is let go.
+ */
+export const MAX_PAGES = 8;
+
 export function latestWindow(length: number, page: number): ChatWindow {
   return { from: Math.max(0, length - page), to: null };
 }
@@ -29,28 +37,44 @@ export function windowAround(length: number, index: number, page: number): ChatW
 }
 
 /** Concrete bounds of a window over `length` rows (clamped: the path may have shrunk since). */
-export function windowBounds(w: ChatWindow, length: number): { from: number; to: number } {
+export function windowBounds(w: ChatWindow, length: number, page: number): { from: number; to: number } {
   const to = w.to === null ? length : Math.min(w.to, length);
-  return { from: Math.max(0, Math.min(w.from, to)), to };
+  // A window following new rows keeps its newest MAX_PAGES pages.
+  return { from: Math.max(0, Math.min(w.from, to), to - page * MAX_PAGES), to };
 }
 
-export function extendUp(w: ChatWindow, page: number): ChatWindow {
-  return { ...w, from: Math.max(0, w.from - page) };
+/** A page more above; the bottom is let go past MAX_PAGES (the reader is at the top). */
+export function extendUp(w: ChatWindow, length: number, page: number): ChatWindow {
+  const from = Math.max(0, w.from - page);
+  const to = w.to ?? length;
+  return to - from > page * MAX_PAGES ? { from, to: from + page * MAX_PAGES } : { ...w, from };
 }
 
+/** A page more below; the top is let go past MAX_PAGES (the reader is at the bottom). */
 export function extendDown(w: ChatWindow, length: number, page: number): ChatWindow {
-  if (w.to === null) return w;
-  const to = w.to + page;
-  return { ...w, to: to >= length ? null : to };
+  return w.to === null ? w : downTo(w, w.to + page, length, page);
+}
+
+/** The window reaching down to `to` (following new rows once that is the end). */
+function downTo(w: ChatWindow, to: number, length: number, page: number): ChatWindow {
+  return { from: Math.max(w.from, to - page * MAX_PAGES), to: to >= length ? null : to };
+}
+
+/**
+ * The window after `shift` rows were put before the first one (the path's tail a large session's
+ * page came with, replaced by the whole path once its tree streamed in): the same rows.
+ */
+export function shifted(w: ChatWindow, shift: number): ChatWindow {
+  return { from: w.from + shift, to: w.to === null ? null : w.to + shift };
 }
 
 /** The window, widened to include plan row `index` (the rows between are loaded: a short way). */
 export function including(w: ChatWindow, index: number, length: number, page: number): ChatWindow {
-  const { from, to } = windowBounds(w, length);
+  const { from, to } = windowBounds(w, length, page);
   if (index >= from && index < to) return w;
   // Close to the window: widen it; far away: jump.
   if (index < from && from - index <= page) return { ...w, from: index };
-  if (index >= to && index - to < page) return extendDown({ ...w, to: index + 1 }, length, 0);
+  if (index >= to && index - to < page) return downTo(w, index + 1, length, page);
   return windowAround(length, index, page);
 }
 

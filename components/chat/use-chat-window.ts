@@ -9,7 +9,7 @@
 import { type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { SkeletonEntry } from "@/lib/session-view/tree-skeleton";
 import { CHAT_PAGE, type ChatPlanItem } from "@/lib/session-view/chat-plan";
-import { type ChatWindow, extendDown, extendUp, including, latestWindow, planLocator, turnStarts, windowBounds } from "./chat-window";
+import { type ChatWindow, extendDown, extendUp, including, latestWindow, planLocator, shifted, turnStarts, windowBounds } from "./chat-window";
 
 /** How long a row a jump landed on stays highlighted. */
 export const FLASH_MS = 2500;
@@ -48,9 +48,19 @@ export function useChatWindow(opts: {
 
   // A new leaf shows the newest rows (set while rendering: React's pattern for derived state).
   const [seenLeaf, setSeenLeaf] = useState(leafId);
+  // Rows put before the first (a large session's page carries the path's tail until the whole
+  // tree has streamed in): the window keeps its rows, not its indices, which would now span
+  // from the path's start to its end.
+  const firstId = plan[0]?.id ?? null;
+  const [seenFirst, setSeenFirst] = useState(firstId);
   if (seenLeaf !== leafId) {
     setSeenLeaf(leafId);
+    setSeenFirst(firstId);
     setWin(latestWindow(plan.length, CHAT_PAGE));
+  } else if (seenFirst !== firstId) {
+    setSeenFirst(firstId);
+    const shift = seenFirst === null ? -1 : plan.findIndex((p) => p.id === seenFirst);
+    setWin((w) => (shift > 0 ? shifted(w, shift) : latestWindow(plan.length, CHAT_PAGE)));
   }
 
   const roles = useMemo(() => new Map(path.map((s) => [s.id, s.role])), [path]);
@@ -110,7 +120,7 @@ export function useChatWindow(opts: {
     return () => clearTimeout(timer);
   }, [flashId]);
 
-  const bounds = windowBounds(win, plan.length);
+  const bounds = windowBounds(win, plan.length, CHAT_PAGE);
   return {
     bounds,
     following: win.to === null,
@@ -119,7 +129,7 @@ export function useChatWindow(opts: {
     jumpTo,
     jumpToRow,
     showLatest: () => setWin(latestWindow(plan.length, CHAT_PAGE)),
-    showEarlier: () => setWin((w) => extendUp(w, CHAT_PAGE)),
+    showEarlier: () => setWin((w) => extendUp(w, plan.length, CHAT_PAGE)),
     showLater: () => setWin((w) => extendDown(w, plan.length, CHAT_PAGE)),
     flashId,
     jumping: target !== null,
