@@ -179,13 +179,15 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
   // Keep the selection in view (pan only when it is out of view) when it was changed from
   // outside (e.g. the chat inspects a turn) or when the layout changed under it (filter,
   // search, unfold). The canvas's own moves are revealed where they happen.
+  // A selected entry inside an overview turn is kept in view through its turn's node.
   const { selectedId, internalSelection } = o;
-  const { layout } = model;
+  const { layout, flow: graph } = model;
   const seen = useRef({ id: selectedId, layout });
   useEffect(() => {
     const prev = seen.current;
     if (prev.id === selectedId && prev.layout === layout) return;
-    if (!ready || view !== "canvas" || selectedId === null || !layout.index.has(selectedId)) {
+    const node = selectedId === null ? undefined : layout.index.has(selectedId) ? selectedId : graph.nodeOf.get(selectedId);
+    if (!ready || view !== "canvas" || selectedId === null || node === undefined || !layout.index.has(node)) {
       // Not checkable yet (e.g. the selection is being moved off a hidden entry): keep the
       // old layout so the resolved selection still counts as "layout changed".
       seen.current = { id: selectedId, layout: prev.layout };
@@ -196,8 +198,8 @@ export function useCanvasViewport(o: CanvasViewportOptions) {
       followedLeaf.current = false;
       return;
     }
-    if (prev.layout !== layout || selectedId !== internalSelection.current) void reveal(selectedId, false);
-  }, [selectedId, layout, internalSelection, ready, view, reveal]);
+    if (prev.layout !== layout || selectedId !== internalSelection.current) void reveal(node, false);
+  }, [selectedId, layout, graph, internalSelection, ready, view, reveal]);
 
   // The layout's bounds (a windowed canvas holds only the nodes near the view, flow-window.ts; a
   // wrapped one has a caption lane after its last slab, wrap-layout.ts).
