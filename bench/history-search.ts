@@ -18,21 +18,12 @@ import { buildSearchIndex, importSession, searchIndexIdle, useDatabase, disconne
 import { syncFolders } from "@/lib/sync/sync-folders";
 import { generateHistory } from "@/test/generators/history";
 import { historyScale, pct, searchBench } from "./history";
+import { admin } from "./lib/database";
 import { historyCounts, seedSessions } from "./lib/history-seed";
 import { benchSession } from "./lib/sessions";
 import { formatMs } from "./lib/stats";
 
 const args = process.argv.slice(2);
-
-async function admin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** What bench/history.ts writes before its search row, in the same order. */
 async function build(scale: number): Promise<void> {
