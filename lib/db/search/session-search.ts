@@ -10,11 +10,10 @@ import "server-only";
  *    are not all built yet (an import's, lib/db/search/search-index.ts; usually none) their entries
  *    past `search_seq` matched on the fly, with the first matching entry's seq of each row. First
  *    over the newest sessions in scope (at most WALK, holding at most WALK_ROWS entries together),
- *    each checked on its own rows: common words fill the
- *    page there (measured at 10,000 sessions / 500k messages: 18–34 ms, against 106–250 ms
+ *    each checked on its own rows: common words fill the page there (measured at 10,000 sessions / 500k messages: 18–34 ms, against 106–250 ms
  *    through the GIN index, which collects every matching row first). When they do not and
- *    there are sessions the walk did not check (a count of WALK + 1 rows of the list index), the whole set
- *    through the GIN index, which is fast for rare words;
+ *    there are sessions the walk did not check (a count of WALK + 1 rows of the list index),
+ *    the whole set through the GIN index, which is fast for rare words;
  * 2. the matching entries' ids and snippets (ts_headline), one subquery per row naming its id.
  *
  * A check of one session's rows (the walk's, a page row's first match) reads them by the primary
@@ -74,8 +73,8 @@ export async function searchPage(tsquery: string, { cursor, take, includeDeleted
   if (cursor) scope.push(Prisma.sql`(s.last_activity_at, s.id) < (${cursor.at}::timestamptz, ${cursor.id}::text)`);
   const inScope = Prisma.join(scope, " AND ");
   const ordered = Prisma.sql`SELECT * FROM sessions s WHERE ${inScope} ORDER BY s.last_activity_at DESC, s.id DESC`;
-  // First the newest sessions in scope (the walk, below), each checked on its own rows (cheap when the words
-  // are common: the page fills at once). If they hold a full page, or are all there is, that is
+  // First the newest sessions in scope (the walk), each checked on its own rows (cheap when
+  // the words are common: the page fills at once). If they hold a full page, or are all there is, that is
   // the answer; otherwise the whole set, through the GIN index (rare words: few rows).
   // LATERAL … LIMIT 1: checked per session (its rows by the primary key), never hashed over every matching row.
   // ts_match_vq is the function of `@@`, which the planner cannot match to the GIN index: with `@@`
@@ -101,7 +100,7 @@ export async function searchPage(tsquery: string, { cursor, take, includeDeleted
 
 /** Sessions checked by the walk before the whole set is searched (see searchPage). */
 const WALK = 200;
-/** Entries (entry_count) the walk's sessions hold together at most: ~20 ms of checks when none matches. */
+/** Entries (entry_count) the walk's sessions hold together at most (10,000 rows of checks took 20–30 ms when none matched). */
 const WALK_ROWS = 20_000;
 
 /** The first `take` sessions (in list order) of `source`, a FROM item named s, that satisfy `match`. */
