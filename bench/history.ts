@@ -82,7 +82,7 @@ async function listMs(runs: number, query?: string): Promise<number[]> {
   return out;
 }
 
-const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+export const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 
 export async function historyBench(dir: string, args: readonly string[]): Promise<void> {
   const scale = historyScale(args);
@@ -178,19 +178,31 @@ export async function historyBench(dir: string, args: readonly string[]): Promis
     note: `target ≤ 1.5×, ≤ 50 ms (in-process: the server's whole time); medians of 15`,
   });
 
-  const queries: string[] = [];
-  for (let i = 0; i < 40; i++) {
-    const w = SEED_WORDS[i % SEED_WORDS.length]!;
-    queries.push(i % 3 === 0 ? w : i % 3 === 1 ? `${w} ${SEED_WORDS[(i * 5 + 3) % SEED_WORDS.length]}` : `seedword${(i * 997) % 9000}`);
-  }
-  await listSessions({ query: "warmup" });
-  const searches: number[] = [];
-  for (const q of queries) searches.push((await timed(() => listSessions({ query: q })))[0]);
+  const { searches } = await searchBench();
   addRow({
     section: SECTION, name: "search across every session, p50 / p99", n: `${after.sessions.toLocaleString("en-US")} sessions, ${after.messages.toLocaleString("en-US")} messages`,
     value: `${formatMs(pct(searches, 50))} / ${formatMs(pct(searches, 99))}`, baseline: "—", ratio: undefined,
     note: `target ≤ 100 / 500 ms; 40 searches of one word, two words and a word in one session (first page of 50)`,
   });
+}
+
+/** The search row's 40 queries: one common word, two common words, a word of one seeded session. */
+export function searchQueries(): string[] {
+  const queries: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const w = SEED_WORDS[i % SEED_WORDS.length]!;
+    queries.push(i % 3 === 0 ? w : i % 3 === 1 ? `${w} ${SEED_WORDS[(i * 5 + 3) % SEED_WORDS.length]}` : `seedword${(i * 997) % 9000}`);
+  }
+  return queries;
+}
+
+/** The 40 searches (after one warm-up) in-process, as the list route runs them; prints the slowest three. */
+export async function searchBench(search: (query: string) => Promise<unknown> = (query) => listSessions({ query })): Promise<{ queries: string[]; searches: number[] }> {
+  const queries = searchQueries();
+  await search("warmup");
+  const searches: number[] = [];
+  for (const q of queries) searches.push((await timed(() => search(q)))[0]);
   const slowest = queries.map((q, i) => [q, searches[i]!] as const).sort((a, b) => b[1] - a[1]).slice(0, 3);
   console.log(`  slowest searches: ${slowest.map(([q, ms]) => `"${q}" ${formatMs(ms)}`).join(", ")}`);
+  return { queries, searches };
 }

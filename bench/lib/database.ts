@@ -40,7 +40,8 @@ async function embeddedServer(dir: string) {
   return { adminUrl: server.adminUrl, embedded: server, ...(server.owned ? { stop: server.stop } : {}) };
 }
 
-async function admin<T>(adminUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `fn` on a connection of its own to `adminUrl`, closed after. */
+export async function admin<T>(adminUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {

@@ -123,4 +123,23 @@ describe("search index built after an import", () => {
     expect(await state(r.sessionId)).toEqual({ searchSeq: 0, rows: 0, entriesWithText: 1 });
     expect((await hit("godwit1x")).map((s) => s.id)).toEqual([r.sessionId]);
   });
+
+  it("finds an older session's match behind a newer session too large for the walk, in list order", async () => {
+    // The newest session holds 20,100 entries (more than the walk checks, session-search.ts), so
+    // the search goes to the GIN index: it must still find both sessions, newest first, each with
+    // its first matching entry.
+    const older = await importSession({ source: await sessionFile("imp-search-7", ["rail1x", "stilt1x rail2x", "stilt2x"]) });
+    const newer = await importSession({ source: await sessionFile("imp-search-8", Array.from({ length: 20_100 }, (_, i) => (i % 1000 === 7 ? "stilt3x" : "tern"))) });
+    await buildSearchIndex(older.sessionId);
+    await buildSearchIndex(newer.sessionId);
+    await getDb().$executeRaw`UPDATE sessions SET last_activity_at = now() - interval '1 minute' WHERE id = ${older.sessionId}`;
+    await getDb().$executeRaw`UPDATE sessions SET last_activity_at = now() WHERE id = ${newer.sessionId}`;
+
+    expect(await hit("rail")).toEqual([{ id: older.sessionId, match: { entryId: "e0", snippet: expect.stringContaining("rail1x") } }]);
+    expect(await hit("stilt")).toEqual([
+      { id: newer.sessionId, match: { entryId: "e7", snippet: expect.stringContaining("stilt3x") } },
+      { id: older.sessionId, match: { entryId: "e1", snippet: expect.stringContaining("stilt1x rail2x") } },
+    ]);
+    expect(await hit("stilt rail2")).toEqual([{ id: older.sessionId, match: { entryId: "e1", snippet: expect.stringContaining("stilt1x rail2x") } }]);
+  });
 });

@@ -9,12 +9,15 @@ import "server-only";
  * 1. the page: title matches, entry_search matches, and for the sessions whose full-text rows
  *    are not all built yet (an import's, lib/db/search/search-index.ts; usually none) their entries
  *    past `search_seq` matched on the fly, with the first matching entry's seq of each row. First
- *    over the newest WALK sessions in scope, each checked on its own rows: common words fill the
- *    page there (measured at 10,000 sessions / 500k messages: 18–34 ms, against 106–250 ms
+ *    over the newest sessions in scope (at most WALK, holding at most WALK_ROWS entries together),
+ *    each checked on its own rows: common words fill the page there (measured at 10,000 sessions / 500k messages: 18–34 ms, against 106–250 ms
  *    through the GIN index, which collects every matching row first). When they do not and
- *    there are more sessions (a count of WALK + 1 rows of the list index), the whole set
- *    through the GIN index, which is fast for rare words;
+ *    there are sessions the walk did not check (a count of WALK + 1 rows of the list index),
+ *    the whole set through the GIN index, which is fast for rare words;
  * 2. the matching entries' ids and snippets (ts_headline), one subquery per row naming its id.
+ *
+ * A check of one session's rows (the walk's, a page row's first match) reads them by the primary
+ * key, never through the GIN index (see the walk below).
  */
 import { Prisma } from "@/generated/prisma/client";
 import { getDb } from "../client";
@@ -70,18 +73,26 @@ export async function searchPage(tsquery: string, { cursor, take, includeDeleted
   if (cursor) scope.push(Prisma.sql`(s.last_activity_at, s.id) < (${cursor.at}::timestamptz, ${cursor.id}::text)`);
   const inScope = Prisma.join(scope, " AND ");
   const ordered = Prisma.sql`SELECT * FROM sessions s WHERE ${inScope} ORDER BY s.last_activity_at DESC, s.id DESC`;
-  // First the newest WALK sessions in scope, each checked on its own rows (cheap when the words
-  // are common: the page fills at once). If they hold a full page, or are all there is, that is
+  // First the newest sessions in scope (the walk), each checked on its own rows (cheap when
+  // the words are common: the page fills at once). If they hold a full page, or are all there is, that is
   // the answer; otherwise the whole set, through the GIN index (rare words: few rows).
   // LATERAL … LIMIT 1: checked per session (its rows by the primary key), never hashed over every matching row.
-  const walkSource = Prisma.sql`(${ordered} LIMIT ${WALK}) s
-    LEFT JOIN LATERAL (SELECT true AS hit FROM entry_search x WHERE x.session_id = s.id AND x.search @@ ${q} LIMIT 1) h ON true`;
+  // ts_match_vq is the function of `@@`, which the planner cannot match to the GIN index: with `@@`
+  // it may misjudge a prefix query's selectivity and AND the GIN index's whole scan into every
+  // session's check (measured at 10,000 sessions: 44 ms a session, 9 s a walk; bench/history-search.ts).
+  // The walk's sessions: the newest WALK, cut where their entries pass WALK_ROWS (so a rare word
+  // checks at most that many rows before the GIN index is asked).
+  const newest = Prisma.sql`SELECT w.*, (row_number() OVER o <= ${WALK} AND sum(w.entry_count) OVER o <= ${WALK_ROWS}) AS walked
+    FROM (${ordered} LIMIT ${WALK + 1}) w WINDOW o AS (ORDER BY w.last_activity_at DESC, w.id DESC)`;
+  const walkSource = Prisma.sql`(SELECT * FROM (${newest}) w WHERE w.walked) s
+    LEFT JOIN LATERAL (SELECT true AS hit FROM entry_search x WHERE x.session_id = s.id AND ts_match_vq(x.search, ${q}) LIMIT 1) h ON true`;
   const walkMatch = Prisma.sql`(s.title_search @@ ${q} OR h.hit OR s.id IN (SELECT t.sid FROM tail t WHERE t.seq IS NOT NULL))`;
   const walked = await pageOf(walkSource, walkMatch, tails, q, take);
   let page = walked;
   if (walked.length < take) {
-    const [scoped] = await getDb().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (${ordered} LIMIT ${WALK + 1}) s`;
-    if ((scoped?.n ?? 0) > WALK) page = await pageOf(Prisma.sql`sessions s`, Prisma.sql`${match} AND ${inScope}`, tails, q, take);
+    const [scoped] = await getDb().$queryRaw<{ n: number; walked: number }[]>`SELECT count(*)::int AS n,
+      count(*) FILTER (WHERE s.walked)::int AS walked FROM (${newest}) s`;
+    if ((scoped?.n ?? 0) > (scoped?.walked ?? 0)) page = await pageOf(Prisma.sql`sessions s`, Prisma.sql`${match} AND ${inScope}`, tails, q, take);
   }
   const matches = await snippets(page, q);
   return page.map(({ hitSeq: _seq, ...row }) => ({ ...row, ...matches.get(row.id) }));
@@ -89,6 +100,8 @@ export async function searchPage(tsquery: string, { cursor, take, includeDeleted
 
 /** Sessions checked by the walk before the whole set is searched (see searchPage). */
 const WALK = 200;
+/** Entries (entry_count) the walk's sessions hold together at most (10,000 rows of checks took 20–30 ms when none matched). */
+const WALK_ROWS = 20_000;
 
 /** The first `take` sessions (in list order) of `source`, a FROM item named s, that satisfy `match`. */
 function pageOf(source: Prisma.Sql, match: Prisma.Sql, tails: Prisma.Sql, q: Prisma.Sql, take: number): Promise<PageRow[]> {
@@ -101,7 +114,8 @@ function pageOf(source: Prisma.Sql, match: Prisma.Sql, tails: Prisma.Sql, q: Pri
       LIMIT ${take}
     )
     SELECT p.*, LEAST(
-        (SELECT min(x.seq) FROM entry_search x WHERE x.session_id = p.id AND x.search @@ ${q}),
+        -- The first match in seq order on the primary key (ts_match_vq: see the walk in searchPage).
+        (SELECT x.seq FROM entry_search x WHERE x.session_id = p.id AND ts_match_vq(x.search, ${q}) ORDER BY x.seq LIMIT 1),
         (SELECT t.seq FROM tail t WHERE t.sid = p.id)) AS "hitSeq"
     FROM page p ORDER BY p."lastActivityAt" DESC, p.id DESC`;
 }
