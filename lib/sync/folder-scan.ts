@@ -57,11 +57,13 @@ class Slices {
   private calls = 0;
   constructor(private readonly signal?: AbortSignal) {}
 
-  async tick(): Promise<void> {
-    if (++this.calls % 32 !== 0 || performance.now() - this.since < SLICE_MS) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    this.signal?.throwIfAborted();
-    this.since = performance.now();
+  /** After a slice's worth of calls: a pause that serves the event loop (then checks `signal`); else undefined. */
+  tick(): Promise<void> | undefined {
+    if (++this.calls % 32 !== 0 || performance.now() - this.since < SLICE_MS) return undefined;
+    return new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.signal?.throwIfAborted();
+      this.since = performance.now();
+    });
   }
 }
 
@@ -119,9 +121,12 @@ export async function scanFolder(folder: string, opts: { signal?: AbortSignal } 
 
   const io: StorageIo = {
     list: (dir) => listings.get(dir) ?? listNow(dir),
+    // A session may have thousands of files: its stats are sliced too.
     stat: (file) => {
       const s = statOrNull(file);
-      return s && { size: s.size, mtimeMs: s.mtimeMs };
+      const st = s && { size: s.size, mtimeMs: s.mtimeMs };
+      const pause = slices.tick();
+      return pause ? pause.then(() => st) : st;
     },
   };
   const files: ScannedFile[] = [];
