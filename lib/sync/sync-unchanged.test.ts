@@ -65,8 +65,9 @@ function scramble(file: string): void {
   utimesSync(file, WHEN, WHEN);
 }
 
+/** The rows of this test's folder (the file's tests share a database). */
 async function trackedRows() {
-  return getDb().syncFile.findMany({ orderBy: { path: "asc" } });
+  return getDb().syncFile.findMany({ where: { path: { startsWith: `${dir}/` } }, orderBy: { path: "asc" } });
 }
 
 async function liveSessions(): Promise<number> {
@@ -116,6 +117,23 @@ describe("a sync with nothing changed", () => {
     const outcome = (file: string) => touched.files.find((f) => f.file === file)?.outcome.kind;
     expect(outcome(claude)).not.toBe("unchanged");
     expect(outcome(path.join(dir, STORAGE, `session/${opencode.projectId}/${opencode.sessionId}.json`)) ?? outcome(path.join(dir, STORAGE, `session/${opencode.child!.projectId}/${opencode.child!.sessionId}.json`))).not.toBe("unchanged");
+  });
+});
+
+describe("an opencode row saved before the digest existed", () => {
+  it("is read once (unchanged: the same document), then holds the digest and is not read again", async () => {
+    for (const [rel, text] of Object.entries(opencode.storage)) write(path.join(STORAGE, rel), text);
+    await syncFolders([dir], ALL);
+    await getDb().syncFile.updateMany({ where: { path: { startsWith: `${dir}/` } }, data: { statDigest: null } });
+    const part = everyFile().find((f) => f.includes(`${path.sep}part${path.sep}`))!;
+    scramble(part);
+    // Read: the scrambled part is no JSON, so the session's document cannot be made.
+    expect((await syncFolders([dir], ALL)).files[0]!.outcome.kind).not.toBe("unchanged");
+    write(path.relative(dir, part), opencode.storage[path.relative(path.join(dir, STORAGE), part)]!);
+    expect((await syncFolders([dir], ALL)).files[0]!.outcome.kind).toBe("unchanged");
+    expect((await trackedRows())[0]!.statDigest).toMatch(/^[0-9a-f]{40}$/);
+    scramble(part);
+    expect((await syncFolders([dir], ALL)).files[0]!.outcome.kind).toBe("unchanged");
   });
 });
 
