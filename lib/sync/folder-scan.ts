@@ -94,7 +94,7 @@ export async function scanFolder(folder: string, opts: { signal?: AbortSignal } 
     if (root === null) return false;
     const known = hasMessages.get(root);
     if (known !== undefined) return known;
-    const has = statOrNull(path.join(root, "message"))?.isDirectory() ?? false;
+    const has = statOrNull(path.join(/*turbopackIgnore: true*/ root, "message"))?.isDirectory() ?? false;
     hasMessages.set(root, has);
     return has;
   };
@@ -110,7 +110,7 @@ export async function scanFolder(folder: string, opts: { signal?: AbortSignal } 
     const parent = path.basename(path.dirname(dir));
     if (parent === "message" || parent === "part") listings.set(dir, jsonNames(entries));
     for (const e of entries) {
-      const file = path.join(dir, e.name);
+      const file = path.join(/*turbopackIgnore: true*/ dir, e.name);
       if (e.isDirectory()) await walk(file);
       else if (!e.isFile() && !e.isSymbolicLink()) continue;
       else if (e.name.endsWith(".json") && isStorageSession(file)) found.push({ path: file, link: e.isSymbolicLink(), storage: true });

@@ -79,7 +79,7 @@ async function filesOf(sessionFile: string, io: StorageIo = asyncIo): Promise<{ 
   const messageDir = path.join(/*turbopackIgnore: true*/ root, "message", sessionId);
   for (const name of await io.list(messageDir)) {
     const partDir = path.join(/*turbopackIgnore: true*/ root, "part", path.basename(name, ".json"));
-    messages.push({ file: path.join(messageDir, name), parts: (await io.list(partDir)).map((p) => path.join(partDir, p)) });
+    messages.push({ file: path.join(/*turbopackIgnore: true*/ messageDir, name), parts: (await io.list(partDir)).map((p) => path.join(/*turbopackIgnore: true*/ partDir, p)) });
   }
   return { messages };
 }
