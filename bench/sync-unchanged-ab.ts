@@ -4,10 +4,12 @@
  * version's lib/sync files, e.g. from `git show`), beside `stat` of every file. The history
  * generator's home folder (scale 0.1: 200 sessions) is synced once, then every round times the
  * stat floor, A and B, the order alternating, so load from other processes hits both alike.
- * A tool for comparing a change, not a bench.
+ * A tool for comparing a change, not a bench. OLD_SYNC_DIR must lie inside the project (its
+ * `@/` imports resolve there), e.g. the ignored `.data/`:
+ *   mkdir -p .data/ab-old && for f in $(git ls-files lib/sync | grep -v test.ts); do
+ *     git show BASE:$f > .data/ab-old/$(basename $f); done
  */
-import { stat } from "node:fs/promises";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { syncFolders } from "@/lib/sync/sync-folders";
