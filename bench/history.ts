@@ -13,6 +13,8 @@
  * - the session list's first page at 10,000 sessions vs at 100 (median of 15 each): the
  *   sessions past the synced ones are seeded by SQL (bench/lib/history-seed.ts);
  * - search across the 10,000 sessions: p50 / p99 of 40 searches (one, two and prefix words).
+ * `--history-rows unchanged,import,list,search` measures only those rows after the first sync
+ * (which every run makes, and reports): e.g. `--history-rows unchanged` for the unchanged sync.
  */
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
@@ -82,10 +84,24 @@ async function listMs(runs: number, query?: string): Promise<number[]> {
   return out;
 }
 
+const HISTORY_ROWS = ["unchanged", "import", "list", "search"] as const;
+type HistoryRow = (typeof HISTORY_ROWS)[number];
+
+/** The rows asked for by `--history-rows a,b` (all by default). */
+export function historyRows(args: readonly string[]): Set<HistoryRow> {
+  const i = args.indexOf("--history-rows");
+  if (i < 0) return new Set(HISTORY_ROWS);
+  const rows = (args[i + 1] ?? "").split(",");
+  const unknown = rows.filter((r) => !(HISTORY_ROWS as readonly string[]).includes(r));
+  if (unknown.length > 0) throw new Error(`bench: --history-rows takes ${HISTORY_ROWS.join(", ")}; got ${unknown.join(", ")}`);
+  return new Set(rows as HistoryRow[]);
+}
+
 export const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
 
 export async function historyBench(dir: string, args: readonly string[]): Promise<void> {
   const scale = historyScale(args);
+  const rows = historyRows(args);
   const fileCount = Math.max(20, Math.round(2000 * scale));
   console.log(`\nhistory: writing ${fileCount} session files (scale ${scale})…`);
   const [genMs, history] = await timed(() => generateHistory({ seed: 36, files: fileCount, home: path.join(dir, "home") }));
@@ -94,9 +110,12 @@ export async function historyBench(dir: string, args: readonly string[]): Promis
   const n = `${history.files.length} files, ${formatMb(history.bytes)}`;
 
   // The list's baseline: 100 sessions.
-  await seedSessions(1, 100, 20);
-  await listMs(5);
-  const list100 = await listMs(15);
+  let list100: number[] = [];
+  if (rows.has("list")) {
+    await seedSessions(1, 100, 20);
+    await listMs(5);
+    list100 = await listMs(15);
+  }
 
   const folders = Object.values(history.folders);
   const floor = await parseFloor(everyFile);
@@ -134,6 +153,13 @@ export async function historyBench(dir: string, args: readonly string[]): Promis
     note: `target ≤ 600 MB; the bench's own process (it holds nothing of the files)`,
   });
 
+  if (rows.has("unchanged")) await unchangedRow(folders, everyFile);
+  if (rows.has("import")) await importRow(dir);
+  if (rows.has("list") || rows.has("search")) await listAndSearchRows(rows, list100);
+}
+
+/** Sync with nothing changed vs stat of every file (median of 3, interleaved). */
+async function unchangedRow(folders: string[], everyFile: string[]): Promise<void> {
   const again: number[] = [];
   const stats: number[] = [];
   for (let i = 0; i < 3; i++) {
@@ -147,7 +173,10 @@ export async function historyBench(dir: string, args: readonly string[]): Promis
     baseline: `stat of every file ${formatMs(median(stats))}`, ratio: median(again) / median(stats),
     note: `target ≤ 3× and < 1 s; medians of 3 (${again.map(formatMs).join(" / ")})`,
   });
+}
 
+/** Import of a 30 MB pi session, search rows included, vs read + JSON.parse (median of 2, interleaved). */
+async function importRow(dir: string): Promise<void> {
   const big = await benchSession(37_000, dir);
   const imports: number[] = [];
   const searchParts: number[] = [];
@@ -166,17 +195,23 @@ export async function historyBench(dir: string, args: readonly string[]): Promis
     value: formatMs(median(imports)), baseline: `read + JSON.parse ${formatMs(median(parses))}`, ratio: median(imports) / median(parses),
     note: `target ≤ 6×; runs ${imports.map(formatMs).join(" / ")}, of which search rows ${searchParts.map(formatMs).join(" / ")}`,
   });
+}
 
+/** The session list's first page at 10,000 sessions (vs `list100`, at 100) and search across them. */
+async function listAndSearchRows(rows: Set<HistoryRow>, list100: number[]): Promise<void> {
   const before = await historyCounts();
   await seedSessions(101, Math.max(0, 10_000 - before.sessions), 50);
   const after = await historyCounts();
   await listMs(5);
   const list10k = await listMs(15);
-  addRow({
-    section: SECTION, name: "session list, first page", n: `${after.sessions.toLocaleString("en-US")} sessions`, value: formatMs(median(list10k)),
-    baseline: `at 100 sessions ${formatMs(median(list100))}`, ratio: median(list10k) / median(list100),
-    note: `target ≤ 1.5×, ≤ 50 ms (in-process: the server's whole time); medians of 15`,
-  });
+  if (rows.has("list")) {
+    addRow({
+      section: SECTION, name: "session list, first page", n: `${after.sessions.toLocaleString("en-US")} sessions`, value: formatMs(median(list10k)),
+      baseline: `at 100 sessions ${formatMs(median(list100))}`, ratio: median(list10k) / median(list100),
+      note: `target ≤ 1.5×, ≤ 50 ms (in-process: the server's whole time); medians of 15`,
+    });
+  }
+  if (!rows.has("search")) return;
 
   const { searches } = await searchBench();
   addRow({

@@ -15,6 +15,8 @@
  *   npm run bench -- --md FILE          also write the result table (markdown) to FILE
  *   npm run bench -- --history          only the history benchmark (bench/history.ts): 2,000 files,
  *                                       ~1 GB; --history-scale 0.1 (or ARBOR_BENCH_HISTORY_SCALE) for 200
+ *                                       files; --history-rows unchanged (or import,list,search): only
+ *                                       those rows after the first sync
  *   npx tsx --conditions=react-server bench/history-search.ts [--history-scale X] [--rebuild]
  *                                       its search row alone, on a database built once and kept
  *   npx tsx --conditions=react-server bench/chat-profile.ts [N] [compacted]

@@ -6,7 +6,8 @@ import "server-only";
  * from its files: opencode-storage.ts).
  *
  * Rules (the JSONL rules of sync-file.ts, for a file that is rewritten rather than appended):
- * - Same size and mtime (for opencode: of all the session's files): not read.
+ * - Same size and mtime (for opencode: of all the session's files, and their digest): not read
+ *   (file-stat.ts).
  * - New: imported with the one import function from the document's bytes, kept as the original.
  *   While it changed less than `settleMs` ago its last message is held back (`held`), as a JSONL
  *   file's open response is: it may still be being written, and entries never change.
@@ -42,6 +43,7 @@ import { parseJsonlLine } from "@/lib/session/file/jsonl";
 import { appendNewEntries } from "./append";
 import { isStorageSessionFile, readStorageSession, StorageFileError, storageFingerprint } from "./opencode-storage";
 import type { Remapped } from "./remap";
+import { type FileStat, sameStat } from "./file-stat";
 import type { FileOutcome } from "@/lib/types/sync-events";
 
 export type DocumentKind = "gemini" | "opencode-storage";
@@ -81,11 +83,11 @@ interface ReadDocument {
   /** Records of the file, as the import counts them: messages, or for JSONL its records. */
   records: number;
   fileName: string;
-  st: { size: number; mtimeMs: number };
+  st: FileStat;
 }
 
-/** What stat says; for opencode, of all the session's files. */
-export async function documentStat(file: string, kind: DocumentKind): Promise<{ size: number; mtimeMs: number }> {
+/** What stat says; for opencode, of all the session's files (with their digest). */
+export async function documentStat(file: string, kind: DocumentKind): Promise<FileStat> {
   if (kind === "opencode-storage") return storageFingerprint(file);
   const s = await stat(/*turbopackIgnore: true*/ file);
   return { size: s.size, mtimeMs: s.mtimeMs };
@@ -94,7 +96,7 @@ export async function documentStat(file: string, kind: DocumentKind): Promise<{ 
 /** The document and, for a Gemini file, its text parsed: throws DocumentSyntaxError when it does not parse. */
 class DocumentSyntaxError extends Error {}
 
-async function readDoc(file: string, kind: DocumentKind, st: { size: number; mtimeMs: number }): Promise<ReadDocument & { value: JsonObject }> {
+async function readDoc(file: string, kind: DocumentKind, st: FileStat): Promise<ReadDocument & { value: JsonObject }> {
   if (kind === "opencode-storage") {
     try {
       const { document, bytes } = await readStorageSession(file);
@@ -161,6 +163,7 @@ async function importDocument(file: string, doc: ReadDocument, held: boolean, op
     format: doc.format,
     size: doc.st.size,
     mtimeMs: held ? READ_AGAIN : doc.st.mtimeMs,
+    statDigest: doc.st.digest ?? null,
     importedBytes: doc.bytes.length,
     prefixSha256: sha256(doc.bytes),
     settledEntries: result.entryCount,
@@ -205,6 +208,7 @@ async function update(tracked: TrackedFile, doc: ReadDocument & { value: JsonObj
     ...tracked,
     size: doc.st.size,
     mtimeMs: held ? READ_AGAIN : doc.st.mtimeMs,
+    statDigest: doc.st.digest ?? null,
     importedBytes: doc.bytes.length,
     prefixSha256: remapped.prefixSha256,
     settledEntries: mapped.entries.length,
@@ -215,7 +219,7 @@ async function update(tracked: TrackedFile, doc: ReadDocument & { value: JsonObj
 
 export async function syncDocument(file: string, kind: DocumentKind, tracked: TrackedFile | null, opts: DocumentSyncOptions): Promise<FileOutcome> {
   const st = await documentStat(file, kind);
-  if (tracked && tracked.size === st.size && tracked.mtimeMs === st.mtimeMs) return { kind: "unchanged", sessionId: tracked.sessionId };
+  if (tracked && sameStat(tracked, st)) return { kind: "unchanged", sessionId: tracked.sessionId };
   const fresh = Date.now() - st.mtimeMs < opts.settleMs;
   let doc: ReadDocument & { value: JsonObject };
   try {
@@ -230,7 +234,7 @@ export async function syncDocument(file: string, kind: DocumentKind, tracked: Tr
   try {
     if (tracked) {
       if (sha256(doc.bytes) === tracked.prefixSha256 && tracked.mtimeMs !== READ_AGAIN) {
-        await saveTrackedFile({ ...tracked, size: st.size, mtimeMs: st.mtimeMs });
+        await saveTrackedFile({ ...tracked, size: st.size, mtimeMs: st.mtimeMs, statDigest: st.digest ?? null });
         return { kind: "unchanged", sessionId: tracked.sessionId };
       }
       return await resync(file, tracked, doc, held, opts);
@@ -262,7 +266,7 @@ async function resync(file: string, tracked: TrackedFile, doc: ReadDocument & { 
 async function adopt(file: string, sessionId: string, doc: ReadDocument & { value: JsonObject }, held: boolean, opts: DocumentSyncOptions): Promise<FileOutcome> {
   const meta = await findSessionMeta({ id: sessionId });
   if (isLiveSession(meta)) {
-    const tracked: TrackedFile = { path: file, sessionId, format: doc.format, size: -1, mtimeMs: -1, importedBytes: 0, prefixSha256: "", settledEntries: 0, syncedLeafId: meta.leafId, version: 1 };
+    const tracked: TrackedFile = { path: file, sessionId, format: doc.format, size: -1, mtimeMs: -1, statDigest: null, importedBytes: 0, prefixSha256: "", settledEntries: 0, syncedLeafId: meta.leafId, version: 1 };
     const u = await update(tracked, doc, held, opts.signal);
     if (u.kind === "appended") return { kind: "imported", sessionId, format: doc.format, entries: 0, records: 0, adopted: true };
   }

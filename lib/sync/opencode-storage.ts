@@ -12,15 +12,20 @@ import "server-only";
  * Contract:
  * - `isStorageSessionFile(path)`: a `.json` file two levels below a `session` folder whose
  *   storage folder also has a `message` folder.
- * - `storageFingerprint(sessionFile)`: total size and newest mtime of the session's files (its
- *   session file, message files and part files), read with stat only: what tells a sync that the
- *   session changed, since opencode writes a new file per message and part.
+ * - `storageFingerprint(sessionFile, io?)`: total size, newest mtime and a digest (sha1 of each
+ *   file's path below the storage folder, size and mtime, in order) of the session's files (its
+ *   session file, message files and part files), from listings and stat only, no file read: what
+ *   tells a sync that the session changed, since opencode writes a file per message and part and
+ *   rewrites a part in place as it streams. A file added, deleted, renamed, grown, or rewritten
+ *   (new mtime) changes the digest; a file that vanishes between listing and stat is left out.
+ *   `io` lets a folder scan (folder-scan.ts) give the listings it already made and its own stat.
  * - `readStorageSession(sessionFile)`: `{ document, bytes }`, the export document and its
  *   two-space JSON (what is imported and kept as the original). A file that is not valid JSON
  *   (opencode is writing it) throws StorageFileError naming it, with line and column.
  * - `storageSessionOf(changedPath)`: the session file a changed message or part file belongs to
  *   (a watcher names those), or null.
  */
+import { createHash } from "node:crypto";
 import { readFile, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { locateJsonError } from "@/lib/formats/document";
@@ -29,8 +34,8 @@ export class StorageFileError extends Error {
   override name = "StorageFileError";
 }
 
-/** The storage folder of a session file, when `file` is one. */
-function storageRootOf(file: string): string | null {
+/** The storage folder of a session file, when `file` is placed as one (its `message` folder not checked). */
+export function storageRootOf(file: string): string | null {
   const project = path.dirname(file);
   const sessionDir = path.dirname(project);
   if (!file.endsWith(".json") || path.basename(sessionDir) !== "session") return null;
@@ -49,37 +54,56 @@ export async function isStorageSessionFile(file: string): Promise<boolean> {
   return root !== null && (await isDirectory(path.join(/*turbopackIgnore: true*/ root, "message")));
 }
 
-/** The `.json` files of a folder, sorted by name; none when the folder is missing. */
-async function jsonFiles(dir: string): Promise<string[]> {
+/** The `.json` names of a folder, sorted; none when the folder is missing. */
+async function jsonNames(dir: string): Promise<string[]> {
   const names = await readdir(/*turbopackIgnore: true*/ dir).catch(() => [] as string[]);
-  return names
-    .filter((n) => n.endsWith(".json"))
-    .sort()
-    .map((n) => path.join(/*turbopackIgnore: true*/ dir, n));
+  return names.filter((n) => n.endsWith(".json")).sort();
 }
 
+/** The `.json` names of a folder, sorted (none when it is missing), and a file's size and mtime (null when it cannot be had). */
+export interface StorageIo {
+  list(dir: string): string[] | Promise<string[]>;
+  stat(file: string): { size: number; mtimeMs: number } | null | Promise<{ size: number; mtimeMs: number } | null>;
+}
+
+const asyncIo: StorageIo = {
+  list: jsonNames,
+  stat: (file) => stat(/*turbopackIgnore: true*/ file).then((s) => ({ size: s.size, mtimeMs: s.mtimeMs }), () => null),
+};
+
 /** The session's files: its session file, then per message its message file and part files. */
-async function filesOf(sessionFile: string): Promise<{ messages: { file: string; parts: string[] }[] }> {
+async function filesOf(sessionFile: string, io: StorageIo = asyncIo): Promise<{ messages: { file: string; parts: string[] }[] }> {
   const root = storageRootOf(sessionFile)!;
   const sessionId = path.basename(sessionFile, ".json");
   const messages = [];
-  for (const file of await jsonFiles(path.join(/*turbopackIgnore: true*/ root, "message", sessionId))) {
-    messages.push({ file, parts: await jsonFiles(path.join(/*turbopackIgnore: true*/ root, "part", path.basename(file, ".json"))) });
+  const messageDir = path.join(/*turbopackIgnore: true*/ root, "message", sessionId);
+  for (const name of await io.list(messageDir)) {
+    const partDir = path.join(/*turbopackIgnore: true*/ root, "part", path.basename(name, ".json"));
+    messages.push({ file: path.join(/*turbopackIgnore: true*/ messageDir, name), parts: (await io.list(partDir)).map((p) => path.join(/*turbopackIgnore: true*/ partDir, p)) });
   }
   return { messages };
 }
 
-export async function storageFingerprint(sessionFile: string): Promise<{ size: number; mtimeMs: number }> {
-  const { messages } = await filesOf(sessionFile);
+export interface StorageFingerprint {
+  size: number;
+  mtimeMs: number;
+  digest: string;
+}
+
+export async function storageFingerprint(sessionFile: string, io: StorageIo = asyncIo): Promise<StorageFingerprint> {
+  const root = storageRootOf(sessionFile)!;
+  const { messages } = await filesOf(sessionFile, io);
+  const hash = createHash("sha1");
   let size = 0;
   let mtimeMs = 0;
   for (const file of [sessionFile, ...messages.flatMap((m) => [m.file, ...m.parts])]) {
-    const s = await stat(/*turbopackIgnore: true*/ file).catch(() => null);
+    const s = await io.stat(file);
     if (!s) continue;
     size += s.size;
     mtimeMs = Math.max(mtimeMs, s.mtimeMs);
+    hash.update(`${path.relative(root, file)}\t${s.size}\t${s.mtimeMs}\n`);
   }
-  return { size, mtimeMs };
+  return { size, mtimeMs, digest: hash.digest("hex") };
 }
 
 async function readJson(file: string): Promise<Record<string, unknown>> {

@@ -55,6 +55,7 @@ import { detectFileFormat, lastNewlineOffset, sha256Prefix } from "./whole-lines
 import { errorText } from "@/lib/text/error-text";
 import { withFileLock } from "@/lib/runs";
 import { fileSystemProblem } from "./file-problems";
+import { sameStat } from "./file-stat";
 
 /** Default quiet time before a file's last, open response is taken. */
 export const DEFAULT_SETTLE_MS = 5000;
@@ -148,6 +149,7 @@ async function importFile(
     format: result.format,
     size: st.size,
     mtimeMs: held ? READ_AGAIN : st.mtimeMs,
+    statDigest: null,
     importedBytes: cut,
     prefixSha256: source?.sha256 ?? "",
     settledEntries: result.format === "pi" ? result.entryCount : (settled ?? 0),
@@ -220,7 +222,7 @@ async function adoption({ file, read }: Source, st: { size: number; mtimeMs: num
   const meta = await findSessionMeta({ id: sessionId });
   if (!source || !isLiveSession(meta) || source.bytes === 0) return null;
   // settled 0: the next step compares every mapped entry with the stored one, by id.
-  const track = (bytes: number, sha256: string): TrackedFile => ({ path: file, sessionId, format: source.format, size: bytes, mtimeMs: 0, importedBytes: bytes, prefixSha256: sha256, settledEntries: 0, syncedLeafId: meta.leafId, version: 1 });
+  const track = (bytes: number, sha256: string): TrackedFile => ({ path: file, sessionId, format: source.format, size: bytes, mtimeMs: 0, statDigest: null, importedBytes: bytes, prefixSha256: sha256, settledEntries: 0, syncedLeafId: meta.leafId, version: 1 });
   if (source.bytes <= st.size) {
     const probe = await remapFile({ file: read, format: source.format, size: source.bytes, checkBytes: source.bytes, settled: 0 });
     return probe.checkSha256 === source.sha256 ? track(source.bytes, source.sha256) : null;
@@ -257,7 +259,7 @@ export async function syncFile(file: string, opts: SyncFileOptions = {}): Promis
     const document = await documentKindOf(read, tracked);
     const settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
     if (document) return await withFileLock(file, async () => syncDocument(read, document, await findTrackedFile(file), { ...opts, settleMs }), opts.signal);
-    if (tracked && tracked.size === st.size && tracked.mtimeMs === st.mtimeMs) return { kind: "unchanged", sessionId: tracked.sessionId };
+    if (tracked && sameStat(tracked, st)) return { kind: "unchanged", sessionId: tracked.sessionId };
     // Anything to write: one sync of this file at a time, across processes (lib/runs/file-lock.ts);
     // what another sync did meanwhile is read again inside the lock.
     return await withFileLock(file, () => syncChanged({ file, read }, st, opts), opts.signal);
@@ -269,7 +271,7 @@ export async function syncFile(file: string, opts: SyncFileOptions = {}): Promis
 
 async function syncChanged(source: Source, st: { size: number; mtimeMs: number }, opts: SyncFileOptions): Promise<FileOutcome> {
   const tracked = await findTrackedFile(source.file);
-  if (tracked && tracked.size === st.size && tracked.mtimeMs === st.mtimeMs) return { kind: "unchanged", sessionId: tracked.sessionId };
+  if (tracked && sameStat(tracked, st)) return { kind: "unchanged", sessionId: tracked.sessionId };
   if (tracked) return await resync(source, st, tracked, opts);
   try {
     const r = await importFile(source, st, { ...opts, version: 1, asCopy: false });

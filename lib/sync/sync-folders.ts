@@ -12,11 +12,15 @@ import "server-only";
  *   `progress`* (the import's bytes and entries) then `file` (its outcome and size), and tracked
  *   files no longer on disk as `file` with outcome "gone" (their sessions stay); finally the
  *   summary is returned.
- * - Listing walks the folders itself, one folder at a time: a subfolder that cannot be read
- *   (permissions) is a `file` event with outcome "failed" naming it, and the rest is listed.
- *   Links named like session files are listed (the per-file check below refuses one that leads
- *   out of the roots, and a link loop is a per-file error); links to folders are not followed,
- *   so no loop can trap the listing.
+ * - Listing walks the folders itself and takes every session file's stat (folder-scan.ts): a
+ *   subfolder that cannot be read (permissions) is a `file` event with outcome "failed" naming
+ *   it, and the rest is listed. Links named like session files are listed (the per-file check
+ *   below refuses one that leads out of the roots, and a link loop is a per-file error); links to
+ *   folders are not followed, so no loop can trap the listing.
+ * - Nothing changed: the tracked rows below each folder are read in one query, and a plain
+ *   file whose stat is the one stored when it was last read (file-stat.ts; an opencode session:
+ *   its files' fingerprint) is "unchanged" without being opened, locked or queried again. Every
+ *   other file (new, changed, a link, no stat) is synced by sync-file.ts.
  * - Resuming: a cancelled or killed sync leaves every file it finished tracked and the file it
  *   was importing rolled back, so the next sync skips the finished ones ("unchanged") and
  *   imports nothing twice.
@@ -27,15 +31,15 @@ import "server-only";
  * - `signal` aborts the file being synced (an import rolls back; an append is committed batch
  *   by batch, each whole) and stops before the next file; the abort's reason is thrown.
  */
-import type { Dirent } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { type ImportProgress, listTrackedFiles } from "@/lib/db";
+import { type ImportProgress, listTrackedFiles, type TrackedFile } from "@/lib/db";
 import { notifySessionListed } from "@/lib/runs";
+import { isInside } from "@/lib/tools/folder-in-roots";
 import type { FileOutcome } from "@/lib/types/sync-events";
-import { isStorageSessionFile, storageSessionOf } from "./opencode-storage";
-import { errorText } from "@/lib/text/error-text";
-import { fileSystemProblem } from "./file-problems";
+import { sameStat } from "./file-stat";
+import { isSessionName, type ListingProblem, type ScannedFile, scanFolder } from "./folder-scan";
+import { storageSessionOf } from "./opencode-storage";
 import { syncFile } from "./sync-file";
 
 export type SyncEvent =
@@ -62,47 +66,6 @@ export async function realFolder(folder: string): Promise<string> {
   return real;
 }
 
-/** Gemini CLI's chat recordings are `session-*.json`; other JSON files are no sessions (but opencode's, below). */
-const GEMINI_JSON = /^session-.*\.json$/;
-
-/** A folder the listing could not read, and why. */
-export interface ListingProblem {
-  path: string;
-  message: string;
-}
-
-function isSessionName(name: string): boolean {
-  return name.endsWith(".jsonl") || GEMINI_JSON.test(name);
-}
-
-/** Session files below `folder` (sorted: a session file before its subagents folder), and the subfolders that could not be read. */
-export async function listSessionFiles(folder: string): Promise<{ files: string[]; problems: ListingProblem[] }> {
-  const files: string[] = [];
-  const problems: ListingProblem[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(/*turbopackIgnore: true*/ dir, { withFileTypes: true });
-    } catch (error) {
-      problems.push({ path: dir, message: `${dir}: this folder cannot be listed: ${fileSystemProblem(error) ?? errorText(error)}` });
-      return;
-    }
-    for (const e of entries) {
-      const file = path.join(dir, e.name);
-      if (e.isDirectory()) await walk(file);
-      else if (!e.isFile() && !e.isSymbolicLink()) continue;
-      else if (isSessionName(e.name) || (e.name.endsWith(".json") && (await isStorageSessionFile(file)))) files.push(file);
-    }
-  };
-  await walk(folder);
-  return { files: files.sort(), problems };
-}
-
-/** Every session file below `folder`, sorted (a session file before its subagents folder). */
-export async function sessionFiles(folder: string): Promise<string[]> {
-  return (await listSessionFiles(folder)).files;
-}
-
 /** A file's size now (0 when it cannot be read: the sync reports why). */
 async function sizeOf(file: string): Promise<number> {
   return stat(/*turbopackIgnore: true*/ file).then((s) => (s.isFile() ? s.size : 0), () => 0);
@@ -119,6 +82,56 @@ function emptyCounts(): SyncSummary["counts"] {
   return { imported: 0, appended: 0, unchanged: 0, rewritten: 0, waiting: 0, gone: 0, failed: 0 };
 }
 
+/** The files to sync and what is known of them: from a scan of the folders, or a watcher's changed paths. */
+interface Listing {
+  files: string[];
+  sizes: number[];
+  problems: ListingProblem[];
+  /** Per listed file found by the scan: its stat, and whether its folder lies inside the roots. */
+  scanned: Map<string, ScannedFile & { confined: boolean }>;
+  /** The tracked files below the folders (one query per folder). */
+  known: Map<string, TrackedFile>;
+}
+
+async function listChanged(only: ReadonlySet<string>, real: readonly string[]): Promise<Listing> {
+  const files = new Set<string>();
+  // Named files (a watcher's changes), present or deleted, inside the folders.
+  for (const changed of [...only].sort()) {
+    const file = await changedSessionFile(changed);
+    if (file && real.some((f) => file.startsWith(`${f}${path.sep}`))) files.add(file);
+  }
+  const list = [...files];
+  return { files: list, sizes: await Promise.all(list.map(sizeOf)), problems: [], scanned: new Map(), known: new Map() };
+}
+
+async function listFolders(real: readonly string[], roots: readonly string[], signal?: AbortSignal): Promise<Listing> {
+  const scanned: Listing["scanned"] = new Map();
+  const problems: ListingProblem[] = [];
+  const known: Listing["known"] = new Map();
+  for (const folder of real) {
+    const scan = await scanFolder(folder, signal ? { signal } : {});
+    const confined = roots.some((root) => isInside(root, folder));
+    for (const f of scan.files) if (!scanned.has(f.path)) scanned.set(f.path, { ...f, confined });
+    problems.push(...scan.problems);
+    for (const t of await listTrackedFiles(folder)) known.set(t.path, t);
+  }
+  const files = [...scanned.keys()];
+  return { files, sizes: files.map((f) => scanned.get(f)?.stat?.size ?? 0), problems, scanned, known };
+}
+
+/**
+ * The tracked row of a file that is as it was when last read (same stat; file-stat.ts), so
+ * nothing of it is read; null when the per-file sync must look (changed, new, a link, outside
+ * the roots, or no stat).
+ */
+function asStored(listing: Listing, file: string): TrackedFile | null {
+  const scan = listing.scanned.get(file);
+  const tracked = listing.known.get(file);
+  if (!scan?.stat || !tracked || scan.link || !scan.confined) return null;
+  if ((tracked.format === "opencode") !== scan.storage) return null;
+  return sameStat(tracked, scan.stat) ? tracked : null;
+}
+
 export async function syncFolders(
   folders: readonly string[],
   opts: { signal?: AbortSignal; settleMs?: number; onEvent?: (e: SyncEvent) => void; only?: ReadonlySet<string>; roots?: readonly string[] } = {},
@@ -126,23 +139,8 @@ export async function syncFolders(
   const real: string[] = [];
   for (const f of folders) real.push(await realFolder(f));
   const roots = opts.roots ?? real;
-  const files = new Set<string>();
-  const problems: ListingProblem[] = [];
-  if (opts.only) {
-    // Named files (a watcher's changes), present or deleted, inside the folders.
-    for (const changed of [...opts.only].sort()) {
-      const file = await changedSessionFile(changed);
-      if (file && real.some((f) => file.startsWith(`${f}${path.sep}`))) files.add(file);
-    }
-  } else {
-    for (const f of real) {
-      const listed = await listSessionFiles(f);
-      for (const file of listed.files) files.add(file);
-      problems.push(...listed.problems);
-    }
-  }
-  const list = [...files];
-  const sizes = await Promise.all(list.map(sizeOf));
+  const listing = opts.only ? await listChanged(opts.only, real) : await listFolders(real, roots, opts.signal);
+  const { files: list, sizes } = listing;
   opts.onEvent?.({ type: "start", files: list.length, bytes: sizes.reduce((a, b) => a + b, 0), folders: real });
   const summary: SyncSummary = { folders: real, files: [], counts: emptyCounts() };
   const record = (file: string, index: number, bytes: number, outcome: FileOutcome) => {
@@ -152,19 +150,21 @@ export async function syncFolders(
     if (outcome.kind === "imported" || outcome.kind === "rewritten") void notifySessionListed(outcome.sessionId);
     opts.onEvent?.({ type: "file", file, index, bytes, outcome });
   };
-  for (const p of problems) record(p.path, list.length, 0, { kind: "failed", message: p.message });
+  for (const p of listing.problems) record(p.path, list.length, 0, { kind: "failed", message: p.message });
   const fileOpts = { roots, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}) };
   for (const [index, file] of list.entries()) {
     opts.signal?.throwIfAborted();
+    const stored = asStored(listing, file);
+    if (stored) {
+      record(file, index, sizes[index] ?? 0, { kind: "unchanged", sessionId: stored.sessionId });
+      continue;
+    }
     const onProgress = (p: ImportProgress) => opts.onEvent?.({ type: "progress", file, index, bytes: p.bytes, entries: p.entries, ...(p.totalBytes ? { totalBytes: p.totalBytes } : {}) });
     record(file, index, sizes[index] ?? 0, await syncFile(file, { ...fileOpts, onProgress }));
   }
-  if (!opts.only) {
-    for (const folder of real) {
-      for (const t of await listTrackedFiles(folder)) {
-        if (!files.has(t.path)) record(t.path, list.length, 0, await syncFile(t.path, fileOpts));
-      }
-    }
+  // Tracked files the scan did not find: deleted ("gone"), or no longer a file (the per-file sync says what).
+  for (const t of listing.known.values()) {
+    if (!listing.scanned.has(t.path)) record(t.path, list.length, 0, await syncFile(t.path, fileOpts));
   }
   return summary;
 }

@@ -12,6 +12,7 @@ const row = (path: string, sessionId: string, over: Partial<TrackedFile> = {}): 
   format: "claude-code",
   size: 10,
   mtimeMs: 1_700_000_000_123.5,
+  statDigest: null,
   importedBytes: 10,
   prefixSha256: "ab".repeat(32),
   settledEntries: 2,
@@ -26,7 +27,7 @@ describe("tracked files", () => {
     const big = row("/data/big.jsonl", id, { size: 5 * 2 ** 30 + 7, importedBytes: 5 * 2 ** 30, syncedLeafId: "leaf0001" });
     await saveTrackedFile(big);
     expect(await findTrackedFile(big.path)).toEqual(big);
-    const next = { ...big, size: big.size + 100, settledEntries: 9, version: 2 };
+    const next = { ...big, size: big.size + 100, statDigest: "cd".repeat(20), settledEntries: 9, version: 2 };
     await saveTrackedFile(next);
     expect(await findTrackedFile(big.path)).toEqual(next);
     expect(await findTrackedFile("/data/other.jsonl")).toBeNull();

@@ -14,8 +14,11 @@ export interface TrackedFile {
   path: string;
   sessionId: string;
   format: FormatId;
+  /** What stat said when the file was last read (an opencode session: its files' total and newest). */
   size: number;
   mtimeMs: number;
+  /** For a session spread over many files (opencode's storage): a digest of their names, sizes and mtimes; else null. */
+  statDigest: string | null;
   importedBytes: number;
   prefixSha256: string;
   settledEntries: number;
@@ -30,6 +33,7 @@ function toTracked(r: SyncFile): TrackedFile {
     format: r.format as FormatId,
     size: Number(r.size),
     mtimeMs: r.mtimeMs,
+    statDigest: r.statDigest,
     importedBytes: Number(r.importedBytes),
     prefixSha256: r.prefixSha256,
     settledEntries: r.settledEntries,
@@ -48,7 +52,7 @@ function literalLikePrefix(text: string): string {
   return text.replace(/[\\%_]/g, "\\$&");
 }
 
-/** Every tracked file below `folder` (a real, absolute path), by path. */
+/** Every tracked file below `folder` (a real, absolute path), by path: one query, what a sync compares its stats with. */
 export async function listTrackedFiles(folder: string): Promise<TrackedFile[]> {
   const prefix = folder.endsWith("/") ? folder : `${folder}/`;
   const rows = await getDb().syncFile.findMany({ where: { path: { startsWith: literalLikePrefix(prefix) } }, orderBy: { path: "asc" } });
@@ -62,6 +66,7 @@ export async function saveTrackedFile(t: TrackedFile): Promise<void> {
     format: t.format,
     size: BigInt(t.size),
     mtimeMs: t.mtimeMs,
+    statDigest: t.statDigest,
     importedBytes: BigInt(t.importedBytes),
     prefixSha256: t.prefixSha256,
     settledEntries: t.settledEntries,
