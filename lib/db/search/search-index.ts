@@ -45,9 +45,15 @@ export interface SearchIndexProgress {
   total: number;
 }
 
+/**
+ * entry_search has no foreign key (migration 20270127000000_entry_search_unchecked): the
+ * session's row is locked for the statement instead, so a session deleted meanwhile gets no rows
+ * (its delete waits, and its trigger then deletes them; one already gone yields none).
+ */
 const INSERT_SQL = `INSERT INTO entry_search (session_id, seq, search)
   SELECT session_id, seq, to_tsvector('simple', text) FROM entries
   WHERE session_id = $1 AND seq >= $2 AND seq < $3 AND text IS NOT NULL
+    AND EXISTS (SELECT 1 FROM sessions WHERE id = $1 FOR KEY SHARE)
   ON CONFLICT DO NOTHING`;
 const ADVANCE_SQL = "UPDATE sessions SET search_seq = GREATEST(search_seq, $2::int) WHERE id = $1";
 /** The GIN index's pending-list merge sorts in work_mem: 64 MB merges a chunk's rows in one pass (a third faster than the default 4 MB). */
