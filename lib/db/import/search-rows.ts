@@ -100,11 +100,8 @@ export class SearchRows {
   }
 
   /** Waits while the helper has more than MAX_QUEUED_BYTES of text to go. */
-  waited = 0;
   async ready(): Promise<void> {
-    const t = performance.now();
     while (this.queuedBytes > MAX_QUEUED_BYTES && !this.failed) await this.changed();
-    this.waited += performance.now() - t;
   }
 
   /**
@@ -114,8 +111,6 @@ export class SearchRows {
    */
   async write(sql: BulkSql, count: number): Promise<void> {
     if (!this.enabled) return;
-    const t0 = performance.now();
-    const dbg = { spilledAtClose: this.spilled, queuedAtClose: this.queue.length, mainChunks: 0, loadMs: 0, insertMs: 0, waitMs: 0 };
     await sql.query(WORK_MEM_SQL);
     const whole = this.failed || this.starting === null;
     this.closing = true;
@@ -128,31 +123,23 @@ export class SearchRows {
         if (this.failed) break;
         if (this.loaded < this.spilled) {
           const to = this.spilled;
-          const a = performance.now();
           await this.load(sql, this.loaded, to);
-          dbg.loadMs += performance.now() - a;
           this.loaded = to;
           continue;
         }
         const last = this.queue.pop();
         if (last) {
           this.queuedBytes -= last.bytes;
-          const a = performance.now();
           await insertRange(sql, this.sessionId, last.from, last.to);
-          dbg.insertMs += performance.now() - a;
-          dbg.mainChunks++;
           continue;
         }
         if (!this.busy) break;
-        const a = performance.now();
         await this.changed();
-        dbg.waitMs += performance.now() - a;
       }
       await this.running;
       // The helper failed midway: what it had not computed, now here (rows already in: kept).
       if (this.failed) await insertRange(sql, this.sessionId, 0, count, true);
     }
-    if (process.env.ARBOR_DEBUG_SEARCH) console.log(`search rows: close ${(performance.now() - t0).toFixed(0)} ms; at close spilled ${this.spilled > 0 ? dbg.spilledAtClose : 0} B, queued ${dbg.queuedAtClose} chunks; main ${dbg.mainChunks} chunks ${dbg.insertMs.toFixed(0)} ms, loads ${dbg.loadMs.toFixed(0)} ms, waits ${dbg.waitMs.toFixed(0)} ms; import waited ${this.waited.toFixed(0)} ms`);
     await sql.query("UPDATE sessions SET search_seq = $2::int WHERE id = $1", [this.sessionId, count]);
   }
 
@@ -202,7 +189,8 @@ export class SearchRows {
     const spill = await open(file, "w");
     this.helper = { client, dir, spill, file };
     await client.connect();
-    await client.query("CREATE TEMP TABLE arbor_search_text (seq int, text text)");
+    // Stored as sent: pglz compression of the texts cost the helper a third of its time.
+    await client.query("CREATE TEMP TABLE arbor_search_text (seq int, text text STORAGE EXTERNAL)");
   }
 
   /** The helper's loop: the first queued chunk, one at a time, until closing and nothing is queued. */
