@@ -6,8 +6,8 @@ import "server-only";
  * Why COPY: one statement streams every row, so the server stores rows while the import is
  * still reading and parsing the file (the two run on different cores), with no per-batch
  * round trip and no batch-sized JSON parameter for the server to parse before it can split it
- * (jsonb_to_recordset). No full-text data is computed per row: the session's entry_search rows
- * are built afterwards in set-based steps (lib/db/search/search-index.ts).
+ * (jsonb_to_recordset). No full-text data is computed in the COPY: each row's text is also handed to
+ * the session's SearchRows (search-rows.ts), which computes the entry_search rows beside it.
  *
  * Contract:
  * - `open` starts the COPY on the bulk connection (inside its transaction); `add` encodes a

@@ -10,10 +10,11 @@ import "server-only";
  * computes the rows of the entries already read: Node sends each chunk's texts (the same text
  * the COPY stores, storedText) into a temporary table, and reads `to_tsvector` of them back as
  * binary COPY rows, appended to a spill file in the OS temp folder (memory stays bounded by the
- * chunks in flight). At the end, inside the import's transaction, the main connection computes
- * the chunks the helper had not started itself, from the entries it just wrote (set-based, while
- * the helper finishes its last chunk), then streams the spill file into `entry_search` with one
- * binary COPY (tsvector's binary input only checks the lexemes' order: nothing is parsed again).
+ * chunks in flight). Once the entries' COPY is over, inside the import's transaction, the main
+ * connection loads the helper's rows so far (one binary COPY into entry_search: tsvector's binary
+ * input only checks the lexemes' order, nothing is parsed again) and computes the chunks the
+ * helper has not started itself, last first, from the entries it just wrote (set-based), while
+ * the helper goes on from the first; then it loads the helper's last rows.
  * The helper writes nothing in the database: a failed or cancelled import leaves no rows.
  *
  * Contract:
@@ -41,7 +42,7 @@ import { copyFromStdin } from "../copy-stream";
 import type { BulkSql } from "../store/sql";
 import { COPY_HEADER, COPY_TRAILER, storedText } from "./entry-copy";
 
-/** Text a session needs before a helper connection pays for itself (its start is a few ms). */
+/** Text a session needs before a helper connection pays for itself (its start is a few ms); below it, one INSERT … SELECT in the transaction. */
 export const PARALLEL_FROM_BYTES = 1024 * 1024;
 /** Text per chunk sent to the helper. */
 const CHUNK_BYTES = 1024 * 1024;
