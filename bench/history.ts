@@ -9,7 +9,9 @@
  *   peak RSS of this process while it syncs (sampled every 25 ms);
  * - sync with nothing changed vs `stat` of every file (median of 3 each);
  * - import of a 30 MB pi session, search rows included (what `arbor import` runs: importSession,
- *   then buildSearchIndex) vs read + JSON.parse of its lines (median of 2 each, interleaved);
+ *   which writes them in its transaction; buildSearchIndex after it, which then finds nothing
+ *   left, so the row includes them whatever the path) vs read + JSON.parse of its lines (median
+ *   of 2 each, interleaved);
  * - the session list's first page at 10,000 sessions vs at 100 (median of 15 each): the
  *   sessions past the synced ones are seeded by SQL (bench/lib/history-seed.ts);
  * - search across the 10,000 sessions: p50 / p99 of 40 searches (one, two and prefix words).

@@ -72,7 +72,7 @@ export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCom
       if (positionals.length === 0) throw new UsageError("missing PATH (a session file, folder or quoted glob)");
       const files = await expandImportPaths(positionals);
       if (values.title !== undefined && files.length > 1) throw new UsageError(`--title applies to a single file; got ${files.length}`);
-      const { importSession, buildSearchIndex, ImportError } = await import("@/lib/db");
+      const { importSession, ImportError } = await import("@/lib/db");
       const imported: (ImportResult & { file: string })[] = [];
       const failed: { file: string; code: string; message: string }[] = [];
       await withDatabase(runtime, async ({ signal }) => {
@@ -87,9 +87,6 @@ export function makeImportCommand(runtime: DbRuntime = processDbRuntime): CliCom
               ...(values.title !== undefined ? { title: values.title } : {}),
               ...(values["as-copy"] ? { asCopy: true } : {}),
             });
-            // The session's full-text rows, built after the import (lib/db/search/search-index.ts); an
-            // interrupted build is resumed by the app (search is correct meanwhile).
-            await buildSearchIndex(r.sessionId, { signal }).catch(() => undefined);
             imported.push({ file, ...r });
             for (const s of r.skipped) io.err(`${file}:${s.line}: ${s.reason}\n`);
             if (r.skippedCount > r.skipped.length) io.err(`${file}: … and ${r.skippedCount - r.skipped.length} more skipped lines\n`);

@@ -33,7 +33,6 @@ import {
   renameSession,
   replaceStoredSource,
   saveTrackedFile,
-  scheduleSearchIndex,
   type TrackedFile,
 } from "@/lib/db";
 import { documentFormatOf, locateJsonError, MAX_DOCUMENT_BYTES, mapDocument, messageCount } from "@/lib/formats/document";
@@ -152,7 +151,6 @@ async function importDocument(file: string, doc: ReadDocument, held: boolean, op
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });
-  void scheduleSearchIndex(result.sessionId);
   if (opts.version > 1) {
     const base = result.title?.replace(/ \(copy\)$/, "") ?? doc.fileName;
     await renameSession({ id: result.sessionId, title: `${base} (version ${opts.version})` });

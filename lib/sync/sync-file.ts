@@ -41,7 +41,6 @@ import {
   isLiveSession,
   renameSession,
   saveTrackedFile,
-  scheduleSearchIndex,
   storedSourcePrefixSha256,
   type TrackedFile,
 } from "@/lib/db";
@@ -134,9 +133,6 @@ async function importFile(
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });
-  // Full-text rows are built after an import, in the background (lib/db/search/search-index.ts);
-  // search is already correct without them, only slower for this session.
-  void scheduleSearchIndex(result.sessionId);
   if (opts.version > 1) {
     const base = result.title?.replace(/ \(copy\)$/, "") ?? path.basename(file);
     await renameSession({ id: result.sessionId, title: `${base} (version ${opts.version})` });

@@ -13,7 +13,7 @@
  * down ends the stream with an `error` event saying so.
  */
 import { z } from "zod";
-import { DEFAULT_MAX_IMPORT_BYTES, ImportError, type ImportResult, importSession, scheduleSearchIndex } from "@/lib/db";
+import { DEFAULT_MAX_IMPORT_BYTES, ImportError, type ImportResult, importSession } from "@/lib/db";
 import { FORMAT_LABELS } from "@/lib/formats/types";
 import type { ImportErrorEvent, ImportEvent } from "@/lib/types/import-events";
 import { refuseAnonymous } from "@/lib/auth/guard";
@@ -155,9 +155,6 @@ export async function POST(request: Request) {
           },
         });
         send(doneEvent(result));
-        // Full-text rows are built after the import, in the background (lib/db/search/search-index.ts;
-        // search is correct meanwhile).
-        void scheduleSearchIndex(result.sessionId);
       } catch (error) {
         if (!signal.aborted) {
           send(errorEvent(error, fileName));

@@ -24,12 +24,17 @@ import { toPgJson } from "../pg-json";
 export const ENTRY_COPY_COLUMNS = `session_id, id, parent_id, type, "timestamp", seq, data, role, tokens, text`;
 const FIELDS = 10;
 /** "PGCOPY\n\377\r\n\0", flags 0, header extension length 0. */
-const COPY_HEADER = Buffer.concat([Buffer.from("PGCOPY\n\xff\r\n\0", "latin1"), Buffer.alloc(8)]);
-const COPY_TRAILER = Buffer.from([0xff, 0xff]);
+export const COPY_HEADER = Buffer.concat([Buffer.from("PGCOPY\n\xff\r\n\0", "latin1"), Buffer.alloc(8)]);
+export const COPY_TRAILER = Buffer.from([0xff, 0xff]);
 /** jsonb's binary input: a version byte (1), then the JSON text (json's: the text alone). */
 const JSONB_VERSION = 1;
 /** Size of the buffers rows are encoded into (one CopyData message each). */
 const CHUNK = 256 * 1024;
+
+/** A text as PostgreSQL stores it (text cannot hold U+0000). */
+export function storedText(value: string): string {
+  return value.includes("\u0000") ? value.replaceAll("\u0000", "\ufffd") : value;
+}
 
 export class EntryCopyEncoder {
   /**
@@ -118,8 +123,7 @@ export class EntryCopyEncoder {
       this.pos += 4;
       return;
     }
-    const safe = value.includes("\u0000") ? value.replaceAll("\u0000", "\ufffd") : value;
-    const n = this.buf.write(safe, this.pos + 4, "utf8");
+    const n = this.buf.write(storedText(value), this.pos + 4, "utf8");
     this.buf.writeInt32BE(n, this.pos);
     this.pos += 4 + n;
   }

@@ -6,8 +6,8 @@ import "server-only";
  * Why COPY: one statement streams every row, so the server stores rows while the import is
  * still reading and parsing the file (the two run on different cores), with no per-batch
  * round trip and no batch-sized JSON parameter for the server to parse before it can split it
- * (jsonb_to_recordset). No full-text data is computed per row: the session's entry_search rows
- * are built afterwards in set-based steps (lib/db/search/search-index.ts).
+ * (jsonb_to_recordset). No full-text data is computed in the COPY: each row's text is also handed to
+ * the session's SearchRows (search-rows.ts), which computes the entry_search rows beside it.
  *
  * Contract:
  * - `open` starts the COPY on the bulk connection (inside its transaction); `add` encodes a
@@ -28,6 +28,7 @@ import { finished } from "node:stream/promises";
 import type { Writable } from "node:stream";
 import type { EntryRow } from "../store/entry-columns";
 import { ENTRY_COPY_COLUMNS, EntryCopyEncoder } from "./entry-copy";
+import type { SearchRows } from "./search-rows";
 import { toDatabaseError } from "../errors";
 
 /** A connection that can stream a `COPY … FROM STDIN` (withBulkTransaction's). */
@@ -49,6 +50,7 @@ export class EntryLoader {
   private constructor(
     private readonly stream: Writable,
     private readonly sessionId: string,
+    private readonly search: SearchRows | undefined,
   ) {
     // Raw SQL: COPY has no Prisma equivalent; binary format (see entry-copy.ts).
     this.done = finished(stream).catch((error: unknown) => {
@@ -59,18 +61,24 @@ export class EntryLoader {
     stream.write(this.encoder.header());
   }
 
-  static open(target: CopyTarget, sessionId: string): EntryLoader {
-    return new EntryLoader(target.copyFrom(`COPY entries (${ENTRY_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`), sessionId);
+  /** `search`, when given, gets every row's text too (its full-text row, search-rows.ts). */
+  static open(target: CopyTarget, sessionId: string, search?: SearchRows): EntryLoader {
+    return new EntryLoader(target.copyFrom(`COPY entries (${ENTRY_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`), sessionId, search);
   }
 
   /** Encodes one row (see EntryCopyEncoder.add for `json`). */
   add(row: EntryRow, seq: number, json?: string): void {
     this.encoder.add(this.sessionId, row, seq, json);
+    this.search?.add(seq, row.text);
   }
 
-  /** Sends what was added; waits while more than MAX_QUEUED_BYTES are queued (backpressure). */
+  /**
+   * Sends what was added; waits while more than MAX_QUEUED_BYTES are queued, or while the
+   * full-text rows' helper has too much to do (backpressure).
+   */
   async flush(): Promise<void> {
     this.check();
+    await this.search?.ready();
     const bytes = this.encoder.size;
     const chunks = this.encoder.take();
     if (chunks.length === 0) return;

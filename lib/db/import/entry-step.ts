@@ -4,6 +4,7 @@ import type { StreamMigrator } from "@/lib/session/file/migrate-stream";
 import { MAX_PERSIST_CHARS, type PersistCuts } from "@/lib/session/file/sanitize";
 import { rowOfSanitized, toEntryRow } from "../store/entry-columns";
 import { EntryLoader } from "./entry-load";
+import type { SearchRows } from "./search-rows";
 import { ImportError, } from "../errors";
 import {
   entryError,
@@ -121,9 +122,9 @@ export async function loadEntries(
   reader: LineReader,
   plan: Plan,
   state: ImportState,
-  target: { sessionId: string },
+  target: { sessionId: string; search?: SearchRows },
 ): Promise<void> {
-  const loader = EntryLoader.open(sql, target.sessionId);
+  const loader = EntryLoader.open(sql, target.sessionId, target.search);
   try {
     await importEntries(loader, lines, reader, plan, state);
     plan.opts.signal?.throwIfAborted();

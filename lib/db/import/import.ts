@@ -31,6 +31,8 @@ import "server-only";
  * - Leaf: the header's `arborLeafId` (written by our export when the leaf is not the last
  *   entry) if it names an entry, else the last entry in file order (session-engine.md §1.6). The field is
  *   not kept in the stored header.
+ * - The session commits fully indexed for search: its full-text rows (entry_search) are computed
+ *   while the entries stream and written in the same transaction (search-rows.ts).
  * - Every entry is scanned for secrets as it streams (lib/secrets; docs/secrets.md), and what is
  *   found is written in the same transaction (secret-findings.ts).
  * - Title: `title` > header title > pi session name > first user message (session-engine.md §1.2).

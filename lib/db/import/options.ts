@@ -25,5 +25,10 @@ export interface ImportOptions {
   /** A Gemini CLI / opencode document without its last message (folder sync: it may still be written; import-document.ts). */
   holdLastMessage?: boolean;
   signal?: AbortSignal;
+  /**
+   * false: the session commits without its full-text rows, left to buildSearchIndex after the
+   * commit (the path before search-rows.ts; the bench's A/B). Default true.
+   */
+  searchRows?: boolean;
   onProgress?: (p: ImportProgress) => void;
 }

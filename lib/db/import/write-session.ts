@@ -17,6 +17,7 @@ import { normalizeTitle } from "../store/session-rows";
 import { applyLabels, type BulkSql } from "../store/sql";
 import { writeLedger } from "../usage/ledger-write";
 import { leafOf, loadEntries, type Plan } from "./entry-step";
+import { SearchRows } from "./search-rows";
 import type { LineReader } from "./line-reader";
 import { DEFAULT_MAX_SKIPPED_LINES } from "@/lib/import-limits";
 import { ImportState, type Lines } from "./parse";
@@ -74,7 +75,18 @@ async function writeSession(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: 
   });
   if (!ctx.side) await plan.capture.attach(sql, { sessionId, format: plan.detected.format, fileName: plan.file });
   plan.opts.onProgress?.({ bytes: ctx.reader.bytesRead, entries: 0, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
-  await loadEntries(sql, ctx.lines, ctx.reader, plan, state, { sessionId });
+  const search = new SearchRows(sessionId, plan.opts.searchRows !== false);
+  try {
+    return await writeRows(sql, ctx, search);
+  } finally {
+    await search.dispose();
+  }
+}
+
+async function writeRows(sql: BulkSql, ctx: WriteContext, search: SearchRows): Promise<{ leafId: string | null; title: string | null }> {
+  const { plan, state, header, sessionId, givenTitle } = ctx;
+  const created = Date.parse(header.timestamp);
+  await loadEntries(sql, ctx.lines, ctx.reader, plan, state, { sessionId, search });
   // The COPY is over, so the connection is free for the original file's chunks.
   if (!ctx.side) await plan.capture.finish(recordsOf(plan, state));
   await insertFindings(sql, sessionId, plan.secrets);
@@ -94,6 +106,7 @@ async function writeSession(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: 
   await applyLabels(sql, { sessionId, labels: state.labels });
   if (state.links.size > 0) await setHeaderLinks(sql, sessionId, [...state.links].map(([url, title]) => ({ url, title })));
   await writeLedger(sql, sessionId, state.usage);
+  await search.write(sql, state.count);
   return { leafId, title };
 }
 

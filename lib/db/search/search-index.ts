@@ -1,7 +1,9 @@
 import "server-only";
 /**
- * The full-text rows of a session's entries (`entry_search`, migration 20270103000000), built
- * AFTER an import in set-based steps instead of per row inside the import's COPY.
+ * The full-text rows of a session's entries (`entry_search`, migration 20270103000000): their
+ * contract, and the set-based build of the rows a session lacks. An import writes its own rows in
+ * its transaction (lib/db/import/search-rows.ts); this build serves sessions imported before it
+ * did (and `searchRows: false`, the bench's A/B).
  *
  * Contract:
  * - `sessions.search_seq` = how far a session is indexed: every entry with seq < search_seq and
@@ -10,10 +12,10 @@ import "server-only";
  *   same to_tsvector on the fly for the entries after it, so a search returns the same results
  *   whether or not the index is built yet; only its speed differs.
  * - Who indexes: a commit to a fully indexed session, in its own statement (lib/db/store/commit-sql.ts);
- *   a fork, in its transaction (`indexWholeSession`); an import, afterwards: its caller runs
- *   `buildSearchIndex` (the CLI, with progress) or `scheduleSearchIndex` (the server, in the
- *   background). `resumeSearchIndexes` picks up sessions whose build was interrupted (the
- *   process stopped): search calls it.
+ *   a fork, in its transaction (`indexWholeSession`); an import, in its transaction
+ *   (lib/db/import/search-rows.ts). `resumeSearchIndexes` schedules the build of any session
+ *   still short of its rows (imported before imports wrote them, or a build interrupted): search
+ *   calls it.
  * - `buildSearchIndex` works in chunks of SEARCH_CHUNK entries, each its own short READ COMMITTED
  *   transaction (the sessions row is locked only for the UPDATE of search_seq, so commits are
  *   not held up), SEARCH_WORKERS chunks at a time on as many connections: to_tsvector is the
@@ -23,9 +25,9 @@ import "server-only";
  *   hold the same to_tsvector the search computes on the fly there). Cancelling through
  *   `signal` stops between chunks and keeps what is done. Two builders of one session are
  *   harmless (ON CONFLICT DO NOTHING, search_seq = GREATEST).
- * - `scheduleSearchIndex` (the app's imports, sync) queues builds: at most two
- *   sessions are built at once in a process, so a sync of thousands of files does not open
- *   thousands of builds; `searchIndexIdle` resolves once the queue is empty.
+ * - `scheduleSearchIndex` (resumeSearchIndexes) queues builds: at most two sessions are built at
+ *   once in a process, so thousands of sessions short of their rows do not open thousands of
+ *   builds; `searchIndexIdle` resolves once the queue is empty.
  */
 import os from "node:os";
 import { getDb } from "../client";
@@ -45,9 +47,15 @@ export interface SearchIndexProgress {
   total: number;
 }
 
+/**
+ * entry_search has no foreign key (migration 20270127000001_entry_search_unchecked): the
+ * session's row is locked for the statement instead, so a session deleted meanwhile gets no rows
+ * (its delete waits, and its trigger then deletes them; one already gone yields none).
+ */
 const INSERT_SQL = `INSERT INTO entry_search (session_id, seq, search)
   SELECT session_id, seq, to_tsvector('simple', text) FROM entries
   WHERE session_id = $1 AND seq >= $2 AND seq < $3 AND text IS NOT NULL
+    AND EXISTS (SELECT 1 FROM sessions WHERE id = $1 FOR KEY SHARE)
   ON CONFLICT DO NOTHING`;
 const ADVANCE_SQL = "UPDATE sessions SET search_seq = GREATEST(search_seq, $2::int) WHERE id = $1";
 /** The GIN index's pending-list merge sorts in work_mem: 64 MB merges a chunk's rows in one pass (a third faster than the default 4 MB). */
