@@ -7,7 +7,7 @@
  * "How is this counted?": where each number comes from and why the provider's count and our
  * estimate differ.
  */
-import type { SendCompaction } from "@/lib/chat-protocol/compaction-forecast";
+import type { SendCompaction, SendPrune } from "@/lib/chat-protocol/compaction-forecast";
 import { type MeterReading, meterText, meterTokens, meterWindowText } from "@/lib/chat-protocol/context-meter";
 import type { MeterBasis } from "@/lib/types/session-page";
 import { groupDigits } from "@/lib/text/group-digits";
@@ -20,6 +20,8 @@ export interface MeterProps {
   next?: NextTurnModel;
   /** Set when the next message will first compact. */
   compacts?: SendCompaction | null;
+  /** Set when the reading is past the threshold but pruning old tool outputs brings the send under it. */
+  prunes?: SendPrune | null;
   reserveTokens?: number;
 }
 
@@ -61,7 +63,12 @@ export function compactionWarning(c: SendCompaction): string {
   return c.reason === "overflow" ? "Sending will first compact: the last reply overflowed the context" : `Sending will first compact: ${meterTokens(c.tokens)} > ${meterTokens(c.threshold)}`;
 }
 
-export function ContextMeter({ reading, basis, next, compacts, reserveTokens }: MeterProps) {
+/** "Old tool outputs are pruned before sending: 165k → 98k, under the 112k threshold: no compaction". */
+export function pruneNote(p: SendPrune): string {
+  return `Old tool outputs are pruned before sending: ${meterTokens(p.before)} → ${meterTokens(p.after)}, under the ${meterTokens(p.threshold)} compaction threshold`;
+}
+
+export function ContextMeter({ reading, basis, next, compacts, prunes, reserveTokens }: MeterProps) {
   if (!reading) return <span className="text-xs text-muted">Context: unknown window</span>;
   const pct = Math.min(100, reading.percent);
   const windowText = meterWindowText(reading.contextWindow, reading.model);
@@ -92,6 +99,7 @@ export function ContextMeter({ reading, basis, next, compacts, reserveTokens }: 
           {compactionWarning(compacts)}
         </span>
       )}
+      {!compacts && prunes && <span data-testid="context-meter-prune">{pruneNote(prunes)}</span>}
     </div>
   );
 }

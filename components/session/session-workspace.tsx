@@ -15,7 +15,7 @@ import { archivedRoot, archiveView, branchRoot } from "@/components/tree/model/a
 import { TreePending } from "@/components/tree/tree-pending";
 import { type ContextAction, entryIdOf } from "@/components/tree/types";
 import type { MeterProps } from "@/components/chat/context-meter";
-import { nextSendCompacts } from "@/lib/chat-protocol/compaction-forecast";
+import { nextSendCompacts, nextSendPrunes } from "@/lib/chat-protocol/compaction-forecast";
 import { meterReading } from "@/lib/chat-protocol/context-meter";
 import { entryOptions, searchOptions } from "@/lib/query/entries";
 import { invalidateSession, keys } from "@/lib/query/keys";
@@ -109,7 +109,8 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
     const measured = next && !next.picked && next.session ? next.session : next;
     const reading = meterReading(data.meter, measured?.contextWindow ?? controls.contextWindow, compactionSettings.reserveTokens, measured);
     const compacts = nextSendCompacts(data.meter.forecast, next, compactionSettings);
-    return { reading, basis: data.meter, ...(next ? { next } : {}), compacts, reserveTokens: compactionSettings.reserveTokens };
+    const prunes = nextSendPrunes(data.meter.forecast, next, compactionSettings);
+    return { reading, basis: data.meter, ...(next ? { next } : {}), compacts, prunes, reserveTokens: compactionSettings.reserveTokens };
   }, [data.meter, controls.contextWindow, compactionSettings, controls.nextModel]);
 
   const say = useCallback((text: string, action?: Toast["action"]) => setToast({ text, action }), []);

@@ -9,8 +9,8 @@ import { buildSessionContext } from "@/lib/session/context";
 import { generateSession } from "@/test/generators/session";
 import { SessionTree } from "@/lib/session/tree/tree";
 import type { SessionEntry } from "@/lib/session/types";
-import { assistant, ent, linked, msg, settings, T0, TEST_PROMPTS, user } from "@/test/compaction-helpers";
-import { compactionForecast, nextSendCompacts } from "./compaction-forecast";
+import { assistant, call, ent, linked, msg, settings, T0, TEST_PROMPTS, toolResult, user, words } from "@/test/compaction-helpers";
+import { compactionForecast, nextSendCompacts, nextSendPrunes } from "./compaction-forecast";
 
 const forecastOf = (path: SessionEntry[]) => compactionForecast(path, buildSessionContext(path).messages);
 const opus = { provider: "anthropic", id: "test-model" };
@@ -38,6 +38,36 @@ describe("compactionForecast + nextSendCompacts", () => {
     expect(nextSendCompacts(f, { provider: "openai", id: "gpt", contextWindow: 200_000 }, settings())).toBeNull();
     const failed = linked(msg("u1", user("hello")), msg("a1", { ...assistant("", { stopReason: "error", usage: { input: 190_000 } }), errorMessage: "rate limited" }));
     expect(nextSendCompacts(forecastOf(failed), { ...opus, contextWindow: 200_000 }, settings())).toBeNull();
+  });
+
+  it("says when pruning old tool outputs, not a compaction, keeps a send past the threshold under it", () => {
+    // Two old tool outputs of ~60k and ~50k tokens, then a reply that reported 150k of context.
+    const big = linked(
+      msg("u1", user("look at the logs")),
+      msg("a1", assistant("", { calls: [call("t1", "bash")] })),
+      msg("r1", toolResult("t1", words(60_000))),
+      msg("a2", assistant("", { calls: [call("t2", "bash")] })),
+      msg("r2", toolResult("t2", words(50_000))),
+      msg("a3", assistant("", { calls: [call("t3", "bash")] })),
+      msg("r3", toolResult("t3", words(45_000))),
+      msg("a4", assistant("done", { usage: { input: 150_000 } })),
+    );
+    const f = forecastOf(big)!;
+    expect(f.pruneSaved).toBeGreaterThan(20_000);
+    expect(f.tokens + f.pruneSaved).toBe(150_000);
+    // 150k reported, past 160k − 16k; pruned, under it.
+    const model = { ...opus, contextWindow: 160_000 };
+    const threshold = 160_000 - 16_384;
+    expect(f.tokens).toBeLessThan(threshold);
+    expect(nextSendCompacts(f, model, settings())).toBeNull();
+    expect(nextSendPrunes(f, model, settings())).toEqual({ before: 150_000, after: f.tokens, threshold });
+    expect(nextSendPrunes(f, model, settings({ enabled: false }))).toBeNull();
+    // A window so small that pruning is not enough: the compaction warning, not this note.
+    const other = { provider: "openai-compatible", id: "fake", contextWindow: 50_000 };
+    expect(nextSendCompacts(f, other, settings())?.reason).toBe("threshold");
+    expect(nextSendPrunes(f, other, settings())).toBeNull();
+    // Under the threshold before pruning: nothing to say.
+    expect(nextSendPrunes(f, { ...opus, contextWindow: 400_000 }, settings())).toBeNull();
   });
 
   it("has nothing to say before the first reply", () => {

@@ -12,7 +12,9 @@
  * - `nextSendCompacts(forecast, model, settings)`, where the model and settings are known (the
  *   page): overflow from this same model → "overflow"; an error → nothing; otherwise "threshold"
  *   when the tokens exceed the window less `reserveTokens` (§4 shouldCompact). A model whose window
- *   is unknown (≤ 0) never reaches the threshold, as in the agent.
+ *   is unknown (≤ 0) never reaches the threshold, as in the agent;
+ * - `nextSendPrunes(...)`: the send that does not compact only because pruning (§8) brings the
+ *   context under the threshold, so the meter can say why a reading past it warns of nothing.
  */
 import { DEFAULT_PRUNE_CONFIG, planPrune } from "@/lib/compaction/pruning";
 import { calculateContextTokens, toolResultTokens } from "@/lib/compaction/tokens";
@@ -43,6 +45,7 @@ export function compactionForecast(path: readonly SessionEntry[], messages: read
   const reported = last.usage ? calculateContextTokens(last.usage) : 0;
   return {
     tokens: Math.max(0, reported - saved),
+    pruneSaved: Math.min(saved, reported),
     promptTokens: (last.usage?.input ?? 0) + (last.usage?.cacheRead ?? 0),
     provider: last.provider,
     model: last.model,
@@ -72,4 +75,24 @@ export function nextSendCompacts(
   if (forecast.error) return null;
   if (model.contextWindow > 0 && forecast.tokens > threshold) return { reason: "threshold", tokens: forecast.tokens, threshold };
   return null;
+}
+
+export interface SendPrune {
+  /** The reported context, and what is left of it once old tool outputs are pruned. */
+  before: number;
+  after: number;
+  threshold: number;
+}
+
+/** Set when the reported context is past the threshold and pruning alone brings it under (no compaction). */
+export function nextSendPrunes(
+  forecast: CompactionForecast | undefined,
+  model: { provider: string; id: string; contextWindow: number } | undefined,
+  settings: { enabled: boolean; reserveTokens: number },
+): SendPrune | null {
+  if (!forecast || !model || !settings.enabled || model.contextWindow <= 0 || forecast.pruneSaved <= 0) return null;
+  if (nextSendCompacts(forecast, model, settings)) return null;
+  const threshold = model.contextWindow - settings.reserveTokens;
+  const before = forecast.tokens + forecast.pruneSaved;
+  return before > threshold ? { before, after: forecast.tokens, threshold } : null;
 }

@@ -26,6 +26,8 @@ export interface MeterBasis extends ContextTokenEstimate {
 export interface CompactionForecast {
   /** The last assistant's reported context less pruning's savings (§13.2 step 9). */
   tokens: number;
+  /** What pruning old tool outputs (§8) takes off the reported context before the send. */
+  pruneSaved: number;
   /** input + cacheRead of that reply: a silent overflow when above the window (§14). */
   promptTokens: number;
   provider: string;
