@@ -62,11 +62,11 @@ export interface SendCompaction {
   threshold: number;
 }
 
-export function nextSendCompacts(
-  forecast: CompactionForecast | undefined,
-  model: { provider: string; id: string; contextWindow: number } | undefined,
-  settings: { enabled: boolean; reserveTokens: number },
-): SendCompaction | null {
+/** The next turn's model and the compaction settings, as the page knows them. */
+type NextModel = { provider: string; id: string; contextWindow: number } | undefined;
+type Settings = { enabled: boolean; reserveTokens: number };
+
+export function nextSendCompacts(forecast: CompactionForecast | undefined, model: NextModel, settings: Settings): SendCompaction | null {
   if (!forecast || !model || !settings.enabled) return null;
   const threshold = model.contextWindow - settings.reserveTokens;
   const sameModel = forecast.provider === model.provider && forecast.model === model.id;
@@ -85,11 +85,7 @@ export interface SendPrune {
 }
 
 /** Set when the reported context is past the threshold and pruning alone brings it under (no compaction). */
-export function nextSendPrunes(
-  forecast: CompactionForecast | undefined,
-  model: { provider: string; id: string; contextWindow: number } | undefined,
-  settings: { enabled: boolean; reserveTokens: number },
-): SendPrune | null {
+export function nextSendPrunes(forecast: CompactionForecast | undefined, model: NextModel, settings: Settings): SendPrune | null {
   if (!forecast || !model || !settings.enabled || model.contextWindow <= 0 || forecast.pruneSaved <= 0) return null;
   if (nextSendCompacts(forecast, model, settings)) return null;
   const threshold = model.contextWindow - settings.reserveTokens;
