@@ -40,6 +40,7 @@ import { to as copyTo } from "pg-copy-streams";
 import { databaseUrl } from "../client";
 import { copyFromStdin } from "../copy-stream";
 import type { BulkSql } from "../store/sql";
+import { SEARCH_ROWS_SQL, WORK_MEM_SQL } from "../search/search-index";
 import { COPY_HEADER, COPY_TRAILER, storedText } from "./entry-copy";
 
 /** Text a session needs before a helper connection pays for itself (its start is a few ms); below it, one INSERT … SELECT in the transaction. */
@@ -48,8 +49,6 @@ export const PARALLEL_FROM_BYTES = 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 /** Text that may wait for the helper before the import waits (ready()). */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
-/** The GIN index's pending-list merge sorts in work_mem (search-index.ts). */
-const WORK_MEM_SQL = "SET LOCAL work_mem = '64MB'";
 
 interface Chunk {
   /** First and past-the-last seq it covers. */
@@ -259,10 +258,5 @@ export class SearchRows {
 /** Rows of the entries with seq in [from, to), computed by the server from the stored texts. */
 async function insertRange(sql: BulkSql, sessionId: string, from: number, to: number, missing = false): Promise<void> {
   if (from >= to) return;
-  await sql.query(
-    `INSERT INTO entry_search (session_id, seq, search)
-     SELECT session_id, seq, to_tsvector('simple', text) FROM entries
-     WHERE session_id = $1 AND seq >= $2 AND seq < $3 AND text IS NOT NULL${missing ? " ON CONFLICT DO NOTHING" : ""}`,
-    [sessionId, from, to],
-  );
+  await sql.query(`INSERT INTO entry_search (session_id, seq, search) ${SEARCH_ROWS_SQL}${missing ? " ON CONFLICT DO NOTHING" : ""}`, [sessionId, from, to]);
 }

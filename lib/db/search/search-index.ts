@@ -48,18 +48,24 @@ export interface SearchIndexProgress {
 }
 
 /**
+ * The full-text rows of session $1's entries with seq in [$2, $3), as the contract above defines
+ * them: what this build and an import's own rows (lib/db/import/search-rows.ts) both insert.
+ */
+export const SEARCH_ROWS_SQL = `SELECT session_id, seq, to_tsvector('simple', text) FROM entries
+  WHERE session_id = $1 AND seq >= $2 AND seq < $3 AND text IS NOT NULL`;
+
+/**
  * entry_search has no foreign key (migration 20270127000001_entry_search_unchecked): the
  * session's row is locked for the statement instead, so a session deleted meanwhile gets no rows
  * (its delete waits, and its trigger then deletes them; one already gone yields none).
  */
 const INSERT_SQL = `INSERT INTO entry_search (session_id, seq, search)
-  SELECT session_id, seq, to_tsvector('simple', text) FROM entries
-  WHERE session_id = $1 AND seq >= $2 AND seq < $3 AND text IS NOT NULL
+  ${SEARCH_ROWS_SQL}
     AND EXISTS (SELECT 1 FROM sessions WHERE id = $1 FOR KEY SHARE)
   ON CONFLICT DO NOTHING`;
 const ADVANCE_SQL = "UPDATE sessions SET search_seq = GREATEST(search_seq, $2::int) WHERE id = $1";
 /** The GIN index's pending-list merge sorts in work_mem: 64 MB merges a chunk's rows in one pass (a third faster than the default 4 MB). */
-const WORK_MEM_SQL = "SET LOCAL work_mem = '64MB'";
+export const WORK_MEM_SQL = "SET LOCAL work_mem = '64MB'";
 
 /** Indexes every entry of a session written in the caller's transaction (fork); `count` = its entries. */
 export async function indexWholeSession(sql: Sql, input: { sessionId: string; count: number }): Promise<void> {
