@@ -26,7 +26,7 @@ import path from "node:path";
 import { errorText } from "@/lib/text/error-text";
 import { fileSystemProblem } from "./file-problems";
 import type { FileStat } from "./file-stat";
-import { type StorageIo, storageFingerprint, storageRootOf } from "./opencode-storage";
+import { type StorageIo, storageFingerprint, storageJsonNames, storageRootOf } from "./opencode-storage";
 
 /** A folder the listing could not read, and why. */
 export interface ListingProblem {
@@ -76,10 +76,7 @@ function statOrNull(file: string): Stats | null {
 }
 
 function jsonNames(entries: readonly Dirent[]): string[] {
-  return entries
-    .map((e) => e.name)
-    .filter((n) => n.endsWith(".json"))
-    .sort();
+  return storageJsonNames(entries.map((e) => e.name));
 }
 
 export async function scanFolder(folder: string, opts: { signal?: AbortSignal } = {}): Promise<{ files: ScannedFile[]; problems: ListingProblem[] }> {

@@ -54,10 +54,14 @@ export async function isStorageSessionFile(file: string): Promise<boolean> {
   return root !== null && (await isDirectory(path.join(/*turbopackIgnore: true*/ root, "message")));
 }
 
+/** The `.json` names among a folder's names, sorted: the message or part files a storage folder holds. */
+export function storageJsonNames(names: readonly string[]): string[] {
+  return names.filter((n) => n.endsWith(".json")).sort();
+}
+
 /** The `.json` names of a folder, sorted; none when the folder is missing. */
 async function jsonNames(dir: string): Promise<string[]> {
-  const names = await readdir(/*turbopackIgnore: true*/ dir).catch(() => [] as string[]);
-  return names.filter((n) => n.endsWith(".json")).sort();
+  return storageJsonNames(await readdir(/*turbopackIgnore: true*/ dir).catch(() => [] as string[]));
 }
 
 /** The `.json` names of a folder, sorted (none when it is missing), and a file's size and mtime (null when it cannot be had). */
