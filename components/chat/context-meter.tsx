@@ -20,7 +20,7 @@ export interface MeterProps {
   next?: NextTurnModel;
   /** Set when the next message will first compact. */
   compacts?: SendCompaction | null;
-  /** Set when the reading is past the threshold but pruning old tool outputs brings the send under it. */
+  /** Set when the reading is past the threshold but pruning old tool outputs brings the send under it (never with `compacts`: nextSendPrunes). */
   prunes?: SendPrune | null;
   reserveTokens?: number;
 }
@@ -99,7 +99,7 @@ export function ContextMeter({ reading, basis, next, compacts, prunes, reserveTo
           {compactionWarning(compacts)}
         </span>
       )}
-      {!compacts && prunes && <span data-testid="context-meter-prune">{pruneNote(prunes)}</span>}
+      {prunes && <span data-testid="context-meter-prune">{pruneNote(prunes)}</span>}
     </div>
   );
 }
