@@ -67,32 +67,61 @@ test("a generated 10,000-entry session: small HTML, and a selected entry's JSON 
   await deleteFromList(page, request, id, title);
 });
 
-test("a generated 21,000-entry session: the chat reads at once, the tree streams in and opens as turns", async ({ page, request }) => {
+test("a generated 21,000-entry session: the chat and the map of its latest turns at once, then the whole tree, as turns", async ({ page, request }) => {
   test.setTimeout(300_000);
   const id = await importJsonl(request, "generated-light-21k.jsonl", generateSessionJsonl({ seed: 5, entries: 21_000 }), { asCopy: true });
-  const { entries } = await readTree(request, id);
+  const { entries, leafId } = await readTree(request, id);
   const lastUser = entries.findLast((e) => e.type === "message" && e.message?.role === "user");
   const prompt = textOf(lastUser).split("\n")[0]!.trim();
+  // The current path's prompts, counted from the raw entries: the leaf's turn is numbered so.
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  let prompts = 0;
+  for (let e = leafId ? byId.get(leafId) : undefined; e; e = e.parentId ? byId.get(e.parentId) : undefined) {
+    if (e.type === "message" && e.message?.role === "user") prompts++;
+  }
+  expect(prompts).toBeGreaterThan(100);
 
   // Over the embedding limit the page carries the chat's rows, not the tree's skeleton.
   const html = await (await request.get(`/sessions/${id}`)).text();
   expect(html.length).toBeLessThan(MAX_HTML_BYTES / 4);
-  expect(html).toContain("Loading tree… 0%");
+  expect(html).toContain("loading the whole tree… 0%");
   expect(html).not.toContain(entries[1]!.id);
 
-  // The tree comes in parts (lib/query/skeleton-stream.ts PART_ROWS), each its own response.
+  // The tree comes in parts (lib/query/skeleton-stream.ts PART_ROWS), each its own response;
+  // held back here until the map of the path's tail has been looked at.
   const parts: string[] = [];
-  page.on("request", (r) => {
-    const u = new URL(r.url());
-    if (u.pathname.endsWith("/skeleton") && u.searchParams.get("format") === "ndjson") parts.push(`${u.searchParams.get("from")}-${u.searchParams.get("to")}`);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/skeleton\?format=ndjson/, async (route) => {
+    const u = new URL(route.request().url());
+    parts.push(`${u.searchParams.get("from")}-${u.searchParams.get("to")}`);
+    await held;
+    await route.continue();
   });
   await page.goto(`/sessions/${id}`, { timeout: 120_000 });
   await expect(page.getByRole("region", { name: "Chat" }).getByText(prompt).first()).toBeVisible();
   const tree = page.getByRole("region", { name: "Session tree" });
-  await expect(tree.locator('[aria-roledescription="node"]').first()).toBeVisible({ timeout: 120_000 });
+  // Before any of the tree has come: the map of the latest turns, numbered as in the whole tree,
+  // with "you are here" in view and no "session start", under a strip that says what loads.
+  await expect(tree.locator('[aria-roledescription="node"]').first()).toBeVisible({ timeout: 60_000 });
+  const strip = tree.getByLabel("Tree loading");
+  await expect(strip).toContainText(/Showing the latest \d+ of 21,000 entries · loading the whole tree… 0%/);
+  await expect(tree.locator('[aria-roledescription="node"]').getByText(`turn ${prompts}`, { exact: true })).toBeAttached();
+  const landmarks = tree.getByRole("navigation", { name: "Landmarks" });
+  await expect(landmarks.getByText("you are here", { exact: true })).toBeInViewport();
+  await expect(landmarks.getByText("session start", { exact: true })).toHaveCount(0);
+  // The chat's turn box numbers the same turns: its last is the leaf's.
+  await expect(page.getByRole("navigation", { name: "Chat navigation" }).getByRole("spinbutton")).toHaveAttribute("placeholder", new RegExp(`–${prompts}$`));
+  expect(parts).toEqual(["0-20000"]);
+  release();
+  await expect(strip).toHaveCount(0, { timeout: 120_000 });
   await expect(tree.getByRole("button", { name: "Turns" })).toHaveAttribute("aria-pressed", "true");
-  // The opening view shows where the user is, though the tree came in after the pane was laid out.
-  await expect(tree.getByRole("navigation", { name: "Landmarks" }).getByText("you are here", { exact: true })).toBeInViewport();
+  // The whole tree opens with the current leaf in view, and now has the session start.
+  await expect(landmarks.getByText("you are here", { exact: true })).toBeInViewport();
+  await expect(tree.locator('[aria-roledescription="node"]').getByText(`turn ${prompts}`, { exact: true })).toBeAttached();
+  await expect(landmarks.getByText("session start", { exact: true })).toBeAttached();
   expect(parts).toEqual(["0-20000", `20000-${entries.length}`]);
   // Fit view frames the whole tree, though React Flow holds only the nodes near the view
   // (components/tree/layout/flow-window.ts): the first turn (a span of turns: components/tree/model/spans.ts)

@@ -18,9 +18,12 @@ export function ChatNav({
   offPathMatches,
   onSelect,
   copyAll,
+  turnsBefore = 0,
 }: {
   nav: ChatWindowState;
   rows: number;
+  /** Prompts before the chat's first row (a large session's page while its path streams in): turns are numbered after them. */
+  turnsBefore?: number;
   selectedEntryId: string | null;
   /** Plan rows of the search's matches on this branch, in order (null: no search). */
   matches: number[] | null;
@@ -37,9 +40,11 @@ export function ChatNav({
     setMatch(-1);
   }
   const turns = nav.turns.length;
+  const first = turnsBefore + 1;
+  const last = turnsBefore + turns;
   const goTurn = () => {
     const n = Number.parseInt(turn, 10);
-    if (n >= 1 && n <= turns) nav.jumpToRow(nav.turns[n - 1]!, { flash: true });
+    if (n >= first && n <= last) nav.jumpToRow(nav.turns[n - first]!, { flash: true });
   };
   const step = (delta: number) => {
     if (!matches?.length) return;
@@ -64,12 +69,12 @@ export function ChatNav({
           <span className="text-muted">Turn</span>
           <input
             type="number"
-            min={1}
-            max={Math.max(1, turns)}
+            min={first}
+            max={Math.max(first, last)}
             value={turn}
             onChange={(e) => setTurn(e.target.value)}
-            aria-label={`Turn number (1 to ${turns})`}
-            placeholder={`1–${turns}`}
+            aria-label={`Turn number (${first} to ${last})`}
+            placeholder={`${first}–${last}`}
             className="w-16 rounded border border-line bg-[var(--bg)] px-1 py-0.5"
           />
         </label>

@@ -85,9 +85,12 @@ export function ChatPane({
   draft,
   onDraftChange,
   toolbar,
+  turnsBefore,
 }: {
   sessionId: string;
   path: readonly SkeletonEntry[];
+  /** `path` is the tail of the current path (a large session's page): the prompts before it. */
+  turnsBefore?: number;
   meter: MeterProps;
   selectedEntryId?: string | null;
   /** Selects an entry (the session's selection: the canvas and the inspector follow). */
@@ -193,6 +196,7 @@ export function ChatPane({
             if (id) inspect(id);
           }}
           copyAll={copyAll}
+          {...(turnsBefore !== undefined ? { turnsBefore } : {})}
         />
       )}
       <div ref={log} role="log" aria-label="Messages" className="min-h-0 flex-1 space-y-3 overflow-y-auto p-3">

@@ -12,7 +12,6 @@ import dynamic from "next/dynamic";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useDeferredValue, useMemo, useReducer, useState } from "react";
 import { archivedRoot, archiveView, branchRoot } from "@/components/tree/model/archive-view";
-import { TreePending } from "@/components/tree/tree-pending";
 import { type ContextAction, entryIdOf } from "@/components/tree/types";
 import type { MeterProps } from "@/components/chat/context-meter";
 import { nextSendCompacts, nextSendPrunes } from "@/lib/chat-protocol/compaction-forecast";
@@ -66,6 +65,11 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
   // A large session's page brings only the tail of the current path; the tree streams in.
   const pending = data.pending === true;
   const streamed = useStreamedSkeleton(sessionId, pending);
+  // Meanwhile the tree pane draws the map of that tail (tree-canvas.tsx `partial`).
+  const partial = useMemo(
+    () => (pending ? { turnsBefore: data.tailTurnsBefore ?? 0, total: data.count, share: streamed.share, error: streamed.error } : undefined),
+    [pending, data.tailTurnsBefore, data.count, streamed.share, streamed.error],
+  );
   useLiveSession(sessionId);
 
   const [selection, dispatchSelection] = useReducer(selectionReducer, leafId, initialSelection);
@@ -243,16 +247,10 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
             draft={draft}
             onDraftChange={setDraft}
             toolbar={controls.toolbar}
+            {...(partial ? { turnsBefore: partial.turnsBefore } : {})}
           />
         }
         tree={
-          pending ? (
-            <TreePending
-              text={streamed.error ? `Could not load the tree: ${streamed.error}` : `Loading tree… ${Math.round(streamed.share * 100)}%`}
-              share={streamed.error ? null : streamed.share}
-              alert={streamed.error !== null}
-            />
-          ) : (
           <TreeCanvas
             skeleton={view.rows}
             leafId={leafId}
@@ -269,8 +267,8 @@ function Workspace({ sessionId, data }: { sessionId: string; data: SessionData }
             search={search}
             onSearchChange={setSearch}
             branchCosts={branchCosts}
+            partial={partial}
           />
-          )
         }
         inspector={
           <InspectorSlot

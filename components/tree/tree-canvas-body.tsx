@@ -12,6 +12,7 @@ import { BranchCostContext, CostHeatContext, continueTarget, type MenuRequest, t
 import { type BranchCost, costHeat } from "@/lib/usage/branches";
 import { TreeFlowView } from "@/components/tree/tree-flow-view";
 import { TreeList } from "@/components/tree/tree-list";
+import { TreeLoadingStrip, type TreeLoadingNote } from "@/components/tree/tree-loading-strip";
 import { footerIndex, reconcileSelection } from "@/components/tree/tree-nav";
 import { type TreeView, TreeToolbar } from "@/components/tree/tree-toolbar";
 import type { CanvasNode, ContextAction, TreeEdge } from "@/components/tree/types";
@@ -49,6 +50,19 @@ export interface TreeCanvasProps {
   className?: string;
   /** Each branch segment's cost by its first entry (the branch cost badges); absent: no badges. */
   branchCosts?: ReadonlyMap<string, BranchCost>;
+  /** `skeleton` is only the tail of the current path while the whole tree streams in (a large session's page). */
+  partial?: PartialTree;
+}
+
+export interface PartialTree {
+  /** User prompts on the current path before the tail (the map numbers its turns from there). */
+  turnsBefore: number;
+  /** Entries in the whole session. */
+  total: number;
+  /** Share of the whole skeleton loaded (0–1). */
+  share: number;
+  /** The stream failed: why (the tail's map stays). */
+  error: string | null;
 }
 
 const NO_COSTS: ReadonlyMap<string, BranchCost> = new Map();
@@ -65,6 +79,8 @@ export interface TreeCanvasBodyProps extends TreeCanvasProps {
   onPane: (pane: Pane) => void;
   showArchived: boolean;
   onShowArchived: (on: boolean) => void;
+  /** The map drawn is not the whole tree yet: what is loading (a strip over the canvas). */
+  loading: TreeLoadingNote | null;
 }
 
 /** The pane once the model is built (see the module comment). */
@@ -211,6 +227,7 @@ export function TreeCanvasBody(props: TreeCanvasBodyProps) {
         {...(costs.size > 0 ? { colourByCost: byCost, onColourByCostChange: setByCost } : {})}
       />
       <div ref={paneRef} className="relative min-h-0 flex-1">
+        {props.loading ? <TreeLoadingStrip note={props.loading} /> : null}
         {view === "canvas" ? (
           <BranchCostContext.Provider value={costs}>
           <CostHeatContext.Provider value={heat}>

@@ -36,6 +36,11 @@
  * is ready, then mounts the canvas as for any session. Over SERVER_MODEL_MAX entries the server's
  * HTML holds "Laying out N entries…" and the browser mounts the canvas right after hydrating.
  * The pane once its model is built is tree-canvas-body.tsx.
+ * - `partial`: `skeleton` is only the tail of the current path (a large session's page while its
+ *   whole skeleton streams in): the map of the tail is drawn at once, turns numbered after the
+ *   `turnsBefore` prompts above it and no "session start", under a strip that says what is
+ *   loading; given the whole skeleton, the tail's map stays until the whole tree's first sliced
+ *   build is ready, then the whole tree opens with its own opening view.
  */
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
@@ -43,6 +48,7 @@ import "./tree.css";
 import "./nodes/nodes.css";
 import { useCallback, useState } from "react";
 import { TreeCanvasBody, type TreeCanvasProps } from "@/components/tree/tree-canvas-body";
+import { treeLoadingNote } from "@/components/tree/tree-loading-strip";
 import { TreePending } from "@/components/tree/tree-pending";
 import type { CanvasNode, TreeEdge } from "@/components/tree/types";
 import { useSemanticZoom } from "@/components/tree/hooks/use-semantic-zoom";
@@ -73,7 +79,7 @@ function TreeCanvasInner(props: TreeCanvasProps) {
   const flow = useReactFlow<CanvasNode, TreeEdge>();
   const zoom = useSemanticZoom(flow, props.centerOn || skeleton.length <= DETAIL_ON_OPEN_MAX_ENTRIES ? "detail" : "overview");
   const { zoomLevel, expandedTurns, expandedSpans } = zoom;
-  const { model, building, error } = useCanvasModel({
+  const { model, building, error, provisional } = useCanvasModel({
     skeleton,
     leafId,
     filter,
@@ -87,6 +93,7 @@ function TreeCanvasInner(props: TreeCanvasProps) {
     // Only the overview wraps to the pane (wrap-layout.ts): a resize leaves the entries view alone.
     pane: zoomLevel === "overview" ? pane : undefined,
     showArchived,
+    turnsBefore: props.partial?.turnsBefore,
   });
 
   const unfold = useCallback((entryIds: readonly string[]) => {
@@ -104,5 +111,22 @@ function TreeCanvasInner(props: TreeCanvasProps) {
     const text = `Laying out ${groupDigits(skeleton.length)} entries…${building === null ? "" : ` ${Math.round(building * 100)}%`}`;
     return <TreePending text={text} share={building} className={props.className} />;
   }
-  return <TreeCanvasBody {...props} flow={flow} zoom={zoom} model={model} unfold={unfold} pane={pane} onPane={setPane} showArchived={showArchived} onShowArchived={setShowArchived} />;
+  // The map of the path's tail and the whole tree's are separate mounts of the body: the whole
+  // tree opens with its own opening view (the current leaf in view), not the tail's viewport.
+  const tail = props.partial !== undefined || provisional;
+  return (
+    <TreeCanvasBody
+      key={tail ? "tail" : "whole"}
+      {...props}
+      flow={flow}
+      zoom={zoom}
+      model={model}
+      unfold={unfold}
+      pane={pane}
+      onPane={setPane}
+      showArchived={showArchived}
+      onShowArchived={setShowArchived}
+      loading={treeLoadingNote(props.partial, provisional, building, skeleton.length)}
+    />
+  );
 }

@@ -40,6 +40,8 @@ export interface SessionData {
    * current path only, until the whole skeleton has streamed in (skeleton-stream.ts).
    */
   pending?: boolean;
+  /** With `pending`: user prompts on the current path before the tail (SkeletonPayload `tailTurnsBefore`). */
+  tailTurnsBefore?: number;
 }
 
 /** A full payload, or a delta merged onto `prev`. */
@@ -48,7 +50,17 @@ export function mergePayload(prev: SessionData | undefined, p: SkeletonPayload):
   const chunks = whole ? [p.rows] : p.rows.length > 0 ? [...prev.chunks, p.rows] : prev.chunks;
   // A delta onto a page still streaming its skeleton stays pending: the stream replaces it all.
   const pending = whole ? p.pending === true : prev.pending === true;
-  return { session: p.session, rev: p.rev, count: p.count, chunks, live: [], meter: p.meter, model: p.model ?? prev?.model, ...(pending ? { pending } : {}) };
+  const tailTurnsBefore = whole ? p.tailTurnsBefore : prev.tailTurnsBefore;
+  return {
+    session: p.session,
+    rev: p.rev,
+    count: p.count,
+    chunks,
+    live: [],
+    meter: p.meter,
+    model: p.model ?? prev?.model,
+    ...(pending ? { pending, ...(tailTurnsBefore !== undefined ? { tailTurnsBefore } : {}) } : {}),
+  };
 }
 
 /** The cached value of the session page's prefetch. */

@@ -51,7 +51,12 @@ async function expectResolved(sessionId: string): Promise<void> {
   expect(JSON.parse(pagePayload(view).rowsJson)).toEqual(JSON.parse(JSON.stringify(wire)));
   const page = pagePayload(view, undefined, 50);
   expect(page.pending).toBe(true);
-  expect(page.rowsJson).toBe(JSON.stringify(encodeRows(tailRows(skeleton, view.tree.getBranch()))));
+  const path = view.tree.getBranch();
+  const tail = tailRows(skeleton, path);
+  expect(page.rowsJson).toBe(JSON.stringify(encodeRows(tail)));
+  // The prompts above the tail, so the map drawn from the tail numbers its turns as the whole tree does.
+  const above = path.slice(0, path.length - tail.length);
+  expect(page.tailTurnsBefore).toBe(above.filter((e) => e.type === "message" && e.message.role === "user").length);
   const plan = chatPlan(view.tree.getBranch().map(skeletonFacts));
   expect(latestChatEntries(view).map((e) => e.id)).toEqual(plan.slice(-CHAT_PAGE).map((p) => p.id));
 }

@@ -125,7 +125,8 @@ function pathPositions(entries: readonly SessionEntry[], path: readonly SessionE
  * The session page's payload (rows as their JSON text, PagePayload): the whole skeleton up to
  * PAGE_SKELETON_MAX entries; beyond, only the tail of the current path (`pending`): two chat
  * pages of rows, and back to the latest compaction's first kept entry when that compaction is in
- * the tail, so the chat can tell what the model still sees (chat-plan.ts).
+ * the tail, so the chat can tell what the model still sees (chat-plan.ts), with the number of
+ * user prompts before the tail (`tailTurnsBefore`: the map drawn from the tail numbers its turns).
  */
 export function pagePayload(view: SessionView, model?: NextTurnModel, max = PAGE_SKELETON_MAX): PagePayload {
   const { header, skeleton } = skeletonParts(view, 0, model);
@@ -147,7 +148,12 @@ export function pagePayload(view: SessionView, model?: NextTurnModel, max = PAGE
   }
   const rows: SkeletonEntry[] = [];
   for (let i = start; i < path.length; i++) rows.push(skeleton.slice(at(i), at(i) + 1)[0]!);
-  return { ...header, rowsJson: JSON.stringify(encodeRows(rows)), pending: true };
+  let tailTurnsBefore = 0;
+  for (let i = 0; i < start; i++) {
+    const e = path[i]!;
+    if (e.type === "message" && e.message.role === "user") tailTurnsBefore++;
+  }
+  return { ...header, rowsJson: JSON.stringify(encodeRows(rows)), pending: true, tailTurnsBefore };
 }
 
 /** The named entries as stored, in request order, within MAX_ENTRIES_BYTES (at least one). */

@@ -62,6 +62,11 @@ export interface SkeletonPayload {
    * (`GET …/skeleton?format=ndjson`).
    */
   pending?: true;
+  /**
+   * With `pending`: user prompts on the current path before the tail's first row, so a map
+   * drawn from the tail alone numbers its turns as the whole tree does ("turn 1,204", not "turn 1").
+   */
+  tailTurnsBefore?: number;
   /** The context meter of the current path (lib/chat-protocol/context-meter `meterBasis`). */
   meter: MeterBasis;
   /** The model the next turn will use (lib/chat/next-model): the picker's value, the meter's window. */

@@ -52,6 +52,11 @@ export interface CanvasModelState {
   building: number | null;
   /** The build failed (a bug): the message to show instead of the canvas. */
   error: string | null;
+  /**
+   * `model` is the one drawn before the skeleton grew past SLICED_ABOVE (the map of a large
+   * session's path tail), kept on screen while the first sliced build of the whole tree runs.
+   */
+  provisional: boolean;
 }
 
 type Built = Omit<TreeModel, "stale">;
@@ -62,8 +67,17 @@ export function useCanvasModel(input: TreeModelInput & { stale?: boolean }): Can
   const buildNow = useHydrated() || input.skeleton.length <= SERVER_MODEL_MAX;
   const direct = useTreeModel(input, !sliced && buildNow);
   const built = useSlicedTreeModel(input, sliced);
-  if (!sliced) return { model: direct, building: null, error: null };
-  return { ...built, model: built.model && { ...built.model, stale: input.stale ?? false } };
+  // The last model built at once, drawn until the first sliced one replaces it (`provisional`).
+  const before = useRef<TreeModel | null>(null);
+  if (!sliced) {
+    before.current = direct;
+    return { model: direct, building: null, error: null, provisional: false };
+  }
+  if (built.model === null && built.error === null && before.current !== null) {
+    return { model: before.current, building: built.building, error: null, provisional: true };
+  }
+  before.current = null;
+  return { ...built, model: built.model && { ...built.model, stale: input.stale ?? false }, provisional: false };
 }
 
 function* counted<T>(steps: Steps<T>, onStep: () => void): Steps<T> {
@@ -76,8 +90,8 @@ function* counted<T>(steps: Steps<T>, onStep: () => void): Steps<T> {
   return r.value;
 }
 
-function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<CanvasModelState, "model"> & { model: Built | null } {
-  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns, expandedSpans, pane, showArchived } = input;
+function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<CanvasModelState, "model" | "provisional"> & { model: Built | null } {
+  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns, expandedSpans, pane, showArchived, turnsBefore } = input;
   const [entryFlow, setEntryFlow] = useState<FlowGraph | null>(null);
   const [model, setModel] = useState<Built | null>(null);
   const [building, setBuilding] = useState<number | null>(null);
@@ -114,26 +128,26 @@ function useSlicedTreeModel(input: TreeModelInput, enabled: boolean): Omit<Canva
 
   const overview = zoomLevel === "overview";
   const viewInputs = useMemo(
-    () => (entryFlow ? { flow: entryFlow, overview, expandedTurns, expandedSpans, pane } : null),
-    [entryFlow, overview, expandedTurns, expandedSpans, pane],
+    () => (entryFlow ? { flow: entryFlow, overview, expandedTurns, expandedSpans, pane, turnsBefore } : null),
+    [entryFlow, overview, expandedTurns, expandedSpans, pane, turnsBefore],
   );
   useLatestBuild(
     viewInputs !== null,
     viewInputs,
     async (view, signal) => {
       if (!view) throw new Error("no entry graph to lay out");
-      const { flow, overview: asTurns, expandedTurns: openTurns, expandedSpans: openSpans, pane: paneSize } = view;
+      const { flow, overview: asTurns, expandedTurns: openTurns, expandedSpans: openSpans, pane: paneSize, turnsBefore: before } = view;
       function* steps(): Steps<Built> {
         let grouping: TurnGrouping | null = null;
         if (asTurns) {
           const memo = grouped.current;
           if (memo?.flow === flow) grouping = memo.grouping;
           else {
-            grouping = yield* groupTurnsSteps(flow);
+            grouping = yield* groupTurnsSteps(flow, before);
             grouped.current = { flow, grouping };
           }
         }
-        return yield* viewModelSteps(flow, grouping, openTurns, paneSize, openSpans);
+        return yield* viewModelSteps(flow, grouping, openTurns, paneSize, openSpans, before !== undefined);
       }
       return runSliced(counted(steps(), () => progress.current.passed++), { signal, onSlice: report });
     },

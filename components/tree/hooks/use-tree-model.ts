@@ -48,6 +48,12 @@ export interface TreeModelInput {
    * to fill it (wrap-layout.ts). Absent: no wrapping.
    */
   pane?: Pane;
+  /**
+   * Set when `skeleton` is only the tail of the current path (a large session's page while the
+   * whole tree streams in): the user prompts before it. Turns are numbered from there and the
+   * tail's first entry is not called the session start.
+   */
+  turnsBefore?: number;
 }
 
 export type ZoomLevel = "overview" | "detail";
@@ -106,12 +112,14 @@ export function entryGraphSteps(input: TreeModelInput): Steps<FlowGraph> {
 export function buildTreeModel(input: TreeModelInput): Omit<TreeModel, "stale"> {
   const entryFlow = entryGraph(input);
   const zoomLevel = input.zoomLevel ?? "detail";
-  return viewModel(entryFlow, zoomLevel === "overview" ? groupTurns(entryFlow) : null, input.expandedTurns, input.pane, input.expandedSpans);
+  const grouping = zoomLevel === "overview" ? groupTurns(entryFlow, input.turnsBefore) : null;
+  return viewModel(entryFlow, grouping, input.expandedTurns, input.pane, input.expandedSpans, input.turnsBefore !== undefined);
 }
 
 /**
  * The displayed model over an entry graph: with a turn grouping (the overview), every turn not
- * in `expandedTurns` collapsed; then the layout, bands and landmarks.
+ * in `expandedTurns` collapsed; then the layout, bands and landmarks (`tail`: the graph is the
+ * current path's tail, whose root is not the session start).
  */
 export function viewModel(
   entryFlow: FlowGraph,
@@ -119,8 +127,9 @@ export function viewModel(
   expandedTurns?: ReadonlySet<string>,
   pane?: Pane,
   expandedSpans?: ReadonlySet<string>,
+  tail = false,
 ): Omit<TreeModel, "stale"> {
-  return runSteps(viewModelSteps(entryFlow, grouping, expandedTurns, pane, expandedSpans));
+  return runSteps(viewModelSteps(entryFlow, grouping, expandedTurns, pane, expandedSpans, tail));
 }
 
 /** viewModel as steps (lib/session/stepwise.ts). */
@@ -130,6 +139,7 @@ export function* viewModelSteps(
   expandedTurns?: ReadonlySet<string>,
   pane?: Pane,
   expandedSpans?: ReadonlySet<string>,
+  tail = false,
 ): Steps<Omit<TreeModel, "stale">> {
   const zoomLevel: ZoomLevel = grouping ? "overview" : "detail";
   let flow = entryFlow;
@@ -169,7 +179,7 @@ export function* viewModelSteps(
   });
   yield;
   const start = startDecor(layout);
-  const landmarks = yield* selectLandmarksSteps(flow.nodes, flow.edges, start !== null);
+  const landmarks = yield* selectLandmarksSteps(flow.nodes, flow.edges, start !== null || tail);
   yield;
   return {
     flow,
@@ -188,17 +198,18 @@ export function* viewModelSteps(
  * canvas builds large skeletons in slices instead: use-sliced-tree-model.ts).
  */
 export function useTreeModel(input: TreeModelInput & { stale?: boolean }, enabled = true): TreeModel | null {
-  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns, expandedSpans, pane, showArchived } = input;
+  const { skeleton, leafId, filter, matches, expanded, labels, zoomLevel, expandedTurns, expandedSpans, pane, showArchived, turnsBefore } = input;
   // Three stages, so a zoom (level or expanded turns) never rebuilds the entry graph.
   const entryFlow = useMemo(
     () => (enabled ? entryGraph({ skeleton, leafId, filter, matches, expanded, labels, showArchived }) : null),
     [enabled, skeleton, leafId, filter, matches, expanded, labels, showArchived],
   );
   const overview = zoomLevel === "overview";
-  const grouping = useMemo(() => (entryFlow && overview ? groupTurns(entryFlow) : null), [entryFlow, overview]);
+  const grouping = useMemo(() => (entryFlow && overview ? groupTurns(entryFlow, turnsBefore) : null), [entryFlow, overview, turnsBefore]);
+  const tail = turnsBefore !== undefined;
   const model = useMemo(
-    () => (entryFlow ? viewModel(entryFlow, grouping, expandedTurns, pane, expandedSpans) : null),
-    [entryFlow, grouping, expandedTurns, pane, expandedSpans],
+    () => (entryFlow ? viewModel(entryFlow, grouping, expandedTurns, pane, expandedSpans, tail) : null),
+    [entryFlow, grouping, expandedTurns, pane, expandedSpans, tail],
   );
   return model && { ...model, stale: input.stale ?? false };
 }

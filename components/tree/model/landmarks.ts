@@ -77,7 +77,8 @@ export function branchPointText(branches: number): string {
 /**
  * Landmarks of a displayed graph, in node (display) order. The first root is "session start"
  * (where the model's memory begins when nothing was compacted), unless the session start is
- * drawn as a node of its own above several roots (`startDrawn`, start-decor.ts).
+ * drawn as a node of its own above several roots (start-decor.ts) or is not in the graph (the
+ * tail of a large session's path while its tree streams in): `startDrawn` then.
  */
 export function selectLandmarks(nodes: readonly TreeNode[], edges: readonly TreeEdge[], startDrawn = false): Landmark[] {
   return runSteps(selectLandmarksSteps(nodes, edges, startDrawn));

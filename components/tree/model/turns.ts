@@ -55,12 +55,15 @@ function isUserMessage(node: TreeNode): boolean {
 }
 
 /** Groups the nodes of a canvas graph into turns (see the module contract). */
-export function groupTurns(flow: { nodes: readonly TreeNode[]; edges: readonly TreeEdge[] }): TurnGrouping {
-  return runSteps(groupTurnsSteps(flow));
+export function groupTurns(flow: { nodes: readonly TreeNode[]; edges: readonly TreeEdge[] }, ordinalBase = 0): TurnGrouping {
+  return runSteps(groupTurnsSteps(flow, ordinalBase));
 }
 
-/** groupTurns as steps (lib/session/stepwise.ts). */
-export function* groupTurnsSteps(flow: { nodes: readonly TreeNode[]; edges: readonly TreeEdge[] }): Steps<TurnGrouping> {
+/**
+ * groupTurns as steps (lib/session/stepwise.ts). `ordinalBase`: user prompts above the graph's
+ * roots (a map of the current path's tail numbers its turns from there; 0 for a whole tree).
+ */
+export function* groupTurnsSteps(flow: { nodes: readonly TreeNode[]; edges: readonly TreeEdge[] }, ordinalBase = 0): Steps<TurnGrouping> {
   const { nodes, edges } = flow;
   const n = nodes.length;
   const index = new Map<string, number>();
@@ -104,7 +107,7 @@ export function* groupTurnsSteps(flow: { nodes: readonly TreeNode[]; edges: read
   for (let i = 0; i < n; i++) {
     if (tick(i)) yield;
     const p = parent[i]!;
-    const above = p >= 0 && p < i ? ordAt[p]! : 0;
+    const above = p >= 0 && p < i ? ordAt[p]! : ordinalBase;
     const t = turnOf[i]!;
     if (t < 0) {
       ordAt[i] = above;

@@ -1,0 +1,44 @@
+/**
+ * The strip over the canvas while the map drawn is not the whole tree (a large session's page:
+ * the tail of the current path first, then the whole tree once laid out; ui.md "Large
+ * sessions"): what is shown, what is still loading and how far along, or why it failed.
+ */
+import { groupDigits } from "@/lib/text/group-digits";
+import type { PartialTree } from "./tree-canvas-body";
+
+export interface TreeLoadingNote {
+  text: string;
+  /** 0–1, or null when there is no progress to tell (a failure). */
+  share: number | null;
+  alert: boolean;
+}
+
+/**
+ * The note for the canvas state: the tail of the path while the skeleton streams (`partial`),
+ * or the tail kept while the whole tree's first sliced build runs (`provisional`); null once
+ * the whole tree is drawn.
+ */
+export function treeLoadingNote(partial: PartialTree | undefined, provisional: boolean, building: number | null, entries: number): TreeLoadingNote | null {
+  if (partial) {
+    const latest = `the latest ${groupDigits(entries)} of ${groupDigits(partial.total)} entries`;
+    if (partial.error !== null) return { text: `Could not load the whole tree: ${partial.error}. The map shows ${latest}.`, share: null, alert: true };
+    return { text: `Showing ${latest} · loading the whole tree… ${Math.round(partial.share * 100)}%`, share: partial.share, alert: false };
+  }
+  if (provisional) return { text: `Laying out all ${groupDigits(entries)} entries… ${Math.round((building ?? 0) * 100)}%`, share: building ?? 0, alert: false };
+  return null;
+}
+
+export function TreeLoadingStrip({ note }: { note: TreeLoadingNote }) {
+  return (
+    <div className="pointer-events-none absolute inset-x-0 bottom-2 z-10 flex justify-center px-2">
+      <p
+        role={note.alert ? "alert" : "status"}
+        aria-label="Tree loading"
+        className={`flex items-center gap-2 max-w-[70%] rounded border border-line bg-panel px-2 py-0.5 text-xs shadow-sm ${note.alert ? "text-red-700 dark:text-red-300" : "text-muted"}`}
+      >
+        <span>{note.text}</span>
+        {note.share != null ? <progress className="w-20" max={100} value={Math.round(note.share * 100)} aria-hidden="true" /> : null}
+      </p>
+    </div>
+  );
+}
