@@ -11,8 +11,8 @@ import { SessionTitle } from "@/components/session/session-title";
 import { SessionWorkspace } from "@/components/session/session-workspace";
 import { requirePageUser } from "@/lib/auth/guard";
 import { modelList, nextTurnModelOf } from "@/lib/chat/next-model";
-import { SessionCost } from "@/components/usage/session-cost";
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, readSessionCalls, type SessionCalls, sessionUsage } from "@/lib/db";
+import { MAX_SEGMENTS, SessionCost } from "@/components/usage/session-cost";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, readSessionCalls, type SessionCalls, sessionCostStrip } from "@/lib/db";
 import { contextOf, summariesOf } from "@/lib/inspector/calls";
 import { loadPrompts } from "@/lib/llm/prompts";
 import { getQueryClient } from "@/lib/query/client";
@@ -79,7 +79,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const qc = getQueryClient();
   // The next turn's model and the model list come with the page: the picker and the meter
   // render on the server with the session's model (docs/ui.md "The session workspace"), not empty until /api/models.
-  const [model, models, usage] = await Promise.all([nextTurnModelOf(view), modelList(), sessionUsage({ sessionId: id })]);
+  const [model, models, usage] = await Promise.all([nextTurnModelOf(view), modelList(), sessionCostStrip({ sessionId: id, maxSegments: MAX_SEGMENTS })]);
   // Up to PAGE_SKELETON_MAX entries the whole skeleton; beyond, the tail of the current path
   // (the client streams the rest without a long task).
   qc.setQueryData(keys.session(id), pageData(pagePayload(view, model)));
@@ -102,17 +102,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
               {isSubagent(session.header) ? "Subagent of" : "Forked from"} {session.parentSession}
             </Link>
           )}
-          <SessionCost
-            own={usage.own}
-            subagents={usage.subagents}
-            turns={usage.rows.map((r) => ({
-              entryId: r.entryId,
-              kind: r.kind,
-              model: r.model,
-              costMicros: r.recordedCostMicros,
-              tokens: r.input + r.output + r.cacheRead + r.cacheWrite,
-            }))}
-          />
+          <SessionCost own={usage.own} subagents={usage.subagents} segments={usage.segments} />
           {headerLinks(session.header).map((l) => (
             <a key={l.url} href={l.url} className="truncate text-sm text-muted underline" rel="noopener noreferrer" target="_blank">
               {l.title}

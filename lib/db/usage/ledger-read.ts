@@ -10,6 +10,7 @@ import "server-only";
  * - `sessionUsage`: one session's counted rows (per turn, per branch) and its subagents' totals
  *   (sessions whose header names it as parent and carries Claude Code's agent id).
  * - `sessionCosts`: cost and tokens per session, for the session list.
+ * - The session page's cost strip is cost-strip.ts (grouped in the database).
  */
 import type { LedgerRow } from "@/lib/usage/report";
 import type { UsageKind } from "@/lib/usage/rows";
@@ -105,21 +106,26 @@ const total = (r: TotalRow | undefined): UsageTotal => ({
   calls: Number(r?.calls ?? 0),
 });
 
+/** The totals of a session's live subagents (sessions naming it as parent with Claude Code's agent id). */
+export async function subagentTotals(sessionId: string): Promise<SessionUsage["subagents"]> {
+  const [sub] = await getDb().$queryRawUnsafe<TotalRow[]>(
+    `SELECT ${TOTALS}, count(DISTINCT s.id) AS sessions
+     FROM sessions s LEFT JOIN usage_rows u ON u.session_id = s.id AND u.counted
+     WHERE s.parent_session = $1 AND s.deleted_at IS NULL AND s.header -> 'claudeCode' ->> 'agentId' IS NOT NULL`,
+    sessionId,
+  );
+  return { ...total(sub), sessions: Number(sub?.sessions ?? 0) };
+}
+
 /** Two statements: the session's rows, and its live subagents' totals. */
 export async function sessionUsage(input: { sessionId: string }): Promise<SessionUsage> {
-  const db = getDb();
-  const [rows, [sub]] = await Promise.all([
-    db.$queryRawUnsafe<DbRow[]>(
+  const [rows, subagents] = await Promise.all([
+    getDb().$queryRawUnsafe<DbRow[]>(
       `SELECT ${COLUMNS} FROM usage_rows u JOIN sessions s ON s.id = u.session_id
        WHERE u.session_id = $1 AND u.counted ORDER BY u.at, u.entry_id`,
       input.sessionId,
     ),
-    db.$queryRawUnsafe<TotalRow[]>(
-      `SELECT ${TOTALS}, count(DISTINCT s.id) AS sessions
-       FROM sessions s LEFT JOIN usage_rows u ON u.session_id = s.id AND u.counted
-       WHERE s.parent_session = $1 AND s.deleted_at IS NULL AND s.header -> 'claudeCode' ->> 'agentId' IS NOT NULL`,
-      input.sessionId,
-    ),
+    subagentTotals(input.sessionId),
   ]);
   const own = rows.map(toRow);
   const ownTotal: UsageTotal = { costMicros: 0, tokens: 0, unpricedTokens: 0, calls: own.length };
@@ -129,7 +135,7 @@ export async function sessionUsage(input: { sessionId: string }): Promise<Sessio
     if (r.recordedCostMicros === undefined) ownTotal.unpricedTokens += tokens;
     else ownTotal.costMicros += r.recordedCostMicros;
   }
-  return { rows: own, own: ownTotal, subagents: { ...total(sub), sessions: Number(sub?.sessions ?? 0) } };
+  return { rows: own, own: ownTotal, subagents };
 }
 
 /** Cost and tokens of each of `sessionIds` (counted rows; sessions without any are absent). */
