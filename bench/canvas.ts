@@ -16,7 +16,10 @@
  * - 100k (imported for this section too): one load, then pans (mouse drags)
  *   and zooms (wheel) on the canvas; a PerformanceObserver records every long task (> 50 ms)
  *   from navigation start, and the report gives the longest while opening and while panning
- *   and zooming (target: none over 200 ms, docs/benchmarks.md).
+ *   and zooming (target: none over 200 ms, docs/benchmarks.md). That first open after the
+ *   app started reads the session into the server's read model; three more loads, measured as
+ *   the other sizes are (after a warm-up load), give the first tree node against the 10-entry
+ *   session's (target ≤ 2×), with the first open's beside it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -164,7 +167,7 @@ export async function canvasBench(db: BenchDatabase, dir: string, imported: Impo
     }
   };
   /** 100k entries: open, then pan and zoom, recording long tasks (docs/benchmarks.md: none over 200 ms). */
-  const hugeSession = async (sessionId: string, tenEntryMs: number) => {
+  const hugeSession = async (sessionId: string, tenEntryMs: number): Promise<number> => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     try {
       const page = await context.newPage();
@@ -194,8 +197,9 @@ export async function canvasBench(db: BenchDatabase, dir: string, imported: Impo
         value: formatMs(opened.firstNode),
         baseline: "no stall over 200 ms",
         ratio: Math.max(openMax, panMax) / 200,
-        note: `first node ${(opened.firstNode / tenEntryMs).toFixed(2)}× the 10-entry session's ${formatMs(tenEntryMs)} (target ≤ 2×); HTML ${(opened.html / 2 ** 20).toFixed(1)} MB; longest long task while opening ${formatMs(openMax)} (${opened.tasks.length} over 50 ms), while panning and zooming ${formatMs(panMax)} (${during.length} over 50 ms)`,
+        note: `first open after the app started: first node ${(opened.firstNode / tenEntryMs).toFixed(2)}× the 10-entry session's ${formatMs(tenEntryMs)}; HTML ${(opened.html / 2 ** 20).toFixed(1)} MB; longest long task while opening ${formatMs(openMax)} (${opened.tasks.length} over 50 ms), while panning and zooming ${formatMs(panMax)} (${during.length} over 50 ms)`,
       });
+      return opened.firstNode;
     } finally {
       await context.close();
     }
@@ -248,7 +252,23 @@ export async function canvasBench(db: BenchDatabase, dir: string, imported: Impo
       }
     }
     const huge = imported.get(100_000);
-    if (huge) await hugeSession(huge.id, baseMs);
+    if (huge) {
+      // The first open reads the session into the server's read model (docs/benchmarks.md
+      // "Cold open"); the ratio's method is the other sizes': a warm-up load, then loads.
+      const first = await hugeSession(huge.id, baseMs);
+      const again: number[] = [];
+      for (let i = 0; i < 3; i++) again.push((await load(huge.id)).firstNode);
+      const ms = median(again);
+      addRow({
+        section: "canvas",
+        name: "100k session: navigation start → first tree node (the map of the path's tail)",
+        n: label(100_000),
+        value: formatMs(ms),
+        baseline: `10-entry session ${formatMs(baseMs)}`,
+        ratio: ms / baseMs,
+        note: `median of 3 after the first open (target ≤ 2×); the first open after the app started ${formatMs(first)} (${(first / baseMs).toFixed(2)}×), which reads every entry into the server's read model first`,
+      });
+    }
   } finally {
     await browser.close();
     app.child.kill("SIGTERM");
