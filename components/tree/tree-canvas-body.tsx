@@ -79,7 +79,7 @@ export interface TreeCanvasBodyProps extends TreeCanvasProps {
   onPane: (pane: Pane) => void;
   showArchived: boolean;
   onShowArchived: (on: boolean) => void;
-  /** The map drawn is not the whole tree yet: what is loading (a strip over the canvas). */
+  /** The map drawn is not the whole tree yet: what is loading (a strip above the canvas). */
   loading: TreeLoadingNote | null;
 }
 
@@ -226,8 +226,8 @@ export function TreeCanvasBody(props: TreeCanvasBodyProps) {
         searchRef={searchRef}
         {...(costs.size > 0 ? { colourByCost: byCost, onColourByCostChange: setByCost } : {})}
       />
+      {props.loading ? <TreeLoadingStrip note={props.loading} /> : null}
       <div ref={paneRef} className="relative min-h-0 flex-1">
-        {props.loading ? <TreeLoadingStrip note={props.loading} /> : null}
         {view === "canvas" ? (
           <BranchCostContext.Provider value={costs}>
           <CostHeatContext.Provider value={heat}>

@@ -1,5 +1,5 @@
 /**
- * The strip over the canvas while the map drawn is not the whole tree (a large session's page:
+ * The strip above the canvas while the map drawn is not the whole tree (a large session's page:
  * the tail of the current path first, then the whole tree once laid out; ui.md "Large
  * sessions"): what is shown, what is still loading and how far along, or why it failed.
  */
@@ -28,17 +28,19 @@ export function treeLoadingNote(partial: PartialTree | undefined, provisional: b
   return null;
 }
 
+/**
+ * A line between the toolbar and the canvas, not over it: the opening view frames the latest
+ * turns at the pane's foot, where an overlay would cover "you are here" (seen on a phone).
+ */
 export function TreeLoadingStrip({ note }: { note: TreeLoadingNote }) {
   return (
-    <div className="pointer-events-none absolute inset-x-0 bottom-2 z-10 flex justify-center px-2">
-      <p
-        role={note.alert ? "alert" : "status"}
-        aria-label="Tree loading"
-        className={`flex items-center gap-2 max-w-[70%] rounded border border-line bg-panel px-2 py-0.5 text-xs shadow-sm ${note.alert ? "text-red-700 dark:text-red-300" : "text-muted"}`}
-      >
-        <span>{note.text}</span>
-        {note.share != null ? <progress className="w-20" max={100} value={Math.round(note.share * 100)} aria-hidden="true" /> : null}
-      </p>
-    </div>
+    <p
+      role={note.alert ? "alert" : "status"}
+      aria-label="Tree loading"
+      className={`flex shrink-0 items-center gap-2 border-b border-line bg-panel px-3 py-1 text-xs ${note.alert ? "text-red-700 dark:text-red-300" : "text-muted"}`}
+    >
+      <span className="min-w-0">{note.text}</span>
+      {note.share != null ? <progress className="w-20 shrink-0" max={100} value={Math.round(note.share * 100)} aria-hidden="true" /> : null}
+    </p>
   );
 }
