@@ -33,14 +33,20 @@ export function treeLoadingNote(partial: PartialTree | undefined, provisional: b
  * turns at the pane's foot, where an overlay would cover "you are here" (seen on a phone).
  */
 export function TreeLoadingStrip({ note }: { note: TreeLoadingNote }) {
-  return (
-    <p
-      role={note.alert ? "alert" : "status"}
-      aria-label="Tree loading"
-      className={`flex shrink-0 items-center gap-2 border-b border-line bg-panel px-3 py-1 text-xs ${note.alert ? "text-red-700 dark:text-red-300" : "text-muted"}`}
-    >
+  const className = `flex shrink-0 items-center gap-2 border-b border-line bg-panel px-3 py-1 text-xs ${note.alert ? "text-red-700 dark:text-red-300" : "text-muted"}`;
+  const body = (
+    <>
       <span className="min-w-0">{note.text}</span>
       {note.share != null ? <progress className="w-20 shrink-0" max={100} value={Math.round(note.share * 100)} aria-hidden="true" /> : null}
-    </p>
+    </>
+  );
+  return note.alert ? (
+    <div role="alert" aria-label="Tree loading" className={className}>
+      {body}
+    </div>
+  ) : (
+    <div role="status" aria-label="Tree loading" className={className}>
+      {body}
+    </div>
   );
 }

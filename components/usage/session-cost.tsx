@@ -5,9 +5,8 @@
  * than MAX_SEGMENTS shows runs of consecutive calls per segment, so the strip stays small (the
  * runs are grouped in the database: lib/db/usage/cost-strip.ts). Server-rendered.
  */
-import type { CostSegment } from "@/lib/db";
 import { formatMicros } from "@/lib/usage/prices";
-import { type CostPart, sessionCostLabel } from "@/lib/usage/session-label";
+import { type CostPart, type CostSegment, sessionCostLabel } from "@/lib/usage/session-label";
 
 /** Segments of the strip at most (runs of consecutive calls beyond: lib/db/usage/cost-strip.ts). */
 export const MAX_SEGMENTS = 200;

@@ -71,5 +71,5 @@ export { backfillLedger } from "./usage/ledger-backfill";
 export { usageSeries, type UsageSeriesInput } from "./usage/ledger-series";
 export { type LedgerModel, listPriceOverrides, pricedModels, removePriceOverride, setPriceOverride, type StoredPriceOverride } from "./usage/price-overrides";
 export { readLedger, type SessionUsage, type StoredUsageRow, sessionCosts, sessionUsage, type UsageTotal } from "./usage/ledger-read";
-export { type CostSegment, type SessionCostStrip, sessionCostStrip } from "./usage/cost-strip";
+export { type SessionCostStrip, sessionCostStrip } from "./usage/cost-strip";
 export { cacheBudgetBytes, chargePromptMemory, memoPerEntries, memoPerEntry, readSession, type SessionView } from "./read-model";

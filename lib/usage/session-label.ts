@@ -21,3 +21,16 @@ export function sessionCostLabel(own: CostPart, subagents: CostPart & { sessions
   if (unpriced > 0) text += ` + ${unpriced.toLocaleString("en-US")} tokens price unknown`;
   return text;
 }
+
+/** One segment of the session page's cost strip: a call, or a run of consecutive calls (lib/db/usage/cost-strip.ts). */
+export interface CostSegment {
+  /** The run's first call's entry id. */
+  key: string;
+  /** "message" when every call of the run is a chat message; else the single call's kind, or "mixed". */
+  kind: string;
+  /** "#12 claude-sonnet-4-5" for one call ("#12 compaction · model" for a summary), "#1–#40" for a run. */
+  label: string;
+  /** Summed recorded cost; absent when no call of the run has a price. */
+  cost?: number;
+  tokens: number;
+}

@@ -6,20 +6,9 @@ import "server-only";
  * session has tens of thousands of calls: reading them all to draw 200 segments cost the page
  * 0.35–0.7 s of its server time; this is one grouped statement.
  */
+import type { CostSegment } from "@/lib/usage/session-label";
 import { getDb } from "../client";
 import { type SessionUsage, subagentTotals, type UsageTotal } from "./ledger-read";
-
-export interface CostSegment {
-  /** The run's first call's entry id. */
-  key: string;
-  /** "message" when every call of the run is a chat message; else the single call's kind, or "mixed". */
-  kind: string;
-  /** "#12 claude-sonnet-4-5" for one call ("#12 compaction · model" for a summary), "#1–#40" for a run. */
-  label: string;
-  /** Summed recorded cost; absent when no call of the run has a price. */
-  cost?: number;
-  tokens: number;
-}
 
 export interface SessionCostStrip {
   own: UsageTotal;
