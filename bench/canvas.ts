@@ -125,7 +125,11 @@ interface Load {
   htmlBytes: number;
 }
 
-export async function canvasBench(db: BenchDatabase, dir: string, imported: Imported, opts: { build: boolean }): Promise<void> {
+/**
+ * `hugeOnly` (the history bench's `page` row): only the 10-entry session's loads, as the
+ * baseline, and the 100k session's.
+ */
+export async function canvasBench(db: BenchDatabase, dir: string, imported: Imported, opts: { build: boolean; hugeOnly?: boolean }): Promise<void> {
   console.log("\ncanvas: first render of the tree in headless Chromium");
   const appDir = await prepareApp({ allowBuild: opts.build, env: appEnv() });
   const { chromium } = await import("playwright-core");
@@ -206,7 +210,7 @@ export async function canvasBench(db: BenchDatabase, dir: string, imported: Impo
   };
   try {
     const results = new Map<number, Load[]>();
-    const sizes = [10, 1000, 10_000].filter((n) => imported.has(n));
+    const sizes = (opts.hugeOnly ? [10] : [10, 1000, 10_000]).filter((n) => imported.has(n));
     for (const n of sizes) {
       await load(imported.get(n)!.id);
       results.set(n, []);
@@ -230,7 +234,7 @@ export async function canvasBench(db: BenchDatabase, dir: string, imported: Impo
           `DOMContentLoaded ${at("dcl")}, FCP ${at("fcp")}`,
       });
     }
-    for (const n of [1000, 10_000]) {
+    for (const n of opts.hugeOnly ? [] : [1000, 10_000]) {
       const one = imported.get(n);
       if (!one || !db.statementStats) continue;
       let counted: Awaited<ReturnType<typeof serverStatements>> | undefined;

@@ -15,8 +15,11 @@
  * - the session list's first page at 10,000 sessions vs at 100 (median of 15 each): the
  *   sessions past the synced ones are seeded by SQL (bench/lib/history-seed.ts);
  * - search across the 10,000 sessions: p50 / p99 of 40 searches (one, two and prefix words).
- * `--history-rows unchanged,import,list,search` measures only those rows after the first sync
- * (which every run makes, and reports): e.g. `--history-rows unchanged` for the unchanged sync.
+ * `--history-rows unchanged,import,list,search,live,page` measures only those rows after the first
+ * sync (which every run makes, and reports): e.g. `--history-rows unchanged` for the unchanged sync.
+ * After these, run.ts measures the issue's last two rows: an appended line reaching the open page
+ * (`live`, bench/live.ts) and the 100k-entry session's first tree node against a 10-entry
+ * session's (`page`, bench/canvas.ts in its `hugeOnly` form; builds the app when it changed).
  */
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
@@ -86,7 +89,8 @@ async function listMs(runs: number, query?: string): Promise<number[]> {
   return out;
 }
 
-const HISTORY_ROWS = ["unchanged", "import", "list", "search"] as const;
+/** `live` and `page` are measured by run.ts after this file's rows (bench/live.ts, bench/canvas.ts). */
+const HISTORY_ROWS = ["unchanged", "import", "list", "search", "live", "page"] as const;
 type HistoryRow = (typeof HISTORY_ROWS)[number];
 
 /** The rows asked for by `--history-rows a,b` (all by default). */

@@ -15,8 +15,9 @@
  *   npm run bench -- --md FILE          also write the result table (markdown) to FILE
  *   npm run bench -- --history          only the history benchmark (bench/history.ts): 2,000 files,
  *                                       ~1 GB; --history-scale 0.1 (or ARBOR_BENCH_HISTORY_SCALE) for 200
- *                                       files; --history-rows unchanged (or import,list,search): only
- *                                       those rows after the first sync
+ *                                       files; --history-rows unchanged (or import,list,search,live,page):
+ *                                       only those rows after the first sync; live and page are the
+ *                                       live and canvas sections' rows of the issue's targets
  *   npx tsx --conditions=react-server bench/history-search.ts [--history-scale X] [--rebuild]
  *                                       its search row alone, on a database built once and kept
  *   npx tsx --conditions=react-server bench/chat-profile.ts [N] [compacted]
@@ -110,7 +111,17 @@ async function historyOnly(dir: string): Promise<void> {
   const { markdownTable } = await import("./lib/stats");
   const db = await openBenchDatabase();
   try {
-    await (await import("./history")).historyBench(dir, args);
+    const history = await import("./history");
+    await history.historyBench(dir, args);
+    const rows = history.historyRows(args);
+    if (rows.has("live")) await (await import("./live")).liveBench();
+    if (rows.has("page")) {
+      // The 100k-entry session's first tree node against the 10-entry session's (canvas.ts).
+      ensureBrowser();
+      const { benchSession } = await import("./lib/sessions");
+      const imported = await (await import("./import")).importSessions(db, [await benchSession(100_000, dir)], dir, { big: true });
+      await (await import("./canvas")).canvasBench(db, dir, imported, { build: !flag("no-build"), hugeOnly: true });
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
     await db.close().catch((error: unknown) => console.error(`bench: dropping the database failed: ${String(error)}`));
