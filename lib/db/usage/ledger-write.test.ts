@@ -2,7 +2,8 @@
  * writeLedger, the ledger write of a whole new session (import, fork, backfill): plain inserts
  * that count a key's first row unless a counted row of the key is visible, and the ON CONFLICT
  * write when another transaction counts one of the keys while this one runs (ledger-write.ts).
- * Also the heir of a released key (releaseCounted), read through the index of uncounted rows.
+ * Also the heir of a released key (releaseCounted), read through the index of uncounted rows,
+ * and no row without its session (usage_rows has no key of its own: migration 20270128000002).
  */
 import { describe, expect, it } from "vitest";
 import type { UsageRow } from "@/lib/usage/rows";
@@ -70,6 +71,11 @@ describe("writeLedger", () => {
     await first;
     await second;
     expect(await countedBy()).toEqual(["a1 resp-1 counted", "b1 resp-1 -", "b2 resp-2 counted", "b3 resp-2 -"]);
+  });
+
+  it("refuses rows of a session that does not exist (usage_rollup's key), leaving none", async () => {
+    await expect(withBulkTransaction((sql) => writeLedger(sql, "ledger-none", [row("n1", "resp-9", 0)]))).rejects.toThrow(/usage_rollup_session_id_fkey/);
+    expect((await countedBy()).filter((r) => r.startsWith("n1"))).toEqual([]);
   });
 
   it("hands a released key to the earliest live copy, which was uncounted", async () => {
