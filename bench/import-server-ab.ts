@@ -109,6 +109,21 @@ async function main(): Promise<void> {
       const out = cl.query(copyTo(`COPY (SELECT ${cl.escapeLiteral(sid)}::text, seq, to_tsvector('simple', text) FROM arbor_search_text) TO STDOUT (FORMAT binary)`));
       for await (const _ of out);
     };
+    // The rows the helper computes (binary COPY rows, header and trailer included), then their load (search-rows.ts `load`).
+    let vectors: Buffer[] = [];
+    const computedRows = async (cl: pg.Client) => {
+      if (vectors.length > 0) return;
+      await helperTable(cl);
+      await textsIn(cl);
+      vectors = [];
+      for await (const piece of cl.query(copyTo(`COPY (SELECT ${cl.escapeLiteral(sid)}::text, seq, to_tsvector('simple', text) FROM arbor_search_text) TO STDOUT (FORMAT binary)`))) {
+        vectors.push(piece as Buffer);
+      }
+    };
+    const loadRows = async (cl: pg.Client) => {
+      await cl.query(WORK_MEM_SQL);
+      await pipeline(Readable.from(vectors), cl.query(copyFrom("COPY entry_search (session_id, seq, search) FROM STDIN (FORMAT binary)")));
+    };
     // DDL runs committed before a variant and is undone after it: a relation rewritten or created
     // in the measured transaction would skip WAL (wal_level = minimal), which the import never does.
     const fk = "ALTER TABLE usage_rows ADD CONSTRAINT usage_rows_session_id_fkey FOREIGN KEY (session_id) REFERENCES sessions(id) ON DELETE CASCADE ON UPDATE CASCADE";
@@ -164,6 +179,16 @@ async function main(): Promise<void> {
             await cl.query(`SELECT sum(length(to_tsvector('simple', text))) FROM entries WHERE session_id = $1 AND text IS NOT NULL`, [sid]);
           },
         },
+        {
+          name: "to_tsvector of the texts of all but tool results",
+          setup: copyEntries,
+          run: async (cl) => {
+            await cl.query(
+              `SELECT sum(length(to_tsvector('simple', text))) FROM entries WHERE session_id = $1 AND text IS NOT NULL AND role IS DISTINCT FROM 'toolResult'`,
+              [sid],
+            );
+          },
+        },
         { name: "helper: the texts into its temp table (COPY)", setup: helperTable, run: textsIn },
         {
           name: "helper: to_tsvector out of it (COPY TO)",
@@ -172,6 +197,27 @@ async function main(): Promise<void> {
             await textsIn(cl);
           },
           run: vectorsOut,
+        },
+        {
+          name: "load: the computed rows into entry_search (COPY, GIN)",
+          setup: async (cl) => {
+            await computedRows(cl);
+          },
+          run: loadRows,
+        },
+        {
+          name: "load, search stored uncompressed (EXTERNAL)",
+          ddl: ["ALTER TABLE entry_search ALTER COLUMN search SET STORAGE EXTERNAL"],
+          undo: ["ALTER TABLE entry_search ALTER COLUMN search SET STORAGE EXTENDED"],
+          setup: computedRows,
+          run: loadRows,
+        },
+        {
+          name: "load, without the GIN index",
+          ddl: ["DROP INDEX entry_search_search_idx"],
+          undo: ["CREATE INDEX entry_search_search_idx ON entry_search USING gin (search)"],
+          setup: computedRows,
+          run: loadRows,
         },
       ],
     };

@@ -1,6 +1,7 @@
 /**
  * entries.data as text (migration 20270128000001): the entries stored before it keep their JSON
- * text byte for byte, and the column stays stored as sent (EXTERNAL, no compression). Reading,
+ * text byte for byte, and the column stays stored as sent (EXTERNAL, no compression), as the
+ * full-text vectors are since migration 20270128000003. Reading,
  * pruning (which looks inside the JSON) and exporting entries stored as text are the store's
  * own tests (store.test.ts, fork-prune.test.ts, export.test.ts).
  */
@@ -9,8 +10,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { createEmptyDatabase, dropTestDatabase } from "@/test/db";
+import { createEmptyDatabase, dropTestDatabase, useTestDatabase } from "@/test/db";
+import { getDb } from "../client";
 import { migrate } from "@/lib/postgres";
+
+useTestDatabase();
 
 describe("the migration of entries.data to text", () => {
   it("keeps every stored entry's JSON text as it was, stored uncompressed", async () => {
@@ -48,5 +52,19 @@ describe("the migration of entries.data to text", () => {
       await rm(before, { recursive: true, force: true });
       await dropTestDatabase(empty.name);
     }
+  });
+});
+
+describe("the columns of an import's bulk", () => {
+  it("stores entries' JSON and full-text vectors as sent, never trying to compress them", async () => {
+    const columns = await getDb().$queryRawUnsafe<{ col: string; storage: string }[]>(
+      `SELECT attrelid::regclass::text || '.' || attname AS col, attstorage::text AS storage FROM pg_attribute
+       WHERE (attrelid::regclass::text || '.' || attname) IN ('entries.data', 'entries.text', 'entry_search.search') ORDER BY 1`,
+    );
+    expect(columns).toEqual([
+      { col: "entries.data", storage: "e" },
+      { col: "entries.text", storage: "e" },
+      { col: "entry_search.search", storage: "e" },
+    ]);
   });
 });
