@@ -18,7 +18,6 @@
  * - search: after the entries' COPY (untimed), the full-text rows as an INSERT … SELECT
  *   (SEARCH_ROWS_SQL), and to_tsvector alone.
  */
-import { readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -29,6 +28,7 @@ import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { COPY_HEADER, COPY_TRAILER, ENTRY_COPY_COLUMNS, EntryCopyEncoder, storedText } from "@/lib/db/import/entry-copy";
 import { toEntryRow } from "@/lib/db/store/entry-columns";
 import { type UsageRow, usageRowOf } from "@/lib/usage/rows";
+import { processCpuMs } from "./lib/cpu-split";
 import { benchSession } from "./lib/sessions";
 import { formatMs, median } from "./lib/stats";
 
@@ -40,13 +40,6 @@ const arg = (name: string) => {
 const n = Number(arg("n") ?? 37_000);
 const rounds = Number(arg("rounds") ?? 5);
 const only = arg("only")?.split(",");
-
-/** CPU ms (user + system) the process `pid` has used, from /proc (10 ms ticks). */
-function backendCpu(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /** `ddl` runs (committed) before the variant's transaction, `undo` after it. */
 type Variant = { name: string; ddl?: string[]; undo?: string[]; run: (c: pg.Client) => Promise<void>; setup?: (c: pg.Client) => Promise<void> };
@@ -236,12 +229,12 @@ async function main(): Promise<void> {
             await c.query("INSERT INTO sessions (id, header) VALUES ($1, '{}')", [sid]);
             await v.setup?.(c);
             const t = performance.now();
-            const cpu = backendCpu(backend);
+            const cpu = processCpuMs(backend);
             await v.run(c);
             // Round 0 warms up.
             if (round > 0) {
               times[i]!.push(performance.now() - t);
-              cpus[i]!.push(backendCpu(backend) - cpu);
+              cpus[i]!.push(processCpuMs(backend) - cpu);
             }
           } finally {
             await c.query("ROLLBACK");
