@@ -175,7 +175,7 @@ async function liveStages(file: string): Promise<void> {
       const top = await stats.query<{ ms: number; calls: string; query: string }>(
         `SELECT total_exec_time::float8 AS ms, calls::text, left(regexp_replace(query, '\\s+', ' ', 'g'), 60) AS query
          FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-         WHERE d.datname = current_database() AND query NOT ILIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 4`,
+         WHERE d.datname = current_database() AND query NOT ILIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 8`,
       );
       for (const r of top.rows) console.log(`   ${r.ms.toFixed(0).padStart(6)} ms ×${r.calls} ${r.query}`);
     }

@@ -12,18 +12,29 @@ import { readdirSync, readFileSync } from "node:fs";
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ; 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
+/** The parent pid and the CPU ms (user + system) of process `pid`, from /proc (throws once it has ended). */
+function processStat(pid: number | string): { parent: number; cpuMs: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { parent: Number(fields[1]), cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND };
+}
+
+/** CPU ms (user + system) process `pid` has used so far, in ticks of 1000 / TICKS_PER_SECOND ms. */
+export function processCpuMs(pid: number): number {
+  return processStat(pid).cpuMs;
+}
+
 /** CPU ms of the postmaster `postmaster` and of each of its children, by pid. */
 function serverCpu(postmaster: number): Map<number, number> {
   const out = new Map<number, number>();
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      // Fields after the command, which is in parentheses and may hold spaces.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const pid = Number(name);
-      if (pid !== postmaster && Number(fields[1]) !== postmaster) continue;
-      out.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND);
+      const { parent, cpuMs } = processStat(name);
+      if (pid !== postmaster && parent !== postmaster) continue;
+      out.set(pid, cpuMs);
     } catch {
       // The process ended between readdir and read.
     }

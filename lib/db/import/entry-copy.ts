@@ -38,8 +38,9 @@ export function storedText(value: string): string {
 
 export class EntryCopyEncoder {
   /**
-   * The type of the `data` column: `json` (entries, since migration 20270103000000), whose
-   * binary input is the text alone, or `jsonb` (a version byte, then the text).
+   * The binary form of the `data` column: "json" for a column whose binary input is the text
+   * alone (entries' text since migration 20270128000001, json from 20270103000000 until then),
+   * or "jsonb" (a version byte, then the text).
    */
   constructor(private readonly dataType: "jsonb" | "json" = "json") {}
 

@@ -39,6 +39,15 @@ export interface EntryRow {
 
 type Loose = Record<string, unknown>;
 
+/**
+ * A stored entry from its `data` column, which holds JSON text (text, not json: migration
+ * 20270128000001); every writer stores JSON it produced or parsed, so this parse cannot fail
+ * on a row a writer of this project wrote.
+ */
+export function entryOf(data: string): SessionEntry {
+  return JSON.parse(data) as SessionEntry;
+}
+
 function isObject(v: unknown): v is Loose {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }

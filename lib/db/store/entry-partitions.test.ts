@@ -150,14 +150,14 @@ describe("the migration from one table per session", () => {
       const own = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_class WHERE relname ~ '^entries_[0-9a-f]{32}$'");
       expect(own.rows[0]!.n).toBe(2);
       await migrate(empty.url);
-      const rows = await client.query<{ id: string; label: string | null; data: unknown; tbl: string }>(
+      const rows = await client.query<{ id: string; label: string | null; data: string; tbl: string }>(
         `SELECT id, label, data, tableoid::regclass::text AS tbl FROM entries ORDER BY session_id, seq`,
       );
       expect(rows.rows.map((r) => [r.id, r.label])).toEqual([
         ["s-one-0", null], ["s-one-1", "kept"], ["s-one-2", null],
         ["s-two-0", null], ["s-two-1", "kept"], ["s-two-2", null],
       ]);
-      expect(rows.rows[2]!.data).toEqual({ n: 2 });
+      expect(JSON.parse(rows.rows[2]!.data)).toEqual({ n: 2 });
       for (const r of rows.rows) expect(r.tbl).toMatch(/^entries_p\d\d$/);
       const left = await client.query("SELECT relname FROM pg_class WHERE relname ~ '^entries_([0-9a-f]{32}|by_session)'");
       expect(left.rows).toEqual([]);

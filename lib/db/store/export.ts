@@ -24,6 +24,7 @@ import { exportFileName } from "@/lib/session/file/sanitize";
 import type { SessionEntry, SessionHeader } from "@/lib/session/types";
 import { getDb } from "../client";
 import { NotFoundError } from "../errors";
+import { entryOf } from "./entry-columns";
 import { readSessionMeta } from "./read";
 
 export const EXPORT_BATCH = 1000;
@@ -84,11 +85,11 @@ export async function exportSession(input: { sessionId: string; batchSize?: numb
   async function* lines(): AsyncGenerator<string> {
     yield `${JSON.stringify(header)}\n`;
     for (let from = 0; from < count; from += batchSize) {
-      const rows = await db.$queryRaw<{ data: SessionEntry }[]>`
+      const rows = await db.$queryRaw<{ data: string }[]>`
         SELECT data FROM entries
         WHERE session_id = ${sessionId} AND seq >= ${from}::int AND seq < ${Math.min(count, from + batchSize)}::int
         ORDER BY seq`;
-      for (const row of rows) yield await lineOf(row.data);
+      for (const row of rows) yield await lineOf(entryOf(row.data));
     }
   }
 

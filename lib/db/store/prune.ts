@@ -21,7 +21,7 @@ import "server-only";
  */
 import type { SessionEntry, ToolResultMessage } from "@/lib/session/types";
 import { getDb } from "../client";
-import { entryTokens } from "./entry-columns";
+import { entryOf, entryTokens } from "./entry-columns";
 import { NotFoundError } from "../errors";
 import { toPgJson } from "../pg-json";
 import { sanitizeForPersist } from "@/lib/session/file/sanitize";
@@ -36,7 +36,7 @@ export interface PrunedEntry {
   originalContent?: unknown;
 }
 
-type Row = { id: string; data: SessionEntry; pruned_original: unknown };
+type Row = { id: string; data: string; pruned_original: unknown };
 
 /** The rewritten entries as stored, and the session's rev after the rewrite (unchanged when none). */
 export interface RewriteResult {
@@ -68,19 +68,20 @@ export async function applyPrune(input: { sessionId: string; pruned: readonly Pr
     return { id: p.entryId, message, original: p.originalContent ?? null, tokens: entryTokens({ type: "message", message }) };
   });
   const result = await withTransaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string; data: SessionEntry }[]>`
+    // data is JSON text (migration 20270128000001): looked into as json, rewritten as jsonb's text.
+    const rows = await tx.$queryRaw<{ id: string; data: string }[]>`
       UPDATE entries AS e SET
         pruned_original = COALESCE(
           e.pruned_original,
-          CASE WHEN e.data -> 'message' -> 'prunedAt' IS NOT NULL THEN x.original END,
-          (e.data -> 'message' -> 'content')::jsonb),
-        data = jsonb_set(e.data::jsonb, '{message}', x.message)::json,
+          CASE WHEN e.data::json -> 'message' -> 'prunedAt' IS NOT NULL THEN x.original END,
+          (e.data::json -> 'message' -> 'content')::jsonb),
+        data = jsonb_set(e.data::jsonb, '{message}', x.message)::text,
         tokens = x.tokens
       FROM jsonb_to_recordset(${toPgJson(payload)}::jsonb) AS x(id text, message jsonb, original jsonb, tokens int)
       WHERE e.session_id = ${sessionId} AND e.id = x.id AND e.type = 'message' AND e.role = 'toolResult'
       RETURNING e.id, e.data`;
     missing(sessionId, payload.map((p) => p.id), rows.map((r) => r.id));
-    return { entries: rows.map((r) => r.data), rev: await bumpRewrite(tx, sessionId) };
+    return { entries: rows.map((r) => entryOf(r.data)), rev: await bumpRewrite(tx, sessionId) };
   });
   noteRewritten({ sessionId, ...result });
   return result;
@@ -98,13 +99,14 @@ export async function undoPrune(input: { sessionId: string; entryIds: readonly s
     const restored = rows
       .filter((r) => r.pruned_original !== null)
       .map((r) => {
-        const { prunedAt: _dropped, ...message } = (r.data as { message: ToolResultMessage }).message;
-        const data = { ...r.data, message: { ...message, content: r.pruned_original } } as SessionEntry;
+        const stored = entryOf(r.data);
+        const { prunedAt: _dropped, ...message } = (stored as unknown as { message: ToolResultMessage }).message;
+        const data = { ...stored, message: { ...message, content: r.pruned_original } } as SessionEntry;
         return { id: r.id, data, tokens: entryTokens(data) };
       });
     if (restored.length === 0) return NOTHING;
     await tx.$executeRaw`
-      UPDATE entries AS e SET data = x.data::json, tokens = x.tokens, pruned_original = NULL
+      UPDATE entries AS e SET data = x.data::text, tokens = x.tokens, pruned_original = NULL
       FROM jsonb_to_recordset(${toPgJson(restored)}::jsonb) AS x(id text, data jsonb, tokens int)
       WHERE e.session_id = ${sessionId} AND e.id = x.id`;
     return { entries: restored.map((r) => r.data), rev: await bumpRewrite(tx, sessionId) };

@@ -15,6 +15,7 @@ import "server-only";
  */
 import { getDb } from "../client";
 import { NotFoundError } from "../errors";
+import { entryOf } from "./entry-columns";
 import { SESSION_SELECT, type SessionMeta, toSessionMeta } from "./session-rows";
 import type { SessionEntry } from "@/lib/session/types";
 import { SessionTree, type SessionTreeOptions } from "@/lib/session/tree/tree";
@@ -45,12 +46,12 @@ async function readEntries(db: Reader, sessionId: string): Promise<SessionEntry[
   // session" (no row) from "no entries" (one row, data null). It names the session id itself,
   // not s.id: a constant picks the session's one partition of entries when the query is
   // planned (migration 20270125000000_entries_hashed); through s.id all sixteen are opened.
-  const rows = await db.$queryRaw<{ data: SessionEntry | null }[]>`
+  const rows = await db.$queryRaw<{ data: string | null }[]>`
     SELECT e.data FROM sessions s LEFT JOIN entries e ON e.session_id = ${sessionId}
     WHERE s.id = ${sessionId} ORDER BY e.seq`;
   if (rows.length === 0) throw new NotFoundError({ sessionId });
   const entries: SessionEntry[] = [];
-  for (const r of rows) if (r.data) entries.push(r.data);
+  for (const r of rows) if (r.data !== null) entries.push(entryOf(r.data));
   return entries;
 }
 
@@ -61,12 +62,12 @@ async function readEntries(db: Reader, sessionId: string): Promise<SessionEntry[
  */
 export async function findStoredEntries(input: { sessionId: string; ids: string[] }): Promise<Map<string, unknown>> {
   if (input.ids.length === 0) return new Map();
-  const rows = await getDb().$queryRawUnsafe<{ id: string; data: unknown }[]>(
+  const rows = await getDb().$queryRawUnsafe<{ id: string; data: string }[]>(
     `SELECT id, data FROM entries WHERE session_id = $1 AND id = ANY($2::text[])`,
     input.sessionId,
     input.ids,
   );
-  return new Map(rows.map((r) => [r.id, r.data]));
+  return new Map(rows.map((r) => [r.id, entryOf(r.data)]));
 }
 
 /** Every entry of every branch, in file order. */
@@ -86,7 +87,7 @@ export async function loadPath(input: { sessionId: string; leafId?: string | nul
   const leaf = input.leafId === undefined ? Prisma.sql`s.leaf_id` : Prisma.sql`${input.leafId}::text`;
   // Raw SQL: the path is a recursive CTE, one round trip however deep (the typed client would
   // walk parent by parent). depth -1 is a marker row: present iff the session exists.
-  const rows = await getDb().$queryRaw<{ depth: number; id: string | null; data: SessionEntry | null }[]>`
+  const rows = await getDb().$queryRaw<{ depth: number; id: string | null; data: string | null }[]>`
     WITH RECURSIVE start AS (
       SELECT ${leaf} AS leaf, s.entry_count AS max_depth FROM sessions s WHERE s.id = ${sessionId}
     ), path AS (
@@ -97,17 +98,17 @@ export async function loadPath(input: { sessionId: string; leafId?: string | nul
       FROM path p JOIN entries e ON e.session_id = ${sessionId} AND e.id = p.parent_id
       WHERE p.parent_id <> p.id AND p.depth < (SELECT max_depth FROM start)
     )
-    SELECT -1 AS depth, NULL::text AS id, NULL::json AS data FROM start
+    SELECT -1 AS depth, NULL::text AS id, NULL::text AS data FROM start
     UNION ALL SELECT depth, id, data FROM path
     ORDER BY depth`;
   if (rows.length === 0) throw new NotFoundError({ sessionId });
   const path: SessionEntry[] = [];
   const seen = new Set<string>();
   for (const row of rows) {
-    if (row.depth < 0 || !row.data || row.id === null) continue;
+    if (row.depth < 0 || row.data === null || row.id === null) continue;
     if (seen.has(row.id)) break; // a cycle in malformed data: stop at the revisit, like pathToRoot
     seen.add(row.id);
-    path.push(row.data);
+    path.push(entryOf(row.data));
   }
   return path.reverse();
 }

@@ -16,7 +16,7 @@ async function sessionWithEntries(title: string): Promise<string> {
     expectedLeafId: null,
     entries: [
       { type: "message", message: userMsg("hello") },
-      { type: "message", message: assistantMsg("hi") },
+      { type: "message", message: assistantMsg("hi", { usage: { input: 10, output: 2, totalTokens: 12 } }) },
     ],
   });
   return s.id;
@@ -39,10 +39,14 @@ describe("the Trash", () => {
     expect(Date.parse(first.purgeAt) - Date.parse(first.deletedAt)).toBe(TRASH_DAYS * DAY);
   });
 
-  it("purges only what was deleted more than 30 days ago, entries and all", async () => {
+  it("purges only what was deleted more than 30 days ago, entries, full-text and ledger rows and all", async () => {
     const old = await sessionWithEntries("Trash purge old");
     const recent = await sessionWithEntries("Trash purge recent");
     const live = await sessionWithEntries("Trash purge live");
+    const rowsOf = async (table: "entries" | "entry_search" | "usage_rows") =>
+      Number((await getDb().$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*)::bigint AS n FROM ${table} WHERE session_id = $1`, old))[0]!.n);
+    // What the session holds besides its row: entries, their full-text rows, the assistant reply's ledger row.
+    expect([await rowsOf("entries"), await rowsOf("entry_search"), await rowsOf("usage_rows")]).toEqual([2, 2, 1]);
     await softDeleteSession({ id: old });
     await softDeleteSession({ id: recent });
     await deletedAt(old, new Date(Date.now() - (TRASH_DAYS + 1) * DAY));
@@ -51,9 +55,10 @@ describe("the Trash", () => {
     await expect(getSessionMeta({ id: old })).rejects.toBeInstanceOf(NotFoundError);
     expect((await getSessionMeta({ id: recent })).deletedAt).not.toBeNull();
     expect((await getSessionMeta({ id: live })).deletedAt).toBeNull();
-    // Its entries went with it.
-    const left = await getDb().$queryRaw<{ n: bigint }[]>`SELECT count(*)::bigint AS n FROM entries WHERE session_id = ${old}`;
-    expect(Number(left[0]!.n)).toBe(0);
+    // Its entries, full-text rows and ledger rows went with it, and with them its usage sums.
+    expect([await rowsOf("entries"), await rowsOf("entry_search"), await rowsOf("usage_rows")]).toEqual([0, 0, 0]);
+    const rollup = await getDb().$queryRaw<{ n: bigint }[]>`SELECT count(*)::bigint AS n FROM usage_rollup WHERE session_id = ${old}`;
+    expect(Number(rollup[0]!.n)).toBe(0);
   });
 
   it("deletes one for good on request, only from the trash", async () => {
