@@ -23,7 +23,7 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { buildSearchIndex, importSession, listSessions, searchIndexIdle } from "@/lib/db";
+import { buildSearchIndex, importSession, listSessions, searchIndexIdle, sessionFacets } from "@/lib/db";
 import { type SyncEvent, syncFolders } from "@/lib/sync/sync-folders";
 import { generateHistory } from "@/test/generators/history";
 import { historyCounts, SEED_WORDS, seedSessions } from "./lib/history-seed";
@@ -89,6 +89,13 @@ async function listMs(runs: number, query?: string): Promise<number[]> {
   return out;
 }
 
+async function facetsMs(runs: number): Promise<number[]> {
+  await sessionFacets();
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) out.push((await timed(() => sessionFacets()))[0]);
+  return out;
+}
+
 /** `live` and `page` are measured by run.ts after this file's rows (bench/live.ts, bench/canvas.ts). */
 const HISTORY_ROWS = ["unchanged", "import", "list", "search", "live", "page"] as const;
 type HistoryRow = (typeof HISTORY_ROWS)[number];
@@ -117,10 +124,12 @@ export async function historyBench(dir: string, args: readonly string[]): Promis
 
   // The list's baseline: 100 sessions.
   let list100: number[] = [];
+  let facets100: number[] = [];
   if (rows.has("list")) {
     await seedSessions(1, 100, 20);
     await listMs(5);
     list100 = await listMs(15);
+    facets100 = await facetsMs(15);
   }
 
   const folders = Object.values(history.folders);
@@ -161,7 +170,7 @@ export async function historyBench(dir: string, args: readonly string[]): Promis
 
   if (rows.has("unchanged")) await unchangedRow(folders, everyFile);
   if (rows.has("import")) await importRow(dir);
-  if (rows.has("list") || rows.has("search")) await listAndSearchRows(rows, list100);
+  if (rows.has("list") || rows.has("search")) await listAndSearchRows(rows, list100, facets100);
 }
 
 /** Sync with nothing changed vs stat of every file (median of 3, interleaved). */
@@ -204,7 +213,7 @@ async function importRow(dir: string): Promise<void> {
 }
 
 /** The session list's first page at 10,000 sessions (vs `list100`, at 100) and search across them. */
-async function listAndSearchRows(rows: Set<HistoryRow>, list100: number[]): Promise<void> {
+async function listAndSearchRows(rows: Set<HistoryRow>, list100: number[], facets100: number[]): Promise<void> {
   const before = await historyCounts();
   await seedSessions(101, Math.max(0, 10_000 - before.sessions), 50);
   const after = await historyCounts();
@@ -215,6 +224,12 @@ async function listAndSearchRows(rows: Set<HistoryRow>, list100: number[]): Prom
       section: SECTION, name: "session list, first page", n: `${after.sessions.toLocaleString("en-US")} sessions`, value: formatMs(median(list10k)),
       baseline: `at 100 sessions ${formatMs(median(list100))}`, ratio: median(list10k) / median(list100),
       note: `target ≤ 1.5×, ≤ 50 ms (in-process: the server's whole time); medians of 15`,
+    });
+    const facets10k = await facetsMs(15);
+    addRow({
+      section: SECTION, name: "session list's filter counts (agents, projects, models)", n: `${after.sessions.toLocaleString("en-US")} sessions`, value: formatMs(median(facets10k)),
+      baseline: `at 100 sessions ${formatMs(median(facets100))}`, ratio: median(facets10k) / median(facets100),
+      note: `sessionFacets (GET /api/sessions/facets), counted on partial indexes of live sessions; medians of 15`,
     });
   }
   if (!rows.has("search")) return;

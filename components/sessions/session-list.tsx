@@ -1,7 +1,8 @@
 "use client";
 /**
  * The home page (ui.md "Pages: /"): "New session", the full-text search box, the import drop
- * zone and the list of sessions, newest activity first, paged by cursor ("Load more", and
+ * zone, the filters and grouping (list-filters.tsx, in the address: use-list-view.ts) and the
+ * list of sessions, newest activity first, paged by cursor ("Load more", and
  * automatically when the end of the list scrolls into view). Delete removes the row at once and
  * moves the session to the Trash (/trash: restorable for 30 days), which the toast links to. The
  * list follows sessions written elsewhere without a reload (use-live-list.ts: a sync importing or
@@ -17,9 +18,11 @@ import { sessionListOptions } from "@/lib/query/keys";
 import { FirstStart } from "./first-start";
 import { readableFormats, useNow } from "./format";
 import { ImportDropZone } from "./import-drop-zone";
-import { SessionRow } from "./session-row";
+import { isFiltered, ListFilters } from "./list-filters";
+import { SessionGroups } from "./session-groups";
 import { type ToastMessage, UndoToast } from "./undo-toast";
 import { useDebounced } from "./use-debounced";
+import { useListView } from "./use-list-view";
 import { useLiveList } from "./use-live-list";
 import { useSessionActions } from "./use-session-actions";
 
@@ -34,7 +37,8 @@ export function SessionList() {
   const [text, setText] = useState("");
   const query = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
   const [byCost, setByCost] = useState(false);
-  const list = useInfiniteQuery({ ...sessionListOptions(query, byCost ? "cost" : "activity"), placeholderData: keepPreviousData });
+  const { view, setView, filter } = useListView();
+  const list = useInfiniteQuery({ ...sessionListOptions(query, byCost ? "cost" : "activity", filter), placeholderData: keepPreviousData });
   useLiveList();
   const [pending, startTransition] = useTransition();
   const [createError, setCreateError] = useState<string | null>(null);
@@ -134,6 +138,8 @@ export function SessionList() {
 
       <ImportDropZone />
 
+      <ListFilters view={view} onChange={setView} />
+
       {list.error && (
         <p role="alert" className={errorText}>
           Could not load sessions: {list.error.message}.{" "}
@@ -144,13 +150,20 @@ export function SessionList() {
       )}
       {searching && <p className="text-sm text-muted">Searching…</p>}
 
-      {(firstStartUsed || (sessions.length === 0 && list.isSuccess && !list.isPlaceholderData && !settledQuery)) && (
+      {(firstStartUsed || (sessions.length === 0 && list.isSuccess && !list.isPlaceholderData && !settledQuery && !isFiltered(view))) && (
         // Kept while its sync runs, as the sessions it imports fill the list below.
         <FirstStart onStarted={() => setFirstStartUsed(true)} />
       )}
       {sessions.length === 0 && list.isSuccess && !list.isPlaceholderData ? (
         settledQuery ? (
-          <p className="text-muted">No sessions match “{settledQuery}”.</p>
+          <p className="text-muted">No sessions match “{settledQuery}”{isFiltered(view) ? " with these filters" : ""}.</p>
+        ) : isFiltered(view) ? (
+          <p className="text-muted">
+            No sessions with these filters.{" "}
+            <button type="button" className="underline" onClick={() => setView({ active: "any", groupBy: view.groupBy })}>
+              Clear filters
+            </button>
+          </p>
         ) : (
           <p className="text-muted">
             Arbor shows agent sessions as trees you can chat in, compact and branch. Start a new session, or import a
@@ -159,15 +172,16 @@ export function SessionList() {
         )
       ) : (
         sessions.length > 0 && (
-          <ul
-            aria-label="Sessions"
-            aria-busy={searching || isFetchingNextPage}
-            className="divide-y divide-[var(--border)] rounded border border-line"
-          >
-            {sessions.map((s) => (
-              <SessionRow key={s.id} session={s} now={now} onRename={onRename} onDelete={onDelete} />
-            ))}
-          </ul>
+          <SessionGroups
+            sessions={sessions}
+            view={view}
+            now={now}
+            busy={searching || isFetchingNextPage}
+            partial={hasNextPage}
+            onView={setView}
+            onRename={onRename}
+            onDelete={onDelete}
+          />
         )
       )}
 

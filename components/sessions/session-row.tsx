@@ -7,6 +7,8 @@
  * The whole row opens the session: the title link's ::after covers the row (one link for
  * keyboards and screen readers), and the actions menu sits above it.
  */
+import { AgentIcon } from "./agent-icon";
+import { projectName } from "./list-groups";
 import Link from "next/link";
 import { memo, useEffect, useRef, useState } from "react";
 import type { SessionSummary } from "@/lib/types/session";
@@ -69,6 +71,9 @@ export const SessionRow = memo(function SessionRow({ session: s, now, onRename, 
 
   return (
     <li className="relative flex items-start gap-3 px-4 py-3 hover:bg-[var(--panel)]">
+      <span className="mt-0.5">
+        <AgentIcon agent={s.agent} />
+      </span>
       <div className="min-w-0 flex-1">
         {editing ? (
           <RenameField initial={s.title ?? ""} onDone={done} />
@@ -78,6 +83,11 @@ export const SessionRow = memo(function SessionRow({ session: s, now, onRename, 
           </Link>
         )}
         <p className="mt-0.5 text-sm text-muted">
+          {s.project ? (
+            <>
+              <span title={s.project}>{projectName(s.project)}</span> ·{" "}
+            </>
+          ) : null}
           {s.model && (
             <>
               <span className="font-mono text-xs">{s.model}</span> ·{" "}

@@ -60,6 +60,7 @@ export {
 } from "./store/auth-sessions";
 export { countMcpTokens, deleteMcpToken, insertMcpToken, listMcpTokens, type McpTokenRow, useMcpToken } from "./store/mcp-tokens";
 export { listSessions, type ListSessionsInput, type SessionFilter, type SessionPage } from "./search/session-list";
+export { type FacetCount, type SessionFacets, sessionFacets } from "./search/session-facets";
 export { buildSearchIndex, scheduleSearchIndex, searchIndexIdle, type SearchIndexProgress } from "./search/search-index";
 export { DEFAULT_MAX_IMPORT_BYTES, type ImportOptions, type ImportProgress, type ImportResult, importSession } from "./import/import";
 export { findSessionSource, type SessionSourceInfo, storedSourcePrefixSha256 } from "./import/source-read";

@@ -10,10 +10,35 @@ import { readErrorMessage } from "@/lib/text/error-text";
 export const keys = {
   sessions: () => ["sessions"] as const,
   sessionLists: () => ["sessions", "list"] as const,
-  sessionList: (query: string, sort: "activity" | "cost" = "activity") =>
-    (sort === "cost" ? ["sessions", "list", query, "cost"] : ["sessions", "list", query]) as readonly string[],
+  sessionList: (query: string, sort: "activity" | "cost" = "activity", filter: ListFilter = {}) => {
+    const key: string[] = sort === "cost" ? ["sessions", "list", query, "cost"] : ["sessions", "list", query];
+    const named = filterParams(filter).toString();
+    return (named ? [...key, named] : key) as readonly string[];
+  },
+  sessionFacets: () => ["sessions", "facets"] as const,
   session: (id: string) => ["session", id] as const,
 };
+
+/**
+ * The list's filters as GET /api/sessions takes them: `agent` (a format id), `project` (a cwd,
+ * "" for none), `model`, and last activity `from` (inclusive) / `before` (exclusive), ISO dates.
+ */
+export interface ListFilter {
+  agent?: string;
+  project?: string;
+  model?: string;
+  from?: string;
+  before?: string;
+}
+
+export function filterParams(filter: ListFilter): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const k of ["agent", "project", "model", "from", "before"] as const) {
+    const v = filter[k];
+    if (v !== undefined) params.set(k, v);
+  }
+  return params;
+}
 
 /**
  * Whether a query of a session's data can never change: the message pages of a recorded model
@@ -40,8 +65,9 @@ export async function getJson<T>(url: string, init?: { signal?: AbortSignal }): 
 }
 
 /** The URL of one page of the list; the search words go to the server (full-text search). */
-export function sessionPageUrl(query: string, cursor: string | null, limit = SESSION_PAGE_SIZE, sort: "activity" | "cost" = "activity"): string {
-  const params = new URLSearchParams({ limit: String(limit) });
+export function sessionPageUrl(query: string, cursor: string | null, limit = SESSION_PAGE_SIZE, sort: "activity" | "cost" = "activity", filter: ListFilter = {}): string {
+  const params = filterParams(filter);
+  params.set("limit", String(limit));
   if (query) params.set("q", query);
   if (sort === "cost") params.set("sort", "cost");
   if (cursor) params.set("cursor", cursor);
@@ -52,11 +78,11 @@ export function sessionPageUrl(query: string, cursor: string | null, limit = SES
  * The home page's list for a search (`""` = all sessions): pages chained by opaque cursors;
  * `sort: "cost"` pages costliest first on the server (the list without search words).
  */
-export function sessionListOptions(query = "", sort: "activity" | "cost" = "activity") {
+export function sessionListOptions(query = "", sort: "activity" | "cost" = "activity", filter: ListFilter = {}) {
   const q = query.trim();
   return infiniteQueryOptions({
-    queryKey: keys.sessionList(q, sort),
-    queryFn: ({ pageParam, signal }) => getJson<SessionPage>(sessionPageUrl(q, pageParam, undefined, sort), { signal }),
+    queryKey: keys.sessionList(q, sort, filter),
+    queryFn: ({ pageParam, signal }) => getJson<SessionPage>(sessionPageUrl(q, pageParam, undefined, sort, filter), { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });

@@ -23,6 +23,10 @@ export interface SessionSummary {
   match?: { entryId: string; snippet: string };
   /** Secrets found in the session's entries (docs/secrets.md); absent when none. */
   secrets?: number;
+  /** In the list: the format of the file it came from ("claude-code"); absent for a session made in Arbor. */
+  agent?: string;
+  /** In the list: its cwd ("" when none). */
+  project?: string;
 }
 
 /** Everything about a session except its entries. */
@@ -36,6 +40,20 @@ export interface SessionMeta extends Omit<SessionSummary, "match" | "secrets"> {
   /** Partial settings override for this session. */
   settings: unknown;
   updatedAt: string;
+}
+
+/** A value of the session list's filters with its number of live sessions (GET /api/sessions/facets). */
+export interface FacetCount {
+  value: string;
+  sessions: number;
+}
+
+/** The session list's groups: live sessions per agent (format), project (cwd; "" for none) and model, most first. */
+export interface SessionFacets {
+  total: number;
+  agents: FacetCount[];
+  projects: FacetCount[];
+  models: FacetCount[];
 }
 
 /** One page of the session list; `nextCursor` is opaque, null on the last page. */

@@ -23,7 +23,8 @@ import "server-only";
  *   session's cwd, exactly; `model` = its last model ("provider/modelId"); `activeFrom` /
  *   `activeBefore` bound its last activity (from inclusive, before exclusive).
  * - `secrets` counts the credentials found in a session (lib/db/store/secret-findings.ts), when any.
- * - Each session carries its cost (`usage`, lib/db/usage/ledger-read.ts): one more statement per page.
+ * - Each session carries its cost (`usage`, lib/db/usage/ledger-read.ts) and its `agent` and
+ *   `project` (session-facets.ts `sessionOrigins`): one more statement per page each.
  * - `sort: "cost"` (the list without search words): costliest first, `cost_micros DESC, id DESC`
  *   (sessions.cost_micros, kept by the ledger's triggers), keyset paging on that pair on the index
  *   `sessions(deleted_at, cost_micros DESC, id DESC)`; its cursors are not valid for the other order
@@ -37,6 +38,7 @@ import { type SearchPageInput, type SearchRow, type SessionFilter, searchPage } 
 export type { SessionFilter } from "./session-search";
 import { countSecretFindings } from "../store/secret-findings";
 import { sessionCosts } from "../usage/ledger-read";
+import { sessionOrigins } from "./session-facets";
 
 export interface ListSessionsInput {
   query?: string;
@@ -134,8 +136,15 @@ export async function listSessions(input: ListSessionsInput = {}): Promise<Sessi
   });
   // The list's badge: how many secrets each session holds (docs/secrets.md); one grouped count.
   // The page's costs: one statement on the ledger's primary key (session_id, …).
-  const [secrets, costs] = await Promise.all([countSecretFindings(sessions.map((s) => s.id)), sessionCosts({ sessionIds: sessions.map((s) => s.id) })]);
+  // Each row's agent icon and project (session-facets.ts): one statement on the sessions' keys.
+  const ids = sessions.map((s) => s.id);
+  const [secrets, costs, origins] = await Promise.all([countSecretFindings(ids), sessionCosts({ sessionIds: ids }), sessionOrigins(ids)]);
   for (const s of sessions) {
+    const origin = origins.get(s.id);
+    if (origin) {
+      s.project = origin.project;
+      if (origin.agent) s.agent = origin.agent;
+    }
     const n = secrets.get(s.id);
     if (n) s.secrets = n;
     const c = costs.get(s.id);
