@@ -279,6 +279,7 @@ const ROUTES: Record<string, Partial<Record<Method, Row>>> = {
   "sessions/[id]/secrets/route.ts": { GET: sessionIdCases(sessionUrl("/secrets")) },
   "sessions/[id]/events/route.ts": { GET: sessionIdCases(sessionUrl("/events")) },
   "sessions/events/route.ts": { GET: { noInput: "streams the list's changes; it reads no parameters" } },
+  "sessions/facets/route.ts": { GET: { noInput: "counts the live sessions per agent, project and model; it reads no parameters" } },
   "sessions/[id]/tree/route.ts": { GET: sessionIdCases(sessionUrl("/tree")) },
   "sessions/[id]/usage/route.ts": { GET: sessionIdCases(sessionUrl("/usage")) },
   "sessions/[id]/handoff/route.ts": {
