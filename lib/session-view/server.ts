@@ -40,6 +40,8 @@ const wholeRowsJson = memoPerEntries(
   stringBytes,
 );
 const meterSlot = memoPerEntries((): { leafId?: string | null; meter?: MeterBasis } => ({}));
+/** The newest chat page's entry ids of a version of the entries, for the last leaf asked. */
+const chatSlot = memoPerEntries((): { leafId?: string | null; pageSize?: number; ids?: string[] } => ({}));
 
 /** The context meter of the view's current path (kept for the last leaf asked per entries version). */
 function meterOf(view: SessionView): MeterBasis {
@@ -178,10 +180,17 @@ export function entriesPayload(view: SessionView, ids: readonly string[]): Entri
 
 /** The contents of the newest chat page of the current path (the page's prefetch). */
 export function latestChatEntries(view: SessionView, pageSize = CHAT_PAGE): SessionEntry[] {
-  const plan = chatPlan(view.tree.getBranch().map(chatFacts));
+  // The plan walks the whole path (a 100k-entry session: 10–100 ms): kept per entries version
+  // for the last leaf asked, as the meter is.
+  const slot = chatSlot(view.tree);
+  const leafId = view.meta.leafId ?? null;
+  if (!slot.ids || slot.leafId !== leafId || slot.pageSize !== pageSize) {
+    const plan = chatPlan(view.tree.getBranch().map(chatFacts));
+    Object.assign(slot, { leafId, pageSize, ids: plan.slice(Math.max(0, plan.length - pageSize)).map((item) => item.id) });
+  }
   const out: SessionEntry[] = [];
-  for (const item of plan.slice(Math.max(0, plan.length - pageSize))) {
-    const entry = view.tree.getEntry(item.id);
+  for (const id of slot.ids!) {
+    const entry = view.tree.getEntry(id);
     if (entry) out.push(entry);
   }
   return out;

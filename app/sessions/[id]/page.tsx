@@ -1,5 +1,6 @@
 import { dehydrate, HydrationBoundary } from "@tanstack/react-query";
 import Link from "next/link";
+import { Suspense } from "react";
 import { notFound } from "next/navigation";
 import { DatabaseUnavailable } from "@/components/database-unavailable";
 import { MODELS_KEY } from "@/components/session/models-query";
@@ -56,6 +57,21 @@ async function readOrNull(sessionId: string): Promise<SessionCalls | null | "una
   }
 }
 
+/**
+ * The title bar's cost, streamed after the page (its own boundary): a session of tens of thousands
+ * of calls takes ~0.1–0.3 s to group, which the rest of the page does not wait for. Nothing when the
+ * database went away meanwhile (the page said so already, or will on the next request).
+ */
+async function SessionCostOf({ sessionId }: { sessionId: string }) {
+  try {
+    const usage = await sessionCostStrip({ sessionId, maxSegments: MAX_SEGMENTS });
+    return <SessionCost own={usage.own} subagents={usage.subagents} segments={usage.segments} />;
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return null;
+    throw error;
+  }
+}
+
 /** Up to this many calls, the inspector's call list comes with the page (a few KB); beyond, it loads after. */
 const PREFETCH_CALLS = 200;
 
@@ -79,7 +95,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const qc = getQueryClient();
   // The next turn's model and the model list come with the page: the picker and the meter
   // render on the server with the session's model (docs/ui.md "The session workspace"), not empty until /api/models.
-  const [model, models, usage] = await Promise.all([nextTurnModelOf(view), modelList(), sessionCostStrip({ sessionId: id, maxSegments: MAX_SEGMENTS })]);
+  const [model, models] = await Promise.all([nextTurnModelOf(view), modelList()]);
   // Up to PAGE_SKELETON_MAX entries the whole skeleton; beyond, the tail of the current path
   // (the client streams the rest without a long task).
   qc.setQueryData(keys.session(id), pageData(pagePayload(view, model)));
@@ -102,7 +118,9 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
               {isSubagent(session.header) ? "Subagent of" : "Forked from"} {session.parentSession}
             </Link>
           )}
-          <SessionCost own={usage.own} subagents={usage.subagents} segments={usage.segments} />
+          <Suspense fallback={null}>
+            <SessionCostOf sessionId={id} />
+          </Suspense>
           {headerLinks(session.header).map((l) => (
             <a key={l.url} href={l.url} className="truncate text-sm text-muted underline" rel="noopener noreferrer" target="_blank">
               {l.title}
