@@ -71,7 +71,11 @@ function projectNamer(projects: readonly FacetCount[]): (cwd: string) => string 
   return (cwd) => ((seen.get(projectName(cwd)) ?? 0) > 1 ? cwd : projectName(cwd));
 }
 
-export function ListFilters({ view, onChange }: { view: ListView; onChange: (next: ListView) => void }) {
+/**
+ * `searching`: a search's results are on their way; said at the end of this row, not on a line of
+ * its own above the list, which moved the rows under the pointer as it came and went.
+ */
+export function ListFilters({ view, onChange, searching }: { view: ListView; onChange: (next: ListView) => void; searching: boolean }) {
   const facets = useSessionFacets();
   const f = facets.data;
   const set = (patch: Partial<ListView>) => {
@@ -110,6 +114,7 @@ export function ListFilters({ view, onChange }: { view: ListView; onChange: (nex
         </button>
       )}
       {facets.error && <span className="text-sm text-muted">Counts unavailable: {facets.error.message}</span>}
+      {searching && <span className="text-sm text-muted">Searching…</span>}
     </fieldset>
   );
 }

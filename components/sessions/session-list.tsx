@@ -138,7 +138,7 @@ export function SessionList() {
 
       <ImportDropZone />
 
-      <ListFilters view={view} onChange={setView} />
+      <ListFilters view={view} onChange={setView} searching={searching} />
 
       {list.error && (
         <p role="alert" className={errorText}>
@@ -148,7 +148,6 @@ export function SessionList() {
           </button>
         </p>
       )}
-      {searching && <p className="text-sm text-muted">Searching…</p>}
 
       {(firstStartUsed || (sessions.length === 0 && list.isSuccess && !list.isPlaceholderData && !settledQuery && !isFiltered(view))) && (
         // Kept while its sync runs, as the sessions it imports fill the list below.
