@@ -112,16 +112,21 @@ async function importFile(
 ): Promise<{ tracked: TrackedFile; entries: number; records: number; held: boolean } | { waiting: string }> {
   const prefix = await lastNewlineOffset(read, st.size);
   if (prefix === 0) return { waiting: st.size === 0 ? "the file is empty" : "no whole line yet" };
-  // What no later line can change: every pi entry; for other formats, what the mapper's `push` gave.
+  // What no later line can change: every pi entry; for other formats, what the mapper's `push`
+  // gave (the import counts it). Only a file written within `settleMs` is mapped first, to find
+  // where a response it ends with begins: that response waits (see the header). A settled file
+  // is mapped once, by the import.
   let cut = prefix;
   let settled: number | undefined;
-  const format = await detectFileFormat(read, prefix);
-  if (format !== null && format !== "pi") {
-    const r = await remapFile({ file: read, format, size: prefix, checkBytes: 0, settled: Number.MAX_SAFE_INTEGER, ...(opts.signal ? { signal: opts.signal } : {}) });
-    settled = r.settled;
-    if (r.open && fresh(st, opts)) {
-      cut = r.open.start;
-      settled = r.open.settled;
+  if (fresh(st, opts)) {
+    const format = await detectFileFormat(read, prefix);
+    if (format !== null && format !== "pi") {
+      const r = await remapFile({ file: read, format, size: prefix, checkBytes: 0, settled: Number.MAX_SAFE_INTEGER, ...(opts.signal ? { signal: opts.signal } : {}) });
+      settled = r.settled;
+      if (r.open) {
+        cut = r.open.start;
+        settled = r.open.settled;
+      }
     }
   }
   if (cut === 0) return { waiting: "its first response is still being written" };
@@ -148,7 +153,7 @@ async function importFile(
     statDigest: null,
     importedBytes: cut,
     prefixSha256: source?.sha256 ?? "",
-    settledEntries: result.format === "pi" ? result.entryCount : (settled ?? 0),
+    settledEntries: result.format === "pi" ? result.entryCount : (settled ?? result.settledEntries),
     syncedLeafId: result.leafId,
     version: opts.version,
   };

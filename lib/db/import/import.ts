@@ -115,6 +115,12 @@ export interface ImportResult {
    */
   repairs: { line: number; message: string }[];
   repairCount: number;
+  /**
+   * Entries no later line of the file can change (formats.ts DetectedLines.settled): a Claude
+   * Code or Codex file's response that only the file's end closed is not among them; all
+   * entries of a pi file or a document.
+   */
+  settledEntries: number;
 }
 
 
@@ -212,6 +218,7 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
       kept: detected.format === "pi" ? [] : keptRecords(state),
       repairs: state.repairs,
       repairCount: state.repairCount,
+      settledEntries: detected.settled?.() ?? state.count,
     };
   } catch (error) {
     throw asImportError(error, file, opts.signal, callerSignal);
