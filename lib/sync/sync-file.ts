@@ -39,7 +39,9 @@ import {
   type ImportProgress,
   importSession,
   isLiveSession,
+  pgErrorOf,
   renameSession,
+  SessionExistsError,
   saveTrackedFile,
   storedSourcePrefixSha256,
   type TrackedFile,
@@ -243,31 +245,53 @@ async function extendsStoredOriginal(file: string, tracked: TrackedFile): Promis
 }
 
 export async function syncFile(file: string, opts: SyncFileOptions = {}): Promise<FileOutcome> {
+  return (await syncFileRaced(file, opts)).outcome;
+}
+
+/**
+ * syncFile, and whether its failure may have come from another file synced at the same time
+ * (`raced`: the same session written by both, a deadlock; sync-folders.ts then syncs it again alone).
+ */
+export async function syncFileRaced(file: string, opts: SyncFileOptions = {}): Promise<{ outcome: FileOutcome; raced: boolean }> {
   try {
-    const tracked = await findTrackedFile(file);
-    const read = await confinedPath(file, opts.roots);
-    let st: { size: number; mtimeMs: number };
-    try {
-      if (read === null) throw Object.assign(new Error("the file does not exist"), { code: "ENOENT" });
-      const s = await stat(/*turbopackIgnore: true*/ read);
-      if (s.isDirectory()) throw Object.assign(new Error("is a folder"), { code: "EISDIR" });
-      st = { size: s.size, mtimeMs: s.mtimeMs };
-    } catch (error) {
-      if (isMissing(error) && tracked) return { kind: "gone", sessionId: tracked.sessionId };
-      throw error;
-    }
-    // Gemini CLI recordings and opencode storage sessions are documents, synced whole (document-sync.ts).
-    const document = await documentKindOf(read, tracked);
-    const settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
-    if (document) return await withFileLock(file, async () => syncDocument(read, document, await findTrackedFile(file), { ...opts, settleMs }), opts.signal);
-    if (tracked && sameStat(tracked, st)) return { kind: "unchanged", sessionId: tracked.sessionId };
-    // Anything to write: one sync of this file at a time, across processes (lib/runs/file-lock.ts);
-    // what another sync did meanwhile is read again inside the lock.
-    return await withFileLock(file, () => syncChanged({ file, read }, st, opts), opts.signal);
+    return { outcome: await syncAny(file, opts), raced: false };
   } catch (error) {
     opts.signal?.throwIfAborted();
-    return failure(file, error);
+    return { outcome: failure(file, error), raced: isWriteRace(error) };
   }
+}
+
+/** A write that lost a race with another transaction: a session row already there, a deadlock, a unique key. */
+function isWriteRace(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof SessionExistsError) return true;
+    const code = pgErrorOf(e).code;
+    if (code === "23505" || code === "40P01" || code === "40001") return true;
+  }
+  return false;
+}
+
+async function syncAny(file: string, opts: SyncFileOptions): Promise<FileOutcome> {
+  const tracked = await findTrackedFile(file);
+  const read = await confinedPath(file, opts.roots);
+  let st: { size: number; mtimeMs: number };
+  try {
+    if (read === null) throw Object.assign(new Error("the file does not exist"), { code: "ENOENT" });
+    const s = await stat(/*turbopackIgnore: true*/ read);
+    if (s.isDirectory()) throw Object.assign(new Error("is a folder"), { code: "EISDIR" });
+    st = { size: s.size, mtimeMs: s.mtimeMs };
+  } catch (error) {
+    if (isMissing(error) && tracked) return { kind: "gone", sessionId: tracked.sessionId };
+    throw error;
+  }
+  // Gemini CLI recordings and opencode storage sessions are documents, synced whole (document-sync.ts).
+  const document = await documentKindOf(read, tracked);
+  const settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
+  if (document) return await withFileLock(file, async () => syncDocument(read, document, await findTrackedFile(file), { ...opts, settleMs }), opts.signal);
+  if (tracked && sameStat(tracked, st)) return { kind: "unchanged", sessionId: tracked.sessionId };
+  // Anything to write: one sync of this file at a time, across processes (lib/runs/file-lock.ts);
+  // what another sync did meanwhile is read again inside the lock.
+  return await withFileLock(file, () => syncChanged({ file, read }, st, opts), opts.signal);
 }
 
 async function syncChanged(source: Source, st: { size: number; mtimeMs: number }, opts: SyncFileOptions): Promise<FileOutcome> {
