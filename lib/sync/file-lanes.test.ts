@@ -120,4 +120,15 @@ describe("InOrder", () => {
     order.done(1);
     expect(out).toEqual(["0 progress 1", "0 file", "1 progress 2", "1 progress 3", "1 file", "2 file"]);
   });
+
+  it("after a stop, passes on what the files that finished hold, and nothing of one that did not", () => {
+    const out: string[] = [];
+    const order = new InOrder<string>((e) => out.push(e), (e) => e.includes("progress"));
+    order.emit(0, "0 progress");
+    order.emit(1, "1 progress");
+    order.emit(2, "2 file");
+    order.done(2);
+    order.flushDone();
+    expect(out).toEqual(["0 progress", "2 file"]);
+  });
 });

@@ -20,7 +20,7 @@
  *
  * Contract (InOrder): `emit(index, e)` passes a file's events on in file order. Events of a file
  * after the earliest one not `done` wait (of its progress events, the latest only) until every
- * file before it is done.
+ * file before it is done. `flushDone()` (a stopped sync) passes on what every finished file holds.
  */
 
 interface Running {
@@ -121,6 +121,18 @@ export class InOrder<E> {
       if (!h.done) return;
       this.held.delete(this.next);
       this.next += 1;
+    }
+  }
+
+  /**
+   * After a sync was stopped (an abort): the events of every file that finished, in file order,
+   * though a file before it did not (its import rolled back; it has no event to wait for).
+   */
+  flushDone(): void {
+    for (const index of [...this.held.keys()].sort((a, b) => a - b)) {
+      const h = this.held.get(index)!;
+      this.held.delete(index);
+      if (h.done) for (const e of h.events) this.pass(e);
     }
   }
 

@@ -199,6 +199,8 @@ export async function syncFolders(
     await lanes.drain();
   } catch (error) {
     await lanes.settle();
+    // Files that finished beside the one stopped are stored: their events still say so.
+    order.flushDone();
     throw error;
   }
   // Tracked files the scan did not find: deleted ("gone"), or no longer a file (the per-file sync says what).
