@@ -14,16 +14,11 @@ import { Session } from "node:inspector/promises";
 import path from "node:path";
 import pg from "pg";
 import { generateHistory } from "@/test/generators/history";
+import { argOf, historyFolderArgs } from "./lib/args";
 
-const args = process.argv.slice(2);
-const arg = (name: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const files = Number(arg("files") ?? 200);
-const dir = arg("dir") ?? "/tmp/arbor-sync-ab-36";
-const top = Number(arg("top") ?? 15);
-const profileFile = arg("cpu-prof");
+const { files, dir } = historyFolderArgs();
+const top = Number(argOf("top") ?? 15);
+const profileFile = argOf("cpu-prof");
 
 const { openBenchDatabase, statementCounter } = await import("./lib/database");
 const { measureCpuSplit } = await import("./lib/cpu-split");

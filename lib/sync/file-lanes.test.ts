@@ -102,10 +102,15 @@ describe("FileLanes", () => {
   });
 });
 
+/** An InOrder of text events ("… progress" ones are progress) and what it passed on. */
+function recorded(): { out: string[]; order: InOrder<string> } {
+  const out: string[] = [];
+  return { out, order: new InOrder<string>((e) => out.push(e), (e) => e.includes("progress")) };
+}
+
 describe("InOrder", () => {
   it("passes a later file's events on only after every earlier file is done, with its latest progress only", () => {
-    const out: string[] = [];
-    const order = new InOrder<string>((e) => out.push(e), (e) => e.includes("progress"));
+    const { out, order } = recorded();
     order.emit(0, "0 progress 1");
     order.emit(1, "1 progress 1");
     order.emit(1, "1 progress 2");
@@ -122,8 +127,7 @@ describe("InOrder", () => {
   });
 
   it("after a stop, passes on what the files that finished hold, and nothing of one that did not", () => {
-    const out: string[] = [];
-    const order = new InOrder<string>((e) => out.push(e), (e) => e.includes("progress"));
+    const { out, order } = recorded();
     order.emit(0, "0 progress");
     order.emit(1, "1 progress");
     order.emit(2, "2 file");
