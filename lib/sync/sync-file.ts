@@ -68,6 +68,11 @@ export interface SyncFileOptions {
   onProgress?: (p: ImportProgress) => void;
   /** Real paths of the folders the file must really lie in (see the header); unset: not checked. */
   roots?: readonly string[];
+  /**
+   * The file's tracked row as the caller's listing read it (null: none), so it is not read again
+   * before the lock; unset: read here. What is written is decided on the row read inside the lock.
+   */
+  listed?: TrackedFile | null;
 }
 
 class OutsideRoots extends Error {}
@@ -144,7 +149,8 @@ async function importFile(
     const base = result.title?.replace(/ \(copy\)$/, "") ?? path.basename(file);
     await renameSession({ id: result.sessionId, title: `${base} (version ${opts.version})` });
   }
-  const source = await findSessionSource({ sessionId: result.sessionId });
+  // The kept original's sha256, as the import stored it: the check of the next sync's append.
+  const sha256 = result.sourceSha256 ?? (await findSessionSource({ sessionId: result.sessionId }))?.sha256;
   const held = cut < prefix;
   const tracked: TrackedFile = {
     path: file,
@@ -154,7 +160,7 @@ async function importFile(
     mtimeMs: held ? READ_AGAIN : st.mtimeMs,
     statDigest: null,
     importedBytes: cut,
-    prefixSha256: source?.sha256 ?? "",
+    prefixSha256: sha256 ?? "",
     settledEntries: result.format === "pi" ? result.entryCount : (settled ?? result.settledEntries),
     syncedLeafId: result.leafId,
     version: opts.version,
@@ -272,7 +278,7 @@ function isWriteRace(error: unknown): boolean {
 }
 
 async function syncAny(file: string, opts: SyncFileOptions): Promise<FileOutcome> {
-  const tracked = await findTrackedFile(file);
+  const tracked = opts.listed !== undefined ? opts.listed : await findTrackedFile(file);
   const read = await confinedPath(file, opts.roots);
   let st: { size: number; mtimeMs: number };
   try {

@@ -103,6 +103,8 @@ interface Listing {
   scanned: Map<string, ScannedFile & { confined: boolean }>;
   /** The tracked files below the folders (one query per folder). */
   known: Map<string, TrackedFile>;
+  /** `known` holds every tracked row of the listed files (a scan's listing, not a watcher's). */
+  complete: boolean;
 }
 
 async function listChanged(only: ReadonlySet<string>, real: readonly string[]): Promise<Listing> {
@@ -113,7 +115,7 @@ async function listChanged(only: ReadonlySet<string>, real: readonly string[]): 
     if (file && real.some((f) => file.startsWith(`${f}${path.sep}`))) files.add(file);
   }
   const list = [...files];
-  return { files: list, sizes: await Promise.all(list.map(sizeOf)), problems: [], scanned: new Map(), known: new Map() };
+  return { files: list, sizes: await Promise.all(list.map(sizeOf)), problems: [], scanned: new Map(), known: new Map(), complete: false };
 }
 
 async function listFolders(real: readonly string[], roots: readonly string[], signal?: AbortSignal): Promise<Listing> {
@@ -128,7 +130,7 @@ async function listFolders(real: readonly string[], roots: readonly string[], si
     for (const t of await listTrackedFiles(folder)) known.set(t.path, t);
   }
   const files = [...scanned.keys()];
-  return { files, sizes: files.map((f) => scanned.get(f)?.stat?.size ?? 0), problems, scanned, known };
+  return { files, sizes: files.map((f) => scanned.get(f)?.stat?.size ?? 0), problems, scanned, known, complete: true };
 }
 
 /**
@@ -155,13 +157,15 @@ export async function syncFolders(
   const { files: list, sizes } = listing;
   opts.onEvent?.({ type: "start", files: list.length, bytes: sizes.reduce((a, b) => a + b, 0), folders: real });
   const summary: SyncSummary = { folders: real, files: [], counts: emptyCounts() };
+  /** The session lists' notifications, awaited before the sync returns (each catches its own failure). */
+  const notified: Promise<void>[] = [];
   const pass = (e: SyncEvent) => {
     if (e.type === "file") {
       const { file, outcome } = e;
       summary.files.push({ file, outcome });
       summary.counts[outcome.kind] += 1;
       // A new session has no commit to announce it: the session lists are told here (appends commit, and notify).
-      if (outcome.kind === "imported" || outcome.kind === "rewritten") void notifySessionListed(outcome.sessionId);
+      if (outcome.kind === "imported" || outcome.kind === "rewritten") notified.push(notifySessionListed(outcome.sessionId));
     }
     opts.onEvent?.(e);
   };
@@ -184,7 +188,7 @@ export async function syncFolders(
       }
       const onProgress = (p: ImportProgress) =>
         order.emit(index, { type: "progress", file, index, bytes: p.bytes, entries: p.entries, ...(p.totalBytes ? { totalBytes: p.totalBytes } : {}) });
-      const one = { ...fileOpts, onProgress };
+      const one = { ...fileOpts, onProgress, ...(listing.complete ? { listed: listing.known.get(file) ?? null } : {}) };
       await lanes.start(
         (sizes[index] ?? 0) >= ALONE_FROM_BYTES,
         async (ranBeside) => {
@@ -201,12 +205,14 @@ export async function syncFolders(
     await lanes.settle();
     // Files that finished beside the one stopped are stored: their events still say so.
     order.flushDone();
+    await Promise.all(notified);
     throw error;
   }
   // Tracked files the scan did not find: deleted ("gone"), or no longer a file (the per-file sync says what).
   for (const t of listing.known.values()) {
     if (!listing.scanned.has(t.path)) pass({ type: "file", file: t.path, index: list.length, bytes: 0, outcome: await syncFile(t.path, fileOpts) });
   }
+  await Promise.all(notified);
   return summary;
 }
 

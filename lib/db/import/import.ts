@@ -121,6 +121,8 @@ export interface ImportResult {
    * entries of a pi file or a document.
    */
   settledEntries: number;
+  /** The sha256 (hex) of the original file as kept for "Download original" (session_sources). */
+  sourceSha256?: string;
 }
 
 
@@ -219,6 +221,7 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
       repairs: state.repairs,
       repairCount: state.repairCount,
       settledEntries: detected.settled?.() ?? state.count,
+      ...(capture.sha256 ? { sourceSha256: capture.sha256 } : {}),
     };
   } catch (error) {
     throw asImportError(error, file, opts.signal, callerSignal);
