@@ -10,14 +10,9 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { generateHistory } from "@/test/generators/history";
+import { historyFolderArgs } from "./lib/args";
 
-const args = process.argv.slice(2);
-const arg = (name: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const files = Number(arg("files") ?? 200);
-const dir = arg("dir") ?? "/tmp/arbor-sync-ab-36";
+const { files, dir } = historyFolderArgs();
 
 const { openBenchDatabase } = await import("./lib/database");
 const { searchIndexIdle } = await import("@/lib/db");

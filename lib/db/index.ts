@@ -29,6 +29,7 @@ export {
   type LimitCode,
   LimitError,
   NotFoundError,
+  pgErrorOf,
   SessionExistsError,
   StoreError,
   toDatabaseError,

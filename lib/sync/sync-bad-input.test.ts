@@ -46,8 +46,9 @@ describe("bad input during a sync: per-file errors, the rest continues", () => {
     const a = pi("a.jsonl", 5);
     const b = pi("b.jsonl", 6);
     const c = pi("c.jsonl", 7);
+    // After the listing (the `start` event), before any file is read (files are synced two at a time).
     const onEvent = (e: SyncEvent) => {
-      if (e.type === "file" && e.file === a.file) unlinkSync(b.file);
+      if (e.type === "start") unlinkSync(b.file);
     };
     const r = await syncFolders([dir], { onEvent, settleMs: 0 });
     const deleted = outcomeOf(r, b.file);
@@ -66,7 +67,7 @@ describe("bad input during a sync: per-file errors, the rest continues", () => {
       unlinkSync(file);
       mkdirSync(file);
     };
-    const r = await syncFolders([dir], { onEvent: (e) => e.type === "file" && e.file === a.file && replace(b.file), settleMs: 0 });
+    const r = await syncFolders([dir], { onEvent: (e) => e.type === "start" && replace(b.file), settleMs: 0 });
     const folderNow = { kind: "failed", message: `${b.file}: this is a folder now, not a session file` };
     expect(outcomeOf(r, b.file)).toEqual(folderNow);
     expect([await entryCount(a.id), await entryCount(c.id)]).toEqual([a.entries, c.entries]);

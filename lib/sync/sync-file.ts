@@ -39,7 +39,9 @@ import {
   type ImportProgress,
   importSession,
   isLiveSession,
+  pgErrorOf,
   renameSession,
+  SessionExistsError,
   saveTrackedFile,
   storedSourcePrefixSha256,
   type TrackedFile,
@@ -66,6 +68,11 @@ export interface SyncFileOptions {
   onProgress?: (p: ImportProgress) => void;
   /** Real paths of the folders the file must really lie in (see the header); unset: not checked. */
   roots?: readonly string[];
+  /**
+   * The file's tracked row as the caller's listing read it (null: none), so it is not read again
+   * before the lock; unset: read here. What is written is decided on the row read inside the lock.
+   */
+  listed?: TrackedFile | null;
 }
 
 class OutsideRoots extends Error {}
@@ -112,16 +119,21 @@ async function importFile(
 ): Promise<{ tracked: TrackedFile; entries: number; records: number; held: boolean } | { waiting: string }> {
   const prefix = await lastNewlineOffset(read, st.size);
   if (prefix === 0) return { waiting: st.size === 0 ? "the file is empty" : "no whole line yet" };
-  // What no later line can change: every pi entry; for other formats, what the mapper's `push` gave.
+  // What no later line can change: every pi entry; for other formats, what the mapper's `push`
+  // gave (the import counts it). Only a file written within `settleMs` is mapped first, to find
+  // where a response it ends with begins: that response waits (see the header). A settled file
+  // is mapped once, by the import.
   let cut = prefix;
   let settled: number | undefined;
-  const format = await detectFileFormat(read, prefix);
-  if (format !== null && format !== "pi") {
-    const r = await remapFile({ file: read, format, size: prefix, checkBytes: 0, settled: Number.MAX_SAFE_INTEGER, ...(opts.signal ? { signal: opts.signal } : {}) });
-    settled = r.settled;
-    if (r.open && fresh(st, opts)) {
-      cut = r.open.start;
-      settled = r.open.settled;
+  if (fresh(st, opts)) {
+    const format = await detectFileFormat(read, prefix);
+    if (format !== null && format !== "pi") {
+      const r = await remapFile({ file: read, format, size: prefix, checkBytes: 0, settled: Number.MAX_SAFE_INTEGER, ...(opts.signal ? { signal: opts.signal } : {}) });
+      settled = r.settled;
+      if (r.open) {
+        cut = r.open.start;
+        settled = r.open.settled;
+      }
     }
   }
   if (cut === 0) return { waiting: "its first response is still being written" };
@@ -137,7 +149,8 @@ async function importFile(
     const base = result.title?.replace(/ \(copy\)$/, "") ?? path.basename(file);
     await renameSession({ id: result.sessionId, title: `${base} (version ${opts.version})` });
   }
-  const source = await findSessionSource({ sessionId: result.sessionId });
+  // The kept original's sha256, as the import stored it: the check of the next sync's append.
+  const sha256 = result.sourceSha256 ?? (await findSessionSource({ sessionId: result.sessionId }))?.sha256;
   const held = cut < prefix;
   const tracked: TrackedFile = {
     path: file,
@@ -147,8 +160,8 @@ async function importFile(
     mtimeMs: held ? READ_AGAIN : st.mtimeMs,
     statDigest: null,
     importedBytes: cut,
-    prefixSha256: source?.sha256 ?? "",
-    settledEntries: result.format === "pi" ? result.entryCount : (settled ?? 0),
+    prefixSha256: sha256 ?? "",
+    settledEntries: result.format === "pi" ? result.entryCount : (settled ?? result.settledEntries),
     syncedLeafId: result.leafId,
     version: opts.version,
   };
@@ -238,31 +251,53 @@ async function extendsStoredOriginal(file: string, tracked: TrackedFile): Promis
 }
 
 export async function syncFile(file: string, opts: SyncFileOptions = {}): Promise<FileOutcome> {
+  return (await syncFileRaced(file, opts)).outcome;
+}
+
+/**
+ * syncFile, and whether its failure may have come from another file synced at the same time
+ * (`raced`: the same session written by both, a deadlock; sync-folders.ts then syncs it again alone).
+ */
+export async function syncFileRaced(file: string, opts: SyncFileOptions = {}): Promise<{ outcome: FileOutcome; raced: boolean }> {
   try {
-    const tracked = await findTrackedFile(file);
-    const read = await confinedPath(file, opts.roots);
-    let st: { size: number; mtimeMs: number };
-    try {
-      if (read === null) throw Object.assign(new Error("the file does not exist"), { code: "ENOENT" });
-      const s = await stat(/*turbopackIgnore: true*/ read);
-      if (s.isDirectory()) throw Object.assign(new Error("is a folder"), { code: "EISDIR" });
-      st = { size: s.size, mtimeMs: s.mtimeMs };
-    } catch (error) {
-      if (isMissing(error) && tracked) return { kind: "gone", sessionId: tracked.sessionId };
-      throw error;
-    }
-    // Gemini CLI recordings and opencode storage sessions are documents, synced whole (document-sync.ts).
-    const document = await documentKindOf(read, tracked);
-    const settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
-    if (document) return await withFileLock(file, async () => syncDocument(read, document, await findTrackedFile(file), { ...opts, settleMs }), opts.signal);
-    if (tracked && sameStat(tracked, st)) return { kind: "unchanged", sessionId: tracked.sessionId };
-    // Anything to write: one sync of this file at a time, across processes (lib/runs/file-lock.ts);
-    // what another sync did meanwhile is read again inside the lock.
-    return await withFileLock(file, () => syncChanged({ file, read }, st, opts), opts.signal);
+    return { outcome: await syncAny(file, opts), raced: false };
   } catch (error) {
     opts.signal?.throwIfAborted();
-    return failure(file, error);
+    return { outcome: failure(file, error), raced: isWriteRace(error) };
   }
+}
+
+/** A write that lost a race with another transaction: a session row already there, a deadlock, a unique key. */
+function isWriteRace(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof SessionExistsError) return true;
+    const code = pgErrorOf(e).code;
+    if (code === "23505" || code === "40P01" || code === "40001") return true;
+  }
+  return false;
+}
+
+async function syncAny(file: string, opts: SyncFileOptions): Promise<FileOutcome> {
+  const tracked = opts.listed !== undefined ? opts.listed : await findTrackedFile(file);
+  const read = await confinedPath(file, opts.roots);
+  let st: { size: number; mtimeMs: number };
+  try {
+    if (read === null) throw Object.assign(new Error("the file does not exist"), { code: "ENOENT" });
+    const s = await stat(/*turbopackIgnore: true*/ read);
+    if (s.isDirectory()) throw Object.assign(new Error("is a folder"), { code: "EISDIR" });
+    st = { size: s.size, mtimeMs: s.mtimeMs };
+  } catch (error) {
+    if (isMissing(error) && tracked) return { kind: "gone", sessionId: tracked.sessionId };
+    throw error;
+  }
+  // Gemini CLI recordings and opencode storage sessions are documents, synced whole (document-sync.ts).
+  const document = await documentKindOf(read, tracked);
+  const settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
+  if (document) return await withFileLock(file, async () => syncDocument(read, document, await findTrackedFile(file), { ...opts, settleMs }), opts.signal);
+  if (tracked && sameStat(tracked, st)) return { kind: "unchanged", sessionId: tracked.sessionId };
+  // Anything to write: one sync of this file at a time, across processes (lib/runs/file-lock.ts);
+  // what another sync did meanwhile is read again inside the lock.
+  return await withFileLock(file, () => syncChanged({ file, read }, st, opts), opts.signal);
 }
 
 async function syncChanged(source: Source, st: { size: number; mtimeMs: number }, opts: SyncFileOptions): Promise<FileOutcome> {

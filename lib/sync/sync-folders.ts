@@ -2,14 +2,16 @@ import "server-only";
 /**
  * Syncing whole folders: every session file below each folder (recursively, subagent files
  * included: `*.jsonl`, Gemini CLI's `session-*.json`, and opencode's storage sessions
- * `session/<projectID>/<sessionID>.json`), one file at a time (sync-file.ts), with progress and
- * cancellation as for imports.
+ * `session/<projectID>/<sessionID>.json`), each by sync-file.ts, two files at a time (a file of
+ * ALONE_FROM_BYTES or more alone; file-lanes.ts), with progress and cancellation as for imports.
  *
  * Contract:
  * - Folders are real paths (symlinks resolved) so a file is tracked under one path; a folder
  *   that does not exist or is not a folder fails at once with a message naming it.
  * - Events, in order: `start` (the files found and their bytes, for overall progress), per file
- *   `progress`* (the import's bytes and entries) then `file` (its outcome and size), and tracked
+ *   in the listing's order `progress`* (the import's bytes and entries; of a file synced beside
+ *   an earlier one, the latest is passed on once that one is done) then `file` (its outcome and
+ *   size), and tracked
  *   files no longer on disk as `file` with outcome "gone" (their sessions stay); finally the
  *   summary is returned.
  * - Listing walks the folders itself and takes every session file's stat (folder-scan.ts): a
@@ -21,15 +23,19 @@ import "server-only";
  *   file whose stat is the one stored when it was last read (file-stat.ts; an opencode session:
  *   its files' fingerprint) is "unchanged" without being opened, locked or queried again. Every
  *   other file (new, changed, a link, no stat) is synced by sync-file.ts.
- * - Resuming: a cancelled or killed sync leaves every file it finished tracked and the file it
- *   was importing rolled back, so the next sync skips the finished ones ("unchanged") and
- *   imports nothing twice.
+ * - Resuming: a cancelled or killed sync leaves every file it finished tracked and the files it
+ *   was importing (two at most) rolled back, so the next sync skips the finished ones
+ *   ("unchanged") and imports nothing twice.
+ * - Two files synced at once that write the same session (a copy of a file, a sidechain both
+ *   hold): the one that loses the race fails inside its transaction, which rolls back, and is
+ *   synced again alone once the other is done, as it would have been one file after the other.
  * - `only` (a watcher's changed paths) syncs just those files, present or deleted; a changed
  *   opencode message or part file stands for its session file.
  * - Every file is read only when its real path lies inside `roots` (real paths; default: the
  *   folders), checked each time it is synced (sync-file.ts): a link out of them is "failed".
- * - `signal` aborts the file being synced (an import rolls back; an append is committed batch
- *   by batch, each whole) and stops before the next file; the abort's reason is thrown.
+ * - `signal` aborts the files being synced (an import rolls back; an append is committed batch
+ *   by batch, each whole) and stops before the next file; the abort's reason is thrown once
+ *   both have stopped.
  */
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
@@ -40,7 +46,13 @@ import type { FileOutcome } from "@/lib/types/sync-events";
 import { sameStat } from "./file-stat";
 import { isSessionName, type ListingProblem, type ScannedFile, scanFolder } from "./folder-scan";
 import { storageSessionOf } from "./opencode-storage";
-import { syncFile } from "./sync-file";
+import { FileLanes, InOrder } from "./file-lanes";
+import { syncFile, syncFileRaced } from "./sync-file";
+
+/** Files synced at once (file-lanes.ts). */
+const LANES = 2;
+/** A file this large is synced with no other beside it: two imports' memory at once stays small. */
+const ALONE_FROM_BYTES = 8 * 1024 * 1024;
 
 export type SyncEvent =
   | { type: "start"; files: number; bytes: number; folders: string[] }
@@ -91,6 +103,8 @@ interface Listing {
   scanned: Map<string, ScannedFile & { confined: boolean }>;
   /** The tracked files below the folders (one query per folder). */
   known: Map<string, TrackedFile>;
+  /** `known` holds every tracked row of the listed files (a scan's listing, not a watcher's). */
+  complete: boolean;
 }
 
 async function listChanged(only: ReadonlySet<string>, real: readonly string[]): Promise<Listing> {
@@ -101,7 +115,7 @@ async function listChanged(only: ReadonlySet<string>, real: readonly string[]): 
     if (file && real.some((f) => file.startsWith(`${f}${path.sep}`))) files.add(file);
   }
   const list = [...files];
-  return { files: list, sizes: await Promise.all(list.map(sizeOf)), problems: [], scanned: new Map(), known: new Map() };
+  return { files: list, sizes: await Promise.all(list.map(sizeOf)), problems: [], scanned: new Map(), known: new Map(), complete: false };
 }
 
 async function listFolders(real: readonly string[], roots: readonly string[], signal?: AbortSignal): Promise<Listing> {
@@ -116,7 +130,7 @@ async function listFolders(real: readonly string[], roots: readonly string[], si
     for (const t of await listTrackedFiles(folder)) known.set(t.path, t);
   }
   const files = [...scanned.keys()];
-  return { files, sizes: files.map((f) => scanned.get(f)?.stat?.size ?? 0), problems, scanned, known };
+  return { files, sizes: files.map((f) => scanned.get(f)?.stat?.size ?? 0), problems, scanned, known, complete: true };
 }
 
 /**
@@ -143,29 +157,62 @@ export async function syncFolders(
   const { files: list, sizes } = listing;
   opts.onEvent?.({ type: "start", files: list.length, bytes: sizes.reduce((a, b) => a + b, 0), folders: real });
   const summary: SyncSummary = { folders: real, files: [], counts: emptyCounts() };
-  const record = (file: string, index: number, bytes: number, outcome: FileOutcome) => {
-    summary.files.push({ file, outcome });
-    summary.counts[outcome.kind] += 1;
-    // A new session has no commit to announce it: the session lists are told here (appends commit, and notify).
-    if (outcome.kind === "imported" || outcome.kind === "rewritten") void notifySessionListed(outcome.sessionId);
-    opts.onEvent?.({ type: "file", file, index, bytes, outcome });
-  };
-  for (const p of listing.problems) record(p.path, list.length, 0, { kind: "failed", message: p.message });
-  const fileOpts = { roots, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}) };
-  for (const [index, file] of list.entries()) {
-    opts.signal?.throwIfAborted();
-    const stored = asStored(listing, file);
-    if (stored) {
-      record(file, index, sizes[index] ?? 0, { kind: "unchanged", sessionId: stored.sessionId });
-      continue;
+  /** The session lists' notifications, awaited before the sync returns (each catches its own failure). */
+  const notified: Promise<void>[] = [];
+  const pass = (e: SyncEvent) => {
+    if (e.type === "file") {
+      const { file, outcome } = e;
+      summary.files.push({ file, outcome });
+      summary.counts[outcome.kind] += 1;
+      // A new session has no commit to announce it: the session lists are told here (appends commit, and notify).
+      if (outcome.kind === "imported" || outcome.kind === "rewritten") notified.push(notifySessionListed(outcome.sessionId));
     }
-    const onProgress = (p: ImportProgress) => opts.onEvent?.({ type: "progress", file, index, bytes: p.bytes, entries: p.entries, ...(p.totalBytes ? { totalBytes: p.totalBytes } : {}) });
-    record(file, index, sizes[index] ?? 0, await syncFile(file, { ...fileOpts, onProgress }));
+    opts.onEvent?.(e);
+  };
+  for (const p of listing.problems) pass({ type: "file", file: p.path, index: list.length, bytes: 0, outcome: { kind: "failed", message: p.message } });
+  const fileOpts = { roots, ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}) };
+  // Files are synced two at a time (file-lanes.ts), their events passed on in file order.
+  const order = new InOrder<SyncEvent>(pass, (e) => e.type === "progress");
+  const lanes = new FileLanes(LANES);
+  const record = (file: string, index: number, outcome: FileOutcome) => {
+    order.emit(index, { type: "file", file, index, bytes: sizes[index] ?? 0, outcome });
+    order.done(index);
+  };
+  try {
+    for (const [index, file] of list.entries()) {
+      opts.signal?.throwIfAborted();
+      const stored = asStored(listing, file);
+      if (stored) {
+        record(file, index, { kind: "unchanged", sessionId: stored.sessionId });
+        continue;
+      }
+      const onProgress = (p: ImportProgress) =>
+        order.emit(index, { type: "progress", file, index, bytes: p.bytes, entries: p.entries, ...(p.totalBytes ? { totalBytes: p.totalBytes } : {}) });
+      const one = { ...fileOpts, onProgress, ...(listing.complete ? { listed: listing.known.get(file) ?? null } : {}) };
+      await lanes.start(
+        (sizes[index] ?? 0) >= ALONE_FROM_BYTES,
+        async (ranBeside) => {
+          const { outcome, raced } = await syncFileRaced(file, one);
+          if (raced && ranBeside()) return false;
+          record(file, index, outcome);
+          return true;
+        },
+        async () => record(file, index, await syncFile(file, one)),
+      );
+    }
+    await lanes.drain();
+  } catch (error) {
+    await lanes.settle();
+    // Files that finished beside the one stopped are stored: their events still say so.
+    order.flushDone();
+    await Promise.all(notified);
+    throw error;
   }
   // Tracked files the scan did not find: deleted ("gone"), or no longer a file (the per-file sync says what).
   for (const t of listing.known.values()) {
-    if (!listing.scanned.has(t.path)) record(t.path, list.length, 0, await syncFile(t.path, fileOpts));
+    if (!listing.scanned.has(t.path)) pass({ type: "file", file: t.path, index: list.length, bytes: 0, outcome: await syncFile(t.path, fileOpts) });
   }
+  await Promise.all(notified);
   return summary;
 }
 

@@ -71,11 +71,14 @@ describe("syncing a few hundred files", () => {
       if (e.type === "file" && e.outcome.kind === "imported" && ++done === 100) controller.abort(new Error("cancelled by the user"));
     };
     await expect(syncFolders([dir], { signal: controller.signal, onEvent, settleMs: 0 })).rejects.toThrow("cancelled by the user");
-    expect(await expectIntact(expected, false)).toBe(100);
+    // Files are synced two at a time: the one beside the 100th may have finished too, and is reported then.
+    expect(done).toBeGreaterThanOrEqual(100);
+    expect(done).toBeLessThanOrEqual(101);
+    expect(await expectIntact(expected, false)).toBe(done);
 
     const events: SyncEvent[] = [];
     const resumed = await syncFolders([dir], { onEvent: (e) => events.push(e), settleMs: 0 });
-    expect(resumed.counts).toMatchObject({ unchanged: 100, imported: FILES - 100, failed: 0, rewritten: 0 });
+    expect(resumed.counts).toMatchObject({ unchanged: done, imported: FILES - done, failed: 0, rewritten: 0 });
     const start = events[0];
     expect(start).toMatchObject({ type: "start", files: FILES });
     // The overall bytes: the sum of the files' sizes, as each file's event reports it.

@@ -37,6 +37,12 @@ export interface DetectedLines {
   sidechains(): SideThread[];
   /** What the mapping repaired (and lines holding several objects, all read), by line; complete once `lines` is done. */
   notes(): FormatNote[];
+  /**
+   * A mapped line format's entries that no later record can change, once `lines` is done: those
+   * the mapper gave before the file's end (what lib/sync/remap.ts counts as `settled`). Absent
+   * for pi files and documents, whose entries are all settled.
+   */
+  settled?(): number;
 }
 
 export interface SideThread {
@@ -78,6 +84,7 @@ export async function detectLines(source: Lines, file: string): Promise<Detected
   const mapper = createMapper(format);
   const sides = new Map<string, SideThread>();
   const joinedLines: FormatNote[] = [];
+  let settled = 0;
   async function* mapped(): Lines {
     let firstLine = 0;
     const lineOf = (item: ThreadItem): Line =>
@@ -107,7 +114,9 @@ export async function detectLines(source: Lines, file: string): Promise<Detected
       for (const v of values) {
         records += 1;
         try {
-          yield* out(mapper.push(v, line.number));
+          const items = mapper.push(v, line.number);
+          for (const item of items) if (item.kind === "entry") settled += 1;
+          yield* out(items);
         } catch (error) {
           if (error instanceof FormatError) throw entryError(file, error.line, error.field ?? "record", error.what);
           throw error;
@@ -117,5 +126,5 @@ export async function detectLines(source: Lines, file: string): Promise<Detected
     yield* out(mapper.end());
   }
   const notes = () => [...joinedLines, ...mapper.notes()].sort((a, b) => a.line - b.line);
-  return { format, lines: mapped(), records: () => records, sidechains: () => [...sides.values()], notes };
+  return { format, lines: mapped(), records: () => records, sidechains: () => [...sides.values()], notes, settled: () => settled };
 }

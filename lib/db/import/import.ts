@@ -115,6 +115,14 @@ export interface ImportResult {
    */
   repairs: { line: number; message: string }[];
   repairCount: number;
+  /**
+   * Entries no later line of the file can change (formats.ts DetectedLines.settled): a Claude
+   * Code or Codex file's response that only the file's end closed is not among them; all
+   * entries of a pi file or a document.
+   */
+  settledEntries: number;
+  /** The sha256 (hex) of the original file as kept for "Download original" (session_sources). */
+  sourceSha256?: string;
 }
 
 
@@ -212,6 +220,8 @@ async function importWithin(opts: ImportOptions & { signal: AbortSignal }, file:
       kept: detected.format === "pi" ? [] : keptRecords(state),
       repairs: state.repairs,
       repairCount: state.repairCount,
+      settledEntries: detected.settled?.() ?? state.count,
+      ...(capture.sha256 ? { sourceSha256: capture.sha256 } : {}),
     };
   } catch (error) {
     throw asImportError(error, file, opts.signal, callerSignal);

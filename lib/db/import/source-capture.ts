@@ -74,6 +74,8 @@ export class SourceCapture {
   /** Pieces being compressed, in file order. */
   private compressing: Promise<Buffer>[] = [];
   private target: { sql: Sql; sessionId: string } | null = null;
+  /** The kept original's sha256 (hex), once `finish` stored it. */
+  sha256: string | undefined;
   readonly source: AsyncIterable<Uint8Array>;
 
   constructor(input: ByteSource) {
@@ -156,7 +158,8 @@ export class SourceCapture {
         await insertChunk(sql, sessionId, seq++, piece);
       }
     }
-    await setFacts(sql, sessionId, { bytes: this.total, sha256: this.hash.digest("hex"), records });
+    this.sha256 = this.hash.digest("hex");
+    await setFacts(sql, sessionId, { bytes: this.total, sha256: this.sha256, records });
   }
 
   /** Removes the spill file (after finish, or after a failed or cancelled import). */

@@ -10,10 +10,10 @@ import "server-only";
  * and one parse on the server, and no statement ever has thousands of bind parameters.
  */
 import type { Writable } from "node:stream";
-import pg from "pg";
 import type { Prisma } from "@/generated/prisma/client";
 import type { LabelEntry, SessionEntry } from "@/lib/session/types";
-import { databaseUrl, getDb } from "../client";
+import { getDb } from "../client";
+import { takeBulkConnection } from "./bulk-connections";
 import type { EntryRow } from "./entry-columns";
 import { pgErrorOf, toDatabaseError } from "../errors";
 import { copyFromStdin } from "../copy-stream";
@@ -43,34 +43,44 @@ export function withTransaction<T>(fn: (tx: Tx) => Promise<T>, opts: { timeoutMs
 }
 
 /**
- * Runs `fn` in one transaction on a dedicated connection, for bulk writes (import, fork).
+ * Runs `fn` in one transaction on a dedicated connection, for bulk writes (import, fork): one
+ * kept from an earlier bulk write that committed, else a new one (bulk-connections.ts).
  * Why not Prisma: Prisma 7 keeps the arguments of its last 100 queries in an internal debug
  * ring buffer, even with logging off, so 100 batch payloads of ~1 MB each would stay in
  * memory; this connection keeps nothing. No timeout: an import may stream for minutes.
  */
 export async function withBulkTransaction<T>(fn: (sql: BulkSql) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl() });
-  // A dropped connection also fails the pending query, which is what reports it; without a
-  // listener the 'error' event would crash the process (e.g. the Next server).
-  client.on("error", () => undefined);
   // Only this client's own failures are mapped: `fn` also reads other streams (an upload).
   const driver = <R>(p: Promise<R>) => p.catch((error: unknown) => Promise.reject(toDatabaseError(error, { fromDriver: true })));
-  await driver(client.connect());
+  let connection = await driver(takeBulkConnection());
+  try {
+    await driver(connection.client.query("BEGIN"));
+  } catch (error) {
+    connection.give(false);
+    // A kept connection the server dropped meanwhile: once more on a new one.
+    if (connection.fresh) throw error;
+    connection = await driver(takeBulkConnection());
+    await driver(connection.client.query("BEGIN")).catch((again: unknown) => {
+      connection.give(false);
+      throw again;
+    });
+  }
+  const { client } = connection;
   const sql: BulkSql = {
     query: async <T>(text: string, params: readonly unknown[] = []) => (await driver(client.query(text, [...params]))).rows as T[],
     // The stream's own errors are mapped by its user (EntryLoader), like `driver` does here.
     copyFrom: (text: string) => client.query(copyFromStdin(text)),
   };
   try {
-    await driver(client.query("BEGIN"));
     const result = await fn(sql);
     await driver(client.query("COMMIT"));
+    connection.give(true);
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
+    // Closed, not kept: after an aborted COPY or a lost server its state is not worth trusting.
+    connection.give(false);
     throw error;
-  } finally {
-    await client.end().catch(() => undefined);
   }
 }
 
