@@ -64,6 +64,22 @@ function FacetSelect(props: {
   );
 }
 
+/** A select over a fixed list of choices, each with its name. */
+function ChoiceSelect<C extends string>(props: { label: string; choices: readonly C[]; names: Record<C, string>; value: C; onChange: (value: C) => void }) {
+  return (
+    <label className="flex items-center gap-1.5 text-sm">
+      <span className="text-muted">{props.label}</span>
+      <select aria-label={props.label} className={select} value={props.value} onChange={(e) => props.onChange(e.target.value as C)}>
+        {props.choices.map((c) => (
+          <option key={c} value={c}>
+            {props.names[c]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** Project names: the folder's last part, or the whole path where two projects share it. */
 function projectNamer(projects: readonly FacetCount[]): (cwd: string) => string {
   const seen = new Map<string, number>();
@@ -88,26 +104,8 @@ export function ListFilters({ view, onChange, searching }: { view: ListView; onC
       <FacetSelect label="Agent" all="All agents" values={f?.agents ?? []} current={view.agent} name={(v) => agentName(v)} onChange={(agent) => set({ agent })} />
       <FacetSelect label="Project" all="All projects" values={f?.projects ?? []} current={view.project} name={projectNamer(f?.projects ?? [])} onChange={(project) => set({ project })} />
       <FacetSelect label="Model" all="All models" values={f?.models ?? []} current={view.model} name={(v) => v} onChange={(model) => set({ model })} />
-      <label className="flex items-center gap-1.5 text-sm">
-        <span className="text-muted">Active</span>
-        <select aria-label="Active" className={select} value={view.active} onChange={(e) => set({ active: e.target.value as Active })}>
-          {ACTIVE.map((a) => (
-            <option key={a} value={a}>
-              {ACTIVE_LABELS[a]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="flex items-center gap-1.5 text-sm">
-        <span className="text-muted">Group by</span>
-        <select aria-label="Group by" className={select} value={view.groupBy} onChange={(e) => set({ groupBy: e.target.value as GroupBy })}>
-          {GROUP_BY.map((g) => (
-            <option key={g} value={g}>
-              {GROUP_LABELS[g]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ChoiceSelect label="Active" choices={ACTIVE} names={ACTIVE_LABELS} value={view.active} onChange={(active) => set({ active })} />
+      <ChoiceSelect label="Group by" choices={GROUP_BY} names={GROUP_LABELS} value={view.groupBy} onChange={(groupBy) => set({ groupBy })} />
       {isFiltered(view) && (
         <button type="button" className="text-sm underline" onClick={() => onChange({ active: "any", groupBy: view.groupBy })}>
           Clear filters
