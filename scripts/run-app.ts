@@ -86,7 +86,10 @@ if (bind.auth) {
 
 const started = Date.now();
 stopper.databaseStarting();
-const db = await prepareDatabase().catch((error: Error) => {
+// An upgrade's migrations can rewrite tables full of sessions: say which one runs, not a silent pause.
+const db = await prepareDatabase({
+  onUpgrade: (name, pending) => console.log(`arbor: upgrading the database (${pending} ${pending === 1 ? "migration" : "migrations"}): ${name}…`),
+}).catch((error: Error) => {
   console.error(`arbor: ${error.message}`);
   process.exit(1);
 });

@@ -22,7 +22,9 @@ export const processDbRuntime: DbRuntime = {
   async open() {
     const { prepareDatabase } = await import("@/lib/postgres");
     const { useDatabase, disconnectDb } = await import("@/lib/db");
-    const db = await prepareDatabase();
+    const db = await prepareDatabase({
+      onUpgrade: (name, pending) => process.stderr.write(`arbor: upgrading the database (${pending} ${pending === 1 ? "migration" : "migrations"}): ${name}…\n`),
+    });
     await useDatabase(db.url);
     const controller = new AbortController();
     const onSignal = () => controller.abort(new Error("interrupted"));

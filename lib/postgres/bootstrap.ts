@@ -10,7 +10,7 @@ import "server-only";
  */
 import { APP_ROLE, giveDatabaseToApp } from "./app-role";
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedOptions, type EmbeddedServer } from "./embedded";
-import { migrate, type MigrateResult } from "./migrate";
+import { type MigrateOptions, migrate, type MigrateResult } from "./migrate";
 import { env } from "@/lib/env";
 
 export interface PreparedDatabase {
@@ -29,21 +29,26 @@ export interface AppDatabase {
 }
 
 /** Creates `database` on the embedded server if needed, gives it to the app role and migrates it as that role. */
-export async function prepareAppDatabase(server: EmbeddedServer, database: string, migrationsDir?: string): Promise<AppDatabase> {
+export async function prepareAppDatabase(
+  server: EmbeddedServer,
+  database: string,
+  migrationsDir?: string,
+  onUpgrade?: MigrateOptions["onUpgrade"],
+): Promise<AppDatabase> {
   await ensureDatabase(server.adminUrl, database);
   const adminUrl = server.urlFor(database);
   await giveDatabaseToApp(adminUrl, database);
-  const migrations = await migrate(adminUrl, migrationsDir, { role: APP_ROLE });
+  const migrations = await migrate(adminUrl, migrationsDir, { role: APP_ROLE, ...(onUpgrade ? { onUpgrade } : {}) });
   return { url: server.appUrlFor(database), adminUrl, migrations };
 }
 
 export async function prepareDatabase(
-  opts: { database?: string; embeddedDir?: string; embedded?: EmbeddedOptions } = {},
+  opts: { database?: string; embeddedDir?: string; embedded?: EmbeddedOptions; onUpgrade?: MigrateOptions["onUpgrade"] } = {},
 ): Promise<PreparedDatabase> {
   if (env.DATABASE_URL) {
-    return { url: env.DATABASE_URL, migrations: await migrate(env.DATABASE_URL) };
+    return { url: env.DATABASE_URL, migrations: await migrate(env.DATABASE_URL, undefined, opts.onUpgrade ? { onUpgrade: opts.onUpgrade } : {}) };
   }
   const embedded = await startEmbeddedPostgres(opts.embeddedDir, opts.embedded);
-  const db = await prepareAppDatabase(embedded, opts.database ?? "arbor");
+  const db = await prepareAppDatabase(embedded, opts.database ?? "arbor", undefined, opts.onUpgrade);
   return { url: db.url, embedded, migrations: db.migrations };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate, readMigrations } from "./migrate";
+import { defaultMigrationsDir, migrate, readMigrations } from "./migrate";
 import { createEmptyDatabase, dropTestDatabase, type TestDatabase } from "@/test/db";
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
@@ -45,6 +45,25 @@ describe("migrate", () => {
     const second = await migrate(db.url);
     expect(second.applied).toEqual([]);
     expect(second.alreadyApplied).toEqual(files.map((f) => f.name));
+  });
+
+  it("names each pending migration of an upgrade before running it, and none while a new database is set up", async () => {
+    const files = await readMigrations();
+    const fresh = await createEmptyDatabase("arbor_migrate_upgrade");
+    const dir = await mkdtemp(path.join(tmpdir(), "arbor-migrations-"));
+    try {
+      // The older release: every migration but the last two.
+      for (const f of files.slice(0, -2)) await cp(path.join(defaultMigrationsDir(), f.name), path.join(dir, f.name), { recursive: true });
+      const told: string[] = [];
+      await migrate(fresh.url, dir, { onUpgrade: (name) => told.push(name) });
+      expect(told).toEqual([]);
+      const upgrade: [string, number][] = [];
+      const result = await migrate(fresh.url, undefined, { onUpgrade: (name, pending) => upgrade.push([name, pending]) });
+      expect(result.applied).toEqual(files.slice(-2).map((f) => f.name));
+      expect(upgrade).toEqual(files.slice(-2).map((f) => [f.name, 2]));
+    } finally {
+      await dropTestDatabase(fresh.name);
+    }
   });
 
   it("applies concurrently started runs exactly once (advisory lock)", async () => {

@@ -80,6 +80,12 @@ interface AppliedRow {
 export interface MigrateOptions {
   /** Run as this role (`SET ROLE`): it then owns what the migrations create. */
   role?: string;
+  /**
+   * Called before each pending migration of a database that already had some applied (an
+   * upgrade, whose migrations may rewrite tables full of sessions and take a while): the
+   * migration's name, and how many are pending. Not called while a new database is set up.
+   */
+  onUpgrade?: (name: string, pending: number) => void;
 }
 
 /** Applies every pending migration to the database at `url`. */
@@ -98,6 +104,7 @@ export async function migrate(url: string, dir = defaultMigrationsDir(), opts: M
       )
     ).rows;
     const applied = new Map(rows.map((r) => [r.migration_name, r]));
+    const pending = applied.size > 0 ? migrations.filter((m) => !applied.has(m.name)).length : 0;
     for (const m of migrations) {
       const row = applied.get(m.name);
       if (row) {
@@ -115,6 +122,7 @@ export async function migrate(url: string, dir = defaultMigrationsDir(), opts: M
         result.alreadyApplied.push(m.name);
         continue;
       }
+      if (pending > 0) opts.onUpgrade?.(m.name, pending);
       await applyOne(client, m);
       result.applied.push(m.name);
     }
