@@ -29,7 +29,7 @@ import { generateHistory } from "@/test/generators/history";
 import { historyCounts, SEED_WORDS, seedSessions } from "./lib/history-seed";
 import { benchSession } from "./lib/sessions";
 import { readAndParse } from "./import";
-import { addRow, formatMb, formatMs, MB, median } from "./lib/stats";
+import { addRow, formatMb, formatMs, MB, median, timed } from "./lib/stats";
 
 const SECTION = "history";
 
@@ -60,12 +60,6 @@ async function statFloor(files: readonly string[]): Promise<number> {
   const t = performance.now();
   for (const file of files) await stat(file);
   return performance.now() - t;
-}
-
-async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const t = performance.now();
-  const value = await fn();
-  return [performance.now() - t, value];
 }
 
 /** Peak RSS while `fn` runs, sampled. */

@@ -15,14 +15,10 @@ import path from "node:path";
 import { readAndParse } from "./import";
 import { benchSession } from "./lib/sessions";
 import { median } from "./lib/stats";
+import { argOf } from "./lib/args";
 
-const args = process.argv.slice(2);
-const arg = (name: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const n = Number(arg("n") ?? 37_000);
-const imports = Number(arg("imports") ?? 3);
+const n = Number(argOf("n") ?? 37_000);
+const imports = Number(argOf("imports") ?? 3);
 
 async function main(): Promise<void> {
   const { openBenchDatabase } = await import("./lib/database");

@@ -31,14 +31,10 @@ import { parseJsonlLine } from "@/lib/session/file/jsonl";
 import { createStreamMigrator } from "@/lib/session/file/migrate-stream";
 import type { SessionHeader } from "@/lib/session/types";
 import { benchSession } from "./lib/sessions";
+import { argOf } from "./lib/args";
 
-const args = process.argv.slice(2);
-const arg = (name: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const n = Number(arg("n") ?? 100_000);
-const only = arg("only");
+const n = Number(argOf("n") ?? 100_000);
+const only = argOf("only");
 const BATCH = 1000;
 
 async function timed(name: string, fn: () => Promise<unknown>, base?: number): Promise<number> {
@@ -133,7 +129,7 @@ async function dbStages(file: string, url: string): Promise<void> {
     };
     await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${table} (${ENTRY_COPY_COLUMNS}) FROM STDIN (FORMAT binary)`)));
   };
-  const only = arg("variants")?.split(",");
+  const only = argOf("variants")?.split(",");
   const variants: [string, string, (t: string) => Promise<void>][] = [
     ["INSERT jsonb_to_recordset", "", insertJson("")],
     ["COPY binary (today: json, no full-text data, no pglz)", "", copy()],

@@ -12,21 +12,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { readAndParse } from "./import";
 import { benchSession } from "./lib/sessions";
-import { formatMs, median } from "./lib/stats";
+import { formatMs, median, timed } from "./lib/stats";
+import { argOf } from "./lib/args";
 
-const args = process.argv.slice(2);
-const arg = (name: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const n = Number(arg("n") ?? 37_000);
-const rounds = Number(arg("rounds") ?? 3);
-
-async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const t = performance.now();
-  const value = await fn();
-  return [performance.now() - t, value];
-}
+const n = Number(argOf("n") ?? 37_000);
+const rounds = Number(argOf("rounds") ?? 3);
 
 async function main(): Promise<void> {
   const { openBenchDatabase } = await import("./lib/database");

@@ -31,15 +31,11 @@ import { type UsageRow, usageRowOf } from "@/lib/usage/rows";
 import { processCpuMs } from "./lib/cpu-split";
 import { benchSession } from "./lib/sessions";
 import { formatMs, median } from "./lib/stats";
+import { argOf } from "./lib/args";
 
-const args = process.argv.slice(2);
-const arg = (name: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const n = Number(arg("n") ?? 37_000);
-const rounds = Number(arg("rounds") ?? 5);
-const only = arg("only")?.split(",");
+const n = Number(argOf("n") ?? 37_000);
+const rounds = Number(argOf("rounds") ?? 5);
+const only = argOf("only")?.split(",");
 
 /** `ddl` runs (committed) before the variant's transaction, `undo` after it. */
 type Variant = { name: string; ddl?: string[]; undo?: string[]; run: (c: pg.Client) => Promise<void>; setup?: (c: pg.Client) => Promise<void> };

@@ -5,6 +5,13 @@
  */
 
 /** Median of a non-empty list (mean of the two middle values for an even length). */
+/** How long `fn` took (ms), and what it returned. */
+export async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const t = performance.now();
+  const value = await fn();
+  return [performance.now() - t, value];
+}
+
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
