@@ -3,7 +3,7 @@
  * the "en-US" format on the server and in every browser alike (no hydration mismatches).
  */
 import { useSyncExternalStore } from "react";
-import { FORMAT_LABELS } from "@/lib/formats/types";
+import { FORMAT_LABELS, type FormatId, formatName } from "@/lib/formats/types";
 import { groupDigits } from "@/lib/text/group-digits";
 
 export function formatCount(n: number, one: string, many: string): string {
@@ -73,6 +73,6 @@ export function useNow(): number | null {
  * CLI"): from the format table itself, so a format added there is named here too.
  */
 export function readableFormats(): string {
-  const names = Object.values(FORMAT_LABELS).map((label) => label.replace(/ session$/, ""));
+  const names = (Object.keys(FORMAT_LABELS) as FormatId[]).map(formatName);
   return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "");
 }

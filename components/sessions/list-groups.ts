@@ -8,7 +8,7 @@
  * - `activeRange`: an "Active" preset as the list's `from` / `before` bounds, from the start of
  *   the browser's local day, so a preset's bounds (and the list's cache key) stay the same all day.
  */
-import { FORMAT_LABELS, type FormatId } from "@/lib/formats/types";
+import { FORMAT_LABELS, type FormatId, formatName } from "@/lib/formats/types";
 import type { SessionSummary } from "@/lib/types/session";
 
 export const GROUP_BY = ["none", "day", "project", "agent", "model"] as const;
@@ -35,8 +35,7 @@ export interface SessionGroup {
 /** A format's name as people call the tool ("Claude Code"); sessions made in Arbor: "Arbor". */
 export function agentName(agent: string | undefined): string {
   if (!agent) return "Arbor";
-  const label = FORMAT_LABELS[agent as FormatId];
-  return label ? label.replace(/ session$/, "") : agent;
+  return agent in FORMAT_LABELS ? formatName(agent as FormatId) : agent;
 }
 
 /** A project's short name: its folder's last part ("arbor" for /home/u/src/arbor); "No project" for none. */

@@ -31,6 +31,11 @@ export const FORMAT_LABELS: Record<FormatId, string> = {
   opencode: "opencode session",
 };
 
+/** A format's tool as people call it ("Claude Code"): its label without " session". */
+export function formatName(id: FormatId): string {
+  return FORMAT_LABELS[id].replace(/ session$/, "");
+}
+
 /** Formats read record by record through a FormatMapper. */
 export type LineFormatId = Exclude<FormatId, "pi" | DocumentFormatId>;
 
