@@ -29,7 +29,7 @@ import { parseTrustedProxies } from "@/lib/auth/ip";
 import { formatPasswordHash, hashPassword, parsePasswordHash } from "@/lib/auth/password";
 import { sessionSecret } from "@/lib/auth/secret";
 import { passwordSaltFrom } from "@/lib/auth/token";
-import { prepareDatabase, superviseEmbedded } from "@/lib/postgres";
+import { prepareDatabase, superviseEmbedded, upgradeMessage } from "@/lib/postgres";
 import { env } from "@/lib/env";
 import { OWN_LOOPBACK_NAME } from "@/lib/http/request-guard";
 import { createStopper } from "./run-app-stop";
@@ -88,7 +88,7 @@ const started = Date.now();
 stopper.databaseStarting();
 // An upgrade's migrations can rewrite tables full of sessions: say which one runs, not a silent pause.
 const db = await prepareDatabase({
-  onUpgrade: (name, pending) => console.log(`arbor: upgrading the database (${pending} ${pending === 1 ? "migration" : "migrations"}): ${name}…`),
+  onUpgrade: (name, pending) => console.log(upgradeMessage(name, pending)),
 }).catch((error: Error) => {
   console.error(`arbor: ${error.message}`);
   process.exit(1);

@@ -20,10 +20,10 @@ export interface DbRuntime {
 
 export const processDbRuntime: DbRuntime = {
   async open() {
-    const { prepareDatabase } = await import("@/lib/postgres");
+    const { prepareDatabase, upgradeMessage } = await import("@/lib/postgres");
     const { useDatabase, disconnectDb } = await import("@/lib/db");
     const db = await prepareDatabase({
-      onUpgrade: (name, pending) => process.stderr.write(`arbor: upgrading the database (${pending} ${pending === 1 ? "migration" : "migrations"}): ${name}…\n`),
+      onUpgrade: (name, pending) => process.stderr.write(`${upgradeMessage(name, pending)}\n`),
     });
     await useDatabase(db.url);
     const controller = new AbortController();

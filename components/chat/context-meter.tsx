@@ -63,7 +63,7 @@ export function compactionWarning(c: SendCompaction): string {
   return c.reason === "overflow" ? "Sending will first compact: the last reply overflowed the context" : `Sending will first compact: ${meterTokens(c.tokens)} > ${meterTokens(c.threshold)}`;
 }
 
-/** "Old tool outputs are pruned before sending: 165k → 98k, under the 112k threshold: no compaction". */
+/** "Old tool outputs are pruned before sending: 165k → 98k, under the 112k compaction threshold". */
 export function pruneNote(p: SendPrune): string {
   return `Old tool outputs are pruned before sending: ${meterTokens(p.before)} → ${meterTokens(p.after)}, under the ${meterTokens(p.threshold)} compaction threshold`;
 }

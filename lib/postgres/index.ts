@@ -12,4 +12,4 @@ export { APP_ROLE, giveDatabaseToApp } from "./app-role";
 export { type AppDatabase, type PreparedDatabase, prepareAppDatabase, prepareDatabase } from "./bootstrap";
 export { type EmbeddedOptions, type EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from "./embedded";
 export { type Supervisor, type SupervisorOptions, superviseEmbedded } from "./embedded-supervisor";
-export { type MigrateResult, MigrationError, migrate } from "./migrate";
+export { type MigrateResult, MigrationError, migrate, upgradeMessage } from "./migrate";

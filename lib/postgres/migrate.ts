@@ -88,6 +88,11 @@ export interface MigrateOptions {
   onUpgrade?: (name: string, pending: number) => void;
 }
 
+/** What the app and the CLI say as an upgrade's migration starts (MigrateOptions `onUpgrade`). */
+export function upgradeMessage(name: string, pending: number): string {
+  return `arbor: upgrading the database (${pending} ${pending === 1 ? "migration" : "migrations"}): ${name}…`;
+}
+
 /** Applies every pending migration to the database at `url`. */
 export async function migrate(url: string, dir = defaultMigrationsDir(), opts: MigrateOptions = {}): Promise<MigrateResult> {
   const migrations = await readMigrations(dir);
