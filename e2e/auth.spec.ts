@@ -236,8 +236,15 @@ test("rapid wrong attempts are rate-limited, whatever X-Forwarded-For says; the 
   // The owner's browser signed in before: it keeps the device cookie after signing out.
   const owner = await newPage(browser);
   await owner.page.goto("/login");
+  // The home page's own requests after it hydrates (the list's live subscription, its filters'
+  // counts) are let answer first: sent after the sign-out, they would rightly get a 401, which
+  // the console guard counts as an error.
+  const homeRequests = ["/api/sessions/events", "/api/sessions/facets"].map((route) =>
+    owner.page.waitForResponse((r) => new URL(r.url()).pathname === route, { timeout: 15_000 }).catch(() => undefined),
+  );
   await signIn(owner.page, AUTH_APP_PASSWORD);
   await expect(owner.page).toHaveURL(`${BASE}/`);
+  await Promise.all(homeRequests);
   await owner.page.getByRole("button", { name: "Sign out" }).click();
   await expect(owner.page).toHaveURL(`${BASE}/login`);
   expect((await owner.context.cookies()).find((c) => c.name === DEVICE)).toMatchObject({ httpOnly: true });
