@@ -21,6 +21,7 @@ import { SearchRows } from "./search-rows";
 import type { LineReader } from "./line-reader";
 import { DEFAULT_MAX_SKIPPED_LINES } from "@/lib/import-limits";
 import { ImportState, type Lines } from "./parse";
+import type { UsageRow } from "@/lib/usage/rows";
 
 /** A sidechain session the file held (lib/types/import-events.ts ImportDoneEvent). */
 export type ImportedSidechain = ImportDoneEvent["sidechains"][number];
@@ -37,9 +38,17 @@ export interface WriteContext {
   side?: true;
 }
 
-/** Inside the transaction: the file's session (below), then the sessions it holds of their own. */
+/**
+ * Inside the transaction: the file's session (below), then the sessions it holds of their own,
+ * then the usage ledger of each, in that order. The ledger goes last because its insert updates
+ * the shared sums (usage_daily: one row per day and model, whichever session) and holds those
+ * rows' locks until the commit: written before the full-text rows and the sidechains, it made
+ * every other import of the same days wait that long (two files synced at once mostly took
+ * turns; bench/sync-profile.ts).
+ */
 export async function writeFile(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: string | null; title: string | null; sidechains: ImportedSidechain[] }> {
-  const main = await writeSession(sql, ctx);
+  const ledgers: Ledger[] = [];
+  const main = await writeSession(sql, ctx, ledgers);
   const sidechains: ImportedSidechain[] = [];
   for (const side of ctx.plan.detected.sidechains()) {
     const sessionId = toPgText(side.header.id);
@@ -57,13 +66,20 @@ export async function writeFile(sql: BulkSql, ctx: WriteContext): Promise<{ leaf
     const lines = (async function* () {
       yield* side.lines;
     })();
-    const r = await writeSession(sql, { ...ctx, plan, state, lines, header: migrator.header, sessionId, side: true });
+    const r = await writeSession(sql, { ...ctx, plan, state, lines, header: migrator.header, sessionId, side: true }, ledgers);
     sidechains.push({ sessionId, title: r.title, entryCount: state.count });
   }
+  for (const { sessionId, rows } of ledgers) await writeLedger(sql, sessionId, rows);
   return { ...main, sidechains };
 }
 
-async function writeSession(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: string | null; title: string | null }> {
+/** A session's usage ledger rows, written at the end of writeFile. */
+interface Ledger {
+  sessionId: string;
+  rows: readonly UsageRow[];
+}
+
+async function writeSession(sql: BulkSql, ctx: WriteContext, ledgers: Ledger[]): Promise<{ leafId: string | null; title: string | null }> {
   const { plan, state, header, sessionId, givenTitle } = ctx;
   const created = Date.parse(header.timestamp);
   state.headerTime = Number.isNaN(created) ? 0 : created;
@@ -77,7 +93,9 @@ async function writeSession(sql: BulkSql, ctx: WriteContext): Promise<{ leafId: 
   plan.opts.onProgress?.({ bytes: ctx.reader.bytesRead, entries: 0, ...(plan.opts.totalBytes ? { totalBytes: plan.opts.totalBytes } : {}) });
   const search = new SearchRows(sessionId, plan.opts.searchRows !== false);
   try {
-    return await writeRows(sql, ctx, search);
+    const written = await writeRows(sql, ctx, search);
+    ledgers.push({ sessionId, rows: state.usage });
+    return written;
   } finally {
     await search.dispose();
   }
@@ -105,7 +123,6 @@ async function writeRows(sql: BulkSql, ctx: WriteContext, search: SearchRows): P
   });
   await applyLabels(sql, { sessionId, labels: state.labels });
   if (state.links.size > 0) await setHeaderLinks(sql, sessionId, [...state.links].map(([url, title]) => ({ url, title })));
-  await writeLedger(sql, sessionId, state.usage);
   await search.write(sql, state.count);
   return { leafId, title };
 }
