@@ -1,5 +1,5 @@
 import "server-only";
-import { parseJsonlLine, splitJoinedObjects } from "@/lib/session/file/jsonl";
+import { checkedObject, parseJsonlLine, splitJoinedObjects } from "@/lib/session/file/jsonl";
 import type { StreamMigrator } from "@/lib/session/file/migrate-stream";
 import { MAX_PERSIST_CHARS, type PersistCuts } from "@/lib/session/file/sanitize";
 import { rowOfSanitized, toEntryRow } from "../store/entry-columns";
@@ -102,7 +102,7 @@ async function addEntry(loader: EntryLoader, value: Record<string, unknown>, tex
 export async function importEntries(loader: EntryLoader, lines: Lines, reader: LineReader, plan: Plan, state: ImportState): Promise<void> {
   for await (const line of lines) {
     const { text, number } = line;
-    const { value, skip } = parseJsonlLine(text, number);
+    const { value, skip } = line.value ? checkedObject(line.value, number) : parseJsonlLine(text, number);
     // Two objects written on one line (a pi write bug): both are entries, and the report says so.
     const joined = skip ? splitJoinedObjects(text) : undefined;
     if (joined) {

@@ -92,7 +92,9 @@ export async function detectLines(source: Lines, file: string): Promise<Detected
     const out = function* (items: MappedItem[]): Generator<Line> {
       for (const item of items) {
         if (item.kind !== "side") {
-          yield lineOf(item);
+          // The importer reads this line before the mapper runs again: it takes the entry as it
+          // is (a sidechain's lines wait for the main session, so they are parsed from text).
+          yield item.kind === "entry" ? { ...lineOf(item), value: item.entry } : lineOf(item);
           continue;
         }
         const side = sides.get(item.session);

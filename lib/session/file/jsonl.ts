@@ -98,6 +98,15 @@ export function parseJsonlLine(line: string, lineNumber: number): ParsedLine {
     const detail = errorText(err);
     return { skip: { line: lineNumber, reason: `invalid JSON: ${detail}` } };
   }
+  return checkedObject(value, lineNumber);
+}
+
+/**
+ * What parseJsonlLine gives for a line whose parse is `value`, without the text: the same
+ * checks (a JSON object, nested at most MAX_JSON_DEPTH deep). For a line made from a value
+ * (JSON.stringify of a mapped record, lib/db/import/formats.ts): its parse would be a copy.
+ */
+export function checkedObject(value: unknown, lineNumber: number): ParsedLine {
   if (!isObject(value)) {
     return { skip: { line: lineNumber, reason: `not a JSON object (got ${kindOf(value)})` } };
   }
