@@ -112,7 +112,7 @@ async function historyOnly(dir: string): Promise<void> {
   const db = await openBenchDatabase();
   try {
     const history = await import("./history");
-    await history.historyBench(dir, args);
+    await history.historyBench(dir, args, db.url);
     const rows = history.historyRows(args);
     if (rows.has("live")) await (await import("./live")).liveBench();
     if (rows.has("page")) {
