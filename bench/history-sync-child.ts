@@ -45,6 +45,6 @@ const end = performance.now();
 peak = Math.max(peak, process.memoryUsage().rss);
 clearInterval(timer);
 const failed = summary.files.filter((f) => f.outcome.kind === "failed").slice(0, 5).map((f) => ({ file: f.file, outcome: f.outcome }));
-console.log(JSON.stringify({ syncMs: end - start, idleMs: end - synced, base, peak, counts: summary.counts, failed, fileMs }));
 await disconnectDb();
-process.exit(0);
+// Exits once the line is written: the pipe takes a large line in several writes.
+process.stdout.write(`${JSON.stringify({ syncMs: end - start, idleMs: end - synced, base, peak, counts: summary.counts, failed, fileMs })}\n`, () => process.exit(0));

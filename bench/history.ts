@@ -88,7 +88,8 @@ function syncChild(dbUrl: string, folders: readonly string[]): Promise<SyncChild
       out += d.toString();
     });
     proc.on("error", reject);
-    proc.on("exit", (code) => {
+    // "close", not "exit": the output is whole only once the pipe closes.
+    proc.on("close", (code) => {
       if (code !== 0) return reject(new Error(`history-sync-child exited with ${code}`));
       resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as SyncChildResult);
     });
