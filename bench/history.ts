@@ -22,7 +22,6 @@
  * (`live`, bench/live.ts) and the 100k-entry session's first tree node against a 10-entry
  * session's (`page`, bench/canvas.ts in its `hugeOnly` form; builds the app when it changed).
  */
-import { spawn } from "node:child_process";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +29,7 @@ import { buildSearchIndex, importSession, listSessions, sessionFacets } from "@/
 import { syncFolders } from "@/lib/sync/sync-folders";
 import { generateHistory } from "@/test/generators/history";
 import { historyCounts, SEED_WORDS, seedSessions } from "./lib/history-seed";
+import { runChild } from "./lib/child";
 import { benchSession } from "./lib/sessions";
 import { readAndParse } from "./import";
 import { addRow, formatMb, formatMs, MB, median, timed } from "./lib/stats";
@@ -79,21 +79,7 @@ const syncChildScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 
 
 /** The first sync in a process of its own (bench/history-sync-child.ts), on the bench's database. */
 function syncChild(dbUrl: string, folders: readonly string[]): Promise<SyncChildResult> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...process.execArgv, syncChildScript, dbUrl, JSON.stringify(folders)], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let out = "";
-    proc.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    proc.on("error", reject);
-    // "close", not "exit": the output is whole only once the pipe closes.
-    proc.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`history-sync-child exited with ${code}`));
-      resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as SyncChildResult);
-    });
-  });
+  return runChild<SyncChildResult>(syncChildScript, [dbUrl, JSON.stringify(folders)]);
 }
 
 async function listMs(runs: number, query?: string): Promise<number[]> {

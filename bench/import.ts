@@ -15,7 +15,6 @@
  * - The full-text rows an import leaves to a later step (lib/db/search/search-index.ts, run by the app in
  *   the background and by the CLI right after) are timed on their own, and with the import.
  */
-import { spawn } from "node:child_process";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +22,7 @@ import { buildSearchIndex, importSession } from "@/lib/db";
 import { LineReader } from "@/lib/db/import/line-reader";
 import type { BenchDatabase } from "./lib/database";
 import { type BenchSession, benchSession, label } from "./lib/sessions";
+import { runChild } from "./lib/child";
 import { addRow, formatMb, formatMs, formatRatio, MB, median } from "./lib/stats";
 import { secretScanRows } from "./secrets";
 
@@ -42,19 +42,7 @@ interface ChildResult {
 const childScript = path.join(path.dirname(fileURLToPath(import.meta.url)), "import-child.ts");
 
 function child(args: string[]): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const { NODE_OPTIONS: _heapLimits, ...env } = process.env;
-    const proc = spawn(process.execPath, [...process.execArgv, childScript, ...args], { env, stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    proc.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    proc.on("error", reject);
-    proc.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`import-child ${args[0]} exited with ${code}`));
-      resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as ChildResult);
-    });
-  });
+  return runChild<ChildResult>(childScript, args);
 }
 
 export async function readAndParse(file: string): Promise<number> {

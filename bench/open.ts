@@ -16,7 +16,6 @@
  * - Append: `commitEntries` of one user message at 100 vs 100k entries, the two sessions
  *   interleaved so machine noise hits both alike; must stay flat (ratio ≈ 1).
  */
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -25,6 +24,7 @@ import { configureReadModel } from "@/lib/db/read-model";
 import { buildSessionContext } from "@/lib/session/context";
 import type { SessionEntry } from "@/lib/session/types";
 import type { Imported } from "./import";
+import { runChild } from "./lib/child";
 import { statementCounter } from "./lib/database";
 import { label } from "./lib/sessions";
 import { addRow, calibrate, formatMs, median, sampleSync } from "./lib/stats";
@@ -56,19 +56,7 @@ function memoryChild(
   url: string,
   sessionId: string,
 ): Promise<{ heapGrowth: number; estimated: number; json: number; heapWithPage: number; estimatedWithPage: number }> {
-  return new Promise((resolve, reject) => {
-    const { NODE_OPTIONS: _heapLimits, ...env } = process.env;
-    const proc = spawn(process.execPath, [...process.execArgv, memoryScript, url, sessionId], { env, stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    proc.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    proc.on("error", reject);
-    proc.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`read-model-child exited with ${code}`));
-      resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}"));
-    });
-  });
+  return runChild(memoryScript, [url, sessionId]);
 }
 
 let rawClient: pg.Client | undefined;
