@@ -32,7 +32,7 @@ import { historyCounts, SEED_WORDS, seedSessions } from "./lib/history-seed";
 import { runChild } from "./lib/child";
 import { benchSession } from "./lib/sessions";
 import { readAndParse } from "./import";
-import { addRow, formatMb, formatMs, MB, median, timed } from "./lib/stats";
+import { addRow, collectGarbage, formatMb, formatMs, MB, median, timed } from "./lib/stats";
 
 const SECTION = "history";
 
@@ -126,6 +126,7 @@ export async function historyBench(dir: string, args: readonly string[], dbUrl: 
   let facets100: number[] = [];
   if (rows.has("list")) {
     await seedSessions(1, 100, 20);
+    collectGarbage();
     await listMs(5);
     list100 = await listMs(15);
     facets100 = await facetsMs(15);
@@ -205,6 +206,7 @@ async function listAndSearchRows(rows: Set<HistoryRow>, list100: number[], facet
   const before = await historyCounts();
   await seedSessions(101, Math.max(0, 10_000 - before.sessions), 50);
   const after = await historyCounts();
+  collectGarbage();
   await listMs(5);
   const list10k = await listMs(15);
   if (rows.has("list")) {

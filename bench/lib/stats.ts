@@ -3,6 +3,8 @@
  * asserts on a time. Every figure is reported next to a baseline measured in the same run on
  * the same data, so the ratio still means something on a noisy machine.
  */
+import v8 from "node:v8";
+import vm from "node:vm";
 
 /** Median of a non-empty list (mean of the two middle values for an even length). */
 /** How long `fn` took (ms), and what it returned. */
@@ -106,4 +108,14 @@ export function markdownTable(list: readonly Row[] = rows): string {
     (r) => `| ${r.section} | ${cell(r.name)} | ${r.n} | ${cell(r.value)} | ${cell(r.baseline)} | ${formatRatio(r.ratio)} | ${cell(r.note ?? "")} |`,
   );
   return [head, ...body].join("\n");
+}
+
+/**
+ * A full garbage collection before a timed series, so it is not timed while V8 collects what the
+ * bench did before it (the history bench's floor parses every line of ~1 GB just before its list
+ * is timed at 10,000 sessions; its baseline at 100 was timed in a fresh heap).
+ */
+export function collectGarbage(): void {
+  v8.setFlagsFromString("--expose-gc");
+  (vm.runInNewContext("gc") as () => void)();
 }

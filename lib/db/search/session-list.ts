@@ -5,7 +5,9 @@ import "server-only";
  * Contract:
  * - Order: `last_activity_at DESC, id DESC`. Paging is keyset on that pair, so every session
  *   appears exactly once across pages even while sessions are added, and page N costs the same
- *   as page 1 (index `sessions(deleted_at, last_activity_at DESC, id DESC)`).
+ *   as page 1 (the partial index `sessions(last_activity_at DESC, id DESC) WHERE deleted_at IS
+ *   NULL`: an index led by deleted_at does not give live sessions in order, and the page read and
+ *   sorted every session; session-list-order.test.ts checks the plans).
  * - `nextCursor` is opaque; null on the last page. A malformed cursor starts from the top.
  * - Search is PostgreSQL full-text search ('simple' configuration, no stemming), never a scan in
  *   JavaScript: the user's words become `w1:* & w2:* …` (prefix match, all words required), built
@@ -26,8 +28,8 @@ import "server-only";
  * - Each session carries its cost (`usage`, lib/db/usage/ledger-read.ts) and its `agent` and
  *   `project` (session-facets.ts `sessionOrigins`): one more statement per page each.
  * - `sort: "cost"` (the list without search words): costliest first, `cost_micros DESC, id DESC`
- *   (sessions.cost_micros, kept by the ledger's triggers), keyset paging on that pair on the index
- *   `sessions(deleted_at, cost_micros DESC, id DESC)`; its cursors are not valid for the other order
+ *   (sessions.cost_micros, kept by the ledger's triggers), keyset paging on that pair on the
+ *   partial index `sessions(cost_micros DESC, id DESC) WHERE deleted_at IS NULL`; its cursors are not valid for the other order
  *   (a cursor of the other order starts from the top). A search keeps its own order.
  */
 import type { SessionPage } from "@/lib/types/session";
