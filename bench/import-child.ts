@@ -17,11 +17,7 @@
  * - `write`:  writes a synthetic session of <database url> (= an entry count) entries to <file>.
  */
 import { readFile } from "node:fs/promises";
-import v8 from "node:v8";
-import vm from "node:vm";
-
-v8.setFlagsFromString("--expose-gc");
-const gc = vm.runInNewContext("gc") as () => void;
+import { collectGarbage } from "./lib/stats";
 
 const [mode, file, third, warmFile, copy] = process.argv.slice(2);
 
@@ -36,7 +32,7 @@ interface Peak {
  * work really holds. The baseline is taken after a full GC too.
  */
 function sampler() {
-  gc();
+  collectGarbage();
   const base = process.memoryUsage();
   const peak: Peak = { rss: base.rss, heapUsed: base.heapUsed };
   let live = base.heapUsed;
@@ -53,7 +49,7 @@ function sampler() {
     /** Forced full GC, then the live heap. */
     live() {
       sample();
-      gc();
+      collectGarbage();
       live = Math.max(live, process.memoryUsage().heapUsed);
       return live;
     },

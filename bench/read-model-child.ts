@@ -12,11 +12,7 @@
  * skeleton stream of lib/session-view: the resolved skeleton's table and the context meter's
  * branch memory, kept while the session is cached).
  */
-import v8 from "node:v8";
-import vm from "node:vm";
-
-v8.setFlagsFromString("--expose-gc");
-const gc = vm.runInNewContext("gc") as () => void;
+import { collectGarbage } from "./lib/stats";
 
 /** Live JS heap plus ArrayBuffer memory (typed arrays' contents are not in `heapUsed`). */
 function live(): number {
@@ -32,12 +28,12 @@ async function main(): Promise<void> {
   await useDatabase(url);
   configureReadModel({ maxBytes: 4 * 1024 * 1024 * 1024 });
   await readSession({ sessionId: "no-such-session" }).catch(() => undefined);
-  gc();
-  gc();
+  collectGarbage();
+  collectGarbage();
   const before = live();
   const view: unknown = await readSession({ sessionId });
-  gc();
-  gc();
+  collectGarbage();
+  collectGarbage();
   const after = live();
   const stats = readModelStats();
   const json = (view as { tree: { getEntries(): readonly unknown[] } }).tree.getEntries().reduce<number>((n, e) => n + JSON.stringify(e).length, 0);
@@ -45,8 +41,8 @@ async function main(): Promise<void> {
   for (const _line of skeletonStream(view as Parameters<typeof skeletonStream>[0])) {
     // consumed for its side effect: the derived data the page keeps
   }
-  gc();
-  gc();
+  collectGarbage();
+  collectGarbage();
   const withPage = live();
   const out = { heapGrowth: after - before, estimated: stats.bytes, json, heapWithPage: withPage - before, estimatedWithPage: readModelStats().bytes };
   process.stdout.write(`\n${JSON.stringify(out)}\n`);

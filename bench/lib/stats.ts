@@ -110,12 +110,18 @@ export function markdownTable(list: readonly Row[] = rows): string {
   return [head, ...body].join("\n");
 }
 
+let gc: (() => void) | undefined;
+
 /**
- * A full garbage collection before a timed series, so it is not timed while V8 collects what the
- * bench did before it (the history bench's floor parses every line of ~1 GB just before its list
- * is timed at 10,000 sessions; its baseline at 100 was timed in a fresh heap).
+ * A full garbage collection (V8's `gc`, exposed on first use). Before a timed series, so it is not
+ * timed while V8 collects what the bench did before it (the history bench's floor parses every
+ * line of ~1 GB just before its list is timed at 10,000 sessions; its baseline at 100 was timed in
+ * a fresh heap); in the memory children, before a heap is read as what the work holds.
  */
 export function collectGarbage(): void {
-  v8.setFlagsFromString("--expose-gc");
-  (vm.runInNewContext("gc") as () => void)();
+  if (!gc) {
+    v8.setFlagsFromString("--expose-gc");
+    gc = vm.runInNewContext("gc") as () => void;
+  }
+  gc();
 }
