@@ -1,14 +1,16 @@
 /**
- * A model's catalogue prices as a small evaluator, so a sync prices a ledger row in well under a
- * microsecond instead of a 20–40 µs `calcPrice` call (which matches the provider and the model
- * and walks its unit tree on every call: 1 s of a 15 s first sync of 221 files).
+ * A model's catalogue prices as a small evaluator, so a sync prices a ledger row in about a
+ * microsecond (priceRow, its cache keys included) instead of a 20–40 µs `calcPrice` call (which
+ * matches the provider and the model and walks its unit tree on every call: 1 s of a 15 s first
+ * sync of 221 files).
  *
  * Contract: for the usages a ledger row holds (input, cache read, cache write and output tokens,
- * nothing else) `evaluate` returns exactly the `total_price` `calcPrice` returns for the same
- * model price, bit for bit (the same operations in the same order; catalogue-rates.test.ts
- * compares the two over every model of the providers we map, tiers' edges included). A price it
- * cannot reproduce (a per-request price, a unit we have not checked, a price that depends on the
- * time of day) gives `undefined`, and the caller asks the catalogue row by row as before.
+ * nothing else) the evaluator `catalogueRates` returns gives exactly the `total_price` that
+ * `calcPrice` returns for the same model price, bit for bit (the same operations in the same
+ * order; catalogue-rates.test.ts compares the two over every model of the providers we map,
+ * tiers' edges included). A price it cannot reproduce (a per-request price, a unit we have not
+ * checked) gives `undefined`; prices.ts keeps a model whose price depends on the time of day
+ * from it too. Either way the catalogue is asked row by row as before.
  */
 
 /** One price as the catalogue states it: dollars per million, flat or by the prompt's size. */

@@ -29,8 +29,9 @@ import "server-only";
  *   `project` (session-facets.ts `sessionOrigins`): one more statement per page each.
  * - `sort: "cost"` (the list without search words): costliest first, `cost_micros DESC, id DESC`
  *   (sessions.cost_micros, kept by the ledger's triggers), keyset paging on that pair on the
- *   partial index `sessions(cost_micros DESC, id DESC) WHERE deleted_at IS NULL`; its cursors are not valid for the other order
- *   (a cursor of the other order starts from the top). A search keeps its own order.
+ *   partial index `sessions(cost_micros DESC, id DESC) WHERE deleted_at IS NULL`; its cursors
+ *   are not valid for the other order (a cursor of the other order starts from the top). A
+ *   search keeps its own order.
  */
 import type { SessionPage } from "@/lib/types/session";
 import { getDb } from "../client";
