@@ -9,11 +9,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { searchIndexIdle } from "@/lib/db";
 import { getDb } from "@/lib/db/client";
 import { useTestDatabase } from "@/test/db";
+import { countStatements } from "@/test/statements";
 import { generateClaudeCodeSession } from "@/test/generators/claude-code";
 import { generateCodexSession } from "@/test/generators/codex";
 import { generateGeminiSession } from "@/test/generators/gemini";
@@ -74,22 +74,6 @@ async function liveSessions(): Promise<number> {
   return getDb().session.count({ where: { deletedAt: null } });
 }
 
-/** Statements sent to PostgreSQL by this process while `fn` runs (every connection goes through pg.Client). */
-async function countStatements<T>(fn: () => Promise<T>): Promise<{ value: T; statements: number }> {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  let statements = 0;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    statements++;
-    return original.apply(this, args);
-  };
-  try {
-    return { value: await fn(), statements };
-  } finally {
-    proto.query = original;
-  }
-}
-
 describe("a sync with nothing changed", () => {
   it("opens no file, writes nothing and asks the database once per folder", async () => {
     writeEveryFormat();
@@ -102,7 +86,7 @@ describe("a sync with nothing changed", () => {
     const sessions = await liveSessions();
 
     for (const file of everyFile()) scramble(file);
-    const { value: again, statements } = await countStatements(() => syncFolders([dir], ALL));
+    const { result: again, statements } = await countStatements(() => syncFolders([dir], ALL));
     expect(again.files.map((f) => f.outcome.kind)).toEqual(first.files.map(() => "unchanged"));
     expect(statements).toBe(1);
     expect(await trackedRows()).toEqual(rows);

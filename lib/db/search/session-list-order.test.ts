@@ -6,38 +6,14 @@
  * live session and sorted them (a seq scan and a top-N sort), so its first page grew with the
  * history (docs/benchmarks.md, H5).
  */
-import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
+import { countStatements, type SentStatement } from "@/test/statements";
 import { getDb } from "../client";
 import { listTrash } from "../store/session-trash";
 import { listSessions } from "./session-list";
 
 useTestDatabase();
-
-interface Sent {
-  text: string;
-  values: unknown[];
-}
-
-/** Statements sent through pg while `fn` runs (the Prisma adapter's and ours). */
-async function captured(fn: () => Promise<unknown>): Promise<Sent[]> {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  const sent: Sent[] = [];
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string; values?: unknown[] };
-    if (typeof first === "string") sent.push({ text: first, values: (args[1] as unknown[]) ?? [] });
-    else if (first?.text) sent.push({ text: first.text, values: first.values ?? (args[1] as unknown[]) ?? [] });
-    return original.apply(this, args);
-  };
-  try {
-    await fn();
-  } finally {
-    proto.query = original;
-  }
-  return sent;
-}
 
 interface PlanNode {
   "Node Type": string;
@@ -52,7 +28,7 @@ function nodes(n: PlanNode): PlanNode[] {
 }
 
 /** The plan of the one statement of `sent` that reads the sessions table in order. */
-async function planOf(sent: Sent[]): Promise<PlanNode> {
+async function planOf(sent: SentStatement[]): Promise<PlanNode> {
   const list = sent.filter((s) => /FROM "public"\."sessions"/.test(s.text) && /ORDER BY/.test(s.text));
   expect(list, sent.map((s) => s.text.slice(0, 120)).join("\n")).toHaveLength(1);
   const rows = await getDb().$queryRawUnsafe<{ "QUERY PLAN": { Plan: PlanNode }[] }[]>(
@@ -85,26 +61,21 @@ describe("the session list's order", () => {
   });
 
   it("reads the first page, and the next one by its cursor, from the live sessions' activity index", async () => {
-    let next: string | null = null;
-    const sent = await captured(async () => {
-      next = (await listSessions({ limit: 50 })).nextCursor;
-    });
-    expectIndexOrder(await planOf(sent), "sessions_live_activity_idx");
+    const first = await countStatements(() => listSessions({ limit: 50 }));
+    expectIndexOrder(await planOf(first.sent), "sessions_live_activity_idx");
+    const next = first.result.nextCursor;
     expect(next).not.toBeNull();
-    const again = await captured(() => listSessions({ limit: 50, cursor: next! }));
-    expectIndexOrder(await planOf(again), "sessions_live_activity_idx");
+    const again = await countStatements(() => listSessions({ limit: 50, cursor: next! }));
+    expectIndexOrder(await planOf(again.sent), "sessions_live_activity_idx");
   });
 
   it("reads the list by cost from the live sessions' cost index", async () => {
-    const sent = await captured(() => listSessions({ limit: 50, sort: "cost" }));
-    expectIndexOrder(await planOf(sent), "sessions_live_cost_idx");
+    const byCost = await countStatements(() => listSessions({ limit: 50, sort: "cost" }));
+    expectIndexOrder(await planOf(byCost.sent), "sessions_live_cost_idx");
   });
 
   it("reads the trash from its own index, newest deletion first", async () => {
-    let trash: Awaited<ReturnType<typeof listTrash>> = [];
-    const sent = await captured(async () => {
-      trash = await listTrash(50);
-    });
+    const { result: trash, sent } = await countStatements(() => listTrash(50));
     expectIndexOrder(await planOf(sent), "sessions_trash_idx");
     expect(trash).toHaveLength(50);
     const times = trash.map((t) => Date.parse(t.deletedAt));
